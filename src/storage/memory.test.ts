@@ -1,0 +1,4 @@
+import { describeConformance } from './conformance.js';
+import { MemoryStorage } from './memory.js';
+
+describeConformance('memory', async (opts) => new MemoryStorage({ watchBuffer: opts.watchBuffer }));
