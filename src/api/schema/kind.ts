@@ -1,0 +1,37 @@
+import type { StructType } from './dsl.js';
+
+/** A JSON object as it travels through kubelite (the decoded, canonical form of any kind). */
+export type KubeObject = Record<string, unknown>;
+
+/**
+ * One kind in one served group/version: what the API server, discovery, OpenAPI and the codecs
+ * need to know about it. Each group's module exports its entries; `src/api/kinds.ts` collects them.
+ */
+export interface KindVersion {
+  group: string; // '' for core
+  version: string;
+  kind: string;
+  /** The plural resource name in URLs (`deployments`). */
+  resource: string;
+  singular: string;
+  shortNames?: readonly string[];
+  categories?: readonly string[];
+  namespaced: boolean;
+  /** The object's schema and its list's schema (`DeploymentList`). */
+  type: StructType;
+  list: StructType;
+  /** True for the one version objects of this kind are stored in (the hub of conversion). */
+  storage: boolean;
+  /** Sets this version's server-side defaults in place (Kubernetes' SetObjectDefaults_<Kind>). */
+  defaults?: (obj: KubeObject) => void;
+  /** This version → storage version (absent on the storage version). Must not mutate its input. */
+  toHub?: (obj: KubeObject) => KubeObject;
+  /** Storage version → this version (absent on the storage version). Must not mutate its input. */
+  fromHub?: (obj: KubeObject) => KubeObject;
+  /** Subresources served for this kind in this version. */
+  subresources?: {
+    status?: boolean;
+    scale?: boolean;
+    rollback?: boolean;
+  };
+}
