@@ -90,6 +90,15 @@ export interface FieldOptions {
   /** Allowed values (OpenAPI enum). */
   enum?: readonly string[];
   description?: string;
+  /**
+   * The field comes from a Go struct embedded inline (`json:",inline"` with a protobuf tag, e.g.
+   * Volume's VolumeSource, Probe's ProbeHandler, ConfigMapKeySelector's LocalObjectReference): flat
+   * in JSON (at the embedded struct's position), but in protobuf a field of the nested message
+   * `struct` that sits at field number `tag` of the outer message. Go embeds by value, so that
+   * nested message is always written (like any non-pointer struct field). `field.tag` is then the
+   * number inside the nested message. Set by `inline()`, not by hand.
+   */
+  embedded?: { readonly tag: number; readonly name: string; readonly struct: string };
 }
 
 export interface Field<T extends Type = Type> extends Readonly<FieldOptions> {
@@ -140,13 +149,40 @@ export function struct<F extends Fields>(
 ): StructType<F> {
   if (structNames.has(name)) throw new Error(`schema: struct ${name} declared twice`);
   const tags = new Set<number>();
+  const embeddedTags = new Map<number, { struct: string; tags: Set<number> }>();
   for (const [key, f] of Object.entries(fields)) {
+    if (f.embedded) {
+      let group = embeddedTags.get(f.embedded.tag);
+      if (!group) embeddedTags.set(f.embedded.tag, (group = { struct: f.embedded.struct, tags: new Set() }));
+      if (group.struct !== f.embedded.struct)
+        throw new Error(`schema: ${name}.${key}: two embedded structs at protobuf tag ${f.embedded.tag}`);
+      if (group.tags.has(f.tag)) throw new Error(`schema: ${name}.${key} reuses protobuf tag ${f.tag}`);
+      group.tags.add(f.tag);
+      continue;
+    }
     if (f.tag !== 0 && tags.has(f.tag)) throw new Error(`schema: ${name}.${key} reuses protobuf tag ${f.tag}`);
     tags.add(f.tag);
   }
+  for (const tag of embeddedTags.keys())
+    if (tags.has(tag)) throw new Error(`schema: ${name}: embedded struct's protobuf tag ${tag} is also a field's`);
   const s: StructType<F> = Object.freeze({ kind: 'struct', name, fields: Object.freeze(fields), ...options });
   structNames.set(name, s as StructType);
   return s;
+}
+
+/**
+ * The fields of a Go struct embedded inline in another (`json:",inline" protobuf:"bytes,<tag>,opt,name=<name>"`),
+ * to spread into the outer struct's fields at the embedded field's position:
+ * `struct('...Probe', { ...inline(ProbeHandler, 1, 'handler'), initialDelaySeconds: field(t.int32, 2), ... })`.
+ * See `FieldOptions.embedded`.
+ */
+export function inline<F extends Fields>(s: StructType<F>, tag: number, name: string): F {
+  const out: Fields = {};
+  for (const [k, f] of Object.entries(s.fields)) {
+    if (f.embedded) throw new Error(`schema: inline(${s.name}): nested embedding is not supported`);
+    out[k] = Object.freeze({ ...f, embedded: Object.freeze({ tag, name, struct: s.name }) });
+  }
+  return out as F;
 }
 
 /** Every struct declared so far, by OpenAPI name (for OpenAPI generation and lookups). */
