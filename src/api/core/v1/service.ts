@@ -1,0 +1,92 @@
+// core/v1 Service. Field numbers are those of k8s.io/api core/v1 generated.proto.
+import { Condition, ListMeta, ObjectMeta } from '../../meta/v1.js';
+import { field, listOf, mapOf, struct, t, typeMetaFields } from '../../schema/dsl.js';
+import { PROTOCOLS } from './endpoints.js';
+
+export const ClientIPConfig = struct('io.k8s.api.core.v1.ClientIPConfig', {
+  timeoutSeconds: field(t.int32, 1, { pointer: true }),
+});
+
+export const SessionAffinityConfig = struct('io.k8s.api.core.v1.SessionAffinityConfig', {
+  clientIP: field(ClientIPConfig, 1, { pointer: true }),
+});
+
+/** targetPort defaults to port; nodePort is allocated for NodePort and LoadBalancer services. */
+export const ServicePort = struct('io.k8s.api.core.v1.ServicePort', {
+  name: field(t.string, 1),
+  protocol: field(t.string, 2, { default: 'TCP', enum: PROTOCOLS }),
+  appProtocol: field(t.string, 6, { pointer: true }),
+  port: field(t.int32, 3, { omitempty: false, required: true }),
+  targetPort: field(t.intOrString, 4),
+  nodePort: field(t.int32, 5),
+});
+
+export const ServiceSpec = struct('io.k8s.api.core.v1.ServiceSpec', {
+  ports: field(listOf(ServicePort), 1, {
+    patchStrategy: 'merge',
+    patchMergeKey: 'port',
+    listType: 'map',
+    listMapKeys: ['port', 'protocol'],
+  }),
+  selector: field(mapOf(t.string), 2, { mapType: 'atomic' }),
+  clusterIP: field(t.string, 3),
+  clusterIPs: field(listOf(t.string), 18, { listType: 'atomic' }),
+  type: field(t.string, 4, { enum: ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'] }),
+  externalIPs: field(listOf(t.string), 5, { listType: 'atomic' }),
+  sessionAffinity: field(t.string, 7, { enum: ['ClientIP', 'None'] }),
+  /** Deprecated. */
+  loadBalancerIP: field(t.string, 8),
+  loadBalancerSourceRanges: field(listOf(t.string), 9, { listType: 'atomic' }),
+  externalName: field(t.string, 10),
+  externalTrafficPolicy: field(t.string, 11, { enum: ['Cluster', 'Local'] }),
+  healthCheckNodePort: field(t.int32, 12),
+  publishNotReadyAddresses: field(t.bool, 13),
+  sessionAffinityConfig: field(SessionAffinityConfig, 14, { pointer: true }),
+  // Tags 15 (ipFamily) and 16 (topologyKeys) are retired. Items are IPv4 or IPv6.
+  ipFamilies: field(listOf(t.string), 19, { listType: 'atomic' }),
+  ipFamilyPolicy: field(t.string, 17, { pointer: true, enum: ['PreferDualStack', 'RequireDualStack', 'SingleStack'] }),
+  allocateLoadBalancerNodePorts: field(t.bool, 20, { pointer: true }),
+  loadBalancerClass: field(t.string, 21, { pointer: true }),
+  internalTrafficPolicy: field(t.string, 22, { pointer: true, enum: ['Cluster', 'Local'] }),
+  trafficDistribution: field(t.string, 23, { pointer: true }),
+});
+
+export const PortStatus = struct('io.k8s.api.core.v1.PortStatus', {
+  port: field(t.int32, 1, { omitempty: false, required: true }),
+  protocol: field(t.string, 2, { omitempty: false, required: true, enum: PROTOCOLS }),
+  error: field(t.string, 3, { pointer: true }),
+});
+
+export const LoadBalancerIngress = struct('io.k8s.api.core.v1.LoadBalancerIngress', {
+  ip: field(t.string, 1),
+  hostname: field(t.string, 2),
+  ipMode: field(t.string, 3, { pointer: true, enum: ['Proxy', 'VIP'] }),
+  ports: field(listOf(PortStatus), 4, { listType: 'atomic' }),
+});
+
+export const LoadBalancerStatus = struct('io.k8s.api.core.v1.LoadBalancerStatus', {
+  ingress: field(listOf(LoadBalancerIngress), 1, { listType: 'atomic' }),
+});
+
+export const ServiceStatus = struct('io.k8s.api.core.v1.ServiceStatus', {
+  loadBalancer: field(LoadBalancerStatus, 1),
+  conditions: field(listOf(Condition), 2, {
+    patchStrategy: 'merge',
+    patchMergeKey: 'type',
+    listType: 'map',
+    listMapKeys: ['type'],
+  }),
+});
+
+export const Service = struct('io.k8s.api.core.v1.Service', {
+  ...typeMetaFields,
+  metadata: field(ObjectMeta, 1),
+  spec: field(ServiceSpec, 2),
+  status: field(ServiceStatus, 3),
+});
+
+export const ServiceList = struct('io.k8s.api.core.v1.ServiceList', {
+  ...typeMetaFields,
+  metadata: field(ListMeta, 1),
+  items: field(listOf(Service), 2, { omitempty: false, required: true }),
+});
