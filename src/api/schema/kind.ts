@@ -28,10 +28,28 @@ export interface KindVersion {
   toHub?: (obj: KubeObject) => KubeObject;
   /** Storage version → this version (absent on the storage version). Must not mutate its input. */
   fromHub?: (obj: KubeObject) => KubeObject;
-  /** Subresources served for this kind in this version. */
+  /** Subresources served for this kind in this version, by their URL segment (`pods/<name>/binding`). */
   subresources?: {
     status?: boolean;
     scale?: boolean;
     rollback?: boolean;
+    /** pods: POST a core/v1 Binding (the scheduler). */
+    binding?: boolean;
+    /** pods: POST a policy/v1 Eviction (kubectl drain). */
+    eviction?: boolean;
+    /** pods: get/update/patch of spec.ephemeralContainers (kubectl debug). */
+    ephemeralcontainers?: boolean;
+    /** pods (v1.33+): get/update/patch of container resources (in-place resize). */
+    resize?: boolean;
+    /** namespaces: PUT of spec.finalizers (the namespace controller). */
+    finalize?: boolean;
+    /** Streaming/proxy subresources that need a node agent; declared only where served. */
+    log?: boolean;
+    exec?: boolean;
+    attach?: boolean;
+    portforward?: boolean;
+    proxy?: boolean;
+    /** serviceaccounts: POST an authentication.k8s.io/v1 TokenRequest. */
+    token?: boolean;
   };
 }
