@@ -30,7 +30,8 @@ export const LocalObjectReference = struct(
 export const TypedLocalObjectReference = struct(
   'io.k8s.api.core.v1.TypedLocalObjectReference',
   {
-    apiGroup: field(t.string, 1, { pointer: true }),
+    // `json:"apiGroup"` without omitempty: Go writes `"apiGroup": null` when unset.
+    apiGroup: field(t.string, 1, { pointer: true, omitempty: false }),
     kind: field(t.string, 2, { omitempty: false, required: true }),
     name: field(t.string, 3, { omitempty: false, required: true }),
   },
@@ -39,7 +40,8 @@ export const TypedLocalObjectReference = struct(
 
 /** A reference to a typed object, possibly in another namespace. */
 export const TypedObjectReference = struct('io.k8s.api.core.v1.TypedObjectReference', {
-  apiGroup: field(t.string, 1, { pointer: true }),
+  // `json:"apiGroup"` without omitempty, like TypedLocalObjectReference.
+  apiGroup: field(t.string, 1, { pointer: true, omitempty: false }),
   kind: field(t.string, 2, { omitempty: false, required: true }),
   name: field(t.string, 3, { omitempty: false, required: true }),
   namespace: field(t.string, 4, { pointer: true }),
