@@ -1,0 +1,135 @@
+// The core/v1 kinds kubelite serves, as kube-apiserver's discovery describes them (resource,
+// singular, short names, categories, scope, subresources). core/v1 is the only version of each
+// of these kinds, so it is the storage version and no conversion is declared.
+import type { KindVersion } from '../../schema/kind.js';
+import { ConfigMap, ConfigMapList } from './configmap.js';
+import {
+  admitNodeCreate,
+  mergeSecretStringData,
+  prepareNamespaceForCreate,
+  setDefaultsEndpoints,
+  setDefaultsNamespace,
+  setDefaultsNode,
+  setDefaultsSecret,
+  setDefaultsService,
+} from './defaults-other.js';
+import { Endpoints, EndpointsList } from './endpoints.js';
+import { Event, EventList } from './event.js';
+import { Namespace, NamespaceList } from './namespace.js';
+import { Node, NodeList } from './node.js';
+import { Secret, SecretList } from './secret.js';
+import { Service, ServiceList } from './service.js';
+import { ServiceAccount, ServiceAccountList } from './serviceaccount.js';
+
+// Re-exported for registry strategies: create-time steps that are not SetDefaults in Kubernetes.
+export { admitNodeCreate, mergeSecretStringData, prepareNamespaceForCreate };
+
+const core = { group: '', version: 'v1', storage: true } as const;
+
+export const namespaceKind: KindVersion = {
+  ...core,
+  kind: 'Namespace',
+  resource: 'namespaces',
+  singular: 'namespace',
+  shortNames: ['ns'],
+  namespaced: false,
+  type: Namespace,
+  list: NamespaceList,
+  defaults: setDefaultsNamespace,
+  subresources: { status: true, finalize: true },
+};
+
+export const nodeKind: KindVersion = {
+  ...core,
+  kind: 'Node',
+  resource: 'nodes',
+  singular: 'node',
+  shortNames: ['no'],
+  namespaced: false,
+  type: Node,
+  list: NodeList,
+  defaults: setDefaultsNode,
+  subresources: { status: true },
+};
+
+export const eventKind: KindVersion = {
+  ...core,
+  kind: 'Event',
+  resource: 'events',
+  singular: 'event',
+  shortNames: ['ev'],
+  namespaced: true,
+  type: Event,
+  list: EventList,
+};
+
+export const configMapKind: KindVersion = {
+  ...core,
+  kind: 'ConfigMap',
+  resource: 'configmaps',
+  singular: 'configmap',
+  shortNames: ['cm'],
+  namespaced: true,
+  type: ConfigMap,
+  list: ConfigMapList,
+};
+
+export const endpointsKind: KindVersion = {
+  ...core,
+  kind: 'Endpoints',
+  resource: 'endpoints',
+  singular: 'endpoints',
+  shortNames: ['ep'],
+  namespaced: true,
+  type: Endpoints,
+  list: EndpointsList,
+  defaults: setDefaultsEndpoints,
+};
+
+export const serviceKind: KindVersion = {
+  ...core,
+  kind: 'Service',
+  resource: 'services',
+  singular: 'service',
+  shortNames: ['svc'],
+  categories: ['all'],
+  namespaced: true,
+  type: Service,
+  list: ServiceList,
+  defaults: setDefaultsService,
+  subresources: { status: true },
+};
+
+export const serviceAccountKind: KindVersion = {
+  ...core,
+  kind: 'ServiceAccount',
+  resource: 'serviceaccounts',
+  singular: 'serviceaccount',
+  shortNames: ['sa'],
+  namespaced: true,
+  type: ServiceAccount,
+  list: ServiceAccountList,
+};
+
+export const secretKind: KindVersion = {
+  ...core,
+  kind: 'Secret',
+  resource: 'secrets',
+  singular: 'secret',
+  namespaced: true,
+  type: Secret,
+  list: SecretList,
+  defaults: setDefaultsSecret,
+};
+
+/** Every core/v1 kind kubelite serves. */
+export const coreV1Kinds: readonly KindVersion[] = [
+  namespaceKind,
+  nodeKind,
+  eventKind,
+  configMapKind,
+  endpointsKind,
+  serviceKind,
+  serviceAccountKind,
+  secretKind,
+];
