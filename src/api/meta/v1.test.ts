@@ -50,15 +50,6 @@ const types = new Map<string, StructType>([
   ...coreV1Kinds.map((k) => [`v1/${k.kind}`, k.type] as [string, StructType]),
 ]);
 
-// Pod is declared by another module (core/v1/pod.ts); walk pods too once it exists.
-try {
-  const podModule = './../core/v1/pod.js';
-  const mod = (await import(podModule)) as Record<string, unknown>;
-  if (mod.Pod) types.set('v1/Pod', mod.Pod as StructType);
-} catch {
-  // not declared yet: embedded pods are reported as unresolved, not walked
-}
-
 const resolve: Resolver = (apiVersion, kind) => types.get(`${apiVersion}/${kind}`);
 
 /** The schema of a top-level body: by its kind, or WatchEvent for `{type, object}`. */

@@ -7,10 +7,8 @@
 // metadata.uid, creationTimestamp, resourceVersion, generation, managedFields, metadata.namespace
 // (from the URL), Service spec.clusterIP/clusterIPs (IP allocator), ports[].nodePort and
 // healthCheckNodePort (node-port allocator).
-//
-// Not implemented here: SetDefaults_ResourceList on Node status.capacity/allocatable (rounding
-// quantities up to milli precision), which needs the Quantity arithmetic of the Pod defaults.
 import type { KubeObject } from '../../schema/kind.js';
+import { roundUpToMilli } from './quantity.js';
 
 type Obj = Record<string, unknown>;
 
@@ -65,13 +63,21 @@ export function prepareNamespaceForCreate(obj: KubeObject): void {
 
 // --- Node ------------------------------------------------------------------------------------
 
-/** SetDefaults_NodeStatus: allocatable defaults to capacity. */
+/** SetDefaults_ResourceList: every quantity rounded up to milli precision. */
+function defaultResourceList(list: unknown): void {
+  if (!isObj(list)) return;
+  for (const [k, v] of Object.entries(list)) if (typeof v === 'string') list[k] = roundUpToMilli(v);
+}
+
+/** SetObjectDefaults_Node: SetDefaults_NodeStatus (allocatable defaults to capacity), then both lists rounded. */
 export function setDefaultsNode(obj: KubeObject): void {
   const status = obj.status;
   if (!isObj(status)) return;
   if ((status.allocatable === undefined || status.allocatable === null) && isObj(status.capacity)) {
     status.allocatable = { ...status.capacity };
   }
+  defaultResourceList(status.capacity);
+  defaultResourceList(status.allocatable);
 }
 
 /**

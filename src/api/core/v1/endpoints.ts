@@ -2,10 +2,8 @@
 // served). Field numbers are those of k8s.io/api core/v1 generated.proto.
 import { ListMeta, ObjectMeta } from '../../meta/v1.js';
 import { field, listOf, struct, t, typeMetaFields } from '../../schema/dsl.js';
+import { Protocol } from './container.js';
 import { ObjectReference } from './references.js';
-
-/** The IP protocols of ports (Go `Protocol`, +enum). */
-export const PROTOCOLS = ['SCTP', 'TCP', 'UDP'] as const;
 
 export const EndpointAddress = struct(
   'io.k8s.api.core.v1.EndpointAddress',
@@ -23,7 +21,7 @@ export const EndpointPort = struct(
   {
     name: field(t.string, 1),
     port: field(t.int32, 2, { omitempty: false, required: true }),
-    protocol: field(t.string, 3, { enum: PROTOCOLS }),
+    protocol: field(t.string, 3, { enum: Protocol }),
     appProtocol: field(t.string, 4, { pointer: true }),
   },
   { structType: 'atomic' },

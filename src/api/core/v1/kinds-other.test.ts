@@ -206,6 +206,7 @@ test('Node defaults: allocatable defaults to capacity; the not-ready taint is ad
 test('kinds: names, scope, short names and categories as kube-apiserver discovery has them', () => {
   const rows = coreV1Kinds.map((k) => [k.resource, k.singular, (k.shortNames ?? []).join(','), (k.categories ?? []).join(','), k.namespaced, k.kind]);
   assert.deepEqual(rows, [
+    ['pods', 'pod', 'po', 'all', true, 'Pod'],
     ['namespaces', 'namespace', 'ns', '', false, 'Namespace'],
     ['nodes', 'node', 'no', '', false, 'Node'],
     ['events', 'event', 'ev', '', true, 'Event'],
@@ -226,6 +227,7 @@ test('kinds: names, scope, short names and categories as kube-apiserver discover
     assert.deepEqual(k.list.fields.items?.type, listOf(k.type));
     assert.equal(k.list.fields.items?.omitempty, false);
   }
+  assert.deepEqual(kind('Pod').subresources, { status: true, binding: true, eviction: true, ephemeralcontainers: true, resize: true });
   assert.deepEqual(kind('Namespace').subresources, { status: true, finalize: true });
   assert.deepEqual(kind('Service').subresources, { status: true });
 });

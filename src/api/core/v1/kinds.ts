@@ -3,6 +3,7 @@
 // of these kinds, so it is the storage version and no conversion is declared.
 import type { KindVersion } from '../../schema/kind.js';
 import { ConfigMap, ConfigMapList } from './configmap.js';
+import { defaultPod } from './defaults.js';
 import {
   admitNodeCreate,
   mergeSecretStringData,
@@ -17,6 +18,7 @@ import { Endpoints, EndpointsList } from './endpoints.js';
 import { Event, EventList } from './event.js';
 import { Namespace, NamespaceList } from './namespace.js';
 import { Node, NodeList } from './node.js';
+import { Pod, PodList } from './pod.js';
 import { Secret, SecretList } from './secret.js';
 import { Service, ServiceList } from './service.js';
 import { ServiceAccount, ServiceAccountList } from './serviceaccount.js';
@@ -25,6 +27,25 @@ import { ServiceAccount, ServiceAccountList } from './serviceaccount.js';
 export { admitNodeCreate, mergeSecretStringData, prepareNamespaceForCreate };
 
 const core = { group: '', version: 'v1', storage: true } as const;
+
+/**
+ * pods. Subresources kubelite serves: status, binding (the scheduler), eviction (drain),
+ * ephemeralcontainers (debug), resize (v1.33+). kube-apiserver also serves log, exec, attach,
+ * portforward and proxy, which need a real node agent; they are not declared.
+ */
+export const podKind: KindVersion = {
+  ...core,
+  kind: 'Pod',
+  resource: 'pods',
+  singular: 'pod',
+  shortNames: ['po'],
+  categories: ['all'],
+  namespaced: true,
+  type: Pod,
+  list: PodList,
+  defaults: defaultPod,
+  subresources: { status: true, binding: true, eviction: true, ephemeralcontainers: true, resize: true },
+};
 
 export const namespaceKind: KindVersion = {
   ...core,
@@ -124,6 +145,7 @@ export const secretKind: KindVersion = {
 
 /** Every core/v1 kind kubelite serves. */
 export const coreV1Kinds: readonly KindVersion[] = [
+  podKind,
   namespaceKind,
   nodeKind,
   eventKind,

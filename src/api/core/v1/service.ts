@@ -1,7 +1,7 @@
 // core/v1 Service. Field numbers are those of k8s.io/api core/v1 generated.proto.
 import { Condition, ListMeta, ObjectMeta } from '../../meta/v1.js';
 import { field, listOf, mapOf, struct, t, typeMetaFields } from '../../schema/dsl.js';
-import { PROTOCOLS } from './endpoints.js';
+import { Protocol } from './container.js';
 
 export const ClientIPConfig = struct('io.k8s.api.core.v1.ClientIPConfig', {
   timeoutSeconds: field(t.int32, 1, { pointer: true }),
@@ -14,7 +14,7 @@ export const SessionAffinityConfig = struct('io.k8s.api.core.v1.SessionAffinityC
 /** targetPort defaults to port; nodePort is allocated for NodePort and LoadBalancer services. */
 export const ServicePort = struct('io.k8s.api.core.v1.ServicePort', {
   name: field(t.string, 1),
-  protocol: field(t.string, 2, { default: 'TCP', enum: PROTOCOLS }),
+  protocol: field(t.string, 2, { default: 'TCP', enum: Protocol }),
   appProtocol: field(t.string, 6, { pointer: true }),
   port: field(t.int32, 3, { omitempty: false, required: true }),
   targetPort: field(t.intOrString, 4),
@@ -53,7 +53,7 @@ export const ServiceSpec = struct('io.k8s.api.core.v1.ServiceSpec', {
 
 export const PortStatus = struct('io.k8s.api.core.v1.PortStatus', {
   port: field(t.int32, 1, { omitempty: false, required: true }),
-  protocol: field(t.string, 2, { omitempty: false, required: true, enum: PROTOCOLS }),
+  protocol: field(t.string, 2, { omitempty: false, required: true, enum: Protocol }),
   error: field(t.string, 3, { pointer: true }),
 });
 
