@@ -1,0 +1,26 @@
+// The Scale type that apps/v1beta1, apps/v1beta2 and extensions/v1beta1 each declared for the
+// `scale` subresource (same shape in all three; the API server serves autoscaling/v1 Scale).
+import { ObjectMeta } from '../meta/v1.js';
+import { field, mapOf, struct, t, typeMetaFields, type StructType } from '../schema/dsl.js';
+
+/**
+ * Declares `<pkg>ScaleSpec`, `<pkg>ScaleStatus` and `<pkg>Scale`; `pkg` like `io.k8s.api.apps.v1beta2.`.
+ * `atomicSelector`: status.selector is `+mapType=atomic` (apps/v1beta2 only).
+ */
+export function declareScale(pkg: string, atomicSelector = false) {
+  const ScaleSpec = struct(pkg + 'ScaleSpec', {
+    replicas: field(t.int32, 1),
+  });
+  const ScaleStatus = struct(pkg + 'ScaleStatus', {
+    replicas: field(t.int32, 1, { omitempty: false, required: true }),
+    selector: field(mapOf(t.string), 2, atomicSelector ? { mapType: 'atomic' } : {}),
+    targetSelector: field(t.string, 3),
+  });
+  const Scale = struct(pkg + 'Scale', {
+    ...typeMetaFields,
+    metadata: field(ObjectMeta, 1),
+    spec: field(ScaleSpec, 2),
+    status: field(ScaleStatus, 3),
+  });
+  return { ScaleSpec, ScaleStatus, Scale } satisfies Record<string, StructType>;
+}
