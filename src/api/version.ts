@@ -1,6 +1,6 @@
 // The body of GET /version (k8s.io/apimachinery/pkg/version.Info). Plain JSON, never protobuf:
-// every field has tag 0. The emulation/minCompatibility fields exist since Kubernetes 1.33 and
-// are omitted when empty.
+// every field has tag 0. The emulation/minCompatibility fields are recent (compatibility
+// versions, v1.32/v1.33) and omitted when empty; v1.26.1 of the vectors does not send them.
 import { field, struct, t } from './schema/dsl.js';
 
 const required = { omitempty: false, required: true } as const;

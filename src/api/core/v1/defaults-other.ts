@@ -7,6 +7,10 @@
 // metadata.uid, creationTimestamp, resourceVersion, generation, managedFields, metadata.namespace
 // (from the URL), Service spec.clusterIP/clusterIPs (IP allocator), ports[].nodePort and
 // healthCheckNodePort (node-port allocator).
+//
+// Event, ConfigMap, ServiceAccount and Binding have no server-side defaults in Kubernetes (a
+// minimal Event's `source: {}`, null timestamps and empty reportingComponent are just Go's JSON
+// encoding of zero values).
 import type { KubeObject } from '../../schema/kind.js';
 import { roundUpToMilli } from './quantity.js';
 
