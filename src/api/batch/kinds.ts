@@ -12,8 +12,8 @@ const jobNames = { kind: 'Job', resource: 'jobs', singular: 'job', categories: [
 const cronJobNames = { kind: 'CronJob', resource: 'cronjobs', singular: 'cronjob', shortNames: ['cj'], categories: ['all'], namespaced: true } as const;
 
 export const batchKinds: readonly KindVersion[] = [
-  { group: G, version: 'v1', ...jobNames, type: v1.Job, list: v1.JobList, storage: true, defaults: (o) => batchV1Defaults.job(o), subresources: { status: true } },
-  { group: G, version: 'v1', ...cronJobNames, type: v1.CronJob, list: v1.CronJobList, storage: true, defaults: (o) => batchV1Defaults.cronJob(o), subresources: { status: true } },
-  { group: G, version: 'v1beta1', ...cronJobNames, type: v1beta1.CronJob, list: v1beta1.CronJobList, storage: false, defaults: (o) => batchV1beta1Defaults.cronJob(o), toHub: batchV1beta1Conversion.cronJob.toHub, fromHub: batchV1beta1Conversion.cronJob.fromHub, subresources: { status: true } },
-  { group: G, version: 'v2alpha1', ...cronJobNames, type: v2alpha1.CronJob, list: v2alpha1.CronJobList, storage: false, defaults: (o) => batchV2alpha1Defaults.cronJob(o), toHub: batchV2alpha1Conversion.cronJob.toHub, fromHub: batchV2alpha1Conversion.cronJob.fromHub, subresources: { status: true } },
+  { group: G, version: 'v1', ...jobNames, type: v1.Job, list: v1.JobList, storage: true, defaults: batchV1Defaults.job, subresources: { status: true } },
+  { group: G, version: 'v1', ...cronJobNames, type: v1.CronJob, list: v1.CronJobList, storage: true, defaults: batchV1Defaults.cronJob, subresources: { status: true } },
+  { group: G, version: 'v1beta1', ...cronJobNames, type: v1beta1.CronJob, list: v1beta1.CronJobList, storage: false, defaults: batchV1beta1Defaults.cronJob, toHub: batchV1beta1Conversion.cronJob.toHub, fromHub: batchV1beta1Conversion.cronJob.fromHub, subresources: { status: true } },
+  { group: G, version: 'v2alpha1', ...cronJobNames, type: v2alpha1.CronJob, list: v2alpha1.CronJobList, storage: false, defaults: batchV2alpha1Defaults.cronJob, toHub: batchV2alpha1Conversion.cronJob.toHub, fromHub: batchV2alpha1Conversion.cronJob.fromHub, subresources: { status: true } },
 ];

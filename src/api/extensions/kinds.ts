@@ -8,7 +8,7 @@ import * as v1beta1 from './v1beta1.js';
 const GV = { group: 'extensions', version: 'v1beta1', storage: false } as const;
 
 export const extensionsKinds: readonly KindVersion[] = [
-  { ...GV, ...deploymentNames, type: v1beta1.Deployment, list: v1beta1.DeploymentList, defaults: (o) => d.deployment(o), toHub: c.deployment.toHub, fromHub: c.deployment.fromHub, subresources: { status: true, scale: true, rollback: true } },
-  { ...GV, ...replicaSetNames, type: v1beta1.ReplicaSet, list: v1beta1.ReplicaSetList, defaults: (o) => d.replicaSet(o), toHub: c.replicaSet.toHub, fromHub: c.replicaSet.fromHub, subresources: { status: true, scale: true } },
-  { ...GV, ...daemonSetNames, type: v1beta1.DaemonSet, list: v1beta1.DaemonSetList, defaults: (o) => d.daemonSet(o), toHub: c.daemonSet.toHub, fromHub: c.daemonSet.fromHub, subresources: { status: true } },
+  { ...GV, ...deploymentNames, type: v1beta1.Deployment, list: v1beta1.DeploymentList, defaults: d.deployment, toHub: c.deployment.toHub, fromHub: c.deployment.fromHub, subresources: { status: true, scale: true, rollback: true } },
+  { ...GV, ...replicaSetNames, type: v1beta1.ReplicaSet, list: v1beta1.ReplicaSetList, defaults: d.replicaSet, toHub: c.replicaSet.toHub, fromHub: c.replicaSet.fromHub, subresources: { status: true, scale: true } },
+  { ...GV, ...daemonSetNames, type: v1beta1.DaemonSet, list: v1beta1.DaemonSetList, defaults: d.daemonSet, toHub: c.daemonSet.toHub, fromHub: c.daemonSet.fromHub, subresources: { status: true } },
 ];
