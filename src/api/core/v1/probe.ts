@@ -6,7 +6,7 @@ const req = { omitempty: false, required: true } as const;
 
 export const URIScheme = ['HTTP', 'HTTPS'] as const;
 
-/** Signal names a container may be stopped with (Lifecycle.stopSignal, v1.33). */
+/** Signal names a container may be stopped with (Lifecycle.stopSignal, v1.33), in Go's order (OpenAPI sorts them). */
 export const Signal = [
   'SIGABRT', 'SIGALRM', 'SIGBUS', 'SIGCHLD', 'SIGCLD', 'SIGCONT', 'SIGFPE', 'SIGHUP', 'SIGILL', 'SIGINT', 'SIGIO',
   'SIGIOT', 'SIGKILL', 'SIGPIPE', 'SIGPOLL', 'SIGPROF', 'SIGPWR', 'SIGQUIT', 'SIGSEGV', 'SIGSTKFLT', 'SIGSTOP',

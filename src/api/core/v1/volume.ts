@@ -8,7 +8,7 @@ import { ObjectFieldSelector, ResourceFieldSelector } from './selectors.js';
 
 const req = { omitempty: false, required: true } as const;
 
-export const HostPathType = ['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice'] as const;
+export const HostPathType = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'] as const;
 export const PullPolicy = ['Always', 'IfNotPresent', 'Never'] as const;
 export const PersistentVolumeAccessMode = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'] as const;
 export const PersistentVolumeMode = ['Block', 'Filesystem'] as const;
