@@ -316,3 +316,33 @@ export function deepFreeze<T>(v: T): T {
   }
   return v;
 }
+
+/**
+ * The all-pairs round trip of a kind. For every version v, the stored object read in v and
+ * defaulted there (the object "created in v"); converted v → hub → w → hub → v for every version
+ * w, where each stop at the hub applies the storage version's defaults (as decoding from storage
+ * does) and the end applies v's, it must have the same Go JSON form as before. Returns the failures.
+ */
+export function roundTripFailures(versions: readonly KindVersion[], hubObject: KubeObject, label: string, features?: WorkloadFeatures): string[] {
+  const failures: string[] = [];
+  const hub = versions.find((k) => k.storage)!;
+  const stored = (obj: KubeObject): KubeObject => {
+    applyDefaults(hub, obj, features);
+    return obj;
+  };
+  for (const v of versions) {
+    const created = inVersion(v, stored(clone(hubObject)), features);
+    if (created.apiVersion !== apiVersionOf(v)) failures.push(`${label}: read in ${apiVersionOf(v)} has apiVersion ${String(created.apiVersion)}`);
+    const expected = JSON.stringify(goNormalize(v.type, created));
+    for (const w of versions) {
+      const inHub = stored(toHub(v, created));
+      if (inHub.apiVersion !== apiVersionOf(hub)) failures.push(`${label}: ${apiVersionOf(v)} → hub has apiVersion ${String(inHub.apiVersion)}`);
+      const inW = fromHub(w, inHub);
+      if (inW.apiVersion !== apiVersionOf(w)) failures.push(`${label}: hub → ${apiVersionOf(w)} has apiVersion ${String(inW.apiVersion)}`);
+      const back = inVersion(v, stored(toHub(w, inW)), features);
+      const actual = JSON.stringify(goNormalize(v.type, back));
+      if (actual !== expected) failures.push(`${label}: ${apiVersionOf(v)} → ${apiVersionOf(w)} → ${apiVersionOf(v)} differs:\n  ${actual}\n  ${expected}`);
+    }
+  }
+  return failures;
+}
