@@ -51,7 +51,8 @@ export const StatefulSetSpec = struct(G + 'StatefulSetSpec', {
   selector: field(LabelSelector, 2, { pointer: true, omitempty: false, required: true }),
   template: field(PodTemplateSpec, 3, { omitempty: false, required: true }),
   volumeClaimTemplates: field(listOf(PersistentVolumeClaim), 4, { listType: 'atomic' }),
-  serviceName: field(t.string, 5, { omitempty: false, required: true }),
+  // `json:"serviceName"` (written even when empty); optional since v1.33.
+  serviceName: field(t.string, 5, { omitempty: false }),
   podManagementPolicy: field(t.string, 6, { enum: ['OrderedReady', 'Parallel'] }),
   updateStrategy: field(StatefulSetUpdateStrategy, 7),
   revisionHistoryLimit: field(t.int32, 8, { pointer: true }),
