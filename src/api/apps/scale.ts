@@ -5,15 +5,15 @@ import { field, mapOf, struct, t, typeMetaFields, type StructType } from '../sch
 
 /**
  * Declares `<pkg>ScaleSpec`, `<pkg>ScaleStatus` and `<pkg>Scale`; `pkg` like `io.k8s.api.apps.v1beta2.`.
- * `atomicSelector`: status.selector is `+mapType=atomic` (apps/v1beta2 only).
+ * apps/v1beta2 marks status.selector `+mapType=atomic` and status.replicas `+optional`; the others do not.
  */
-export function declareScale(pkg: string, atomicSelector = false) {
+export function declareScale(pkg: string, v1beta2Markers = false) {
   const ScaleSpec = struct(pkg + 'ScaleSpec', {
     replicas: field(t.int32, 1),
   });
   const ScaleStatus = struct(pkg + 'ScaleStatus', {
-    replicas: field(t.int32, 1, { omitempty: false, required: true }),
-    selector: field(mapOf(t.string), 2, atomicSelector ? { mapType: 'atomic' } : {}),
+    replicas: field(t.int32, 1, { omitempty: false, required: !v1beta2Markers }),
+    selector: field(mapOf(t.string), 2, v1beta2Markers ? { mapType: 'atomic' } : {}),
     targetSelector: field(t.string, 3),
   });
   const Scale = struct(pkg + 'Scale', {
