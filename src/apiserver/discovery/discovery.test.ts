@@ -9,8 +9,8 @@ const Obj = struct('test.discovery.Obj', { ...typeMetaFields, metadata: field(Ob
 const ObjList = struct('test.discovery.ObjList', { ...typeMetaFields, metadata: field(ListMeta, 1), items: field(listOf(Obj), 2) });
 const base = { type: Obj, list: ObjList };
 const kinds: KindVersion[] = [
-  { ...base, group: '', version: 'v1', kind: 'Pod', resource: 'pods', singular: 'pod', shortNames: ['po'], categories: ['all'], namespaced: true, storage: true, subresources: { status: true, binding: true } as KindVersion['subresources'] },
-  { ...base, group: '', version: 'v1', kind: 'Namespace', resource: 'namespaces', singular: 'namespace', shortNames: ['ns'], namespaced: false, storage: true, subresources: { status: true, finalize: true } as KindVersion['subresources'] },
+  { ...base, group: '', version: 'v1', kind: 'Pod', resource: 'pods', singular: 'pod', shortNames: ['po'], categories: ['all'], namespaced: true, storage: true, subresources: { status: true, binding: true } },
+  { ...base, group: '', version: 'v1', kind: 'Namespace', resource: 'namespaces', singular: 'namespace', shortNames: ['ns'], namespaced: false, storage: true, subresources: { status: true, finalize: true } },
   { ...base, group: 'apps', version: 'v1beta1', kind: 'Deployment', resource: 'deployments', singular: 'deployment', namespaced: true, storage: false, subresources: { rollback: true, scale: true } },
   { ...base, group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments', singular: 'deployment', shortNames: ['deploy'], namespaced: true, storage: true, subresources: { status: true, scale: true } },
   { ...base, group: 'apps', version: 'v1beta2', kind: 'Deployment', resource: 'deployments', singular: 'deployment', namespaced: true, storage: false },

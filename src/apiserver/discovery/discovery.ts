@@ -15,6 +15,7 @@ const SUBRESOURCES: Record<string, { verbs: string[]; kind?: string; group?: str
   eviction: { verbs: ['create'], kind: 'Eviction', group: 'policy', version: 'v1' },
   finalize: { verbs: ['update'] },
   ephemeralcontainers: { verbs: ['get', 'patch', 'update'] },
+  resize: { verbs: ['get', 'patch', 'update'] },
   log: { verbs: ['get'] },
   proxy: { verbs: ['create', 'delete', 'get', 'patch', 'update'], kind: 'PodProxyOptions', group: '', version: 'v1' },
   portforward: { verbs: ['create', 'get'], kind: 'PodPortForwardOptions', group: '', version: 'v1' },
