@@ -75,3 +75,24 @@ test('v3 schemas: allOf-wrapped refs with Go zero defaults for non-pointer field
   assert.deepEqual(meta.labels, { type: 'object', additionalProperties: { type: 'string', default: '' } });
   assert.deepEqual(defs['io.k8s.apimachinery.pkg.api.resource.Quantity'], { oneOf: [{ type: 'string' }, { type: 'number' }] });
 });
+
+test('the served kinds produce Kubernetes’ definitions for kubectl', async () => {
+  const { allKinds } = await import('../../api/kinds.js');
+  for (const version of ['v2', 'v3'] as const) {
+    const defs = buildDefinitions(allKinds, version);
+    const deployment = defs['io.k8s.api.apps.v1.Deployment']!;
+    assert.deepEqual(deployment['x-kubernetes-group-version-kind'], [{ group: 'apps', kind: 'Deployment', version: 'v1' }]);
+    const podSpec = defs['io.k8s.api.core.v1.PodSpec']!.properties as Record<string, Record<string, unknown>>;
+    assert.equal(podSpec.containers!['x-kubernetes-patch-merge-key'], 'name');
+    assert.equal(podSpec.containers!['x-kubernetes-patch-strategy'], 'merge');
+    assert.deepEqual(defs['io.k8s.api.core.v1.PodSpec']!.required, ['containers']);
+    // Structs Go embeds inline are flattened into their users, as in Kubernetes' documents.
+    assert.ok(!('io.k8s.api.core.v1.VolumeSource' in defs));
+    assert.ok(!('io.k8s.api.core.v1.ProbeHandler' in defs));
+    const volume = defs['io.k8s.api.core.v1.Volume']!.properties as Record<string, unknown>;
+    assert.ok('configMap' in volume && 'name' in volume);
+    assert.ok(defs['io.k8s.api.apps.v1beta1.Deployment'] && defs['io.k8s.api.extensions.v1beta1.DaemonSet'] && defs['io.k8s.api.batch.v2alpha1.CronJob']);
+    const strategy = defs['io.k8s.api.apps.v1.DeploymentStrategy']!.properties as Record<string, unknown>;
+    assert.ok('rollingUpdate' in strategy && 'type' in strategy);
+  }
+});

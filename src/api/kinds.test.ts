@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { allKinds, apiVersionOf, findKind, findResource, storageVersionOf } from './kinds.js';
+
+test('the kind table serves what DESIGN.md lists, each kind with one storage version', () => {
+  const served = (kind: string) => allKinds.filter((k) => k.kind === kind).map(apiVersionOf).sort();
+  assert.deepEqual(served('Deployment'), ['apps/v1', 'apps/v1beta1', 'apps/v1beta2', 'extensions/v1beta1']);
+  assert.deepEqual(served('ReplicaSet'), ['apps/v1', 'apps/v1beta2', 'extensions/v1beta1']);
+  assert.deepEqual(served('DaemonSet'), ['apps/v1', 'apps/v1beta2', 'extensions/v1beta1']);
+  assert.deepEqual(served('StatefulSet'), ['apps/v1', 'apps/v1beta1', 'apps/v1beta2']);
+  assert.deepEqual(served('ControllerRevision'), ['apps/v1', 'apps/v1beta1', 'apps/v1beta2']);
+  assert.deepEqual(served('Job'), ['batch/v1']);
+  assert.deepEqual(served('CronJob'), ['batch/v1', 'batch/v1beta1', 'batch/v2alpha1']);
+  assert.deepEqual(served('Lease'), ['coordination.k8s.io/v1']);
+  for (const kind of ['Pod', 'Namespace', 'Node', 'Event', 'ConfigMap', 'Endpoints', 'Service', 'ServiceAccount', 'Secret']) {
+    assert.deepEqual(served(kind), ['v1'], kind);
+  }
+  const resources = new Set<string>();
+  for (const k of allKinds) {
+    const id = `${k.group}/${k.version}/${k.resource}`;
+    assert.ok(!resources.has(id), `${id} declared twice`);
+    resources.add(id);
+    const hub = storageVersionOf(k);
+    assert.equal(hub.storage, true);
+    assert.equal(allKinds.filter((s) => s.storage && s.kind === k.kind && s.resource === k.resource).length, 1, `${k.kind}: one storage version`);
+    // Non-storage versions convert both ways; the storage version needs no conversion.
+    assert.equal(k.storage, k.toHub === undefined && k.fromHub === undefined, `${id} conversion functions`);
+    assert.equal(k.list.fields.items?.type.kind, 'list', `${id} list has items`);
+    assert.ok(k.type.fields.metadata, `${id} has metadata`);
+  }
+  assert.equal(findResource('apps', 'v1', 'deployments')?.kind, 'Deployment');
+  assert.equal(findResource('', 'v1', 'pods')?.kind, 'Pod');
+  assert.equal(findResource('apps', 'v1', 'pods'), undefined);
+  assert.equal(findKind('extensions/v1beta1', 'Deployment')?.group, 'extensions');
+  assert.equal(storageVersionOf(findKind('extensions/v1beta1', 'Deployment')!).group, 'apps');
+  assert.equal(findKind('v1', 'Pod')?.resource, 'pods');
+});

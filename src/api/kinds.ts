@@ -1,0 +1,42 @@
+// Every served kind in every served version: the one table the API server, discovery, OpenAPI,
+// the client and the controllers read. A new kind is added to its group's table, never here.
+import { appsKinds } from './apps/kinds.js';
+import { batchKinds } from './batch/kinds.js';
+import { coordinationKinds } from './coordination/kinds.js';
+import { coreV1Kinds } from './core/v1/kinds.js';
+import { extensionsKinds } from './extensions/kinds.js';
+import type { KindVersion } from './schema/kind.js';
+
+export const allKinds: readonly KindVersion[] = [...coreV1Kinds, ...appsKinds, ...extensionsKinds, ...batchKinds, ...coordinationKinds];
+
+const byResource = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.resource}`, k]));
+const byKind = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.kind}`, k]));
+
+/** The kind served at /api(s)/<group>/<version>/<resource>, if any. */
+export function findResource(group: string, version: string, resource: string): KindVersion | undefined {
+  return byResource.get(`${group}/${version}/${resource}`);
+}
+
+/** The kind named by an object's apiVersion and kind, if served. */
+export function findKind(apiVersion: string, kind: string): KindVersion | undefined {
+  const slash = apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+  return byKind.get(`${group}/${version}/${kind}`);
+}
+
+/**
+ * The storage version of a kind served in `k`'s version. Resources served under several groups
+ * (extensions/v1beta1 deployments) are stored in one place (apps/v1 deployments).
+ */
+export function storageVersionOf(k: KindVersion): KindVersion {
+  if (k.storage) return k;
+  const hub = allKinds.find((s) => s.storage && s.kind === k.kind && s.resource === k.resource);
+  if (!hub) throw new Error(`no storage version for ${k.group}/${k.version} ${k.kind}`);
+  return hub;
+}
+
+/** `apiVersion` as written in objects: `v1` for core, `<group>/<version>` otherwise. */
+export function apiVersionOf(k: Pick<KindVersion, 'group' | 'version'>): string {
+  return k.group === '' ? k.version : `${k.group}/${k.version}`;
+}
