@@ -1,0 +1,58 @@
+// What is specific to one resource when the API server creates, updates, deletes or changes the
+// status of its objects (Kubernetes' RESTCreateStrategy / RESTUpdateStrategy / status
+// strategies). The generic store does everything common to all kinds — system metadata (uid,
+// creationTimestamp, resourceVersion, generation for kinds with a spec), ObjectMeta validation,
+// optimistic locking, dry run, admission of namespaces — and calls the strategy for the rest.
+// Every function works on objects in the storage version (the hub), in their JSON form.
+import type { KindVersion, KubeObject } from '../api/schema/kind.js';
+import type { FieldError } from '../machinery/validation/field-errors.js';
+
+export interface StrategyContext {
+  /** The storage version of the kind. */
+  kind: KindVersion;
+  /** The request's time (ms since the epoch), for timestamps the strategy sets. */
+  now: number;
+  /** A fresh RFC 4122 v4 uid (for derived objects such as a Job's controller-uid label). */
+  newUid: () => string;
+}
+
+export interface ResourceStrategy {
+  /**
+   * Whether the main resource ignores `status` (reset on create, kept from the old object on
+   * update) and a status subresource exists. True for every kind with a status.
+   */
+  hasStatus: boolean;
+  /**
+   * Whether spec changes bump metadata.generation. Kubernetes does it for kinds with a spec and a
+   * status (Deployment, Pod (since 1.33), Job, ...); false for ConfigMap, Secret, Event, ...
+   */
+  tracksGeneration: boolean;
+  /**
+   * On create, after defaults, before validation: derived fields (a Job's generated selector and
+   * labels, a Pod's phase Pending and qosClass, a Namespace's `kubernetes` finalizer and phase,
+   * a Node's not-ready taint, a Secret's stringData merged into data, ...). `status` has already
+   * been reset to the kind's empty status when `hasStatus`.
+   */
+  prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
+  /**
+   * On update of the main resource, after `status` was copied from `old` when `hasStatus`: fields
+   * the user may not change through this path are restored from `old`, derived fields recomputed.
+   */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  /** Kubernetes' validation of a new object of this kind (ObjectMeta excluded: the store does it). */
+  validate(obj: KubeObject, ctx: StrategyContext): FieldError[];
+  /** Kubernetes' update validation (immutable fields and transitions), ObjectMeta excluded. */
+  validateUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  /** On update through the `status` subresource: restore everything but status (and what else Kubernetes lets it change) from `old`. */
+  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  validateStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  /** Non-fatal warnings for the `Warning` response header (deprecated fields and the like). */
+  warnings?(obj: KubeObject, old: KubeObject | undefined): string[];
+  /**
+   * The grace period a delete without `gracePeriodSeconds` uses (pods: spec.terminationGracePeriodSeconds,
+   * 0 once unscheduled or terminal); absent = delete immediately.
+   */
+  defaultGracePeriodSeconds?(obj: KubeObject): number | undefined;
+  /** Whether the namespace is required (namespaced kinds) — taken from the kind; here for cluster-scoped overrides. */
+  allowCreateOnUpdate?: boolean;
+}
