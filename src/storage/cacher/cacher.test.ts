@@ -310,6 +310,40 @@ describe('watch cache: state', () => {
     await throwsCode(() => c.ready, 'Stopped');
   });
 
+  it('lists again when its snapshot revision is compacted between pages', async () => {
+    const s = new FaultyStorage();
+    stores.push(s);
+    for (let i = 0; i < 10; i++) await s.create(`${PODS}ns/p${i}`, encode(obj(`p${i}`, 'ns')));
+    s.listFaults = [undefined, new StorageError('Compacted', 'injected compaction', 5)];
+    const c = newCacher(s, { pageSize: 4 });
+    const pods = c.register({ prefix: PODS, materialize: jsonMaterialize });
+    c.start();
+    await c.ready;
+    assert.equal(s.lists, 2 + 3);
+    assert.equal(pods.list({ prefix: PODS }).items.length, 10);
+  });
+
+  it('applies an event a resumed storage watch repeats only once', async () => {
+    const s = new FaultyStorage();
+    stores.push(s);
+    s.duplicateEvents = true;
+    const c = newCacher(s);
+    const pods = c.register({ prefix: PODS, materialize: jsonMaterialize });
+    c.start();
+    await c.ready;
+    const w = collect(pods.watch({ prefix: PODS, fromRevision: 'now' }));
+    await s.create(`${PODS}ns/a`, encode(obj('a', 'ns')));
+    await s.update(`${PODS}ns/a`, encode(obj('a', 'ns', { v: '2' })));
+    const r = await s.create(`${PODS}ns/b`, encode(obj('b', 'ns')));
+    await c.waitForRevision(r);
+    await waitFor(() => w.events.length >= 3, 'events');
+    assert.deepEqual(
+      w.events.map((e) => e.type),
+      ['ADDED', 'MODIFIED', 'ADDED'],
+    );
+    assert.equal(c.metrics.storageEvents, 3);
+  });
+
   it('registers a resource after start by listing its prefix, without missing concurrent writes', async () => {
     const s = memory();
     await s.create(`${DEPLOYS}ns/d0`, encode(obj('d0', 'ns')));

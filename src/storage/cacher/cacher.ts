@@ -59,6 +59,12 @@ type State = 'new' | 'initializing' | 'ready' | 'stopped';
  * cacher's `revision` follows storage exactly, and a consistent read only has to wait until
  * `revision >= storage.currentRevision()`.
  *
+ * Served from the cache: gets and lists of the current state (after `waitForRevision` /
+ * `waitUntilFresh` for consistent reads), and watches from any revision inside each resource's
+ * window. NOT served from the cache: lists at an exact older revision and continue pages of a
+ * limited list (bound to their first page's snapshot revision) — the caller reads storage at that
+ * revision.
+ *
  * Life cycle: register resources, `start()`, await `ready`. When the storage watch fails
  * (Compacted, WatchOverflow, Unavailable), every started watcher is ended with `Reinitialized`,
  * the cache re-lists and re-watches (with backoff), and reads answer `NotReady` meanwhile. When
@@ -85,6 +91,8 @@ export class Cacher implements ResourceHost {
   private wakeBackoff: AbortController | undefined;
   private reinitCount = 0;
   private storageEventCount = 0;
+  /** The key of the last applied event (see dispatch). */
+  private lastKey: string | undefined;
 
   constructor(storage: Storage, options: CacherOptions = {}) {
     this.storage = storage;
@@ -355,6 +363,7 @@ export class Cacher implements ResourceHost {
       if (this.resources.size !== resources.length) continue; // registered meanwhile: list again
       revision ??= 0;
       this.currentRevision = revision;
+      this.lastKey = undefined;
       for (const [r, b] of builders) r.install(b, revision);
       this.log({ msg: 'watch cache: initialised', revision, keys: count, resources: resources.length });
       return revision;
@@ -378,6 +387,13 @@ export class Cacher implements ResourceHost {
   }
 
   private dispatch(ev: WatchEvent): void {
+    // A resumed storage watch must not apply a change twice (the same revision may legitimately
+    // carry several keys when another etcd client wrote them in one transaction).
+    if (ev.modRevision < this.currentRevision || (ev.modRevision === this.currentRevision && ev.key === this.lastKey)) {
+      this.log({ msg: 'watch cache: skipping an event already applied', key: ev.key, revision: ev.modRevision });
+      return;
+    }
+    this.lastKey = ev.key;
     this.storageEventCount++;
     const r = this.resourceFor(ev.key);
     if (r !== undefined) r.apply(ev, Date.now());

@@ -79,6 +79,10 @@ export class FaultyStorage implements Storage {
   private readonly watches = new Set<{ fail(err: StorageError): void }>();
   lists = 0;
   failNextLists = 0;
+  /** Per list call, in order: an error to throw, or undefined to answer normally. */
+  listFaults: Array<StorageError | undefined> = [];
+  /** Deliver every watch event twice (a resumed watch repeating itself). */
+  duplicateEvents = false;
 
   constructor(opts: MemoryStorageOptions = {}) {
     this.inner = new MemoryStorage(opts);
@@ -97,6 +101,8 @@ export class FaultyStorage implements Storage {
   }
   async list(prefix: string, opts?: ListOptions): Promise<ListResult> {
     this.lists++;
+    const fault = this.listFaults.shift();
+    if (fault) throw fault;
     if (this.failNextLists > 0) {
       this.failNextLists--;
       throw new StorageError('Unavailable', 'injected list failure');
@@ -137,6 +143,7 @@ export class FaultyStorage implements Storage {
     };
     this.watches.add(entry);
     const watches = this.watches;
+    const twice = () => this.duplicateEvents;
     const iterator = inner[Symbol.asyncIterator]();
     return {
       close: () => {
@@ -153,6 +160,7 @@ export class FaultyStorage implements Storage {
             if (r === 'failed' || failure) throw failure!;
             if (r.done) return;
             yield r.value;
+            if (twice()) yield r.value;
           }
         } finally {
           watches.delete(entry);
