@@ -364,4 +364,20 @@ describe('watch cache: state', () => {
     await waitFor(() => w.events.length === 1, 'live event on the late resource');
     assert.equal(w.events[0]!.revision, r);
   });
+
+  it('registers a resource while the initial list runs', async () => {
+    const s = memory();
+    for (let i = 0; i < 20; i++) await s.create(`${DEPLOYS}ns/d${i}`, encode(obj(`d${i}`, 'ns')));
+    const c = newCacher(s, { pageSize: 5 });
+    c.register({ prefix: PODS, materialize: jsonMaterialize });
+    c.start();
+    await Promise.resolve();
+    const deploys = c.register({ prefix: DEPLOYS, materialize: jsonMaterialize });
+    // A watch made before the resource is loaded waits for it.
+    const w = collect(deploys.watch({ prefix: DEPLOYS, fromRevision: 'now', initialEvents: true }));
+    await c.ready;
+    await waitFor(() => deploys.ready, 'resource loaded');
+    assert.equal(deploys.list({ prefix: DEPLOYS }).items.length, 20);
+    await waitFor(() => w.events.length === 20, 'initial events of the late resource');
+  });
 });

@@ -131,9 +131,9 @@ export class Cacher implements ResourceHost {
     const resource = new ResourceCache(this, config);
     this.resources.set(prefix, resource);
     this.maxDepth = Math.max(this.maxDepth, depth(prefix));
+    // Ready: list the new prefix now. (Re-)initialising: the running list notices the new
+    // resource and starts over (initialize()), or becomeReady() loads it.
     if (this.state === 'ready') void resource.loadLate();
-    // While (re-)initialising, the running list covers the new prefix only if it started after
-    // this point; re-initialisation installs every registered resource, see initialize().
     return resource;
   }
 
@@ -372,6 +372,8 @@ export class Cacher implements ResourceHost {
 
   private becomeReady(): void {
     this.state = 'ready';
+    // A resource registered after the list finished and before this point is not loaded yet.
+    for (const r of this.resources.values()) if (!r.ready && !r.loading) void r.loadLate();
     this.resolveReady();
     this.fireWaiters();
   }

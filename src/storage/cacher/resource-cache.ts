@@ -107,6 +107,11 @@ export class ResourceCache implements WatcherHost {
     this.window = new EventWindow(this.windowOptions, 0);
   }
 
+  /** Whether a late registration is listing the resource's prefix. */
+  get loading(): boolean {
+    return this.loadBuffer !== undefined;
+  }
+
   /** Whether the resource holds a complete state (list and get answer). */
   get ready(): boolean {
     return this.loaded;
