@@ -1,0 +1,435 @@
+// The generic store of one resource (Kubernetes' genericregistry.Store): create, get, list,
+// update (main resource and status), guaranteed updates for patches and subresources, graceful
+// and finalizer-aware delete, delete-collection and watch, on storage for writes and the watch
+// cache for lists and watches. Objects are in the storage version, in canonical JSON form; the
+// HTTP layer converts versions and formats. Kind-specific rules come from the ResourceStrategy.
+import type { KindVersion, KubeObject } from '../api/schema/kind.js';
+import { canonicalize } from '../machinery/codec/normalize.js';
+import { StatusError } from '../machinery/status.js';
+import { fieldError, type FieldError } from '../machinery/validation/field-errors.js';
+import type { ResourceCache } from '../storage/cacher/index.js';
+import type { CachedObject, ObjectFilter } from '../storage/cacher/types.js';
+import { isStorageError, type KeyValue, type Storage } from '../storage/types.js';
+import { apiError } from './errors.js';
+import { namespacePrefix, objectKey } from './keys.js';
+import { decodeStored, type FieldsOf } from './materialize.js';
+import { cloneJson, generateName, metaOf, newUid, str, timestamp, withResourceVersion } from './meta.js';
+import type { ResourceStrategy, StrategyContext } from './strategy.js';
+
+/** ObjectMeta validation, supplied by the registry assembly (the same rules for every kind). */
+export interface MetaValidation {
+  validateObjectMeta(meta: Record<string, unknown>, kind: KindVersion): FieldError[];
+  validateObjectMetaUpdate(meta: Record<string, unknown>, old: Record<string, unknown>, kind: KindVersion): FieldError[];
+}
+
+/** How the store learns whether a namespace may receive new objects (NamespaceLifecycle). */
+export interface NamespaceLookup {
+  /** undefined: no such namespace; otherwise its phase. */
+  phase(namespace: string): Promise<string | undefined>;
+}
+
+export interface StoreOptions {
+  kind: KindVersion;
+  strategy: ResourceStrategy;
+  storage: Storage;
+  cache: ResourceCache;
+  meta: MetaValidation;
+  namespaces?: NamespaceLookup;
+  fieldsOf: FieldsOf;
+  /** Retries of unconditional updates and patches that lose an optimistic-lock race. */
+  maxRetries?: number;
+  now?: () => number;
+}
+
+export interface WriteOptions {
+  dryRun?: boolean;
+}
+
+export interface UpdateResult {
+  object: KubeObject;
+  /** False when the update changed nothing (no write, same resourceVersion). */
+  changed: boolean;
+}
+
+export interface DeleteOptions extends WriteOptions {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export interface DeleteResult {
+  /** The object as it is now (still present: graceful deletion or finalizers) or as it was (gone). */
+  object: KubeObject;
+  /** True when the object is gone from storage. */
+  deleted: boolean;
+}
+
+/** A mutation of the current object for guaranteedUpdate; return the new object (or the same to skip). */
+export type TryUpdate = (current: KubeObject) => KubeObject | Promise<KubeObject>;
+
+const encoder = new TextEncoder();
+const ORPHAN = 'orphan';
+const FOREGROUND = 'foregroundDeletion';
+
+export class Store {
+  readonly kind: KindVersion;
+  readonly strategy: ResourceStrategy;
+  private readonly storage: Storage;
+  readonly cache: ResourceCache;
+  private readonly meta: MetaValidation;
+  private readonly namespaces: NamespaceLookup | undefined;
+  readonly fieldsOf: FieldsOf;
+  private readonly maxRetries: number;
+  private readonly now: () => number;
+  private readonly name: { group: string; resource: string };
+
+  constructor(opts: StoreOptions) {
+    this.kind = opts.kind;
+    this.strategy = opts.strategy;
+    this.storage = opts.storage;
+    this.cache = opts.cache;
+    this.meta = opts.meta;
+    this.namespaces = opts.namespaces;
+    this.fieldsOf = opts.fieldsOf;
+    this.maxRetries = opts.maxRetries ?? 16;
+    this.now = opts.now ?? Date.now;
+    this.name = { group: opts.kind.group, resource: opts.kind.resource };
+  }
+
+  key(namespace: string, name: string): string {
+    return objectKey(this.kind, namespace, name);
+  }
+
+  prefix(namespace: string): string {
+    return namespacePrefix(this.kind, namespace);
+  }
+
+  private context(): StrategyContext {
+    return { kind: this.kind, now: this.now(), newUid };
+  }
+
+  private encode(obj: KubeObject): Uint8Array {
+    // Stored without a resourceVersion: the revision of the write is the version.
+    const m = metaOf(obj);
+    const { resourceVersion: _rv, ...rest } = m;
+    return encoder.encode(JSON.stringify({ ...obj, metadata: rest }));
+  }
+
+  private canonical(obj: KubeObject): KubeObject {
+    return canonicalize<KubeObject>(obj, this.kind.type);
+  }
+
+  private invalid(name: string, errors: FieldError[]): StatusError {
+    return apiError.invalid(this.kind.kind, this.kind.group, name, errors);
+  }
+
+  /** NamespaceLifecycle admission for creates: the namespace must exist and not be terminating. */
+  private async admitNamespace(namespace: string, name: string): Promise<void> {
+    if (!this.kind.namespaced || !this.namespaces) return;
+    const phase = await this.namespaces.phase(namespace);
+    if (phase === undefined) throw apiError.notFound({ group: '', resource: 'namespaces' }, namespace);
+    if (phase === 'Terminating') {
+      throw apiError.forbidden(this.name, name, `unable to create new content in namespace ${namespace} because it is being terminated`, [
+        { reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' },
+      ]);
+    }
+  }
+
+  /**
+   * Creates `obj` (storage version, defaults applied) in `namespace` (the request's; '' for
+   * cluster-scoped kinds). Returns the stored object with its resourceVersion.
+   */
+  async create(namespace: string, input: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    const obj = cloneJson(input);
+    const m = metaOf(obj);
+    if (this.kind.namespaced) {
+      if (str(m.namespace) === '') m.namespace = namespace;
+      else if (m.namespace !== namespace) {
+        throw apiError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+    } else {
+      delete m.namespace;
+    }
+    delete m.deletionTimestamp;
+    delete m.deletionGracePeriodSeconds;
+    delete m.resourceVersion;
+    delete m.selfLink;
+    const ctx = this.context();
+    if (this.strategy.hasStatus) delete obj.status;
+    if (this.strategy.tracksGeneration) m.generation = 1;
+    else delete m.generation;
+    this.strategy.prepareForCreate?.(obj, ctx);
+    const generated = str(m.name) === '' && str(m.generateName) !== '';
+    if (generated) m.name = generateName(str(m.generateName));
+    m.uid = newUid();
+    m.creationTimestamp = timestamp(ctx.now);
+
+    const errors = [...this.meta.validateObjectMeta(m, this.kind), ...this.strategy.validate(obj, ctx)];
+    if (errors.length > 0) throw this.invalid(str(m.name), errors);
+    await this.admitNamespace(str(m.namespace), str(m.name));
+
+    let result = this.canonical(obj);
+    if (opts.dryRun) return result;
+    for (let attempt = 0; ; attempt++) {
+      const rm = metaOf(result);
+      try {
+        const rev = await this.storage.create(this.key(str(rm.namespace), str(rm.name)), this.encode(result));
+        result.metadata = withResourceVersion(rm, String(rev));
+        return result;
+      } catch (err) {
+        if (!isStorageError(err, 'AlreadyExists')) throw this.storageFailure(err, str(rm.name));
+        // A generated name that collided gets another suffix, a few times, as Kubernetes does.
+        if (!generated || attempt >= 8) throw apiError.alreadyExists(this.name, str(rm.name));
+        rm.name = generateName(str(rm.generateName));
+        result = this.canonical(result);
+      }
+    }
+  }
+
+  /** The current object from storage (a consistent read), or 404. */
+  async get(namespace: string, name: string): Promise<KubeObject> {
+    const kv = await this.readCurrent(namespace, name);
+    return decodeStored(kv.value, kv.modRevision);
+  }
+
+  /** The object as the watch cache holds it (resourceVersion=0 reads), or 404. */
+  getCached(namespace: string, name: string): CachedObject {
+    const o = this.cache.get(this.key(namespace, name));
+    if (!o) throw apiError.notFound(this.name, name);
+    return o;
+  }
+
+  private async readCurrent(namespace: string, name: string): Promise<KeyValue> {
+    let kv: KeyValue | undefined;
+    try {
+      kv = await this.storage.get(this.key(namespace, name));
+    } catch (err) {
+      throw this.storageFailure(err, name);
+    }
+    if (!kv) throw apiError.notFound(this.name, name);
+    return kv;
+  }
+
+  /**
+   * Reads the current object, applies `tryUpdate`, validates and writes it conditionally on the
+   * revision it read; on a lost race re-reads and re-applies (unless `expectResourceVersion` pins
+   * the version the caller saw, which then fails with 409 Conflict).
+   */
+  async guaranteedUpdate(
+    namespace: string,
+    name: string,
+    tryUpdate: TryUpdate,
+    opts: WriteOptions & { subresource?: '' | 'status'; expectResourceVersion?: string } = {},
+  ): Promise<UpdateResult> {
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.readCurrent(namespace, name);
+      const current = decodeStored(kv.value, kv.modRevision);
+      if (opts.expectResourceVersion !== undefined && opts.expectResourceVersion !== String(kv.modRevision)) {
+        throw apiError.modified(this.name, name);
+      }
+      const proposed = await tryUpdate(cloneJson(current));
+      const next = this.prepareUpdate(proposed, current, opts.subresource ?? '');
+      const bytes = this.encode(next);
+      // A no-op update writes nothing and keeps the resourceVersion, as Kubernetes does.
+      if (sameBytes(bytes, kv.value)) return { object: current, changed: false };
+      if (opts.dryRun) {
+        next.metadata = withResourceVersion(metaOf(next), String(kv.modRevision));
+        return { object: next, changed: true };
+      }
+      try {
+        const rev = await this.storage.update(kv.key, bytes, { expectModRevision: kv.modRevision });
+        next.metadata = withResourceVersion(metaOf(next), String(rev));
+        return { object: next, changed: true };
+      } catch (err) {
+        if (isStorageError(err, 'NotFound')) throw apiError.notFound(this.name, name);
+        if (!isStorageError(err, 'Conflict')) throw this.storageFailure(err, name);
+        if (opts.expectResourceVersion !== undefined || attempt >= this.maxRetries) throw apiError.modified(this.name, name);
+      }
+    }
+  }
+
+  /**
+   * PUT of the main resource or its status: `obj` replaces the object. Its resourceVersion, when
+   * set, must be the current one (optimistic lock); unset means "whatever is current".
+   */
+  async update(namespace: string, name: string, obj: KubeObject, opts: WriteOptions & { subresource?: '' | 'status' } = {}): Promise<UpdateResult> {
+    const m = metaOf(obj);
+    if (str(m.name) !== '' && m.name !== name) {
+      throw apiError.badRequest(`the name of the object (${str(m.name)}) does not match the name on the URL (${name})`);
+    }
+    if (this.kind.namespaced && str(m.namespace) !== '' && m.namespace !== namespace) {
+      throw apiError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    const rv = str(m.resourceVersion);
+    return this.guaranteedUpdate(namespace, name, () => cloneJson(obj), { ...opts, expectResourceVersion: rv === '' ? undefined : rv });
+  }
+
+  /** Kubernetes' BeforeUpdate: system metadata kept, status or spec kept by path, generation, validation. */
+  private prepareUpdate(proposed: KubeObject, old: KubeObject, subresource: '' | 'status'): KubeObject {
+    const ctx = this.context();
+    let obj = proposed;
+    const om = metaOf(old);
+    if (subresource === 'status') {
+      // Through /status only the status (and metadata) change; the spec stays as it was.
+      obj = { ...proposed };
+      for (const k of Object.keys(old)) if (k !== 'status' && k !== 'metadata') obj[k] = cloneJson(old[k]);
+      for (const k of Object.keys(obj)) if (!(k in old) && k !== 'status' && k !== 'metadata') delete obj[k];
+      this.strategy.prepareForStatusUpdate?.(obj, old, ctx);
+    } else {
+      if (this.strategy.hasStatus) {
+        if (old.status === undefined) delete obj.status;
+        else obj.status = cloneJson(old.status);
+      }
+    }
+    const m = metaOf(obj);
+    if (this.kind.namespaced && str(m.namespace) === '') m.namespace = om.namespace;
+    if (str(m.name) === '') m.name = om.name;
+    if (str(m.uid) === '') m.uid = om.uid;
+    m.creationTimestamp = om.creationTimestamp;
+    if (om.deletionTimestamp !== undefined) m.deletionTimestamp = om.deletionTimestamp;
+    else delete m.deletionTimestamp;
+    if (om.deletionGracePeriodSeconds !== undefined && m.deletionGracePeriodSeconds === undefined) {
+      m.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+    }
+    if (om.generation !== undefined) m.generation = om.generation;
+    else delete m.generation;
+    delete m.resourceVersion;
+    if (subresource === '') {
+      this.strategy.prepareForUpdate?.(obj, old, ctx);
+      if (this.strategy.tracksGeneration && JSON.stringify(obj.spec) !== JSON.stringify(old.spec)) {
+        m.generation = (typeof om.generation === 'number' ? om.generation : 0) + 1;
+      }
+    }
+    const next = this.canonical(obj);
+    const errors = [
+      ...this.meta.validateObjectMetaUpdate(metaOf(next), om, this.kind),
+      ...(subresource === 'status'
+        ? (this.strategy.validateStatusUpdate?.(next, old, ctx) ?? [])
+        : [...this.meta.validateObjectMeta(metaOf(next), this.kind), ...this.strategy.validateUpdate(next, old, ctx)]),
+    ];
+    if (errors.length > 0) throw this.invalid(str(metaOf(next).name), errors);
+    return next;
+  }
+
+  /**
+   * DELETE with Kubernetes' semantics: preconditions, graceful deletion (a grace period > 0 only
+   * marks the object), finalizers (the object stays with a deletionTimestamp until they are gone),
+   * and the orphan / foreground finalizers of the propagation policy.
+   */
+  async delete(namespace: string, name: string, opts: DeleteOptions = {}): Promise<DeleteResult> {
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.readCurrent(namespace, name);
+      const current = decodeStored(kv.value, kv.modRevision);
+      const m = metaOf(current);
+      const pre = opts.preconditions;
+      if (pre?.uid !== undefined && pre.uid !== m.uid) {
+        throw new StatusError(409, 'Conflict',
+          `Operation cannot be fulfilled on ${this.kind.kind} ${JSON.stringify(name)}: the UID in the precondition (${pre.uid}) does not match the UID in record (${str(m.uid)}). The object might have been deleted and then recreated`,
+          { details: { name, group: this.kind.group, kind: this.kind.kind } });
+      }
+      if (pre?.resourceVersion !== undefined && pre.resourceVersion !== String(kv.modRevision)) {
+        throw new StatusError(409, 'Conflict',
+          `Operation cannot be fulfilled on ${this.kind.kind} ${JSON.stringify(name)}: the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${kv.modRevision}). The object might have been modified`,
+          { details: { name, group: this.kind.group, kind: this.kind.kind } });
+      }
+
+      const next = cloneJson(current);
+      const nm = metaOf(next);
+      const finalizers = new Set(Array.isArray(nm.finalizers) ? (nm.finalizers as string[]) : []);
+      const hadFinalizers = finalizers.size;
+      if (opts.propagationPolicy === 'Orphan') {
+        finalizers.add(ORPHAN);
+        finalizers.delete(FOREGROUND);
+      } else if (opts.propagationPolicy === 'Foreground') {
+        finalizers.add(FOREGROUND);
+        finalizers.delete(ORPHAN);
+      } else if (opts.propagationPolicy === 'Background') {
+        finalizers.delete(ORPHAN);
+        finalizers.delete(FOREGROUND);
+      }
+      const finalizersChanged = finalizers.size !== hadFinalizers || [...finalizers].some((f, i) => (nm.finalizers as string[] | undefined)?.[i] !== f);
+      if (finalizersChanged) {
+        if (finalizers.size > 0) nm.finalizers = [...finalizers];
+        else delete nm.finalizers;
+      }
+
+      const now = this.now();
+      let grace = opts.gracePeriodSeconds ?? this.strategy.defaultGracePeriodSeconds?.(current) ?? 0;
+      if (grace < 0) grace = 0;
+      const alreadyDeleting = nm.deletionTimestamp !== undefined && nm.deletionTimestamp !== null;
+      const currentGrace = typeof nm.deletionGracePeriodSeconds === 'number' ? nm.deletionGracePeriodSeconds : undefined;
+      let mark = false;
+      if (grace > 0 && (!alreadyDeleting || currentGrace === undefined || grace < currentGrace)) {
+        // Graceful: the object stays until whoever runs it (the node) finishes within the period.
+        nm.deletionTimestamp = timestamp(now + grace * 1000);
+        nm.deletionGracePeriodSeconds = grace;
+        mark = true;
+      } else if (finalizers.size > 0) {
+        if (!alreadyDeleting) {
+          nm.deletionTimestamp = timestamp(now);
+          nm.deletionGracePeriodSeconds = 0;
+        } else if (grace === 0 && currentGrace !== 0) {
+          nm.deletionGracePeriodSeconds = 0;
+        }
+        mark = true;
+      }
+
+      if (mark || (finalizers.size > 0 && finalizersChanged)) {
+        const updated = this.canonical(next);
+        if (opts.dryRun) return { object: updated, deleted: false };
+        try {
+          const rev = await this.storage.update(kv.key, this.encode(updated), { expectModRevision: kv.modRevision });
+          updated.metadata = withResourceVersion(metaOf(updated), String(rev));
+          return { object: updated, deleted: false };
+        } catch (err) {
+          if (!isStorageError(err, 'Conflict') && !isStorageError(err, 'NotFound')) throw this.storageFailure(err, name);
+          if (attempt >= this.maxRetries) throw apiError.modified(this.name, name);
+          continue;
+        }
+      }
+      if (alreadyDeleting && finalizers.size > 0) return { object: current, deleted: false };
+
+      if (opts.dryRun) return { object: current, deleted: true };
+      try {
+        const res = await this.storage.delete(kv.key, { expectModRevision: kv.modRevision });
+        return { object: decodeStored(res.prev.value, res.revision), deleted: true };
+      } catch (err) {
+        if (isStorageError(err, 'NotFound')) throw apiError.notFound(this.name, name);
+        if (!isStorageError(err, 'Conflict')) throw this.storageFailure(err, name);
+        if (attempt >= this.maxRetries) throw apiError.modified(this.name, name);
+      }
+    }
+  }
+
+  /** Names of the objects in `namespace` that `filter` selects, from the watch cache. */
+  listNames(namespace: string, filter?: ObjectFilter): Array<{ namespace: string; name: string }> {
+    return this.cache.list({ prefix: this.prefix(namespace), filter }).items.map((o) => ({ namespace: o.namespace, name: o.name }));
+  }
+
+  /** Maps storage failures to API errors (the storage layer's own messages stay in the log). */
+  storageFailure(err: unknown, name: string): StatusError {
+    if (err instanceof StatusError) return err;
+    if (isStorageError(err, 'ValueTooLarge')) return StatusError.requestEntityTooLarge(1.5 * 1024 * 1024);
+    if (isStorageError(err, 'Unavailable')) return apiError.serviceUnavailable(`storage is unavailable: ${err.message}`);
+    if (isStorageError(err, 'NotFound')) return apiError.notFound(this.name, name);
+    return apiError.internal(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Kubernetes' DeleteOptions rule: orphanDependents and propagationPolicy are exclusive. */
+export function validateDeleteOptions(orphanDependents: boolean | undefined, propagationPolicy: string | undefined): FieldError[] {
+  const errors: FieldError[] = [];
+  if (orphanDependents !== undefined && propagationPolicy !== undefined) {
+    errors.push(fieldError.invalid('propagationPolicy', propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
+  }
+  if (propagationPolicy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(propagationPolicy)) {
+    errors.push(fieldError.notSupported('propagationPolicy', propagationPolicy, ['Foreground', 'Background', 'Orphan']));
+  }
+  return errors;
+}
