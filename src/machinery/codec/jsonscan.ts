@@ -1,0 +1,344 @@
+// JSON text scanners for the decoder.
+// - quickScan: one pass jumping between string tokens with indexOf, counting keys (':' outside
+//   strings) and measuring nesting depth. Compared with the number of keys JSON.parse produced, it
+//   tells whether the text has duplicate keys (JSON.parse silently keeps the last) without a full
+//   parse in JavaScript on the common path.
+// - preciseScan: a complete JSON parser (validation only) that yields Go's encoding/json syntax
+//   error messages, finds duplicate keys where Kubernetes reports them (struct fields and map keys,
+//   following the schema), and records key positions to order strict-decoding messages as Go
+//   does. Used only when quickScan or JSON.parse says something is wrong.
+import type { StructType, Type } from '../../api/schema/dsl.js';
+import { MAX_DEPTH, SEG_FIELD, SEG_INDEX, SEG_KEY } from './common.js';
+
+export interface QuickScan {
+  /** Number of object keys in the text. */
+  keys: number;
+  /** Maximum nesting depth reached (stops counting past `limit`). */
+  depth: number;
+}
+
+/** Counts keys and nesting depth; assumes nothing about validity (run before or after JSON.parse). */
+export function quickScan(text: string, limit = MAX_DEPTH): QuickScan {
+  let keys = 0;
+  let depth = 0;
+  let max = 0;
+  let i = 0;
+  const n = text.length;
+  for (;;) {
+    const q = text.indexOf('"', i);
+    const end = q === -1 ? n : q;
+    for (let j = i; j < end; j++) {
+      const c = text.charCodeAt(j);
+      if (c === 58 /* : */) keys++;
+      else if (c === 123 /* { */ || c === 91 /* [ */) {
+        if (++depth > max) {
+          max = depth;
+          if (max > limit) return { keys, depth: max };
+        }
+      } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+    }
+    if (q === -1) break;
+    // Skip the string: find the closing quote not preceded by an odd number of backslashes.
+    let e = q + 1;
+    for (;;) {
+      e = text.indexOf('"', e);
+      if (e === -1) return { keys, depth: max };
+      if (text.charCodeAt(e - 1) !== 92) break;
+      let b = e - 1;
+      while (text.charCodeAt(b) === 92) b--;
+      if ((e - 1 - b) % 2 === 0) break;
+      e++;
+    }
+    i = e + 1;
+  }
+  return { keys, depth: max };
+}
+
+/** A syntax error with Go's encoding/json message. */
+export class JsonSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+    this.name = 'JsonSyntaxError';
+  }
+}
+
+/** Nesting deeper than the limit; `path` is where (marker form). */
+export class JsonDepthError extends Error {
+  constructor(readonly path: string) {
+    super(`nesting deeper than ${MAX_DEPTH} levels`);
+    this.name = 'JsonDepthError';
+  }
+}
+
+/** Go's quoteChar. */
+export function quoteChar(c: string): string {
+  if (c === "'") return `'\\''`;
+  if (c === '"') return `'"'`;
+  const code = c.codePointAt(0)!;
+  switch (code) {
+    case 7:
+      return `'\\a'`;
+    case 8:
+      return `'\\b'`;
+    case 9:
+      return `'\\t'`;
+    case 10:
+      return `'\\n'`;
+    case 11:
+      return `'\\v'`;
+    case 12:
+      return `'\\f'`;
+    case 13:
+      return `'\\r'`;
+    case 92:
+      return `'\\\\'`;
+  }
+  if (code < 0x20 || code === 0x7f) return `'\\x${code.toString(16).padStart(2, '0')}'`;
+  if (code >= 0x80 && code < 0xa0) return `'\\u${code.toString(16).padStart(4, '0')}'`;
+  return `'${c}'`;
+}
+
+export interface DuplicateKey {
+  /** Marker path of the duplicated key. */
+  path: string;
+  /** Offset of the second occurrence. */
+  offset: number;
+}
+
+export interface PreciseScan {
+  duplicates: DuplicateKey[];
+  /** First offset of every schema key path (marker form), when requested. */
+  positions?: Map<string, number>;
+}
+
+/** What the schema says about the value being scanned. */
+type Ctx = StructType | { kind: 'map'; of: Type } | { kind: 'list'; of: Type } | null;
+
+function ctxOf(t: Type | undefined): Ctx {
+  if (t === undefined) return null;
+  switch (t.kind) {
+    case 'struct':
+      return t;
+    case 'map':
+      return t;
+    case 'list':
+      return t;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Parses `text` completely. Throws JsonSyntaxError (Go's message) or JsonDepthError. With a
+ * schema type, reports duplicate keys of struct fields and map keys (not inside raw extensions or
+ * unknown fields, which Go keeps as raw bytes or skips).
+ */
+export function preciseScan(text: string, type?: StructType, recordPositions = false): PreciseScan {
+  const duplicates: DuplicateKey[] = [];
+  const positions = recordPositions ? new Map<string, number>() : undefined;
+  const n = text.length;
+  let i = 0;
+
+  const eof = (): never => {
+    throw new JsonSyntaxError('unexpected end of JSON input', n);
+  };
+  const bad = (context: string): never => {
+    const c = String.fromCodePoint(text.codePointAt(i)!);
+    throw new JsonSyntaxError(`invalid character ${quoteChar(c)} ${context}`, i);
+  };
+  const ws = (): void => {
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || c === 9 || c === 10 || c === 13) i++;
+      else break;
+    }
+  };
+  const isHex = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+
+  /** Scans a string starting at the opening quote; returns its decoded value if `want`. */
+  const string = (want: boolean): string => {
+    const start = i;
+    i++;
+    let escaped = false;
+    for (;;) {
+      if (i >= n) eof();
+      const c = text.charCodeAt(i);
+      if (c === 34) break;
+      if (c < 0x20) bad('in string literal');
+      if (c === 92) {
+        escaped = true;
+        i++;
+        if (i >= n) eof();
+        const e = text.charCodeAt(i);
+        if (e === 117 /* u */) {
+          for (let k = 0; k < 4; k++) {
+            i++;
+            if (i >= n) eof();
+            if (!isHex(text.charCodeAt(i))) bad('in \\u hexadecimal character escape');
+          }
+        } else if (!(e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116))
+          bad('in string escape code');
+      }
+      i++;
+    }
+    i++;
+    if (!want) return '';
+    const raw = text.slice(start + 1, i - 1);
+    return escaped ? (JSON.parse(text.slice(start, i)) as string) : raw;
+  };
+
+  const literal = (word: string): void => {
+    for (let k = 1; k < word.length; k++) {
+      i++;
+      if (i >= n) eof();
+      if (text[i] !== word[k]) bad(`in literal ${word} (expecting ${quoteChar(word[k]!)})`);
+    }
+    i++;
+  };
+
+  const digit = (c: number): boolean => c >= 48 && c <= 57;
+  const number = (): void => {
+    if (text.charCodeAt(i) === 45) {
+      i++;
+      if (i >= n) eof();
+      if (!digit(text.charCodeAt(i))) bad('in numeric literal');
+    }
+    if (text.charCodeAt(i) === 48) i++;
+    else while (i < n && digit(text.charCodeAt(i))) i++;
+    if (i < n && text.charCodeAt(i) === 46) {
+      i++;
+      if (i >= n) eof();
+      if (!digit(text.charCodeAt(i))) bad('after decimal point in numeric literal');
+      while (i < n && digit(text.charCodeAt(i))) i++;
+    }
+    if (i < n && (text.charCodeAt(i) === 101 || text.charCodeAt(i) === 69)) {
+      i++;
+      if (i >= n) eof();
+      if (text.charCodeAt(i) === 43 || text.charCodeAt(i) === 45) {
+        i++;
+        if (i >= n) eof();
+      }
+      if (!digit(text.charCodeAt(i))) bad('in exponent of numeric literal');
+      while (i < n && digit(text.charCodeAt(i))) i++;
+    }
+  };
+
+  // ctx: the schema of this value; report: whether duplicates here are reported.
+  const value = (ctx: Ctx, path: string, depth: number): void => {
+    ws();
+    if (i >= n) eof();
+    const c = text.charCodeAt(i);
+    switch (c) {
+      case 123 /* { */: {
+        if (depth > MAX_DEPTH) throw new JsonDepthError(path);
+        i++;
+        ws();
+        if (i >= n) eof();
+        if (text.charCodeAt(i) === 125) {
+          i++;
+          return;
+        }
+        const tracked = ctx !== null && (ctx.kind === 'struct' || ctx.kind === 'map');
+        const seen = tracked ? new Set<string>() : undefined;
+        for (;;) {
+          ws();
+          if (i >= n) eof();
+          if (text.charCodeAt(i) !== 34) bad('looking for beginning of object key string');
+          const keyAt = i;
+          const key = string(tracked);
+          let childCtx: Ctx = null;
+          let childPath = path;
+          if (tracked) {
+            let field = true;
+            if (ctx.kind === 'struct') {
+              const f = ctx.fields[key];
+              childPath = path + SEG_FIELD + key;
+              field = f !== undefined;
+              childCtx = f === undefined ? null : ctxOf(f.type);
+            } else {
+              childPath = path + SEG_KEY + key;
+              childCtx = ctxOf(ctx.of);
+            }
+            if (seen!.has(key)) duplicates.push({ path: childPath, offset: keyAt });
+            else {
+              seen!.add(key);
+              if (positions && !positions.has(childPath)) positions.set(childPath, keyAt);
+            }
+            void field;
+          }
+          ws();
+          if (i >= n) eof();
+          if (text.charCodeAt(i) !== 58) bad('after object key');
+          i++;
+          value(childCtx, childPath, depth + 1);
+          ws();
+          if (i >= n) eof();
+          const d = text.charCodeAt(i);
+          if (d === 44) {
+            i++;
+            continue;
+          }
+          if (d === 125) {
+            i++;
+            return;
+          }
+          bad('after object key:value pair');
+        }
+      }
+      // eslint-disable-next-line no-fallthrough
+      case 91 /* [ */: {
+        if (depth > MAX_DEPTH) throw new JsonDepthError(path);
+        i++;
+        ws();
+        if (i >= n) eof();
+        if (text.charCodeAt(i) === 93) {
+          i++;
+          return;
+        }
+        const elem = ctx !== null && ctx.kind === 'list' ? ctxOf(ctx.of) : null;
+        for (let k = 0; ; k++) {
+          value(elem, elem === null ? path : path + SEG_INDEX + k, depth + 1);
+          ws();
+          if (i >= n) eof();
+          const d = text.charCodeAt(i);
+          if (d === 44) {
+            i++;
+            continue;
+          }
+          if (d === 93) {
+            i++;
+            return;
+          }
+          bad('after array element');
+        }
+      }
+      // eslint-disable-next-line no-fallthrough
+      case 34:
+        string(false);
+        return;
+      case 116:
+        literal('true');
+        return;
+      case 102:
+        literal('false');
+        return;
+      case 110:
+        literal('null');
+        return;
+      default:
+        if (c === 45 || digit(c)) {
+          number();
+          return;
+        }
+        bad('looking for beginning of value');
+    }
+  };
+
+  value(type ?? null, '', 1);
+  ws();
+  if (i < n) bad('after top-level value');
+  return positions ? { duplicates, positions } : { duplicates };
+}
