@@ -1,7 +1,5 @@
-// Errors raised while applying a patch, shaped like the metav1.Status kube-apiserver returns for
-// them (code, reason, message, details). src/machinery/status.ts (the codec engineers' StatusError)
-// did not exist when this was written; `toStatus()` gives the wire object so the API server can
-// return it as is, or map a PatchError onto its own StatusError class.
+// Errors raised while applying a patch: StatusErrors (machinery/status.ts) carrying the code,
+// reason, message and details kube-apiserver returns for them.
 //
 // The four shapes kube-apiserver uses for patch failures:
 // - 400 BadRequest with the error text as message (undecodable patch, malformed directives).
@@ -11,44 +9,24 @@
 //   see testdata errors/json-patch-*.txt). The underlying error is kept in `underlying` for logs.
 // - 500 with no reason and the raw error text as message (any error the patch code returns that
 //   is not a Status, e.g. strategic merge patch's "map: ... does not contain declared merge key").
+// (415 for an unsupported Content-Type comes from content-type.ts.)
 
-export type PatchErrorReason = 'BadRequest' | 'RequestEntityTooLarge' | 'UnsupportedMediaType' | 'Invalid' | 'InternalError' | '';
+import { StatusError, type StatusDetails, type StatusReason } from '../status.js';
 
-export interface PatchStatusDetails {
-  name?: string;
-  group?: string;
-  kind?: string;
-  causes?: Array<{ reason?: string; message?: string; field?: string }>;
-}
+export type PatchErrorReason = Extract<StatusReason, 'BadRequest' | 'RequestEntityTooLarge' | 'UnsupportedMediaType' | 'Invalid' | ''>;
 
-export class PatchError extends Error {
+export class PatchError extends StatusError {
   override readonly name = 'PatchError';
   constructor(
-    readonly code: 400 | 413 | 415 | 422 | 500,
-    /** metav1 StatusReason; '' = StatusReasonUnknown (omitted on the wire). */
-    readonly reason: PatchErrorReason,
+    code: 400 | 413 | 415 | 422 | 500,
+    reason: PatchErrorReason,
     message: string,
     /** `details` as kube-apiserver sends it; undefined = no details field. */
-    readonly details?: PatchStatusDetails,
+    details?: StatusDetails,
     /** The underlying error text when `message` is a generic one (422), for logs. */
     readonly underlying?: string,
   ) {
-    super(message);
-  }
-
-  /** The metav1.Status body kube-apiserver returns for this error (JSON key order as Go writes it). */
-  toStatus(): Record<string, unknown> {
-    const status: Record<string, unknown> = {
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: this.message,
-    };
-    if (this.reason) status.reason = this.reason;
-    if (this.details) status.details = this.details;
-    status.code = this.code;
-    return status;
+    super(code, reason, message, details ? { details } : {});
   }
 }
 

@@ -1,7 +1,7 @@
 // Patch machinery for the API server's PATCH handler: JSON patch, JSON merge patch, strategic
 // merge patch, and the Content-Type that picks one. Server-side apply is not here.
 
-export { PatchError, type PatchErrorReason, type PatchStatusDetails } from './errors.js';
+export { PatchError, type PatchErrorReason } from './errors.js';
 export { applyJsonPatch, MAX_JSON_PATCH_OPERATIONS, DEFAULT_MAX_COPY_BYTES, type JsonPatchOptions, type JsonPatchOperation } from './json-patch.js';
 export { applyMergePatch, errBadJSONPatch, type MergePatchOptions } from './merge-patch.js';
 export { strategicMergePatch, type StrategicMergePatchOptions } from './strategic.js';

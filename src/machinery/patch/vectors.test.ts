@@ -96,7 +96,7 @@ function assertStatus(fn: () => unknown, file: string): void {
   assert.throws(fn, (e: unknown) => {
     assert.ok(e instanceof PatchError, String(e));
     assert.equal(e.code, status);
-    assert.equal(JSON.stringify(e.toStatus()) + '\n', body);
+    assert.equal(e.toJson(), body);
     return true;
   });
 }

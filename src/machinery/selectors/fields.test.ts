@@ -74,7 +74,7 @@ test('field label conversion: errors/invalid-field-selector.txt body byte for by
   } catch (e) {
     assert.ok(e instanceof SelectorError);
     assert.equal(e.code, status);
-    assert.equal(JSON.stringify(e.toStatus()) + '\n', body);
+    assert.equal(e.toJson(), body);
   }
 });
 

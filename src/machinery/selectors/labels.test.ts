@@ -103,7 +103,7 @@ test('label selector: errors/invalid-label-selector.txt body byte for byte', () 
   } catch (e) {
     assert.ok(e instanceof SelectorError);
     assert.equal(e.code, status);
-    assert.equal(JSON.stringify(e.toStatus()) + '\n', body);
+    assert.equal(e.toJson(), body);
   }
 });
 
