@@ -116,3 +116,13 @@ test('errors/patch-wrong-content-type: 415 body byte for byte', () => {
   assert.throws(() => patchTypeFromContentType('application/strategic-merge-patch+json', { strategic: false }), PatchError);
   assert.throws(() => patchTypeFromContentType(undefined), PatchError);
 });
+
+test('managed-fields step 02: the JSON patch kubectl sends to migrate managedFields', () => {
+  const mf = (file: string) => readJson('managed-fields', 'requests', file) as Obj;
+  const before = mf('02-server-side-apply-manager-a.PATCH.response.json');
+  const after = mf('02-server-side-apply-manager-a.2.PATCH.response.json');
+  const patched = applyJsonPatch(before, mf('02-server-side-apply-manager-a.2.PATCH.json')) as Obj;
+  assert.deepEqual(patched.metadata.managedFields, after.metadata.managedFields);
+  assert.deepEqual(patched.spec, after.spec);
+  assert.equal(patched.metadata.resourceVersion, before.metadata.resourceVersion);
+});
