@@ -11,8 +11,6 @@ import { materializer, metadataFields } from './materialize.js';
 import { Store, type NamespaceLookup } from './store.js';
 import type { ResourceStrategy } from './strategy.js';
 
-const noMeta = { validateObjectMeta: () => [], validateObjectMetaUpdate: () => [] };
-
 function plainStrategy(over: Partial<ResourceStrategy> = {}): ResourceStrategy {
   return { hasStatus: false, tracksGeneration: false, validate: () => [], validateUpdate: () => [], ...over };
 }
@@ -25,7 +23,7 @@ async function setup(resource: [string, string, string], strategy: ResourceStrat
   cacher.start();
   await cacher.ready;
   let clock = Date.parse('2026-01-01T00:00:00Z');
-  const store = new Store({ kind, strategy, storage, cache, meta: noMeta, namespaces, fieldsOf: metadataFields, now: () => clock });
+  const store = new Store({ kind, strategy, storage, cache, namespaces, fieldsOf: metadataFields, now: () => clock });
   return { store, storage, cacher, advance: (ms: number) => (clock += ms) };
 }
 

@@ -7,6 +7,7 @@ import type { KindVersion, KubeObject } from '../api/schema/kind.js';
 import { canonicalize } from '../machinery/codec/normalize.js';
 import { StatusError } from '../machinery/status.js';
 import { fieldError, type FieldError } from '../machinery/validation/field-errors.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/object-meta.js';
 import type { ResourceCache } from '../storage/cacher/index.js';
 import type { CachedObject, ObjectFilter } from '../storage/cacher/types.js';
 import { isStorageError, type KeyValue, type Storage } from '../storage/types.js';
@@ -15,12 +16,6 @@ import { namespacePrefix, objectKey } from './keys.js';
 import { decodeStored, type FieldsOf } from './materialize.js';
 import { cloneJson, generateName, metaOf, newUid, str, timestamp, withResourceVersion } from './meta.js';
 import type { ResourceStrategy, StrategyContext } from './strategy.js';
-
-/** ObjectMeta validation, supplied by the registry assembly (the same rules for every kind). */
-export interface MetaValidation {
-  validateObjectMeta(meta: Record<string, unknown>, kind: KindVersion): FieldError[];
-  validateObjectMetaUpdate(meta: Record<string, unknown>, old: Record<string, unknown>, kind: KindVersion): FieldError[];
-}
 
 /** How the store learns whether a namespace may receive new objects (NamespaceLifecycle). */
 export interface NamespaceLookup {
@@ -33,7 +28,6 @@ export interface StoreOptions {
   strategy: ResourceStrategy;
   storage: Storage;
   cache: ResourceCache;
-  meta: MetaValidation;
   namespaces?: NamespaceLookup;
   fieldsOf: FieldsOf;
   /** Retries of unconditional updates and patches that lose an optimistic-lock race. */
@@ -76,7 +70,6 @@ export class Store {
   readonly strategy: ResourceStrategy;
   private readonly storage: Storage;
   readonly cache: ResourceCache;
-  private readonly meta: MetaValidation;
   private readonly namespaces: NamespaceLookup | undefined;
   readonly fieldsOf: FieldsOf;
   private readonly maxRetries: number;
@@ -88,7 +81,6 @@ export class Store {
     this.strategy = opts.strategy;
     this.storage = opts.storage;
     this.cache = opts.cache;
-    this.meta = opts.meta;
     this.namespaces = opts.namespaces;
     this.fieldsOf = opts.fieldsOf;
     this.maxRetries = opts.maxRetries ?? 16;
@@ -121,6 +113,10 @@ export class Store {
 
   private invalid(name: string, errors: FieldError[]): StatusError {
     return apiError.invalid(this.kind.kind, this.kind.group, name, errors);
+  }
+
+  private validateMeta(obj: KubeObject): FieldError[] {
+    return validateObjectMeta(obj, { namespaced: this.kind.namespaced, nameValidator: this.strategy.nameValidator });
   }
 
   /** NamespaceLifecycle admission for creates: the namespace must exist and not be terminating. */
@@ -164,7 +160,7 @@ export class Store {
     m.uid = newUid();
     m.creationTimestamp = timestamp(ctx.now);
 
-    const errors = [...this.meta.validateObjectMeta(m, this.kind), ...this.strategy.validate(obj, ctx)];
+    const errors = [...this.validateMeta(obj), ...this.strategy.validate(obj, ctx)];
     if (errors.length > 0) throw this.invalid(str(m.name), errors);
     await this.admitNamespace(str(m.namespace), str(m.name));
 
@@ -293,7 +289,8 @@ export class Store {
     }
     if (om.generation !== undefined) m.generation = om.generation;
     else delete m.generation;
-    delete m.resourceVersion;
+    // Unconditional updates validate as if they named the current version (encode() drops it again).
+    m.resourceVersion = om.resourceVersion;
     if (subresource === '') {
       this.strategy.prepareForUpdate?.(obj, old, ctx);
       if (this.strategy.tracksGeneration && JSON.stringify(obj.spec) !== JSON.stringify(old.spec)) {
@@ -302,10 +299,10 @@ export class Store {
     }
     const next = this.canonical(obj);
     const errors = [
-      ...this.meta.validateObjectMetaUpdate(metaOf(next), om, this.kind),
+      ...validateObjectMetaUpdate(next, old),
       ...(subresource === 'status'
         ? (this.strategy.validateStatusUpdate?.(next, old, ctx) ?? [])
-        : [...this.meta.validateObjectMeta(metaOf(next), this.kind), ...this.strategy.validateUpdate(next, old, ctx)]),
+        : [...this.validateMeta(next), ...this.strategy.validateUpdate(next, old, ctx)]),
     ];
     if (errors.length > 0) throw this.invalid(str(metaOf(next).name), errors);
     return next;
@@ -399,6 +396,11 @@ export class Store {
         if (attempt >= this.maxRetries) throw apiError.modified(this.name, name);
       }
     }
+  }
+
+  /** A range read from storage (for list pages at a snapshot revision); storage errors pass through. */
+  listStorage(prefix: string, opts: { revision?: number; limit?: number; startAfter?: string }) {
+    return this.storage.list(prefix, opts);
   }
 
   /** Names of the objects in `namespace` that `filter` selects, from the watch cache. */

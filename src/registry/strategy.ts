@@ -6,6 +6,7 @@
 // Every function works on objects in the storage version (the hub), in their JSON form.
 import type { KindVersion, KubeObject } from '../api/schema/kind.js';
 import type { FieldError } from '../machinery/validation/field-errors.js';
+import type { NameValidator } from '../machinery/validation/names.js';
 
 export interface StrategyContext {
   /** The storage version of the kind. */
@@ -53,6 +54,6 @@ export interface ResourceStrategy {
    * 0 once unscheduled or terminal); absent = delete immediately.
    */
   defaultGracePeriodSeconds?(obj: KubeObject): number | undefined;
-  /** Whether the namespace is required (namespaced kinds) — taken from the kind; here for cluster-scoped overrides. */
-  allowCreateOnUpdate?: boolean;
+  /** How metadata.name is validated: DNS-1123 subdomain when absent (namespaces: label, services: DNS-1035 label). */
+  nameValidator?: NameValidator;
 }

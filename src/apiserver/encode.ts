@@ -1,0 +1,183 @@
+// Response bodies: one object, a list or a watch event, in the version the client asked for
+// (converted from the storage version), in JSON, YAML or protobuf, or as a Table or
+// PartialObjectMetadata(List). Lists in the storage version's JSON are assembled from the watch
+// cache's bytes without decoding them.
+import { stringify as yamlStringify } from 'yaml';
+import { apiVersionOf } from '../api/kinds.js';
+import { ListMeta, PartialObjectMetadata, PartialObjectMetadataList, Table } from '../api/meta/v1.js';
+import type { StructType } from '../api/schema/dsl.js';
+import type { KindVersion, KubeObject } from '../api/schema/kind.js';
+import { encodeJson } from '../machinery/codec/json.js';
+import { canonicalize } from '../machinery/codec/normalize.js';
+import { encodeProtobuf } from '../machinery/codec/protobuf.js';
+import { StatusError } from '../machinery/status.js';
+import { printerFor, type TablePrinter } from '../registry/printers/index.js';
+import type { CachedObject } from '../storage/cacher/types.js';
+
+export type MediaType = 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf';
+
+/** What the client asked for (Accept), after negotiation. */
+export interface ResponseFormat {
+  mediaType: MediaType;
+  /** A meta.k8s.io transformation of the response (`as=Table` etc.); '' for the object itself. */
+  as: '' | 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
+  /** meta.k8s.io version of the transformation (v1, or v1beta1 for old clients). */
+  asVersion: 'v1' | 'v1beta1';
+  pretty?: boolean;
+}
+
+export interface Body {
+  contentType: string;
+  body: Uint8Array | string;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The storage-version object in the served version `kv` (kind and apiVersion set). */
+export function toServed(hub: KubeObject, kv: KindVersion): KubeObject {
+  const obj = kv.fromHub ? kv.fromHub(hub) : hub;
+  if (obj.kind !== kv.kind || obj.apiVersion !== apiVersionOf(kv)) {
+    return canonicalize<KubeObject>({ ...obj, kind: kv.kind, apiVersion: apiVersionOf(kv) }, kv.type);
+  }
+  return obj;
+}
+
+function encodeAs(obj: KubeObject, type: StructType, fmt: ResponseFormat): Body {
+  switch (fmt.mediaType) {
+    case 'application/vnd.kubernetes.protobuf':
+      return { contentType: fmt.mediaType, body: encodeProtobuf(obj, type) };
+    case 'application/yaml':
+      return { contentType: fmt.mediaType, body: yamlStringify(obj, { lineWidth: 0, aliasDuplicateObjects: false }) };
+    default:
+      return { contentType: 'application/json', body: fmt.pretty ? `${JSON.stringify(obj, null, 2)}\n` : encodeJson(obj) };
+  }
+}
+
+function metaApiVersion(fmt: ResponseFormat): string {
+  return `meta.k8s.io/${fmt.asVersion}`;
+}
+
+/** PartialObjectMetadata of an object: only its TypeMeta and ObjectMeta. */
+function partial(obj: KubeObject, fmt: ResponseFormat): KubeObject {
+  return { kind: 'PartialObjectMetadata', apiVersion: metaApiVersion(fmt), metadata: obj.metadata };
+}
+
+export interface TableOptions {
+  /** includeObject=None|Metadata|Object (default Metadata). */
+  includeObject: 'None' | 'Metadata' | 'Object';
+  now: number;
+}
+
+function tableRow(obj: KubeObject, printer: TablePrinter, kv: KindVersion, fmt: ResponseFormat, opts: TableOptions): KubeObject {
+  const row: KubeObject = { cells: printer.cells(obj, opts.now) };
+  const conditions = printer.conditions?.(obj);
+  if (conditions) row.conditions = conditions;
+  if (opts.includeObject === 'Metadata') row.object = partial(obj, fmt);
+  else if (opts.includeObject === 'Object') row.object = toServed(obj, kv);
+  return row;
+}
+
+/** A meta.k8s.io Table of storage-version objects, for the served kind `kv`. */
+export function buildTable(objects: readonly KubeObject[], kv: KindVersion, listMeta: KubeObject, fmt: ResponseFormat, opts: TableOptions): KubeObject {
+  if (fmt.mediaType === 'application/vnd.kubernetes.protobuf') {
+    throw StatusError.notAcceptable('only the following media types are accepted: application/json, application/yaml', { rawJson: true });
+  }
+  const printer = printerFor(kv.group, kv.resource);
+  return {
+    kind: 'Table',
+    apiVersion: metaApiVersion(fmt),
+    metadata: listMeta,
+    columnDefinitions: printer.columns,
+    rows: objects.map((o) => tableRow(o, printer, kv, fmt, opts)),
+  };
+}
+
+/** One object (storage version) as the client asked for it. */
+export function encodeObject(hub: KubeObject, kv: KindVersion, fmt: ResponseFormat, table?: TableOptions): Body {
+  if (fmt.as === 'Table') {
+    const t = buildTable([hub], kv, { resourceVersion: (hub.metadata as KubeObject | undefined)?.resourceVersion ?? '' }, fmt, table ?? { includeObject: 'Metadata', now: Date.now() });
+    return encodeAs(t, Table, fmt);
+  }
+  if (fmt.as === 'PartialObjectMetadata') return encodeAs(partial(hub, fmt), PartialObjectMetadata, fmt);
+  if (fmt.as === 'PartialObjectMetadataList') {
+    throw StatusError.notAcceptable('only the following media types are accepted: application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1', { rawJson: true });
+  }
+  return encodeAs(toServed(hub, kv), kv.type, fmt);
+}
+
+/** A non-resource object (Status, Scale, discovery, ...) in the negotiated media type. */
+export function encodeOther(obj: KubeObject, type: StructType, fmt: ResponseFormat): Body {
+  return encodeAs(obj, type, { ...fmt, as: '' });
+}
+
+export interface ListPage {
+  items: readonly CachedObject[];
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+function listMetaOf(page: ListPage): KubeObject {
+  const m: KubeObject = { resourceVersion: page.resourceVersion };
+  if (page.continue) m.continue = page.continue;
+  if (page.remainingItemCount !== undefined) m.remainingItemCount = page.remainingItemCount;
+  return m;
+}
+
+function decodeCached(o: CachedObject): KubeObject {
+  return JSON.parse(decoder.decode(o.json)) as KubeObject;
+}
+
+/**
+ * A list response. The fast path — JSON of the storage version — splices the cached bytes of each
+ * item (without their kind and apiVersion, as Kubernetes lists items) into the list envelope.
+ */
+export function encodeList(page: ListPage, kv: KindVersion, fmt: ResponseFormat, table?: TableOptions): Body {
+  const listMeta = listMetaOf(page);
+  if (fmt.as === 'Table') {
+    return encodeAs(buildTable(page.items.map(decodeCached), kv, listMeta, fmt, table ?? { includeObject: 'Metadata', now: Date.now() }), Table, fmt);
+  }
+  if (fmt.as === 'PartialObjectMetadataList' || fmt.as === 'PartialObjectMetadata') {
+    const list = {
+      kind: 'PartialObjectMetadataList',
+      apiVersion: metaApiVersion(fmt),
+      metadata: listMeta,
+      items: page.items.map((o) => partial(decodeCached(o), fmt)),
+    };
+    return encodeAs(list, PartialObjectMetadataList, fmt);
+  }
+  const listKind = `${kv.kind}List`;
+  const apiVersion = apiVersionOf(kv);
+  if (fmt.mediaType === 'application/json' && kv.storage && !fmt.pretty) {
+    const prefix = encoder.encode(`{"kind":"${kv.kind}","apiVersion":"${apiVersion}",`);
+    const head = encoder.encode(`{"kind":"${listKind}","apiVersion":"${apiVersion}","metadata":${JSON.stringify(canonicalize(listMeta, ListMeta))},"items":[`);
+    const tail = encoder.encode(']}\n');
+    const open = encoder.encode('{');
+    const comma = encoder.encode(',');
+    const parts: Uint8Array[] = [head];
+    page.items.forEach((o, i) => {
+      if (i > 0) parts.push(comma);
+      if (startsWith(o.json, prefix)) {
+        parts.push(open, o.json.subarray(prefix.length, o.json.byteLength - 1)); // without the trailing newline
+      } else {
+        const { kind: _k, apiVersion: _a, ...rest } = decodeCached(o);
+        parts.push(encoder.encode(JSON.stringify(rest)));
+      }
+    });
+    parts.push(tail);
+    return { contentType: 'application/json', body: Buffer.concat(parts) };
+  }
+  const items = page.items.map((o) => {
+    const { kind: _k, apiVersion: _a, ...rest } = toServed(decodeCached(o), kv);
+    return rest;
+  });
+  const list = { kind: listKind, apiVersion, metadata: listMeta, items };
+  return encodeAs(list, kv.list, fmt);
+}
+
+function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  if (bytes.byteLength < prefix.byteLength) return false;
+  for (let i = 0; i < prefix.byteLength; i++) if (bytes[i] !== prefix[i]) return false;
+  return true;
+}

@@ -1,0 +1,45 @@
+// Writing responses: Status errors exactly as Kubernetes writes them, and already-encoded bodies
+// with the headers kube-apiserver sends (Content-Type, Cache-Control, Audit-Id, Warning).
+import type { ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { StatusError } from '../../machinery/status.js';
+
+export interface ResponseExtras {
+  warnings?: readonly string[];
+}
+
+function commonHeaders(res: ServerResponse, extras?: ResponseExtras): void {
+  res.setHeader('Audit-Id', randomUUID());
+  res.setHeader('Cache-Control', 'no-cache, private');
+  if (extras?.warnings && extras.warnings.length > 0) {
+    // One `Warning: 299 - "<text>"` header per warning, as kube-apiserver sends them.
+    res.setHeader('Warning', extras.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  }
+}
+
+export function writeBytes(res: ServerResponse, code: number, contentType: string, body: Uint8Array | string, extras?: ResponseExtras): void {
+  if (res.headersSent || res.destroyed) return;
+  commonHeaders(res, extras);
+  res.setHeader('Content-Type', contentType);
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  res.setHeader('Content-Length', length);
+  res.writeHead(code);
+  res.end(body);
+}
+
+/** Any error as a Kubernetes Status (unknown errors become 500 InternalError, never a crash). */
+export function toStatusError(err: unknown): StatusError {
+  if (err instanceof StatusError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return StatusError.internal(message);
+}
+
+export function writeError(res: ServerResponse, err: unknown, extras?: ResponseExtras): void {
+  const e = toStatusError(err);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (e.reason === 'TooManyRequests' || e.code === 504) res.setHeader('Retry-After', String(e.details?.retryAfterSeconds ?? 1));
+  writeBytes(res, e.code, e.contentType, e.toJson(), extras);
+}

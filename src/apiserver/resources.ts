@@ -1,0 +1,219 @@
+// Resource requests: one handler per verb of the operation template (get, list, watch, create,
+// update, patch, delete, deletecollection) and the status subresource, for every served kind and
+// version. Bodies are decoded in the URL's version, defaulted, converted to the storage version,
+// and answered back in the URL's version.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { apiVersionOf, findResource, storageVersionOf } from '../api/kinds.js';
+import { DeleteOptions as DeleteOptionsType, Status } from '../api/meta/v1.js';
+import type { KindVersion, KubeObject } from '../api/schema/kind.js';
+import { StatusError } from '../machinery/status.js';
+import { apiError } from '../registry/errors.js';
+import { metaOf, str } from '../registry/meta.js';
+import type { Registry } from '../registry/registry.js';
+import { validateDeleteOptions, type Store } from '../registry/store.js';
+import { decodeBody, type DecodedBody } from './decode.js';
+import { encodeObject, encodeOther, type ResponseFormat, type TableOptions } from './encode.js';
+import { readBody } from './http/body.js';
+import { writeBytes } from './http/respond.js';
+import { filterOf, handleList } from './list.js';
+import { applyPatch } from './patch.js';
+import type { ResourceRequestInfo } from './request/request-info.js';
+import { handleSubresource } from './subresources.js';
+import { handleWatch } from './watch.js';
+
+export interface RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  info: ResourceRequestInfo;
+  query: URLSearchParams;
+  format: ResponseFormat;
+  registry: Registry;
+  /** Warnings for the `Warning` response header. */
+  warnings: string[];
+  now: number;
+}
+
+function reply(ctx: RequestContext, code: number, body: { contentType: string; body: Uint8Array | string }): void {
+  writeBytes(ctx.res, code, body.contentType, body.body, { warnings: ctx.warnings });
+}
+
+function tableOptions(ctx: RequestContext): TableOptions {
+  const include = ctx.query.get('includeObject');
+  return { includeObject: include === 'None' || include === 'Object' ? include : 'Metadata', now: ctx.now };
+}
+
+/** dryRun=All (the only value Kubernetes accepts), or none. */
+export function dryRunOf(query: URLSearchParams): boolean {
+  const values = query.getAll('dryRun');
+  for (const v of values) {
+    if (v !== 'All') throw apiError.badRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`);
+  }
+  return values.length > 0;
+}
+
+export function fieldValidationOf(query: URLSearchParams): 'Strict' | 'Warn' | 'Ignore' {
+  const v = query.get('fieldValidation');
+  if (v === null || v === '') return 'Warn';
+  if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v;
+  throw apiError.badRequest(`fieldValidation must be one of "Ignore", "Warn", or "Strict", got ${JSON.stringify(v)}`);
+}
+
+/** The served kind and its store, or 404 for anything the server does not serve at this path. */
+export function resolve(ctx: RequestContext): { kv: KindVersion; store: Store } {
+  const kv = findResource(ctx.info.group, ctx.info.version, ctx.info.resource);
+  if (!kv) throw apiError.unknownResource();
+  // A cluster-scoped resource under /namespaces/<ns>/ does not exist (namespaces themselves aside).
+  if (!kv.namespaced && ctx.info.namespace !== '' && kv.resource !== 'namespaces') throw apiError.unknownResource();
+  return { kv, store: ctx.registry.storeFor(kv) };
+}
+
+/** The namespace of the request for the store ('' for cluster-scoped kinds). */
+export function namespaceOf(ctx: RequestContext, kv: KindVersion): string {
+  return kv.namespaced ? ctx.info.namespace : '';
+}
+
+/** Decodes a request body as an object of the served kind, checks its kind, defaults it, and converts it to the storage version. */
+async function objectFromBody(ctx: RequestContext, kv: KindVersion, body: DecodedBody): Promise<KubeObject> {
+  const obj = body.object;
+  const apiVersion = str(obj.apiVersion);
+  const kind = str(obj.kind);
+  if ((apiVersion !== '' && apiVersion !== apiVersionOf(kv)) || (kind !== '' && kind !== kv.kind)) {
+    throw apiError.badRequest(
+      `${kind || kv.kind} in version ${JSON.stringify(apiVersion || apiVersionOf(kv))} cannot be handled as a ${kv.kind}: converting (${apiVersion || kv.version}.${kind || kv.kind}) to (${kv.kind}): unknown conversion`,
+    );
+  }
+  obj.apiVersion = apiVersionOf(kv);
+  obj.kind = kv.kind;
+  kv.defaults?.(obj);
+  return kv.toHub ? kv.toHub(obj) : obj;
+}
+
+async function readObject(ctx: RequestContext, kv: KindVersion): Promise<KubeObject> {
+  const bytes = await readBody(ctx.req);
+  const decoded = decodeBody(bytes, ctx.req.headers['content-type'], kv.type, {
+    fieldValidation: fieldValidationOf(ctx.query),
+    defaultGVK: { group: kv.group, version: kv.version, kind: kv.kind },
+  });
+  ctx.warnings.push(...decoded.warnings);
+  return objectFromBody(ctx, kv, decoded);
+}
+
+export async function handleResource(ctx: RequestContext): Promise<void> {
+  const { info } = ctx;
+  if (info.subresource !== '' && info.subresource !== 'status') return handleSubresource(ctx);
+  const { kv, store } = resolve(ctx);
+  if (info.subresource === 'status' && !kv.subresources?.status) throw apiError.unknownResource();
+  const namespace = namespaceOf(ctx, kv);
+  switch (info.verb) {
+    case 'get': {
+      const rv = ctx.query.get('resourceVersion');
+      if (rv !== null && rv !== '' && rv !== '0' && !/^\d+$/.test(rv)) {
+        throw new StatusError(500, '', `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
+      }
+      const obj = await store.get(namespace, info.name);
+      return reply(ctx, 200, encodeObject(obj, kv, ctx.format, tableOptions(ctx)));
+    }
+    case 'list':
+      if (info.subresource !== '') throw apiError.methodNotAllowed();
+      return handleList(ctx, kv, store, namespace, tableOptions(ctx));
+    case 'watch':
+      return handleWatch(ctx, kv, store, namespace);
+    case 'create': {
+      if (info.name !== '') throw apiError.methodNotAllowed();
+      const obj = await readObject(ctx, kv);
+      const created = await store.create(namespace, obj, { dryRun: dryRunOf(ctx.query) });
+      return reply(ctx, 201, encodeObject(created, kv, ctx.format, tableOptions(ctx)));
+    }
+    case 'update': {
+      const obj = await readObject(ctx, kv);
+      const result = await store.update(namespace, info.name, obj, {
+        dryRun: dryRunOf(ctx.query),
+        subresource: info.subresource === 'status' ? 'status' : '',
+      });
+      return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
+    }
+    case 'patch': {
+      const bytes = await readBody(ctx.req);
+      const hub = storageVersionOf(kv);
+      const result = await store.guaranteedUpdate(
+        namespace,
+        info.name,
+        (current) => {
+          const served = kv.fromHub ? kv.fromHub(current) : current;
+          const patched = applyPatch(ctx, kv, served, bytes);
+          ctx.warnings.length = 0;
+          ctx.warnings.push(...patched.warnings);
+          const obj = patched.object;
+          kv.defaults?.(obj);
+          const next = kv.toHub ? kv.toHub(obj) : obj;
+          if (hub.kind !== str(next.kind)) throw apiError.internal('conversion produced another kind');
+          return next;
+        },
+        { dryRun: dryRunOf(ctx.query), subresource: info.subresource === 'status' ? 'status' : '', expectResourceVersion: undefined },
+      );
+      return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
+    }
+    case 'delete': {
+      if (info.subresource !== '') throw apiError.methodNotAllowed();
+      const opts = await deleteOptions(ctx);
+      const result = await store.delete(namespace, info.name, opts);
+      if (!result.deleted || store.kind.resource === 'pods') {
+        // Kubernetes answers with the object while it still exists (and always for pods).
+        return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
+      }
+      const m = metaOf(result.object);
+      const status: KubeObject = {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Success',
+        details: { name: str(m.name), group: kv.group || undefined, kind: kv.resource, uid: str(m.uid) },
+      };
+      return reply(ctx, 200, encodeOther(status, Status, ctx.format));
+    }
+    case 'deletecollection': {
+      const opts = await deleteOptions(ctx);
+      const filter = filterOf(ctx, kv);
+      const names = store.listNames(namespace, filter);
+      for (const n of names) {
+        try {
+          await store.delete(n.namespace, n.name, opts);
+        } catch (err) {
+          if (!(err instanceof StatusError && err.code === 404)) throw err;
+        }
+      }
+      return handleList(ctx, kv, store, namespace, tableOptions(ctx));
+    }
+    default:
+      throw apiError.methodNotAllowed();
+  }
+}
+
+
+/** DeleteOptions from the query and/or a body (kubectl sends a body), validated as Kubernetes does. */
+async function deleteOptions(ctx: RequestContext) {
+  const bytes = await readBody(ctx.req);
+  let body: KubeObject = {};
+  if (bytes.byteLength > 0) {
+    body = decodeBody(bytes, ctx.req.headers['content-type'], DeleteOptionsType, { fieldValidation: 'Ignore' }).object;
+  }
+  const q = ctx.query;
+  const num = (name: string, v: unknown): number | undefined => {
+    if (v === undefined || v === null || v === '') return undefined;
+    const n = typeof v === 'number' ? v : Number(v);
+    if (!Number.isInteger(n)) throw apiError.badRequest(`${name}: invalid integer ${JSON.stringify(v)}`);
+    return n;
+  };
+  const gracePeriodSeconds = num('gracePeriodSeconds', q.get('gracePeriodSeconds') ?? body.gracePeriodSeconds);
+  const propagationPolicy = (q.get('propagationPolicy') ?? body.propagationPolicy) as string | undefined;
+  const orphanRaw = q.get('orphanDependents') ?? body.orphanDependents;
+  const orphanDependents = orphanRaw === undefined || orphanRaw === null ? undefined : orphanRaw === true || orphanRaw === 'true';
+  const errors = validateDeleteOptions(orphanDependents, propagationPolicy ?? undefined);
+  if (errors.length > 0) throw apiError.invalid('DeleteOptions', 'meta.k8s.io', '', errors);
+  const pre = (body.preconditions ?? {}) as { uid?: string; resourceVersion?: string };
+  const dryRun = dryRunOf(q) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'));
+  let policy = propagationPolicy as 'Orphan' | 'Background' | 'Foreground' | undefined;
+  if (orphanDependents === true) policy = 'Orphan';
+  else if (orphanDependents === false) policy = 'Background';
+  return { gracePeriodSeconds, propagationPolicy: policy, preconditions: { uid: pre.uid ?? undefined, resourceVersion: pre.resourceVersion ?? undefined }, dryRun };
+}

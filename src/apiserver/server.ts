@@ -1,0 +1,229 @@
+// `kubelite apiserver` as a library: an HTTP server for the Workload Resource API over a storage
+// backend, with discovery, OpenAPI, health, version and metrics. Every request ends in a response
+// (a Kubernetes Status on any failure); nothing a client sends can crash the process.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Counter, Histogram, Registry as MetricsRegistry, collectDefaultMetrics } from 'prom-client';
+import { allKinds } from '../api/kinds.js';
+import { StatusError } from '../machinery/status.js';
+import { apiError } from '../registry/errors.js';
+import { genericStrategy } from '../registry/generic-strategy.js';
+import { Registry } from '../registry/registry.js';
+import type { ResourceStrategy } from '../registry/strategy.js';
+import { openStorage, type StorageBackend } from '../storage/open.js';
+import type { Storage } from '../storage/types.js';
+import { Discovery } from './discovery/discovery.js';
+import type { ResponseFormat } from './encode.js';
+import { writeBytes, writeError } from './http/respond.js';
+import { negotiateResource, wantsAggregatedDiscovery } from './negotiate.js';
+import { buildOpenApi, type OpenApiDocuments } from './openapi.js';
+import { parseRequestInfo } from './request/request-info.js';
+import { handleResource, type RequestContext } from './resources.js';
+import { fieldsFor } from './selectors.js';
+import { KUBERNETES_VERSION, versionInfo } from './version.js';
+
+export interface ApiServerOptions {
+  storage?: StorageBackend;
+  dataDir?: string;
+  etcdServers?: readonly string[];
+  /** An already opened storage (tests, `kubelite up`); `storage`/`dataDir` are then ignored. */
+  storageInstance?: Storage;
+  /** 0 picks a free port. */
+  port?: number;
+  bindAddress?: string;
+  strategyFor?: (group: string, resource: string) => ResourceStrategy | undefined;
+  log?: (fields: Record<string, unknown>) => void;
+}
+
+export interface ApiServer {
+  url: string;
+  port: number;
+  registry: Registry;
+  storage: Storage;
+  close(): Promise<void>;
+}
+
+const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
+const OBJECT_TRANSFORMS = new Set<ResponseFormat['as']>(['', 'Table', 'PartialObjectMetadata']);
+const LIST_TRANSFORMS = new Set<ResponseFormat['as']>(['', 'Table', 'PartialObjectMetadataList']);
+const WATCH_TRANSFORMS = new Set<ResponseFormat['as']>(['', 'Table', 'PartialObjectMetadata', 'PartialObjectMetadataList']);
+
+class Metrics {
+  readonly registry = new MetricsRegistry();
+  readonly requests = new Counter({
+    name: 'apiserver_request_total',
+    help: 'Requests by verb, group, resource and HTTP code.',
+    labelNames: ['verb', 'group', 'resource', 'code'],
+    registers: [this.registry],
+  });
+  readonly latency = new Histogram({
+    name: 'apiserver_request_duration_seconds',
+    help: 'Request latency by verb and resource (watches excluded).',
+    labelNames: ['verb', 'group', 'resource'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+}
+
+export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
+  const log = opts.log ?? ((fields) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), component: 'apiserver', ...fields })}\n`));
+  const storage = opts.storageInstance ?? (await openStorage({ backend: opts.storage ?? 'memory', dataDir: opts.dataDir, etcdServers: opts.etcdServers }));
+  const registry = new Registry({
+    storage,
+    strategyFor: (group, resource) => {
+      const kind = allKinds.find((k) => k.storage && k.group === group && k.resource === resource)!;
+      return opts.strategyFor?.(group, resource) ?? genericStrategy(kind);
+    },
+    fieldsFor: (group, resource) => fieldsFor(group, resource, allKinds),
+    cacher: { log: (fields) => log({ subsystem: 'cacher', ...fields }) },
+  });
+  await registry.start();
+  const discovery = new Discovery(allKinds);
+  const openapi: OpenApiDocuments = buildOpenApi(allKinds, KUBERNETES_VERSION);
+  const metrics = new Metrics();
+  let serverAddress = '';
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    let labels = { verb: (req.method ?? '').toLowerCase(), group: '', resource: '' };
+    let watching = false;
+    res.on('finish', () => {
+      metrics.requests.inc({ ...labels, code: String(res.statusCode) });
+      if (!watching) metrics.latency.observe(labels, (performance.now() - started) / 1000);
+    });
+    handle(req, res, (l, w) => {
+      labels = l;
+      watching = w;
+    }).catch((err) => {
+      if (!(err instanceof StatusError)) log({ msg: 'request failed', method: req.method, url: req.url, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      writeError(res, err);
+    });
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse, label: (l: { verb: string; group: string; resource: string }, watch: boolean) => void): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      throw apiError.badRequest('malformed request URL');
+    }
+    const info = parseRequestInfo(method, url.pathname, url.searchParams);
+    if (!info.isResourceRequest) {
+      req.resume();
+      return handleNonResource(req, res, url, method);
+    }
+    if (!ALLOWED_METHODS.has(method)) throw apiError.methodNotAllowed();
+    label({ verb: info.verb, group: info.group, resource: info.resource }, info.verb === 'watch');
+    const pretty = url.searchParams.get('pretty') === 'true';
+    const transforms = info.verb === 'list' || info.verb === 'deletecollection' ? LIST_TRANSFORMS : info.verb === 'watch' ? WATCH_TRANSFORMS : OBJECT_TRANSFORMS;
+    const ctx: RequestContext = {
+      req,
+      res,
+      info,
+      query: url.searchParams,
+      format: negotiateResource(req.headers.accept, pretty, transforms),
+      registry,
+      warnings: [],
+      now: Date.now(),
+    };
+    await handleResource(ctx);
+  }
+
+  function sendJson(res: ServerResponse, body: Buffer | string, contentType = 'application/json'): void {
+    writeBytes(res, 200, contentType, body);
+  }
+
+  function handleNonResource(req: IncomingMessage, res: ServerResponse, url: URL, method: string): void {
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    if (method !== 'GET' && method !== 'HEAD') throw apiError.methodNotAllowed();
+    const accept = req.headers.accept;
+    switch (path) {
+      case '/version':
+        return sendJson(res, `${JSON.stringify(versionInfo(), null, 2)}\n`);
+      case '/healthz':
+      case '/livez':
+      case '/readyz': {
+        const ready = path !== '/readyz' || registry.cacher.isReady;
+        if (url.searchParams.has('verbose')) {
+          const checks = ['ping', 'log', 'etcd', ...(path === '/readyz' ? ['informer-sync', 'watch-cache'] : [])];
+          const body = checks.map((c) => `[${ready || c === 'ping' ? '+' : '-'}]${c} ${ready || c === 'ping' ? 'ok' : 'failed: not ready'}`).join('\n');
+          return writeBytes(res, ready ? 200 : 500, 'text/plain; charset=utf-8', `${body}\n${path.slice(1)} check ${ready ? 'passed' : 'failed'}\n`);
+        }
+        return writeBytes(res, ready ? 200 : 500, 'text/plain; charset=utf-8', ready ? 'ok' : `${path.slice(1)} check failed`);
+      }
+      case '/metrics':
+        void metrics.registry.metrics().then((text) => writeBytes(res, 200, metrics.registry.contentType, text), (err) => writeError(res, err));
+        return;
+      case '/api':
+        return wantsAggregatedDiscovery(accept)
+          ? sendJson(res, discovery.aggregatedCore, 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList')
+          : sendJson(res, discovery.apiVersions(serverAddress));
+      case '/apis':
+        return wantsAggregatedDiscovery(accept)
+          ? sendJson(res, discovery.aggregatedGroups, 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList')
+          : sendJson(res, discovery.apiGroupList);
+      case '/openapi/v2':
+        return sendJson(res, openapi.v2);
+      case '/openapi/v3':
+        return sendJson(res, openapi.v3Index);
+    }
+    if (path.startsWith('/openapi/v3/')) {
+      const doc = openapi.v3.get(path.slice('/openapi/v3/'.length));
+      if (!doc) throw apiError.unknownResource();
+      res.setHeader('Etag', `"${doc.hash}"`);
+      return sendJson(res, doc.body);
+    }
+    const parts = path.split('/').filter((p) => p !== '');
+    if (parts[0] === 'api' && parts.length === 2) {
+      const list = discovery.resourceList('', parts[1]!);
+      if (list) return sendJson(res, list);
+    }
+    if (parts[0] === 'apis' && parts.length === 2) {
+      const group = discovery.apiGroup(parts[1]!);
+      if (group) return sendJson(res, group);
+    }
+    if (parts[0] === 'apis' && parts.length === 3) {
+      const list = discovery.resourceList(parts[1]!, parts[2]!);
+      if (list) return sendJson(res, list);
+    }
+    throw apiError.unknownResource();
+  }
+
+  const server: Server = createServer({ keepAliveTimeout: 65_000, headersTimeout: 70_000, requestTimeout: 0, maxHeaderSize: 64 * 1024 }, handler);
+  server.on('clientError', (err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n400 Bad Request');
+    else socket.destroy(err);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.bindAddress ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  serverAddress = `${host}:${address.port}`;
+  const url = `http://${serverAddress}`;
+  log({ msg: 'serving', url, storage: storage.backend });
+
+  return {
+    url,
+    port: address.port,
+    registry,
+    storage,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await registry.stop();
+      if (!opts.storageInstance) await storage.close();
+    },
+  };
+}

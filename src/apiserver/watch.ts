@@ -1,0 +1,230 @@
+// WATCH: a chunked stream of ADDED / MODIFIED / DELETED / BOOKMARK / ERROR events from the watch
+// cache, in JSON lines or protobuf frames, with Kubernetes' resourceVersion semantics (unset or
+// "0": the current objects first; N: every change after N; a compacted N: one ERROR event with a
+// 410 Status), the streaming list (sendInitialEvents + NotOlderThan: the current objects, then a
+// BOOKMARK annotated k8s.io/initial-events-end), bookmarks, selectors and timeoutSeconds. Each
+// event is encoded once per format and version and shared by every watcher.
+import { apiVersionOf } from '../api/kinds.js';
+import { Status, Table } from '../api/meta/v1.js';
+import type { KindVersion, KubeObject } from '../api/schema/kind.js';
+import { encodeJson } from '../machinery/codec/json.js';
+import { zeroValue } from '../machinery/codec/normalize.js';
+import { encodeProtobuf } from '../machinery/codec/protobuf.js';
+import { StatusError } from '../machinery/status.js';
+import { apiError } from '../registry/errors.js';
+import type { Store } from '../registry/store.js';
+import { isCacheError, type CacheWatch } from '../storage/cacher/index.js';
+import type { WatchCacheEvent } from '../storage/cacher/types.js';
+import { buildTable, toServed, type ResponseFormat } from './encode.js';
+import { filterOf } from './list.js';
+import { parseBool } from './request/request-info.js';
+import type { RequestContext } from './resources.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Without timeoutSeconds Kubernetes ends a watch after 30 to 60 minutes (its minRequestTimeout). */
+const DEFAULT_WATCH_SECONDS = 1800;
+
+/** Per (format, version) encodings of one shared event. */
+const encodings = new WeakMap<object, Map<string, Uint8Array>>();
+
+function statusObject(err: StatusError): KubeObject {
+  return err.toStatus() as unknown as KubeObject;
+}
+
+function bookmarkObject(kv: KindVersion, revision: number, initialEventsEnd: boolean): KubeObject {
+  const obj = zeroValue<KubeObject>(kv.type);
+  obj.kind = kv.kind;
+  obj.apiVersion = apiVersionOf(kv);
+  const meta: KubeObject = { resourceVersion: String(revision), creationTimestamp: null };
+  if (initialEventsEnd) meta.annotations = { 'k8s.io/initial-events-end': 'true' };
+  obj.metadata = meta;
+  return obj;
+}
+
+function lengthPrefixed(message: Uint8Array): Uint8Array {
+  const out = new Uint8Array(4 + message.byteLength);
+  new DataView(out.buffer).setUint32(0, message.byteLength);
+  out.set(message, 4);
+  return out;
+}
+
+function varint(n: number): number[] {
+  const bytes: number[] = [];
+  while (n > 0x7f) {
+    bytes.push((n & 0x7f) | 0x80);
+    n >>>= 7;
+  }
+  bytes.push(n);
+  return bytes;
+}
+
+/** A protobuf watch frame: length + WatchEvent{type = 1, object = RawExtension{raw = 1}}. */
+function protobufFrame(type: string, envelope: Uint8Array): Uint8Array {
+  const typeBytes = encoder.encode(type);
+  const raw = [0x0a, ...varint(envelope.byteLength)];
+  const objectLen = raw.length + envelope.byteLength;
+  const head = [0x0a, ...varint(typeBytes.byteLength), ...typeBytes, 0x12, ...varint(objectLen), ...raw];
+  const msg = new Uint8Array(head.length + envelope.byteLength);
+  msg.set(head, 0);
+  msg.set(envelope, head.length);
+  return lengthPrefixed(msg);
+}
+
+function jsonLine(type: string, objectJson: Uint8Array | string): Uint8Array {
+  const obj = typeof objectJson === 'string' ? objectJson : decoder.decode(objectJson);
+  return encoder.encode(`{"type":"${type}","object":${obj.endsWith('\n') ? obj.slice(0, -1) : obj}}\n`);
+}
+
+export class WatchEncoder {
+  constructor(
+    private readonly kv: KindVersion,
+    private readonly format: ResponseFormat,
+    private readonly now: () => number,
+  ) {}
+
+  private cacheKey(): string {
+    return `${this.format.mediaType};${this.format.as};${this.kv.group}/${this.kv.version}`;
+  }
+
+  /** The object of an event as the client wants it, as a JS object (for non-fast paths). */
+  private served(hubJson: Uint8Array): KubeObject {
+    const hub = JSON.parse(decoder.decode(hubJson)) as KubeObject;
+    if (this.format.as === 'Table') {
+      return buildTable([hub], this.kv, { resourceVersion: (hub.metadata as KubeObject).resourceVersion }, this.format, { includeObject: 'Metadata', now: this.now() });
+    }
+    return toServed(hub, this.kv);
+  }
+
+  private encodeObjectEvent(type: string, hubJson: Uint8Array): Uint8Array {
+    const protobuf = this.format.mediaType === 'application/vnd.kubernetes.protobuf';
+    if (!protobuf && this.format.as === '' && this.kv.storage) return jsonLine(type, hubJson);
+    const obj = this.served(hubJson);
+    if (protobuf) return protobufFrame(type, encodeProtobuf(obj, this.format.as === 'Table' ? Table : this.kv.type));
+    return jsonLine(type, encodeJson(obj));
+  }
+
+  encode(ev: WatchCacheEvent): Uint8Array {
+    if (ev.type === 'BOOKMARK') return this.encodeSynthetic('BOOKMARK', bookmarkObject(this.kv, ev.revision, ev.initialEventsEnd));
+    if (ev.type === 'ERROR') return this.encodeSynthetic('ERROR', statusObject(watchError(ev.error)));
+    let perEvent = encodings.get(ev);
+    if (!perEvent) encodings.set(ev, (perEvent = new Map()));
+    const key = this.cacheKey();
+    let bytes = perEvent.get(key);
+    if (!bytes) perEvent.set(key, (bytes = this.encodeObjectEvent(ev.type, ev.object.json)));
+    return bytes;
+  }
+
+  encodeSynthetic(type: 'BOOKMARK' | 'ERROR', obj: KubeObject): Uint8Array {
+    if (this.format.mediaType === 'application/vnd.kubernetes.protobuf') {
+      return protobufFrame(type, encodeProtobuf(obj, type === 'ERROR' ? Status : this.kv.type));
+    }
+    return jsonLine(type, encodeJson(obj));
+  }
+}
+
+/** The Status an ended cache watch reports to its client. */
+function watchError(err: unknown): StatusError {
+  if (isCacheError(err)) {
+    if (err.code === 'Expired' || err.code === 'Reinitialized') return apiError.expired(err.message);
+    if (err.code === 'TooLargeResourceVersion') return apiError.timeout(err.message, 1);
+    return apiError.serviceUnavailable(err.message);
+  }
+  return err instanceof StatusError ? err : apiError.internal(String(err));
+}
+
+export async function handleWatch(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string): Promise<void> {
+  const q = ctx.query;
+  const rvText = q.get('resourceVersion') ?? '';
+  if (rvText !== '' && !/^\d+$/.test(rvText)) {
+    throw new StatusError(500, '', `resourceVersion: Invalid value: ${JSON.stringify(rvText)}: strconv.ParseUint: parsing ${JSON.stringify(rvText)}: invalid syntax`);
+  }
+  const allowBookmarks = parseBool(q.get('allowWatchBookmarks') ?? '') === true;
+  const sendInitialEvents = parseBool(q.get('sendInitialEvents') ?? '');
+  const match = q.get('resourceVersionMatch') ?? '';
+  if (sendInitialEvents !== undefined && match !== 'NotOlderThan') {
+    throw apiError.invalid('ListOptions', 'meta.k8s.io', '', [
+      { type: 'FieldValueForbidden', field: 'sendInitialEvents', badValue: { kind: 'none' }, detail: 'sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan' },
+    ]);
+  }
+  if (match !== '' && sendInitialEvents === undefined) {
+    throw apiError.invalid('ListOptions', 'meta.k8s.io', '', [
+      { type: 'FieldValueForbidden', field: 'resourceVersionMatch', badValue: { kind: 'none' }, detail: 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided' },
+    ]);
+  }
+  if (sendInitialEvents === true && !allowBookmarks) {
+    throw apiError.invalid('ListOptions', 'meta.k8s.io', '', [
+      { type: 'FieldValueForbidden', field: 'allowWatchBookmarks', badValue: { kind: 'none' }, detail: 'allowWatchBookmarks must be set to true when sendInitialEvents is true' },
+    ]);
+  }
+  const timeoutText = q.get('timeoutSeconds');
+  const timeoutSeconds = timeoutText === null || timeoutText === '' ? DEFAULT_WATCH_SECONDS : Number(timeoutText);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw apiError.badRequest(`timeoutSeconds: invalid value ${JSON.stringify(timeoutText)}`);
+  if (ctx.format.as === 'PartialObjectMetadataList' || ctx.format.as === 'PartialObjectMetadata') {
+    // Metadata-only watches (the garbage collector's informers) carry PartialObjectMetadata objects.
+    ctx.format = { ...ctx.format, as: '' };
+  }
+
+  const filter = filterOf(ctx, kv);
+  const rv = rvText === '' ? undefined : Number(rvText);
+  let watch: CacheWatch;
+  try {
+    if (sendInitialEvents === true) {
+      // Streaming list: at least as new as rv (or a consistent read when rv is unset or 0).
+      if (rv === undefined || rv === 0) await ctx.registry.cacher.waitUntilFresh();
+      else await ctx.registry.cacher.waitForRevision(rv);
+      watch = store.cache.watch({ prefix: store.prefix(namespace), fromRevision: 'now', filter, sendInitialEvents: true, allowBookmarks });
+    } else if (rv === undefined || rv === 0) {
+      if (rv === undefined) await ctx.registry.cacher.waitUntilFresh();
+      watch = store.cache.watch({ prefix: store.prefix(namespace), fromRevision: 'now', filter, initialEvents: true, allowBookmarks });
+    } else {
+      watch = store.cache.watch({ prefix: store.prefix(namespace), fromRevision: rv, filter, allowBookmarks });
+    }
+  } catch (err) {
+    throw watchError(err);
+  }
+
+  const { res } = ctx;
+  const enc = new WatchEncoder(kv, ctx.format, () => Date.now());
+  const contentType = ctx.format.mediaType === 'application/vnd.kubernetes.protobuf' ? 'application/vnd.kubernetes.protobuf;stream=watch' : 'application/json';
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Cache-Control', 'no-cache, private');
+  res.setHeader('Transfer-Encoding', 'chunked');
+  if (ctx.warnings.length > 0) res.setHeader('Warning', ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  res.writeHead(200);
+  res.flushHeaders();
+
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    watch.close();
+    if (!res.writableEnded) res.end();
+  };
+  const timer = setTimeout(() => {
+    // A bookmark just before the timeout lets the client resume exactly where it was.
+    if (allowBookmarks) watch.bookmark();
+    setImmediate(end);
+  }, timeoutSeconds * 1000);
+  res.on('close', end);
+  ctx.req.on('close', () => {
+    if (!res.writableFinished) end();
+  });
+
+  try {
+    for (;;) {
+      const batch = await watch.nextBatch(256);
+      if (batch.length === 0 || ended) break;
+      let ok = true;
+      for (const ev of batch) ok = res.write(enc.encode(ev)) && ok;
+      if (batch.some((ev) => ev.type === 'ERROR')) break;
+      // Backpressure: stop pulling from the cache until the socket drains (the cache cuts off a
+      // watcher that falls too far behind).
+      if (!ok && !ended) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+    }
+  } finally {
+    end();
+  }
+}

@@ -1,0 +1,83 @@
+// The registry: one store per stored resource, all sharing one storage and one watch cache.
+// Served versions of a resource (extensions/v1beta1 deployments, apps/v1 deployments) share the
+// store of its storage version.
+import { allKinds, storageVersionOf } from '../api/kinds.js';
+import type { KindVersion } from '../api/schema/kind.js';
+import { Cacher, type CacherOptions } from '../storage/cacher/index.js';
+import type { Storage } from '../storage/types.js';
+import { resourcePrefix } from './keys.js';
+import { materializer, type FieldsOf } from './materialize.js';
+import { metaOf, str } from './meta.js';
+import { Store, type NamespaceLookup } from './store.js';
+import type { ResourceStrategy } from './strategy.js';
+
+export interface RegistryOptions {
+  storage: Storage;
+  strategyFor: (group: string, resource: string) => ResourceStrategy;
+  fieldsFor: (group: string, resource: string) => FieldsOf;
+  cacher?: CacherOptions;
+  kinds?: readonly KindVersion[];
+}
+
+export class Registry {
+  readonly cacher: Cacher;
+  private readonly stores = new Map<string, Store>();
+
+  constructor(opts: RegistryOptions) {
+    this.cacher = new Cacher(opts.storage, opts.cacher);
+    const namespaces: NamespaceLookup = { phase: (ns) => this.namespacePhase(ns) };
+    for (const kind of opts.kinds ?? allKinds) {
+      if (!kind.storage) continue;
+      const fieldsOf = opts.fieldsFor(kind.group, kind.resource);
+      const cache = this.cacher.register({ prefix: resourcePrefix(kind), materialize: materializer(fieldsOf) });
+      this.stores.set(`${kind.group}/${kind.resource}`, new Store({
+        kind,
+        strategy: opts.strategyFor(kind.group, kind.resource),
+        storage: opts.storage,
+        cache,
+        namespaces,
+        fieldsOf,
+      }));
+    }
+  }
+
+  start(): Promise<void> {
+    this.cacher.start();
+    return this.cacher.ready;
+  }
+
+  stop(): Promise<void> {
+    return this.cacher.stop();
+  }
+
+  /** The store behind a served kind (any version). */
+  storeFor(kind: KindVersion): Store {
+    const hub = storageVersionOf(kind);
+    const store = this.stores.get(`${hub.group}/${hub.resource}`);
+    if (!store) throw new Error(`no store for ${hub.group}/${hub.resource}`);
+    return store;
+  }
+
+  store(group: string, resource: string): Store | undefined {
+    return this.stores.get(`${group}/${resource}`);
+  }
+
+  /** The phase of a namespace from the watch cache, confirmed in storage when the cache has not seen it yet. */
+  private async namespacePhase(namespace: string): Promise<string | undefined> {
+    const store = this.stores.get('/namespaces');
+    if (!store) return 'Active';
+    const cached = store.cache.get(store.key('', namespace));
+    let obj: Record<string, unknown> | undefined;
+    if (cached) obj = JSON.parse(new TextDecoder().decode(cached.json)) as Record<string, unknown>;
+    else {
+      try {
+        obj = await store.get('', namespace);
+      } catch {
+        return undefined;
+      }
+    }
+    const phase = str((obj.status as Record<string, unknown> | undefined)?.phase);
+    if (metaOf(obj).deletionTimestamp) return 'Terminating';
+    return phase === '' ? 'Active' : phase;
+  }
+}
