@@ -165,6 +165,24 @@ const cases: Case[] = [
     patch: { mergingList: [{ value: 'b' }] },
     error: { code: 500, message: 'map: map[value:b] does not contain declared merge key: name' },
   },
+  {
+    name: 'maps with a $patch directive are dropped from a value taken whole (since v1.28)',
+    original: { name: 'x' },
+    patch: { mergingList: [n(1), del(2), n(3, { simpleMap: { $patch: 'replace' } })], retainKeysMap: { $patch: 'replace', name: 'y' } },
+    result: { name: 'x', mergingList: [n(1), n(3)] },
+  },
+  {
+    name: 'other directive keys in a value taken whole are kept (pruned later as unknown fields)',
+    original: {},
+    patch: { retainKeysMap: { name: 'y', $retainKeys: ['name'] } },
+    result: { retainKeysMap: { name: 'y', $retainKeys: ['name'] } },
+  },
+  {
+    name: '$setElementOrder with a list the original lacks drops its delete directives',
+    original: {},
+    patch: { '$setElementOrder/mergingList': [n(2), n(1)], mergingList: [n(2), n(1), del(3)] },
+    result: { mergingList: [n(2), n(1)] },
+  },
   { name: 'empty merging lists merge', original: { mergingList: [] }, patch: { mergingList: [] }, result: { mergingList: [] } },
   {
     name: 'a merging list absent from the original is taken from the patch',
@@ -318,7 +336,7 @@ const cases: Case[] = [
     error: {
       code: 500,
       message:
-        "The order in patch list:\n[map[name:3 value:3] map[name:1 value:1]]\n doesn't match $setElementOrder list:\n[map[name:1] map[name:2] map[name:3]]\n",
+        "the order in patch list:\n[map[name:3 value:3] map[name:1 value:1]]\n doesn't match $setElementOrder list:\n[map[name:1] map[name:2] map[name:3]]",
     },
   },
   {

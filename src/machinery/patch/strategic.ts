@@ -11,6 +11,8 @@
 //   `$retainKeys`. (`$patch: merge` is rejected, as Kubernetes rejects it.)
 // - Element order follows $setElementOrder, then the order in the patch, then the live order,
 //   reproducing apimachinery's ordering exactly (including how it interleaves server-only items).
+// - A value taken whole from the patch (no counterpart in the original) loses its nulls and every
+//   map carrying `$patch` — Kubernetes v1.28+; v1.26/1.27 stored such maps as they came.
 //
 // Fields the schema does not declare (and values of types with no patch metadata) merge like JSON
 // merge patch: maps recursively, lists replaced. Kubernetes would fail such a merge with "unable to
@@ -409,21 +411,18 @@ function mergeMap(original: JsonObject | null, patch: JsonObject, schema: Schema
       delete orig[k];
       continue;
     }
-    if (!hasOwn(orig, k)) {
+    // A value with no counterpart of its type in the original is taken from the patch, without
+    // its nulls and without the maps that carry a $patch directive.
+    if (!hasOwn(orig, k) || goTypeName(orig[k]) !== goTypeName(patchV)) {
       if (!isDeleteList) {
         discardNullValues(patchV);
-        setOwn(orig, k, patchV);
+        const [v, keep] = removeDirectives(patchV);
+        if (keep) setOwn(orig, k, v);
+        else delete orig[k];
       }
       continue;
     }
     const origV = orig[k];
-    if (goTypeName(origV) !== goTypeName(patchV)) {
-      if (!isDeleteList) {
-        discardNullValues(patchV);
-        setOwn(orig, k, patchV);
-      }
-      continue;
-    }
     if (isObject(origV)) {
       const meta = lookupForStruct(schema, k);
       const [, strategy] = extractRetainKeysPatchStrategy(meta.strategies);
@@ -446,6 +445,31 @@ function handleDirectiveInMergeMap(directive: unknown, patch: JsonObject): JsonO
   }
   if (directive === deleteDirective) return {};
   throw errBadPatchType(directive, patch);
+}
+
+/**
+ * Drops every map holding a `$patch` key (from maps and lists, at any depth); [value, keep].
+ * Kubernetes does this (since v1.28) where it takes a patch value as is, so that directives are
+ * never stored.
+ */
+function removeDirectives(v: unknown): [unknown, boolean] {
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    for (const e of v) {
+      const [ev, keep] = removeDirectives(e);
+      if (keep) out.push(ev);
+    }
+    return [out, true];
+  }
+  if (isObject(v)) {
+    if (hasOwn(v, directiveMarker)) return [undefined, false];
+    for (const k of Object.keys(v)) {
+      const [ev, keep] = removeDirectives(v[k]);
+      if (keep) setOwn(v, k, ev);
+      else delete v[k];
+    }
+  }
+  return [v, true];
 }
 
 /** Drops null-valued keys of maps, at every depth (lists are traversed, their nulls kept). */
@@ -517,7 +541,7 @@ function mergePatchIntoOriginal(original: JsonObject, patch: JsonObject, schema:
     if (originalList && !patchList) {
       merged = originalList;
     } else if (!originalList && patchList) {
-      merged = patchList;
+      merged = removeDirectives(patchList)[0] as unknown[];
     } else if (originalList && patchList) {
       const r = mergeSliceHandler(originalList, patchList, meta.schema, strategy, mergeKey, false);
       merged = r.merged;
@@ -550,7 +574,7 @@ function validatePatchWithSetOrderList(patchList: unknown[] | undefined, setOrde
   }
   if (pi < nonDelete.length && si >= setOrder.length) {
     throw unknownError(
-      `The order in patch list:\n${goV(patchList)}\n doesn't match ${setElementOrderPrefix} list:\n${goV(setOrder)}\n`,
+      `the order in patch list:\n${goV(patchList)}\n doesn't match ${setElementOrderPrefix} list:\n${goV(setOrder)}`,
     );
   }
 }
