@@ -3,12 +3,6 @@
 // integers as int64) is one of: nil, bool, string, int64, float64, []interface{},
 // map[string]interface{}. Integral JS numbers stand for int64, the others for float64.
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-export function isJsonObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function isGoInt(n: number): boolean {
   return Number.isInteger(n) && Math.abs(n) < 2 ** 63;
 }

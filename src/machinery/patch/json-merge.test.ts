@@ -141,3 +141,20 @@ test('merge patch: deep patches are refused', () => {
   for (let i = 0; i < 200; i++) deep = { a: deep };
   expectStatus(() => applyMergePatch(doc(), deep), 400, /exceeded max depth of 100/);
 });
+
+test('Go value formatting used in error messages', async () => {
+  const { goV, goS, goFloat, goQuote } = await import('./gofmt.js');
+  assert.equal(goV({ b: [1, 'x', null], a: { c: true } }), 'map[a:map[c:true] b:[1 x <nil>]]');
+  assert.equal(goS(5), '%!s(int64=5)');
+  assert.equal(goS(1.5), '%!s(float64=1.5)');
+  assert.equal(goS(null), '%!s(<nil>)');
+  assert.equal(goS(false), '%!s(bool=false)');
+  assert.equal(goFloat(1.5), '1.5');
+  assert.equal(goFloat(123456.5), '123456.5');
+  assert.equal(goFloat(1234567.5), '1.2345675e+06');
+  assert.equal(goFloat(0.0001), '0.0001');
+  assert.equal(goFloat(0.00001), '1e-05');
+  assert.equal(goV(1e21), '1e+21');
+  assert.equal(goV(12345678), '12345678');
+  assert.equal(goQuote('a"b\\c\n\t\u0007\u007f é 😀 \u2028'), '"a\\"b\\\\c\\n\\t\\a\\x7f é 😀 \\u2028"');
+});

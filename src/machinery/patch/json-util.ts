@@ -49,22 +49,3 @@ function cloneAt(v: unknown, depth: number, maxDepth: number, what: string): unk
   for (const k of Object.keys(v)) setOwn(out, k, cloneAt((v as JsonObject)[k], depth + 1, maxDepth, what));
   return out;
 }
-
-/** Deep equality of JSON values (object key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    if (a.length !== bb.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], bb[i])) return false;
-    return true;
-  }
-  const ao = a as JsonObject;
-  const bo = b as JsonObject;
-  const ak = Object.keys(ao);
-  if (ak.length !== Object.keys(bo).length) return false;
-  for (const k of ak) if (!hasOwn(bo, k) || !jsonEqual(ao[k], bo[k])) return false;
-  return true;
-}
