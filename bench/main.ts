@@ -1,0 +1,38 @@
+// `npm run bench -- <name> [args]`: runs one benchmark, prints its table and writes
+// bench/results/<name>.json. Each benchmark is a module bench/<name>.ts exporting `run`.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatTable, type BenchReport } from './report.js';
+
+const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promise<BenchReport> }>> = {
+  storage: () => import('./storage.js'),
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || !(name in benchmarks)) {
+    process.stderr.write(`usage: npm run bench -- <${Object.keys(benchmarks).join('|')}> [args]\n`);
+    return 2;
+  }
+  const mod = await benchmarks[name]!();
+  const report = await mod.run(args);
+  process.stdout.write(`${formatTable(report)}\n`);
+  // dist/bench/main.js → <repo>/bench/results
+  const resultsDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `${name}.json`);
+  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
+  writeFileSync(file, `${JSON.stringify({ ...report, date: new Date().toISOString(), machine }, null, 2)}\n`);
+  process.stdout.write(`wrote ${file}\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
