@@ -1,16 +1,41 @@
 #!/usr/bin/env node
-// The one kubelite executable. Subcommands arrive with the issues that build them; until then an
-// unknown or missing subcommand is a one-line error with exit code 2, as for any bad flag.
-const usage = 'usage: kubelite <command> [flags]\n\ncommands arrive as they are built; none is available in this build yet.';
+// The one kubelite executable; each subcommand is a component (see DESIGN.md).
+import { apiserverMain } from './apiserver.js';
 
-function main(argv: string[]): number {
-  const [command] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(`${usage}\n`);
-    return command === undefined ? 2 : 0;
+const commands: Record<string, { describe: string; run: (argv: string[]) => Promise<number> }> = {
+  apiserver: { describe: 'the API server alone', run: apiserverMain },
+};
+
+const usage = `usage: kubelite <command> [flags]
+
+commands:
+${Object.entries(commands).map(([name, c]) => `  ${name.padEnd(20)}${c.describe}`).join('\n')}
+
+Run 'kubelite <command> --help' for the flags of a command.
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined) {
+    process.stderr.write(usage);
+    return 2;
   }
-  process.stderr.write(`kubelite: unknown command ${JSON.stringify(command)} (see kubelite --help)\n`);
-  return 2;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(usage);
+    return 0;
+  }
+  const c = commands[command];
+  if (!c) {
+    process.stderr.write(`kubelite: unknown command ${JSON.stringify(command)} (see kubelite --help)\n`);
+    return 2;
+  }
+  return c.run(rest);
 }
 
-process.exitCode = main(process.argv.slice(2));
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`kubelite: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,43 @@
+// Flag parsing shared by the subcommands: Kubernetes-style long flags with commander, where any
+// bad flag or value ends the process with a one-line error and exit code 2.
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+
+/** A commander program that reports usage errors in one line and exits 2 (never a stack trace). */
+export function program(name: string, description: string): Command {
+  const cmd = new Command(name);
+  cmd.description(description);
+  cmd.exitOverride();
+  cmd.configureOutput({
+    writeErr: (s) => process.stderr.write(s.startsWith('error:') ? `kubelite ${name}: ${s.slice('error: '.length)}` : s),
+  });
+  cmd.showHelpAfterError(false);
+  cmd.allowExcessArguments(false);
+  return cmd;
+}
+
+export function parsePort(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be an integer from 0 to 65535');
+  return n;
+}
+
+export function parseChoice<T extends string>(choices: readonly T[]): (value: string) => T {
+  return (value) => {
+    if (!(choices as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${choices.join(', ')}`);
+    return value as T;
+  };
+}
+
+/** Parses argv; returns the exit code to use when parsing ended the program (help, version, errors). */
+export function parseOrExit(cmd: Command, argv: string[]): number | undefined {
+  try {
+    cmd.parse(argv, { from: 'user' });
+    return undefined;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      return 2;
+    }
+    throw err;
+  }
+}
