@@ -2,14 +2,12 @@
 // (converted from the storage version), in JSON, YAML or protobuf, or as a Table or
 // PartialObjectMetadata(List). Lists in the storage version's JSON are assembled from the watch
 // cache's bytes without decoding them.
-import { stringify as yamlStringify } from 'yaml';
 import { apiVersionOf } from '../api/kinds.js';
 import { ListMeta, PartialObjectMetadata, PartialObjectMetadataList, Table } from '../api/meta/v1.js';
 import type { StructType } from '../api/schema/dsl.js';
 import type { KindVersion, KubeObject } from '../api/schema/kind.js';
-import { encodeJson } from '../machinery/codec/json.js';
+import { encodeBody } from '../machinery/codec/index.js';
 import { canonicalize } from '../machinery/codec/normalize.js';
-import { encodeProtobuf } from '../machinery/codec/protobuf.js';
 import { StatusError } from '../machinery/status.js';
 import { printerFor, type TablePrinter } from '../registry/printers/index.js';
 import type { CachedObject } from '../storage/cacher/types.js';
@@ -43,15 +41,11 @@ export function toServed(hub: KubeObject, kv: KindVersion): KubeObject {
   return obj;
 }
 
+const CODEC = { 'application/json': 'json', 'application/yaml': 'yaml', 'application/vnd.kubernetes.protobuf': 'protobuf' } as const;
+
 function encodeAs(obj: KubeObject, type: StructType, fmt: ResponseFormat): Body {
-  switch (fmt.mediaType) {
-    case 'application/vnd.kubernetes.protobuf':
-      return { contentType: fmt.mediaType, body: encodeProtobuf(obj, type) };
-    case 'application/yaml':
-      return { contentType: fmt.mediaType, body: yamlStringify(obj, { lineWidth: 0, aliasDuplicateObjects: false }) };
-    default:
-      return { contentType: 'application/json', body: fmt.pretty ? `${JSON.stringify(obj, null, 2)}\n` : encodeJson(obj) };
-  }
+  if (fmt.mediaType === 'application/json' && fmt.pretty) return { contentType: fmt.mediaType, body: `${JSON.stringify(obj, null, 2)}\n` };
+  return { contentType: fmt.mediaType, body: encodeBody(CODEC[fmt.mediaType], obj, type) };
 }
 
 function metaApiVersion(fmt: ResponseFormat): string {

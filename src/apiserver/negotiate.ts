@@ -1,90 +1,41 @@
-// Accept header → the response format of a resource request, as kube-apiserver negotiates it:
-// media ranges with parameters and q-values, in preference order; `as=Table` /
-// `PartialObjectMetadata(List)` with `g=meta.k8s.io` and `v=v1|v1beta1`; `*/*` and `application/*`
-// mean JSON. Nothing acceptable → 406 with Kubernetes' body.
-import { StatusError } from '../machinery/status.js';
+// The response format of a request, from its Accept header, by the codec module's negotiation
+// (Kubernetes' rules and 406 bodies), restricted to the transformations each endpoint can make.
+import { negotiateOutput, parseAccept, type Codec } from '../machinery/codec/negotiation.js';
 import type { MediaType, ResponseFormat } from './encode.js';
 
-interface MediaRange {
-  type: string;
-  params: Record<string, string>;
-  q: number;
-  order: number;
-}
-
-/** Parses an Accept header into media ranges, most preferred first (q desc, then header order). */
-export function parseAccept(header: string | undefined): MediaRange[] {
-  if (header === undefined || header.trim() === '') return [];
-  const ranges: MediaRange[] = [];
-  header.split(',').forEach((part, order) => {
-    const [type, ...rawParams] = part.split(';').map((s) => s.trim());
-    if (!type) return;
-    const params: Record<string, string> = {};
-    let q = 1;
-    for (const p of rawParams) {
-      const eq = p.indexOf('=');
-      if (eq <= 0) continue;
-      const key = p.slice(0, eq).trim().toLowerCase();
-      const value = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
-      if (key === 'q') {
-        const n = Number(value);
-        q = Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0;
-      } else {
-        params[key] = value;
-      }
-    }
-    if (q > 0) ranges.push({ type: type.toLowerCase(), params, q, order });
-  });
-  return ranges.sort((a, b) => b.q - a.q || a.order - b.order);
-}
-
-const MEDIA: Record<string, MediaType> = {
-  'application/json': 'application/json',
-  'application/yaml': 'application/yaml',
-  'application/vnd.kubernetes.protobuf': 'application/vnd.kubernetes.protobuf',
-  '*/*': 'application/json',
-  'application/*': 'application/json',
+const MEDIA: Record<Codec, MediaType> = {
+  json: 'application/json',
+  yaml: 'application/yaml',
+  protobuf: 'application/vnd.kubernetes.protobuf',
 };
 
-export const AVAILABLE = 'application/json, application/yaml, application/vnd.kubernetes.protobuf';
-
 /**
- * The format of a resource response. `transformations` says which `as=` values the endpoint can
- * produce (lists: Table and PartialObjectMetadataList; single objects: Table and
- * PartialObjectMetadata; watches: Table and both metadata forms).
+ * `transformations`: the `as=` values the endpoint produces (lists: Table and
+ * PartialObjectMetadataList; single objects: Table and PartialObjectMetadata; watches: both).
  */
-export function negotiateResource(accept: string | undefined, pretty: boolean, transformations: ReadonlySet<ResponseFormat['as']>): ResponseFormat {
-  const ranges = parseAccept(accept);
-  if (ranges.length === 0) return { mediaType: 'application/json', as: '', asVersion: 'v1', pretty };
-  let tableWithProtobuf = false;
-  for (const r of ranges) {
-    const mediaType = MEDIA[r.type];
-    if (!mediaType) continue;
-    const as = r.params.as;
-    if (as === undefined) {
-      if (r.params.g !== undefined || r.params.v !== undefined) continue;
-      return { mediaType, as: '', asVersion: 'v1', pretty };
-    }
-    if (r.params.g !== 'meta.k8s.io' || (r.params.v !== 'v1' && r.params.v !== 'v1beta1')) continue;
-    if (as !== 'Table' && as !== 'PartialObjectMetadata' && as !== 'PartialObjectMetadataList') continue;
-    if (!transformations.has(as)) continue;
-    if (as === 'Table' && mediaType === 'application/vnd.kubernetes.protobuf') {
-      tableWithProtobuf = true;
-      continue;
-    }
-    return { mediaType, as, asVersion: r.params.v, pretty };
-  }
-  if (tableWithProtobuf) {
-    throw StatusError.notAcceptable(`only the following media types are accepted: ${AVAILABLE}`, { rawJson: true });
-  }
-  throw StatusError.notAcceptable(`406: Not Acceptable\n\nAvailable representations: ${AVAILABLE}`, { rawJson: true, details: {} });
+export function negotiateResource(accept: string | undefined, pretty: boolean, transformations: ReadonlySet<ResponseFormat['as']>, stream = false): ResponseFormat {
+  const choice = negotiateOutput(accept, {
+    stream,
+    allowConversion: (t, codec) =>
+      t.group === 'meta.k8s.io' &&
+      (t.version === 'v1' || t.version === 'v1beta1') &&
+      transformations.has(t.kind as ResponseFormat['as']) &&
+      (t.kind !== 'Table' || codec !== 'protobuf'),
+  });
+  return {
+    mediaType: MEDIA[choice.codec],
+    as: (choice.as ?? '') as ResponseFormat['as'],
+    asVersion: choice.v === 'v1beta1' ? 'v1beta1' : 'v1',
+    pretty: pretty || choice.pretty,
+  };
 }
 
-/** Whether the client asked for aggregated discovery (apidiscovery.k8s.io/v2 APIGroupDiscoveryList). */
+/** Whether the client asked for aggregated discovery (apidiscovery.k8s.io/v2 APIGroupDiscoveryList) before plain JSON. */
 export function wantsAggregatedDiscovery(accept: string | undefined): boolean {
-  for (const r of parseAccept(accept)) {
-    if (r.params.as === 'APIGroupDiscoveryList' && r.params.g === 'apidiscovery.k8s.io' && r.params.v === 'v2') return true;
-    if (r.params.as === undefined && MEDIA[r.type]) return false;
+  for (const c of parseAccept(accept ?? '')) {
+    if (c.q <= 0) continue;
+    if (c.params.as === 'APIGroupDiscoveryList' && c.params.g === 'apidiscovery.k8s.io' && c.params.v === 'v2') return true;
+    if (c.params.as === undefined) return false;
   }
   return false;
 }

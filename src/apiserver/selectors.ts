@@ -8,7 +8,7 @@ import type { ObjectFilter } from '../storage/cacher/types.js';
 
 export function compileSelectors(labelSelector: string, fieldSelector: string, kv: KindVersion): ObjectFilter | undefined {
   const labels = labelSelector.trim() === '' ? undefined : parseLabelSelector(labelSelector);
-  const fields = fieldSelector.trim() === '' ? undefined : parseFieldSelectorFor({ group: kv.group, version: kv.version, kind: kv.kind }, fieldSelector);
+  const fields = fieldSelector === '' ? undefined : parseFieldSelectorFor({ group: kv.group, version: kv.version, kind: kv.kind }, fieldSelector);
   const l = labels && !labels.isEmpty() ? labels : undefined;
   const f = fields && !fields.isEmpty() ? fields : undefined;
   if (!l && !f) return undefined;

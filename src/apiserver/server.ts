@@ -126,7 +126,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       res,
       info,
       query: url.searchParams,
-      format: negotiateResource(req.headers.accept, pretty, transforms),
+      format: negotiateResource(req.headers.accept, pretty, transforms, info.verb === 'watch'),
       registry,
       warnings: [],
       now: Date.now(),

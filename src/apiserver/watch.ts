@@ -10,6 +10,7 @@ import type { KindVersion, KubeObject } from '../api/schema/kind.js';
 import { encodeJson } from '../machinery/codec/json.js';
 import { zeroValue } from '../machinery/codec/normalize.js';
 import { encodeProtobuf } from '../machinery/codec/protobuf.js';
+import { encodeWatchFrame } from '../machinery/codec/watch.js';
 import { StatusError } from '../machinery/status.js';
 import { apiError } from '../registry/errors.js';
 import type { Store } from '../registry/store.js';
@@ -43,35 +44,6 @@ function bookmarkObject(kv: KindVersion, revision: number, initialEventsEnd: boo
   return obj;
 }
 
-function lengthPrefixed(message: Uint8Array): Uint8Array {
-  const out = new Uint8Array(4 + message.byteLength);
-  new DataView(out.buffer).setUint32(0, message.byteLength);
-  out.set(message, 4);
-  return out;
-}
-
-function varint(n: number): number[] {
-  const bytes: number[] = [];
-  while (n > 0x7f) {
-    bytes.push((n & 0x7f) | 0x80);
-    n >>>= 7;
-  }
-  bytes.push(n);
-  return bytes;
-}
-
-/** A protobuf watch frame: length + WatchEvent{type = 1, object = RawExtension{raw = 1}}. */
-function protobufFrame(type: string, envelope: Uint8Array): Uint8Array {
-  const typeBytes = encoder.encode(type);
-  const raw = [0x0a, ...varint(envelope.byteLength)];
-  const objectLen = raw.length + envelope.byteLength;
-  const head = [0x0a, ...varint(typeBytes.byteLength), ...typeBytes, 0x12, ...varint(objectLen), ...raw];
-  const msg = new Uint8Array(head.length + envelope.byteLength);
-  msg.set(head, 0);
-  msg.set(envelope, head.length);
-  return lengthPrefixed(msg);
-}
-
 function jsonLine(type: string, objectJson: Uint8Array | string): Uint8Array {
   const obj = typeof objectJson === 'string' ? objectJson : decoder.decode(objectJson);
   return encoder.encode(`{"type":"${type}","object":${obj.endsWith('\n') ? obj.slice(0, -1) : obj}}\n`);
@@ -101,7 +73,7 @@ export class WatchEncoder {
     const protobuf = this.format.mediaType === 'application/vnd.kubernetes.protobuf';
     if (!protobuf && this.format.as === '' && this.kv.storage) return jsonLine(type, hubJson);
     const obj = this.served(hubJson);
-    if (protobuf) return protobufFrame(type, encodeProtobuf(obj, this.format.as === 'Table' ? Table : this.kv.type));
+    if (protobuf) return encodeWatchFrame(type, encodeProtobuf(obj, this.format.as === 'Table' ? Table : this.kv.type));
     return jsonLine(type, encodeJson(obj));
   }
 
@@ -118,7 +90,7 @@ export class WatchEncoder {
 
   encodeSynthetic(type: 'BOOKMARK' | 'ERROR', obj: KubeObject): Uint8Array {
     if (this.format.mediaType === 'application/vnd.kubernetes.protobuf') {
-      return protobufFrame(type, encodeProtobuf(obj, type === 'ERROR' ? Status : this.kv.type));
+      return encodeWatchFrame(type, encodeProtobuf(obj, type === 'ERROR' ? Status : this.kv.type));
     }
     return jsonLine(type, encodeJson(obj));
   }

@@ -257,7 +257,13 @@ export class Store {
       throw apiError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
     const rv = str(m.resourceVersion);
-    return this.guaranteedUpdate(namespace, name, () => cloneJson(obj), { ...opts, expectResourceVersion: rv === '' ? undefined : rv });
+    try {
+      return await this.guaranteedUpdate(namespace, name, () => cloneJson(obj), { ...opts, expectResourceVersion: rv === '' ? undefined : rv });
+    } catch (err) {
+      // Kinds that allow it are created by a PUT to a missing name (without a resourceVersion).
+      if (!(err instanceof StatusError && err.code === 404 && this.strategy.allowCreateOnUpdate && rv === '' && opts.subresource !== 'status')) throw err;
+      return { object: await this.create(namespace, { ...obj, metadata: { ...m, name } }, opts), changed: true };
+    }
   }
 
   /** Kubernetes' BeforeUpdate: system metadata kept, status or spec kept by path, generation, validation. */

@@ -54,6 +54,8 @@ export interface ResourceStrategy {
    * 0 once unscheduled or terminal); absent = delete immediately.
    */
   defaultGracePeriodSeconds?(obj: KubeObject): number | undefined;
+  /** PUT of a missing object creates it (Kubernetes' AllowCreateOnUpdate: leases, events, ...). */
+  allowCreateOnUpdate?: boolean;
   /** How metadata.name is validated: DNS-1123 subdomain when absent (namespaces: label, services: DNS-1035 label). */
   nameValidator?: NameValidator;
 }
