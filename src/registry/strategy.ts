@@ -15,6 +15,12 @@ export interface StrategyContext {
   now: number;
   /** A fresh RFC 4122 v4 uid (for derived objects such as a Job's controller-uid label). */
   newUid: () => string;
+  /**
+   * The group/version the request came in (`apps/v1`, `extensions/v1beta1`), when known. Some rules
+   * depend on it: a Deployment's, ReplicaSet's or DaemonSet's selector is immutable only through
+   * apps/v1 (and when this is absent).
+   */
+  requestGroupVersion?: string;
 }
 
 export interface ResourceStrategy {
@@ -56,6 +62,10 @@ export interface ResourceStrategy {
   defaultGracePeriodSeconds?(obj: KubeObject): number | undefined;
   /** PUT of a missing object creates it (Kubernetes' AllowCreateOnUpdate: leases, events, ...). */
   allowCreateOnUpdate?: boolean;
-  /** How metadata.name is validated: DNS-1123 subdomain when absent (namespaces: label, services: DNS-1035 label). */
-  nameValidator?: NameValidator;
+  /**
+   * How metadata.name is validated: DNS-1123 subdomain when absent (namespaces: label, services:
+   * DNS-1035 label). `null`: Kubernetes skips ObjectMeta validation for the kind (core/v1 Events);
+   * validateObjectMeta then reports nothing.
+   */
+  nameValidator?: NameValidator | null;
 }

@@ -32,7 +32,11 @@ export type GoValue =
   | { kind: 'none' }
   | { kind: 'plain'; value: unknown }
   /** A map[string]string, printed as Go's %#v does. */
-  | { kind: 'stringMap'; value: Record<string, string> };
+  | { kind: 'stringMap'; value: Record<string, string> }
+  /** A value already rendered as Go prints it (%#v of a struct, a Stringer's text, ...). */
+  | { kind: 'raw'; text: string }
+  /** field.OmitValueType: the message carries no value at all (`Invalid value: <detail>`). */
+  | { kind: 'omit' };
 
 export interface FieldError {
   type: FieldErrorType;
@@ -48,15 +52,18 @@ function goQuote(s: string): string {
 }
 
 function formatValue(v: GoValue): string {
-  if (v.kind === 'none') return '';
+  if (v.kind === 'none' || v.kind === 'omit') return '';
+  if (v.kind === 'raw') return v.text;
   if (v.kind === 'stringMap') {
     const keys = Object.keys(v.value).sort();
     return `map[string]string{${keys.map((k) => `${goQuote(k)}:${goQuote(v.value[k]!)}`).join(', ')}}`;
   }
   const value = v.value;
-  if (value === null || value === undefined) return 'null';
+  // A nil interface or nil pointer becomes the string "null", which %q then quotes.
+  if (value === null || value === undefined) return '"null"';
   if (typeof value === 'string') return goQuote(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'string')) return `[]string{${value.map((x) => goQuote(x as string)).join(', ')}}`;
   if (Array.isArray(value)) return `[]interface {}{${value.map((x) => formatValue({ kind: 'plain', value: x })).join(', ')}}`;
   return JSON.stringify(value);
 }
@@ -65,7 +72,7 @@ function formatValue(v: GoValue): string {
 export function errorBody(e: FieldError): string {
   let s = TYPE_TEXT[e.type];
   const simple = e.type === 'FieldValueRequired' || e.type === 'FieldValueForbidden' || e.type === 'FieldValueTooLong' || e.type === 'InternalError';
-  if (!simple && e.badValue.kind !== 'none') s = `${s}: ${formatValue(e.badValue)}`;
+  if (!simple && e.badValue.kind !== 'none' && e.badValue.kind !== 'omit') s = `${s}: ${formatValue(e.badValue)}`;
   if (e.detail !== '') s = `${s}: ${e.detail}`;
   return s;
 }
@@ -81,6 +88,10 @@ export const fieldError = {
   required: (field: string, detail = ''): FieldError => ({ type: 'FieldValueRequired', field, badValue: none, detail }),
   invalid: (field: string, value: unknown, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue: plain(value), detail }),
   invalidMap: (field: string, value: Record<string, string>, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue: { kind: 'stringMap', value }, detail }),
+  /** Invalid with a value rendered by the caller in Go syntax (see go-syntax.ts). */
+  invalidRaw: (field: string, text: string, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue: { kind: 'raw', text }, detail }),
+  /** Invalid without a value (field.OmitValueType). */
+  invalidOmit: (field: string, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue: { kind: 'omit' }, detail }),
   duplicate: (field: string, value: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, badValue: plain(value), detail: '' }),
   notFound: (field: string, value: unknown): FieldError => ({ type: 'FieldValueNotFound', field, badValue: plain(value), detail: '' }),
   forbidden: (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, badValue: none, detail }),
