@@ -1,0 +1,462 @@
+// `npm run bench -- apiserver`: `kubelite apiserver` (lmdb storage in a temporary directory) as a
+// separate process, driven over HTTP/1.1 keep-alive connections from this one: pod creates/s and
+// latency with 1, 8 and 32 concurrent clients; a full list of 10,000 pods in JSON and protobuf,
+// whole and in pages of 500; write-response→watch-event latency to 1 and 100 HTTP watchers;
+// resident memory idle and with 10,000 pods; spawn→/readyz time.
+//
+// KUBELITE_BENCH_SECONDS (default 3) sets the length of each create run;
+// KUBELITE_BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the
+// apiserver's node process, for profiling it under this load.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { quantile, type BenchReport, type BenchRow } from './report.js';
+
+/** dist/bench/apiserver.js → dist/src/cli/main.js */
+const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
+const CREATE_SECONDS = Number(process.env.KUBELITE_BENCH_SECONDS ?? 3);
+const NODE_ARGS = (process.env.KUBELITE_BENCH_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
+const LIST_PODS = 10_000;
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+// ------------------------------------------------------------------------------ the pod
+
+/** A realistic pod of about 1.5 KB as a client sends it (the server adds defaults and metadata). */
+function podTemplate(namespace: string): { before: string; after: string } {
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: '\u0000',
+      namespace,
+      labels: { app: 'bench-web', tier: 'frontend', release: 'stable', 'app.kubernetes.io/managed-by': 'kubelite-bench' },
+      annotations: { 'kubelite.io/bench': 'apiserver', 'prometheus.io/scrape': 'true', 'prometheus.io/port': '9102' },
+    },
+    spec: {
+      containers: [
+        {
+          name: 'web',
+          image: 'registry.k8s.io/nginx-slim:0.27',
+          args: ['--listen=0.0.0.0:8080', '--log-level=info', '--workers=4'],
+          ports: [
+            { name: 'http', containerPort: 8080, protocol: 'TCP' },
+            { name: 'metrics', containerPort: 9102, protocol: 'TCP' },
+          ],
+          env: [
+            { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+            { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+            { name: 'LOG_FORMAT', value: 'json' },
+          ],
+          resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
+          readinessProbe: { httpGet: { path: '/healthz', port: 8080 }, initialDelaySeconds: 2, periodSeconds: 5 },
+          volumeMounts: [{ name: 'config', mountPath: '/etc/web', readOnly: true }],
+        },
+        {
+          name: 'log-shipper',
+          image: 'registry.k8s.io/fluent-bit:2.2.0',
+          resources: { requests: { cpu: '20m', memory: '32Mi' } },
+          volumeMounts: [{ name: 'logs', mountPath: '/var/log/web' }],
+        },
+      ],
+      volumes: [
+        { name: 'config', configMap: { name: 'web-config' } },
+        { name: 'logs', emptyDir: {} },
+      ],
+      nodeSelector: { 'kubernetes.io/os': 'linux' },
+      tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }],
+      terminationGracePeriodSeconds: 30,
+    },
+  };
+  const [before, after] = JSON.stringify(pod).split('\\u0000') as [string, string];
+  return { before, after };
+}
+
+// ------------------------------------------------------------------------------ HTTP
+
+interface Response {
+  status: number;
+  body: Buffer;
+}
+
+interface Target {
+  port: number;
+  agent: Agent;
+}
+
+function send(t: Target, method: string, path: string, body?: string, accept = 'application/json'): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { Accept: accept };
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      headers['Content-Length'] = Buffer.byteLength(body);
+    }
+    const req = httpRequest({ host: '127.0.0.1', port: t.port, method, path, headers, agent: t.agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function expectStatus(p: Promise<Response>, status: number, what: string): Promise<Response> {
+  const r = await p;
+  if (r.status !== status) throw new Error(`${what}: HTTP ${r.status}: ${r.body.toString().slice(0, 500)}`);
+  return r;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// ------------------------------------------------------------------------------ the process
+
+interface Apiserver {
+  process: ChildProcess;
+  port: number;
+  /** ms from spawn to the first 200 from /readyz. */
+  readyMs: number;
+  stop(): Promise<void>;
+}
+
+/** Spawns `kubelite apiserver --storage lmdb` and polls /readyz (fresh connections, every 2 ms). */
+async function startApiserver(dataDir: string): Promise<Apiserver> {
+  const port = await freePort();
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [...NODE_ARGS, KUBELITE_BIN, 'apiserver', '--storage', 'lmdb', '--data-dir', dataDir, '--port', String(port)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
+  let exited = false;
+  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+  const probe: Target = { port, agent: new Agent({ keepAlive: false }) };
+  for (;;) {
+    if (exited) throw new Error(`apiserver exited before it was ready: ${stderr}`);
+    if (performance.now() - t0 > 30_000) throw new Error(`apiserver not ready after 30 s: ${stderr}`);
+    try {
+      if ((await send(probe, 'GET', '/readyz')).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(2);
+  }
+  const readyMs = performance.now() - t0;
+  return {
+    process: child,
+    port,
+    readyMs,
+    async stop() {
+      if (!exited) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exit;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+}
+
+// ------------------------------------------------------------------------------ measurements
+
+async function createNamespace(t: Target, name: string): Promise<void> {
+  await expectStatus(send(t, 'POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })), 201, `create namespace ${name}`);
+}
+
+interface CreateResult {
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+async function createLoad(t: Target, namespace: string, clients: number, seconds: number): Promise<CreateResult> {
+  const { before, after } = podTemplate(namespace);
+  const path = `/api/v1/namespaces/${namespace}/pods`;
+  const latencies: number[] = [];
+  const start = performance.now();
+  const deadline = start + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      for (let i = 0; performance.now() < deadline; i++) {
+        const body = `${before}c${clients}-${c}-${i}${after}`;
+        const t0 = performance.now();
+        await expectStatus(send(t, 'POST', path, body), 201, 'create pod');
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - start) / 1000;
+  return { perSecond: latencies.length / elapsed, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+}
+
+async function fill(t: Target, namespace: string, count: number, clients = 32): Promise<void> {
+  const { before, after } = podTemplate(namespace);
+  const path = `/api/v1/namespaces/${namespace}/pods`;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (let i = next++; i < count; i = next++) {
+        await expectStatus(send(t, 'POST', path, `${before}pod-${String(i).padStart(5, '0')}${after}`), 201, 'create pod');
+      }
+    }),
+  );
+}
+
+// A few lines of protobuf wire reading: the continue token and the item count of a PodList in
+// Kubernetes' envelope ("k8s\0" + runtime.Unknown{typeMeta=1, raw=2, ...}), without decoding pods.
+function varint(buf: Buffer, pos: number): [number, number] {
+  let v = 0;
+  let mul = 1;
+  for (;;) {
+    const b = buf[pos++]!;
+    v += (b & 0x7f) * mul;
+    if (b < 0x80) return [v, pos];
+    mul *= 128;
+  }
+}
+
+function* fieldsOf(buf: Buffer, start: number, end: number): Generator<{ field: number; start: number; end: number }> {
+  let pos = start;
+  while (pos < end) {
+    const [tag, p] = varint(buf, pos);
+    const wire = tag & 7;
+    if (wire === 2) {
+      const [len, q] = varint(buf, p);
+      yield { field: Math.floor(tag / 8), start: q, end: q + len };
+      pos = q + len;
+    } else if (wire === 0) {
+      pos = varint(buf, p)[1];
+    } else if (wire === 1) pos = p + 8;
+    else if (wire === 5) pos = p + 4;
+    else throw new Error(`unexpected protobuf wire type ${wire}`);
+  }
+}
+
+function protobufList(body: Buffer): { items: number; continue: string } {
+  if (body.subarray(0, 4).toString('latin1') !== 'k8s\0') throw new Error('not a protobuf envelope');
+  let items = 0;
+  let token = '';
+  for (const f of fieldsOf(body, 4, body.length)) {
+    if (f.field !== 2) continue;
+    for (const g of fieldsOf(body, f.start, f.end)) {
+      if (g.field === 2) items++;
+      else if (g.field === 1) {
+        for (const h of fieldsOf(body, g.start, g.end)) if (h.field === 3) token = body.toString('utf8', h.start, h.end);
+      }
+    }
+  }
+  return { items, continue: token };
+}
+
+function jsonList(body: Buffer): { items: number; continue: string } {
+  const list = JSON.parse(body.toString('utf8')) as { items: unknown[]; metadata: { continue?: string } };
+  return { items: list.items.length, continue: list.metadata.continue ?? '' };
+}
+
+/** The continue token of a JSON list page: the list metadata comes before the items. */
+function jsonContinue(body: Buffer): string {
+  const head = body.toString('utf8', 0, Math.min(body.length, 4096));
+  return /"metadata":\{[^}]*"continue":"([^"]*)"/.exec(head)?.[1] ?? '';
+}
+
+async function listOnce(t: Target, namespace: string, protobuf: boolean, limit: number | undefined): Promise<{ ms: number; bodies: Buffer[] }> {
+  const accept = protobuf ? PROTOBUF : 'application/json';
+  const base = `/api/v1/namespaces/${namespace}/pods${limit ? `?limit=${limit}` : ''}`;
+  const bodies: Buffer[] = [];
+  const t0 = performance.now();
+  let path = base;
+  for (;;) {
+    const r = await expectStatus(send(t, 'GET', path, undefined, accept), 200, 'list pods');
+    bodies.push(r.body);
+    if (!limit) break;
+    const token = protobuf ? protobufList(r.body).continue : jsonContinue(r.body);
+    if (token === '') break;
+    path = `${base}&continue=${encodeURIComponent(token)}`;
+  }
+  return { ms: performance.now() - t0, bodies };
+}
+
+async function listTimes(t: Target, namespace: string, protobuf: boolean, limit: number | undefined, runs = 7): Promise<{ ms: number; bytes: number }> {
+  // The first run checks the answer and warms up; the median of the others is reported.
+  const first = await listOnce(t, namespace, protobuf, limit);
+  const count = first.bodies.reduce((n, b) => n + (protobuf ? protobufList(b).items : jsonList(b).items), 0);
+  if (count !== LIST_PODS) throw new Error(`listed ${count} pods, expected ${LIST_PODS}`);
+  const sample: number[] = [];
+  for (let i = 0; i < runs; i++) sample.push((await listOnce(t, namespace, protobuf, limit)).ms);
+  return { ms: quantile(sample, 0.5), bytes: first.bodies.reduce((n, b) => n + b.length, 0) };
+}
+
+/** An HTTP watch stream (JSON lines) reporting the name of each event's object as it arrives. */
+function openWatch(port: number, path: string, onEvent: (name: string, at: number) => void): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { Accept: 'application/json' }, agent: false }, (res) => {
+      if (res.statusCode !== 200) {
+        reject(new Error(`watch: HTTP ${res.statusCode}`));
+        return;
+      }
+      let pending = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        const at = performance.now();
+        pending += chunk;
+        let nl: number;
+        while ((nl = pending.indexOf('\n')) !== -1) {
+          const line = pending.slice(0, nl);
+          pending = pending.slice(nl + 1);
+          // metadata.name is the first "name" of an event (ObjectMeta's field order).
+          const m = /"name":"([^"]*)"/.exec(line);
+          if (m) onEvent(m[1]!, at);
+        }
+      });
+      res.on('error', () => undefined);
+      resolve(() => req.destroy());
+    });
+    req.on('error', (err) => reject(err));
+    req.end();
+  });
+}
+
+/** Sequential creates; for each, the time from its response to its event on every watcher. */
+async function watchLatency(t: Target, namespace: string, watchers: number, writes: number): Promise<{ p50: number; p99: number }> {
+  const path = `/api/v1/namespaces/${namespace}/pods`;
+  const rv = (JSON.parse((await expectStatus(send(t, 'GET', `${path}?limit=1`), 200, 'list')).body.toString()) as { metadata: { resourceVersion: string } })
+    .metadata.resourceVersion;
+  const arrivals = new Map<string, number[]>();
+  let pending: { name: string; left: number; done: () => void } | undefined;
+  const closers = await Promise.all(
+    Array.from({ length: watchers }, () =>
+      openWatch(t.port, `${path}?watch=1&resourceVersion=${rv}`, (name, at) => {
+        arrivals.get(name)?.push(at);
+        if (pending && pending.name === name && --pending.left === 0) pending.done();
+      }),
+    ),
+  );
+  const { before, after } = podTemplate(namespace);
+  const sample: number[] = [];
+  try {
+    for (let i = 0; i < writes; i++) {
+      const name = `w${watchers}-${i}`;
+      arrivals.set(name, []);
+      const allSeen = new Promise<void>((resolve) => (pending = { name, left: watchers, done: resolve }));
+      await expectStatus(send(t, 'POST', path, `${before}${name}${after}`), 201, 'create pod');
+      const acked = performance.now();
+      await allSeen;
+      // An event may beat the write's response to the client: it then counts as 0.
+      for (const at of arrivals.get(name)!) sample.push(Math.max(0, at - acked));
+      arrivals.delete(name);
+      await sleep(2);
+    }
+  } finally {
+    for (const close of closers) close();
+  }
+  return { p50: quantile(sample, 0.5), p99: quantile(sample, 0.99) };
+}
+
+async function readyTimes(starts: number): Promise<number> {
+  const sample: number[] = [];
+  for (let i = 0; i < starts; i++) {
+    const dir = mkdtempSync(join(tmpdir(), 'kubelite-bench-ready-'));
+    try {
+      const s = await startApiserver(dir);
+      sample.push(s.readyMs);
+      await s.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return quantile(sample, 0.5);
+}
+
+// ------------------------------------------------------------------------------ the run
+
+const RSS_TARGET_MIB = 200e6 / 2 ** 20;
+
+export async function run(): Promise<BenchReport> {
+  const notes: string[] = [];
+  const readyMs = await readyTimes(7);
+
+  const dir = mkdtempSync(join(tmpdir(), 'kubelite-bench-apiserver-'));
+  const server = await startApiserver(dir);
+  const pid = server.process.pid!;
+  const t: Target = { port: server.port, agent: new Agent({ keepAlive: true, maxSockets: 64 }) };
+  const rows: BenchRow[] = [];
+  const row = (metric: string, unit: string, value: number, target?: string, met?: boolean): void => {
+    rows.push({ metric, unit, values: { lmdb: value }, target, met });
+  };
+  try {
+    await sleep(500);
+    const rssIdle = rssMiB(pid);
+    for (const ns of ['bench-list', 'bench-watch', 'bench-create']) await createNamespace(t, ns);
+
+    await fill(t, 'bench-list', LIST_PODS);
+    await sleep(1000);
+    const rssFilled = rssMiB(pid);
+
+    const lists = {
+      jsonWhole: await listTimes(t, 'bench-list', false, undefined),
+      protobufWhole: await listTimes(t, 'bench-list', true, undefined),
+      jsonPaged: await listTimes(t, 'bench-list', false, 500),
+      protobufPaged: await listTimes(t, 'bench-list', true, 500),
+    };
+    await sleep(1000);
+    const rssListed = rssMiB(pid);
+
+    const watch1 = await watchLatency(t, 'bench-watch', 1, 300);
+    const watch100 = await watchLatency(t, 'bench-watch', 100, 200);
+
+    const creates: Record<number, CreateResult> = {};
+    for (const clients of [1, 8, 32]) creates[clients] = await createLoad(t, 'bench-create', clients, CREATE_SECONDS);
+
+    for (const c of [1, 8, 32]) {
+      const r = creates[c]!;
+      const s = c > 1 ? 's' : '';
+      row(`creates/s, ${c} client${s}`, 'ops/s', r.perSecond, c === 32 ? '≥ 5,000' : undefined, c === 32 ? r.perSecond >= 5000 : undefined);
+      row(`create latency p50, ${c} client${s}`, 'ms', r.p50);
+      row(`create latency p99, ${c} client${s}`, 'ms', r.p99);
+    }
+    const listRow = (what: string, r: { ms: number }) => row(`list 10,000 pods, ${what}`, 'ms', r.ms, '≤ 70', r.ms <= 70);
+    listRow('JSON, whole', lists.jsonWhole);
+    listRow('protobuf, whole', lists.protobufWhole);
+    listRow('JSON, pages of 500', lists.jsonPaged);
+    listRow('protobuf, pages of 500', lists.protobufPaged);
+    row('watch latency p50, 1 watcher', 'ms', watch1.p50);
+    row('watch latency p99, 1 watcher', 'ms', watch1.p99, '≤ 10', watch1.p99 <= 10);
+    row('watch latency p50, 100 watchers', 'ms', watch100.p50);
+    row('watch latency p99, 100 watchers', 'ms', watch100.p99, '≤ 10', watch100.p99 <= 10);
+    row('RSS idle', 'MiB', rssIdle);
+    row('RSS with 10,000 pods', 'MiB', rssFilled, '≤ 200 MB', rssFilled <= RSS_TARGET_MIB);
+    row('RSS with 10,000 pods, after the lists', 'MiB', rssListed, '≤ 200 MB', rssListed <= RSS_TARGET_MIB);
+    row('spawn → /readyz ok (median of 7)', 'ms', readyMs, '≤ 300', readyMs <= 300);
+    const tpl = podTemplate('bench-create');
+    const podBytes = Buffer.byteLength(`${tpl.before}c32-31-9999${tpl.after}`);
+    notes.push(
+      `The apiserver is a separate \`kubelite apiserver --storage lmdb\` process (fsync on); clients share this process and the machine's ${cpus().length} cores with it, over keep-alive HTTP/1.1.`,
+      `Pods: ${podBytes} bytes as sent; list bodies: JSON ${lists.jsonWhole.bytes.toLocaleString('en-US')} bytes, protobuf ${lists.protobufWhole.bytes.toLocaleString('en-US')} bytes.`,
+      `Create runs: ${CREATE_SECONDS} s each. Lists: median of 7 after a checked warm-up run; paged = all 20 pages following continue tokens. Watch latency: write response → event at each watcher, 300 (1 watcher) and 200 (100 watchers) sequential creates.`,
+    );
+  } finally {
+    t.agent.destroy();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { name: 'apiserver', columns: ['lmdb'], rows, notes };
+}
