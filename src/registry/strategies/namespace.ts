@@ -1,0 +1,74 @@
+// Namespace: pkg/registry/core/namespace/strategy.go and ValidateNamespace*. The `kubernetes`
+// finalizer and the Active phase are set on create; spec.finalizers only changes through
+// namespaces/finalize, status only through namespaces/status.
+import { prepareNamespaceForCreate } from '../../api/core/v1/defaults-other.js';
+import { index, obj, str, strs } from '../../machinery/validation/common.js';
+import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
+import { nameIsDNSLabel } from '../../machinery/validation/names.js';
+import { validateFinalizerName, validateKubeFinalizerName } from '../../machinery/validation/object-meta.js';
+import type { ResourceStrategy } from '../strategy.js';
+
+/** validateFinalizerName (core): qualified, and standard when unqualified. */
+function finalizerErrors(finalizers: unknown, indexed: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  strs(finalizers).forEach((f, i) => {
+    // ValidateNamespace reports every finalizer on `spec.finalizers`; the finalize path indexes them.
+    const path = indexed ? index('spec.finalizers', i) : 'spec.finalizers';
+    errs.push(...validateFinalizerName(f, path), ...validateKubeFinalizerName(f, path));
+  });
+  return errs;
+}
+
+function keepFinalizers(ns: Record<string, unknown>, old: Record<string, unknown>): void {
+  const spec = obj(ns.spec);
+  const oldFinalizers = obj(old.spec).finalizers;
+  if (oldFinalizers === undefined) delete spec.finalizers;
+  else spec.finalizers = structuredClone(oldFinalizers);
+  ns.spec = spec;
+}
+
+export const namespaceStrategy: ResourceStrategy = {
+  hasStatus: true,
+  tracksGeneration: false,
+  nameValidator: nameIsDNSLabel,
+  prepareForCreate(ns) {
+    prepareNamespaceForCreate(ns);
+  },
+  prepareForUpdate(ns, old) {
+    keepFinalizers(ns, old);
+    ns.status = structuredClone(old.status);
+  },
+  validate(ns) {
+    return finalizerErrors(obj(ns.spec).finalizers, false);
+  },
+  validateUpdate() {
+    return [];
+  },
+  prepareForStatusUpdate(ns, old) {
+    ns.spec = structuredClone(old.spec);
+  },
+  validateStatusUpdate(ns) {
+    const phase = str(obj(ns.status).phase);
+    const deleting = obj(ns.metadata).deletionTimestamp;
+    if (deleting === undefined || deleting === null) {
+      if (phase !== 'Active') return [fieldError.invalid('status.Phase', phase, "may only be 'Active' if `deletionTimestamp` is empty")];
+    } else if (phase !== 'Terminating') {
+      return [fieldError.invalid('status.Phase', phase, "may only be 'Terminating' if `deletionTimestamp` is not empty")];
+    }
+    return [];
+  },
+};
+
+/** namespaces/finalize: only spec.finalizers changes (status is kept). */
+export const namespaceFinalizeStrategy: ResourceStrategy = {
+  hasStatus: true,
+  tracksGeneration: false,
+  nameValidator: nameIsDNSLabel,
+  prepareForUpdate(ns, old) {
+    ns.status = structuredClone(old.status);
+  },
+  validate: () => [],
+  validateUpdate(ns) {
+    return finalizerErrors(obj(ns.spec).finalizers, true);
+  },
+};
