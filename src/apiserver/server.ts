@@ -17,6 +17,7 @@ import type { ResponseFormat } from './encode.js';
 import { writeBytes, writeError } from './http/respond.js';
 import { negotiateResource, wantsAggregatedDiscovery } from './negotiate.js';
 import { buildOpenApi, type OpenApiDocuments } from './openapi.js';
+import { OpenApiV2Endpoint } from './openapi-v2-serve.js';
 import { parseRequestInfo } from './request/request-info.js';
 import { handleResource, type RequestContext } from './resources.js';
 import { fieldsFor } from './selectors.js';
@@ -84,6 +85,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   await registry.start();
   const discovery = new Discovery(allKinds);
   const openapi: OpenApiDocuments = buildOpenApi(allKinds, KUBERNETES_VERSION);
+  const openapiV2 = new OpenApiV2Endpoint(openapi.v2);
   const metrics = new Metrics();
   let serverAddress = '';
 
@@ -168,7 +170,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
           ? sendJson(res, discovery.aggregatedGroups, 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList')
           : sendJson(res, discovery.apiGroupList);
       case '/openapi/v2':
-        return sendJson(res, openapi.v2);
+        return openapiV2.serve(req, res);
       case '/openapi/v3':
         return sendJson(res, openapi.v3Index);
     }
