@@ -2,7 +2,7 @@
 // labels and annotations, label selectors (validation and matching), non-negative and immutable
 // fields, and apimachinery's semantic equality.
 import { fieldError, type FieldError } from './field-errors.js';
-import { goLabelSelector, rawError } from './go-syntax.js';
+import { goLabelSelector, goStringMap, rawError } from './go-syntax.js';
 import { byteLength, isQualifiedName, isValidLabelValue } from './names.js';
 
 export type Obj = Record<string, unknown>;
@@ -188,4 +188,9 @@ export function validateImmutableSelector(newSel: unknown, oldSel: unknown, path
   if (semanticEqual(newSel, oldSel)) return [];
   const text = isObj(newSel) ? goLabelSelector(newSel) : '"null"';
   return [rawError('FieldValueInvalid', path, text, FieldImmutableErrorMsg)];
+}
+
+/** An Invalid error whose value is a map[string]string as JSON holds it (nil when absent, as Go prints it). */
+export function invalidStringMap(path: string, value: unknown, detail: string): FieldError {
+  return rawError('FieldValueInvalid', path, goStringMap(isObj(value) ? stringMap(value) : undefined), detail);
 }

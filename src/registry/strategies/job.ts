@@ -24,6 +24,7 @@ import {
   validateImmutableSelector,
   validateLabelSelector,
   validateNonnegativeField,
+  invalidStringMap,
   type Obj,
 } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
@@ -134,7 +135,7 @@ export function validateJobSpec(spec: Obj, path = 'spec'): FieldError[] {
   else errs.push(...validateLabelSelector(spec.selector, child(path, 'selector')));
   const sel = labelSelectorAsSelector(spec.selector);
   const labels = stringMap(obj(obj(spec.template).metadata).labels);
-  if (sel && !selectorMatches(sel, labels)) errs.push(fieldError.invalidMap(child(path, 'template', 'metadata', 'labels'), labels, '`selector` does not match template `labels`'));
+  if (sel && !selectorMatches(sel, labels)) errs.push(invalidStringMap(child(path, 'template', 'metadata', 'labels'), obj(obj(spec.template).metadata).labels, '`selector` does not match template `labels`'));
   return errs;
 }
 

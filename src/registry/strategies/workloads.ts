@@ -22,6 +22,7 @@ import {
   validateLabels,
   validateAnnotations,
   validateNonnegativeField,
+  invalidStringMap,
   type Obj,
 } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
@@ -57,7 +58,7 @@ function validateTemplateForReplicaSet(spec: Obj, path: string, owner: string): 
     return errs;
   }
   const labels = stringMap(obj(template.metadata).labels);
-  if (!selectorEmpty(sel) && !selectorMatches(sel, labels)) errs.push(fieldError.invalidMap(child(tPath, 'metadata', 'labels'), labels, '`selector` does not match template `labels`'));
+  if (!selectorEmpty(sel) && !selectorMatches(sel, labels)) errs.push(invalidStringMap(child(tPath, 'metadata', 'labels'), obj(template.metadata).labels, '`selector` does not match template `labels`'));
   errs.push(...validatePodTemplateSpec(template, tPath));
   const tSpec = obj(template.spec);
   if (str(tSpec.restartPolicy) !== 'Always') errs.push(fieldError.notSupported(child(tPath, 'spec', 'restartPolicy'), str(tSpec.restartPolicy), ['Always']));
@@ -261,7 +262,7 @@ export function validateDaemonSetSpec(ds: Obj, path = 'spec'): FieldError[] {
   const template = obj(spec.template);
   const sel = labelSelectorAsSelector(spec.selector);
   const labels = stringMap(obj(template.metadata).labels);
-  if (sel && !selectorMatches(sel, labels)) errs.push(fieldError.invalidMap(child(path, 'template', 'metadata', 'labels'), labels, '`selector` does not match template `labels`'));
+  if (sel && !selectorMatches(sel, labels)) errs.push(invalidStringMap(child(path, 'template', 'metadata', 'labels'), obj(template.metadata).labels, '`selector` does not match template `labels`'));
   if (isObj(spec.selector) && Object.keys(obj(spec.selector.matchLabels)).length + (Array.isArray(spec.selector.matchExpressions) ? spec.selector.matchExpressions.length : 0) === 0) {
     errs.push(rawError('FieldValueInvalid', child(path, 'selector'), goLabelSelector(spec.selector), 'empty selector is invalid for daemonset'));
   }
@@ -364,7 +365,7 @@ export function validateStatefulSetSpec(spec: Obj, path = 'spec'): FieldError[] 
   else {
     // StatefulSets validate only their template's metadata (Kubernetes leaves the pod spec to the pods).
     const labels = stringMap(obj(template.metadata).labels);
-    if (!selectorEmpty(sel) && !selectorMatches(sel, labels)) errs.push(fieldError.invalidMap(child(tPath, 'metadata', 'labels'), labels, '`selector` does not match template `labels`'));
+    if (!selectorEmpty(sel) && !selectorMatches(sel, labels)) errs.push(invalidStringMap(child(tPath, 'metadata', 'labels'), obj(template.metadata).labels, '`selector` does not match template `labels`'));
     errs.push(...validateLabels(obj(template.metadata).labels, child(tPath, 'labels')));
     errs.push(...validateAnnotations(obj(template.metadata).annotations, child(tPath, 'annotations')));
     errs.push(...validatePodSpecificAnnotations(obj(template.metadata).annotations, obj(template.spec), child(tPath, 'annotations'), {}));
