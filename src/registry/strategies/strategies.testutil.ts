@@ -53,7 +53,7 @@ export function create(input: KubeObject, namespace = 'vectors'): { obj: KubeObj
  */
 export function allocate(svc: KubeObject): void {
   const spec = (svc.spec ??= {}) as Record<string, any>;
-  if (needsClusterIP(svc) && !spec.clusterIP) {
+  if (needsClusterIP(svc) && !spec.clusterIP && !spec.clusterIPs?.length) {
     spec.clusterIP = '10.0.0.10';
     spec.clusterIPs = ['10.0.0.10'];
   }
