@@ -162,31 +162,20 @@ function orderDetails(d: StatusDetails): StatusDetails {
   return out;
 }
 
-const GO_ESCAPES = /[<>&\u2028\u2029]/g;
-const GO_ESCAPE_TEST = /[<>&\u2028\u2029]/;
-function goEscapeChar(c: string): string {
-  switch (c) {
-    case '<':
-      return '\\u003c';
-    case '>':
-      return '\\u003e';
-    case '&':
-      return '\\u0026';
-    case '\u2028':
-      return '\\u2028';
-    default:
-      return '\\u2029';
-  }
-}
-
 /**
  * Go's encoding/json escapes `<`, `>`, `&`, U+2028 and U+2029 (and writes \b, \f as \u0008,
  * \u000c). Applied to the output of JSON.stringify it gives Go's bytes. These characters can only
- * occur inside JSON strings, so a textual replacement is exact.
+ * occur inside JSON strings, so a textual replacement is exact. (indexOf is a vectorized scan:
+ * much cheaper than a regular expression when, as usual, there is nothing to replace.)
  */
 export function goEscape(json: string): string {
-  if (GO_ESCAPE_TEST.test(json)) json = json.replace(GO_ESCAPES, goEscapeChar);
-  if (json.includes('\\b') || json.includes('\\f')) json = json.replace(/\\(\\|b|f)/g, goControlEscape);
+  // replaceAll with a string pattern is several times faster than a regular expression.
+  if (json.indexOf('<') !== -1) json = json.replaceAll('<', '\\u003c');
+  if (json.indexOf('>') !== -1) json = json.replaceAll('>', '\\u003e');
+  if (json.indexOf('&') !== -1) json = json.replaceAll('&', '\\u0026');
+  if (json.indexOf('\u2028') !== -1) json = json.replaceAll('\u2028', '\\u2028');
+  if (json.indexOf('\u2029') !== -1) json = json.replaceAll('\u2029', '\\u2029');
+  if (json.indexOf('\\b') !== -1 || json.indexOf('\\f') !== -1) json = json.replace(/\\(\\|b|f)/g, goControlEscape);
   return json;
 }
 

@@ -4,9 +4,10 @@
 //
 // Decoding is JSON.parse + normalize (compiled per struct) on the common path. Duplicate keys,
 // which JSON.parse silently collapses, are detected by comparing the number of keys in the text
-// (quickScan: indexOf jumps between string tokens) with the number of keys normalize saw; only
+// (countKeys: indexOf jumps between `":` sequences) with the number of keys normalize saw; only
 // when they differ does a complete JavaScript scan run to find and name them. Syntax errors get
-// Go's encoding/json messages from the same scanner.
+// Go's encoding/json messages from the same scanner. Nesting is bounded after parsing (V8's
+// JSON.parse is iterative), by normalize and the raw-subtree walks, at MAX_DEPTH.
 import type { StructType } from '../../api/schema/dsl.js';
 import { goEscape, StatusError } from '../status.js';
 import {
@@ -15,12 +16,14 @@ import {
   kindOf,
   MAX_BODY_BYTES,
   MAX_DEPTH,
+  SEG_INDEX,
+  SEG_KEY,
   strictPath,
   summarizeBody,
   toBadRequest,
   userPath,
 } from './common.js';
-import { JsonDepthError, JsonSyntaxError, preciseScan, quickScan } from './jsonscan.js';
+import { countKeys, JsonDepthError, JsonSyntaxError, preciseScan } from './jsonscan.js';
 import { newContext, structNormalizer, type FieldValidation } from './normalize.js';
 
 export type { FieldValidation } from './normalize.js';
@@ -136,35 +139,34 @@ export function decodeJson<T = Record<string, unknown>>(
 ): DecodeResult<T> {
   const validation = opts.fieldValidation ?? 'Warn';
   const text = bodyText(input, opts.maxBytes);
-  const scan = quickScan(text);
-  if (scan.depth > MAX_DEPTH) {
-    // Name the path (and report a syntax error first if there is one before it, as Go would).
-    try {
-      preciseScan(text, type);
-    } catch (e) {
-      if (e instanceof JsonSyntaxError) throw unrecognized(type, e.message, input);
-      if (e instanceof JsonDepthError) {
-        const path = userPath(e.path) || '.';
-        throw StatusError.badRequest(
-          `the object provided is unrecognized (must be of type ${kindOf(type)}): json: exceeded max depth ${MAX_DEPTH} at ${path}`,
-          { causes: [{ reason: 'FieldValueInvalid', message: `nesting deeper than ${MAX_DEPTH} levels`, field: path }] },
-        );
-      }
-      throw toBadRequest(e);
-    }
-  }
   let parsed: unknown;
   try {
+    // V8's JSON.parse is iterative: any nesting parses; normalize bounds the depth afterwards.
     parsed = JSON.parse(text);
   } catch (e) {
-    try {
-      preciseScan(text);
-    } catch (s) {
-      if (s instanceof JsonSyntaxError) throw unrecognized(type, s.message, input);
-    }
-    throw unrecognized(type, e instanceof Error ? e.message : String(e), input);
+    throw syntaxError(text, type, input, e);
   }
-  return decodeParsed<T>(parsed, text, type, validation, opts.defaultGVK, input, scan.keys);
+  const keys = validation === 'Ignore' ? 0 : countKeys(text);
+  return decodeParsed<T>(parsed, text, type, validation, opts.defaultGVK, input, keys);
+}
+
+/** The error for text JSON.parse rejected, with Go's message (found by the precise scanner). */
+function syntaxError(text: string, type: StructType, input: Uint8Array | string, cause: unknown): StatusError {
+  try {
+    preciseScan(text);
+  } catch (s) {
+    if (s instanceof JsonSyntaxError) return unrecognized(type, s.message, input);
+    if (s instanceof JsonDepthError) return depthError(type, s.path);
+  }
+  return unrecognized(type, cause instanceof Error ? cause.message : String(cause), input);
+}
+
+function depthError(type: StructType, markerPath: string): StatusError {
+  const path = userPath(markerPath) || '.';
+  return StatusError.badRequest(
+    `the object provided is unrecognized (must be of type ${kindOf(type)}): json: exceeded max depth ${MAX_DEPTH} at ${path}`,
+    { causes: [{ reason: 'FieldValueInvalid', message: `nesting deeper than ${MAX_DEPTH} levels`, field: path }] },
+  );
 }
 
 /**
@@ -274,23 +276,65 @@ export function encodeJsonBytes(value: unknown): Buffer {
  */
 export function parseJson(input: Uint8Array | string, maxBytes = MAX_BODY_BYTES): unknown {
   const text = bodyText(input, maxBytes);
-  const scan = quickScan(text);
-  if (scan.depth <= MAX_DEPTH) {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
     try {
-      return JSON.parse(text);
-    } catch {
-      // fall through to the precise scan for Go's message
+      preciseScan(text);
+    } catch (s) {
+      if (s instanceof JsonSyntaxError) throw StatusError.badRequest(s.message);
+      if (s instanceof JsonDepthError) throw depthFailure(s.path);
+    }
+    throw StatusError.badRequest(e instanceof Error ? e.message : String(e));
+  }
+  if (mayNestDeeper(text, MAX_DEPTH)) {
+    const deepAt = tooDeep(value, MAX_DEPTH);
+    if (deepAt !== undefined) throw depthFailure(deepAt);
+  }
+  return value;
+}
+
+/** False when the text has at most `limit` opening brackets in all (so cannot nest deeper). */
+function mayNestDeeper(text: string, limit: number): boolean {
+  let n = 0;
+  for (const c of ['{', '[']) {
+    let i = text.indexOf(c);
+    while (i !== -1) {
+      if (++n > limit) return true;
+      i = text.indexOf(c, i + 1);
     }
   }
-  try {
-    preciseScan(text);
-  } catch (e) {
-    if (e instanceof JsonSyntaxError) throw StatusError.badRequest(e.message);
-    if (e instanceof JsonDepthError)
-      throw StatusError.badRequest(`json: exceeded max depth ${MAX_DEPTH} at ${userPath(e.path) || '.'}`, {
-        causes: [{ reason: 'FieldValueInvalid', message: `nesting deeper than ${MAX_DEPTH} levels`, field: userPath(e.path) }],
-      });
-    throw toBadRequest(e);
+  return false;
+}
+
+function depthFailure(markerPath: string): StatusError {
+  const path = userPath(markerPath) || '.';
+  return StatusError.badRequest(`json: exceeded max depth ${MAX_DEPTH} at ${path}`, {
+    causes: [{ reason: 'FieldValueInvalid', message: `nesting deeper than ${MAX_DEPTH} levels`, field: path }],
+  });
+}
+
+/** The marker path where `v` nests deeper than `limit` objects/arrays, if it does. */
+export function tooDeep(v: unknown, limit: number, path = '', depth = 1): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  if (depth > limit) return path;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const e = v[i];
+      if (typeof e === 'object' && e !== null) {
+        const r = tooDeep(e, limit, path + SEG_INDEX + i, depth + 1);
+        if (r !== undefined) return r;
+      }
+    }
+    return undefined;
   }
-  throw StatusError.badRequest('invalid JSON');
+  for (const k in v) {
+    const e = (v as Record<string, unknown>)[k];
+    if (typeof e === 'object' && e !== null) {
+      const r = tooDeep(e, limit, path + SEG_KEY + k, depth + 1);
+      if (r !== undefined) return r;
+    }
+  }
+  return undefined;
 }

@@ -94,7 +94,7 @@ function walkRaw(v: unknown, c: NormalizeContext, p: string, d: number): void {
 }
 
 function deep(p: string): never {
-  fail(p, `json: exceeded max depth ${MAX_DEPTH}`, `nesting deeper than ${MAX_DEPTH} levels`);
+  fail(p, `json: exceeded max depth ${MAX_DEPTH} at ${userPath(p) || '.'}`, `nesting deeper than ${MAX_DEPTH} levels`);
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

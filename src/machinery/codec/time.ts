@@ -109,12 +109,35 @@ function daysFromCivil(y: number, m: number, d: number): number {
 const FMT_MIN = ZERO_TIME_UNIX; // 0001-01-01
 const FMT_MAX = 253402300799; // 9999-12-31T23:59:59Z
 
-/** Formats Unix seconds as Go's RFC 3339 UTC ("2006-01-02T15:04:05Z"); undefined outside years 1..9999. */
+const pad2 = (n: number): string => (n < 10 ? '0' + n : String(n));
+
+let lastSeconds = NaN;
+let lastFormatted = '';
+
+/** Formats Unix seconds as Go's RFC 3339 UTC ("2006-01-02T15:04:05Z"); undefined outside years 0..9999. */
 export function formatRfc3339(seconds: number): string | undefined {
-  if (!(seconds >= FMT_MIN - 31622400 && seconds <= FMT_MAX)) return undefined;
-  const iso = new Date(seconds * 1000).toISOString();
-  if (iso.length !== 24) return undefined;
-  return iso.slice(0, 19) + 'Z';
+  if (seconds === lastSeconds) return lastFormatted;
+  if (!Number.isInteger(seconds) || !(seconds >= FMT_MIN - 31622400 && seconds <= FMT_MAX)) return undefined;
+  const days = Math.floor(seconds / 86400);
+  let rem = seconds - days * 86400;
+  // H. Hinnant's civil_from_days.
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const hour = Math.floor(rem / 3600);
+  rem -= hour * 3600;
+  const minute = Math.floor(rem / 60);
+  const second = rem - minute * 60;
+  const out = `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(second)}Z`;
+  lastSeconds = seconds;
+  lastFormatted = out;
+  return out;
 }
 
 /** Formats as RFC3339Micro ("2006-01-02T15:04:05.000000Z"). */

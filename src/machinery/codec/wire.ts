@@ -287,26 +287,20 @@ export function readLenEnd(r: Reader, end: number): number {
   return e;
 }
 
+const ASCII_CHARS: string[] = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i));
+
 export function readString(r: Reader, end: number): string {
   const e = readLenEnd(r, end);
-  const buf = r.buf;
-  let p = r.pos;
-  const n = e - p;
-  if (n < 24) {
-    let s = '';
-    for (; p < e; p++) {
-      const c = buf[p]!;
-      if (c >= 128) {
-        s = r.b.utf8Slice(r.pos, e);
-        break;
-      }
-      s += String.fromCharCode(c);
-    }
-    r.pos = e;
-    return s;
-  }
+  const p = r.pos;
   r.pos = e;
-  return r.b.utf8Slice(e - n, e);
+  const n = e - p;
+  if (n === 0) return '';
+  if (n === 1) {
+    const c = r.buf[p]!;
+    if (c < 128) return ASCII_CHARS[c]!;
+  }
+  // Node's native UTF-8 slice is the fastest for every length (invalid sequences become U+FFFD).
+  return r.b.utf8Slice(p, e);
 }
 
 export function readBytes(r: Reader, end: number): Uint8Array {

@@ -112,17 +112,23 @@ function findDuplicates(node: unknown, lc: LineCounter, path: string, out: YamlD
 export function parseYaml(text: string, onDuplicates?: (d: YamlDuplicate[]) => void): unknown {
   const lc = new LineCounter();
   let docs;
+  // The yaml library creates an Error per problem found; their stack traces are most of the cost
+  // of rejecting a bad body, and never used.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
-    docs = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter: lc });
+    docs = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter: lc, prettyErrors: false });
   } catch (e) {
     throw new YamlSyntax(yamlError(e instanceof Error ? e.message : String(e), undefined));
+  } finally {
+    Error.stackTraceLimit = limit;
   }
   const list = Array.isArray(docs) ? docs : [];
   const doc = list[0];
   if (doc === undefined) return null;
   if (doc.errors.length > 0) {
     const err = doc.errors[0]!;
-    throw new YamlSyntax(yamlError(err.message, err.linePos?.[0]?.line));
+    throw new YamlSyntax(yamlError(err.message, err.linePos?.[0]?.line ?? lc.linePos(err.pos[0]).line));
   }
   if (onDuplicates) {
     const dups: YamlDuplicate[] = [];
