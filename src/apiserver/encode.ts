@@ -69,6 +69,8 @@ function tableRow(obj: KubeObject, printer: TablePrinter, kv: KindVersion, fmt: 
   if (conditions) row.conditions = conditions;
   if (opts.includeObject === 'Metadata') row.object = partial(obj, fmt);
   else if (opts.includeObject === 'Object') row.object = toServed(obj, kv);
+  // Go's RawExtension is a struct, never omitted: an empty one is written as null.
+  else row.object = null;
   return row;
 }
 

@@ -42,8 +42,8 @@ function parseResourceVersion(value: string | null): number | undefined {
   return Number(value);
 }
 
-function cacheFailure(err: unknown): never {
-  if (isCacheError(err) && err.code === 'TooLargeResourceVersion') throw apiError.timeout(err.message, 1);
+export function cacheFailure(err: unknown): never {
+  if (isCacheError(err) && err.code === 'TooLargeResourceVersion') throw apiError.tooLargeResourceVersion(err.message);
   if (isCacheError(err)) throw apiError.serviceUnavailable(err.message);
   throw err;
 }
@@ -142,7 +142,7 @@ export async function handleList(ctx: RequestContext, kv: KindVersion, store: St
       if (page.more && page.lastKey) continueToken = encodeContinue(prefix, page.lastKey, revision);
     } catch (err) {
       if (isStorageError(err, 'Compacted')) throw apiError.expired('The resourceVersion for the provided list is too old.');
-      if (isStorageError(err, 'FutureRevision')) throw apiError.timeout(`Too large resource version: ${rv}, current: ${await store.cache.revisionNow()}`, 1);
+      if (isStorageError(err, 'FutureRevision')) throw apiError.tooLargeResourceVersion(`Too large resource version: ${rv}, current: ${await store.cache.revisionNow()}`);
       throw store.storageFailure(err, '');
     }
   } else {

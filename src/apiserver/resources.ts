@@ -7,6 +7,7 @@ import { apiVersionOf, findResource, storageVersionOf } from '../api/kinds.js';
 import { DeleteOptions as DeleteOptionsType, Status } from '../api/meta/v1.js';
 import type { KindVersion, KubeObject } from '../api/schema/kind.js';
 import { StatusError } from '../machinery/status.js';
+import { fieldError } from '../machinery/validation/field-errors.js';
 import { apiError } from '../registry/errors.js';
 import { metaOf, str } from '../registry/meta.js';
 import type { Registry } from '../registry/registry.js';
@@ -15,11 +16,13 @@ import { decodeBody, type DecodedBody } from './decode.js';
 import { encodeObject, encodeOther, type ResponseFormat, type TableOptions } from './encode.js';
 import { readBody } from './http/body.js';
 import { writeBytes } from './http/respond.js';
-import { filterOf, handleList } from './list.js';
+import { cacheFailure, filterOf, handleList } from './list.js';
 import { applyPatch } from './patch.js';
 import type { ResourceRequestInfo } from './request/request-info.js';
 import { handleSubresource } from './subresources.js';
 import { handleWatch } from './watch.js';
+
+const decoder = new TextDecoder();
 
 export interface RequestContext {
   req: IncomingMessage;
@@ -42,13 +45,40 @@ function tableOptions(ctx: RequestContext): TableOptions {
   return { includeObject: include === 'None' || include === 'Object' ? include : 'Metadata', now: ctx.now };
 }
 
-/** dryRun=All (the only value Kubernetes accepts), or none. */
-export function dryRunOf(query: URLSearchParams): boolean {
+const OPTIONS_KIND: Record<string, string> = {
+  create: 'CreateOptions',
+  update: 'UpdateOptions',
+  patch: 'PatchOptions',
+  delete: 'DeleteOptions',
+  deletecollection: 'DeleteOptions',
+};
+
+/** The meta.k8s.io options kind Kubernetes validates a request's query parameters as (for 422 bodies). */
+export function optionsKindOf(verb: string): string {
+  return OPTIONS_KIND[verb] ?? 'CreateOptions';
+}
+
+/** dryRun=All (the only value Kubernetes accepts), or none; anything else is a 422 on the verb's options. */
+export function dryRunOf(query: URLSearchParams, verb = 'create'): boolean {
   const values = query.getAll('dryRun');
-  for (const v of values) {
-    if (v !== 'All') throw apiError.badRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`);
+  if (values.some((v) => v !== 'All')) {
+    throw apiError.invalid(optionsKindOf(verb), 'meta.k8s.io', '', [fieldError.notSupported('dryRun', values, ['All'])]);
   }
   return values.length > 0;
+}
+
+/** Kubernetes' ValidatePatchOptions: apply patches need a fieldManager, `force` is only for them. */
+function validatePatchOptions(ctx: RequestContext): void {
+  const apply = /^application\/apply-patch\+(yaml|json)\b/i.test(ctx.req.headers['content-type'] ?? '');
+  const errors = [];
+  if (apply && (ctx.query.get('fieldManager') ?? '') === '') errors.push(fieldError.required('fieldManager', 'is required for apply patch'));
+  if (!apply && ctx.query.has('force')) errors.push(fieldError.forbidden('force', 'may not be specified for non-apply patch'));
+  if (errors.length > 0) throw apiError.invalid('PatchOptions', 'meta.k8s.io', '', errors);
+}
+
+/** The Go package of a group's internal types, as conversion errors name them (core.ConfigMap, apps.Deployment). */
+function internalPackage(group: string): string {
+  return group === '' ? 'core' : group.split('.')[0]!;
 }
 
 export function fieldValidationOf(query: URLSearchParams): 'Strict' | 'Warn' | 'Ignore' {
@@ -79,7 +109,7 @@ async function objectFromBody(ctx: RequestContext, kv: KindVersion, body: Decode
   const kind = str(obj.kind);
   if ((apiVersion !== '' && apiVersion !== apiVersionOf(kv)) || (kind !== '' && kind !== kv.kind)) {
     throw apiError.badRequest(
-      `${kind || kv.kind} in version ${JSON.stringify(apiVersion || apiVersionOf(kv))} cannot be handled as a ${kv.kind}: converting (${apiVersion || kv.version}.${kind || kv.kind}) to (${kv.kind}): unknown conversion`,
+      `${kind || kv.kind} in version ${JSON.stringify(apiVersion || apiVersionOf(kv))} cannot be handled as a ${kv.kind}: converting (${(apiVersion || kv.version).split('/').pop()}.${kind || kv.kind}) to (${internalPackage(kv.group)}.${kv.kind}): unknown conversion`,
     );
   }
   obj.apiVersion = apiVersionOf(kv);
@@ -106,11 +136,22 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
   const namespace = namespaceOf(ctx, kv);
   switch (info.verb) {
     case 'get': {
-      const rv = ctx.query.get('resourceVersion');
-      if (rv !== null && rv !== '' && rv !== '0' && !/^\d+$/.test(rv)) {
+      const rv = ctx.query.get('resourceVersion') ?? '';
+      if (rv !== '' && !/^\d+$/.test(rv)) {
         throw new StatusError(500, '', `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
       }
-      const obj = await store.get(namespace, info.name);
+      let obj: KubeObject;
+      if (rv === '') {
+        obj = await store.get(namespace, info.name);
+      } else {
+        // resourceVersion=N: from the watch cache, once it is at least at N ("0": whatever it has).
+        try {
+          if (Number(rv) > 0) await ctx.registry.cacher.waitForRevision(Number(rv));
+        } catch (err) {
+          cacheFailure(err);
+        }
+        obj = JSON.parse(decoder.decode(store.getCached(namespace, info.name).json)) as KubeObject;
+      }
       return reply(ctx, 200, encodeObject(obj, kv, ctx.format, tableOptions(ctx)));
     }
     case 'list':
@@ -120,19 +161,26 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
       return handleWatch(ctx, kv, store, namespace);
     case 'create': {
       if (info.name !== '') throw apiError.methodNotAllowed();
+      const dryRun = dryRunOf(ctx.query, 'create');
       const obj = await readObject(ctx, kv);
-      const created = await store.create(namespace, obj, { dryRun: dryRunOf(ctx.query) });
+      const created = await store.create(namespace, obj, { dryRun });
       return reply(ctx, 201, encodeObject(created, kv, ctx.format, tableOptions(ctx)));
     }
     case 'update': {
+      // PUT and PATCH only exist on objects, not on collections.
+      if (info.name === '') throw apiError.methodNotAllowed();
+      const dryRun = dryRunOf(ctx.query, 'update');
       const obj = await readObject(ctx, kv);
       const result = await store.update(namespace, info.name, obj, {
-        dryRun: dryRunOf(ctx.query),
+        dryRun,
         subresource: info.subresource === 'status' ? 'status' : '',
       });
       return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
     }
     case 'patch': {
+      if (info.name === '') throw apiError.methodNotAllowed();
+      const dryRun = dryRunOf(ctx.query, 'patch');
+      validatePatchOptions(ctx);
       const bytes = await readBody(ctx.req);
       const hub = storageVersionOf(kv);
       const result = await store.guaranteedUpdate(
@@ -149,7 +197,7 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
           if (hub.kind !== str(next.kind)) throw apiError.internal('conversion produced another kind');
           return next;
         },
-        { dryRun: dryRunOf(ctx.query), subresource: info.subresource === 'status' ? 'status' : '', expectResourceVersion: undefined },
+        { dryRun, subresource: info.subresource === 'status' ? 'status' : '', expectResourceVersion: undefined },
       );
       return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
     }
@@ -211,7 +259,7 @@ async function deleteOptions(ctx: RequestContext) {
   const errors = validateDeleteOptions(orphanDependents, propagationPolicy ?? undefined);
   if (errors.length > 0) throw apiError.invalid('DeleteOptions', 'meta.k8s.io', '', errors);
   const pre = (body.preconditions ?? {}) as { uid?: string; resourceVersion?: string };
-  const dryRun = dryRunOf(q) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'));
+  const dryRun = dryRunOf(q, 'delete') || (Array.isArray(body.dryRun) && body.dryRun.includes('All'));
   let policy = propagationPolicy as 'Orphan' | 'Background' | 'Foreground' | undefined;
   if (orphanDependents === true) policy = 'Orphan';
   else if (orphanDependents === false) policy = 'Background';

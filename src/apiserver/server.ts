@@ -8,6 +8,7 @@ import { allKinds } from '../api/kinds.js';
 import { StatusError } from '../machinery/status.js';
 import { apiError } from '../registry/errors.js';
 import { genericStrategy } from '../registry/generic-strategy.js';
+import { hasStrategy, strategyFor } from '../registry/strategies/index.js';
 import { Registry } from '../registry/registry.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
 import { openStorage, type StorageBackend } from '../storage/open.js';
@@ -77,7 +78,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     storage,
     strategyFor: (group, resource) => {
       const kind = allKinds.find((k) => k.storage && k.group === group && k.resource === resource)!;
-      return opts.strategyFor?.(group, resource) ?? genericStrategy(kind);
+      return opts.strategyFor?.(group, resource) ?? (hasStrategy(group, resource) ? strategyFor(group, resource) : genericStrategy(kind));
     },
     fieldsFor: (group, resource) => fieldsFor(group, resource, allKinds),
     cacher: { log: (fields) => log({ subsystem: 'cacher', ...fields }) },
@@ -197,8 +198,10 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   }
 
   const server: Server = createServer({ keepAliveTimeout: 65_000, headersTimeout: 70_000, requestTimeout: 0, maxHeaderSize: 64 * 1024 }, handler);
-  server.on('clientError', (err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n400 Bad Request');
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    // What Go's HTTP server (so kube-apiserver) answers to requests it cannot parse.
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
     else socket.destroy(err);
   });
   await new Promise<void>((resolve, reject) => {

@@ -82,7 +82,7 @@ async function handleScale(ctx: RequestContext, kv: KindVersion): Promise<void> 
       throw apiError.invalid('Scale', 'autoscaling', name, [fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
     }
     return { ...current, spec: { ...((current.spec as KubeObject) ?? {}), replicas } };
-  }, { dryRun: dryRunOf(ctx.query), expectResourceVersion: rvPin === '' ? undefined : rvPin });
+  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb), expectResourceVersion: rvPin === '' ? undefined : rvPin });
   reply(ctx, 200, encodeOther(scaleOf(result.object), Scale, ctx.format));
 }
 
@@ -112,7 +112,7 @@ async function handleBinding(ctx: RequestContext, kv: KindVersion): Promise<void
     status.conditions = conditions;
     pod.status = status;
     return pod;
-  }, { dryRun: dryRunOf(ctx.query) });
+  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb) });
   success(ctx, 201);
 }
 
@@ -125,7 +125,7 @@ async function handleEviction(ctx: RequestContext, kv: KindVersion): Promise<voi
   await store.delete(namespaceOf(ctx, kv), ctx.info.name, {
     gracePeriodSeconds: typeof opts.gracePeriodSeconds === 'number' ? opts.gracePeriodSeconds : undefined,
     preconditions: { uid: pre.uid ?? undefined, resourceVersion: pre.resourceVersion ?? undefined },
-    dryRun: dryRunOf(ctx.query) || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All')),
+    dryRun: dryRunOf(ctx.query, ctx.info.verb) || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All')),
   });
   success(ctx, 201);
 }
@@ -138,7 +138,7 @@ async function handleFinalize(ctx: RequestContext, kv: KindVersion): Promise<voi
   const result = await store.guaranteedUpdate('', ctx.info.name, (ns) => {
     ns.spec = { ...((ns.spec as KubeObject) ?? {}), finalizers: finalizers.length > 0 ? finalizers : undefined };
     return ns;
-  }, { dryRun: dryRunOf(ctx.query) });
+  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb) });
   reply(ctx, 200, encodeObject(result.object, kv, ctx.format));
 }
 
@@ -155,7 +155,7 @@ async function handleRollback(ctx: RequestContext, kv: KindVersion): Promise<voi
     // Stored (apps/v1) deployments keep the beta rollbackTo as Kubernetes' conversion annotation.
     m.annotations = { ...((m.annotations as object) ?? {}), ...updated, 'deprecated.deployment.rollback.to': String(revision) };
     return d;
-  }, { dryRun: dryRunOf(ctx.query) });
+  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb) });
   success(ctx, 200, { message: `rollback request for deployment ${JSON.stringify(name)} succeeded` });
 }
 

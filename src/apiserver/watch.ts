@@ -35,13 +35,10 @@ function statusObject(err: StatusError): KubeObject {
 }
 
 function bookmarkObject(kv: KindVersion, revision: number, initialEventsEnd: boolean): KubeObject {
-  const obj = zeroValue<KubeObject>(kv.type);
-  obj.kind = kv.kind;
-  obj.apiVersion = apiVersionOf(kv);
   const meta: KubeObject = { resourceVersion: String(revision), creationTimestamp: null };
   if (initialEventsEnd) meta.annotations = { 'k8s.io/initial-events-end': 'true' };
-  obj.metadata = meta;
-  return obj;
+  // An empty object of the kind (Go's zero value) in the kind's field order: kind, apiVersion, metadata, spec, status.
+  return { kind: kv.kind, apiVersion: apiVersionOf(kv), ...zeroValue<KubeObject>(kv.type), metadata: meta };
 }
 
 function jsonLine(type: string, objectJson: Uint8Array | string): Uint8Array {
@@ -100,7 +97,7 @@ export class WatchEncoder {
 function watchError(err: unknown): StatusError {
   if (isCacheError(err)) {
     if (err.code === 'Expired' || err.code === 'Reinitialized') return apiError.expired(err.message);
-    if (err.code === 'TooLargeResourceVersion') return apiError.timeout(err.message, 1);
+    if (err.code === 'TooLargeResourceVersion') return apiError.tooLargeResourceVersion(err.message);
     return apiError.serviceUnavailable(err.message);
   }
   return err instanceof StatusError ? err : apiError.internal(String(err));

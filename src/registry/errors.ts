@@ -41,6 +41,14 @@ export const apiError = {
   expired: (message: string) => new StatusError(410, 'Expired', message),
   timeout: (message: string, retryAfterSeconds?: number) =>
     new StatusError(504, 'Timeout', message, retryAfterSeconds ? { details: { retryAfterSeconds } } : {}),
+  /**
+   * A read or watch at a revision the watch cache did not reach in time (`message`: "Too large
+   * resource version: X, current: Y"), as kube-apiserver's cacher reports it.
+   */
+  tooLargeResourceVersion: (message: string) =>
+    new StatusError(504, 'Timeout', `Timeout: ${message}`, {
+      details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+    }),
   internal: (message: string) => StatusError.internal(message),
   serviceUnavailable: (message: string) => new StatusError(503, 'ServiceUnavailable', message),
 };

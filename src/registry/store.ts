@@ -111,6 +111,10 @@ export class Store {
     return canonicalize<KubeObject>(obj, this.kind.type);
   }
 
+  private get isNamespaces(): boolean {
+    return this.kind.group === '' && this.kind.resource === 'namespaces';
+  }
+
   private invalid(name: string, errors: FieldError[]): StatusError {
     return apiError.invalid(this.kind.kind, this.kind.group, name, errors);
   }
@@ -154,11 +158,12 @@ export class Store {
     if (this.strategy.hasStatus) delete obj.status;
     if (this.strategy.tracksGeneration) m.generation = 1;
     else delete m.generation;
+    // Kubernetes' FillObjectMetaSystemFields comes first: strategies may derive from the uid (a Job's selector).
+    m.uid = newUid();
+    m.creationTimestamp = timestamp(ctx.now);
     this.strategy.prepareForCreate?.(obj, ctx);
     const generated = str(m.name) === '' && str(m.generateName) !== '';
     if (generated) m.name = generateName(str(m.generateName));
-    m.uid = newUid();
-    m.creationTimestamp = timestamp(ctx.now);
 
     const errors = [...this.validateMeta(obj), ...this.strategy.validate(obj, ctx)];
     if (errors.length > 0) throw this.invalid(str(m.name), errors);
@@ -361,8 +366,20 @@ export class Store {
       if (grace < 0) grace = 0;
       const alreadyDeleting = nm.deletionTimestamp !== undefined && nm.deletionTimestamp !== null;
       const currentGrace = typeof nm.deletionGracePeriodSeconds === 'number' ? nm.deletionGracePeriodSeconds : undefined;
+      // Kinds with a graceful-delete strategy (pods) are always marked first, even with a grace
+      // period of 0 (then deleted straight after): watchers see MODIFIED, then DELETED.
+      const graceful = this.strategy.defaultGracePeriodSeconds !== undefined;
+      let deleteAfterMark = false;
       let mark = false;
-      if (grace > 0 && (!alreadyDeleting || currentGrace === undefined || grace < currentGrace)) {
+      if (this.isNamespaces && !alreadyDeleting) {
+        // Kubernetes' namespace REST: the first delete only starts termination (Terminating, no
+        // grace period); the namespace controller empties it and removes spec.finalizers.
+        nm.deletionTimestamp = timestamp(now);
+        next.status = { ...((next.status as KubeObject | undefined) ?? {}), phase: 'Terminating' };
+        mark = true;
+      } else if (this.isNamespaces && strs((next.spec as KubeObject | undefined)?.finalizers).length > 0) {
+        throw apiError.conflict(this.name, name, 'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.');
+      } else if (grace > 0 && (!alreadyDeleting || currentGrace === undefined || grace < currentGrace)) {
         // Graceful: the object stays until whoever runs it (the node) finishes within the period.
         nm.deletionTimestamp = timestamp(now + grace * 1000);
         nm.deletionGracePeriodSeconds = grace;
@@ -375,15 +392,30 @@ export class Store {
           nm.deletionGracePeriodSeconds = 0;
         }
         mark = true;
+      } else if (graceful && !alreadyDeleting) {
+        nm.deletionTimestamp = timestamp(now);
+        nm.deletionGracePeriodSeconds = 0;
+        mark = true;
+        deleteAfterMark = true;
       }
 
       if (mark || (finalizers.size > 0 && finalizersChanged)) {
         const updated = this.canonical(next);
+        if (opts.dryRun && deleteAfterMark) return { object: updated, deleted: true };
         if (opts.dryRun) return { object: updated, deleted: false };
+        let rev: number;
         try {
-          const rev = await this.storage.update(kv.key, this.encode(updated), { expectModRevision: kv.modRevision });
-          updated.metadata = withResourceVersion(metaOf(updated), String(rev));
-          return { object: updated, deleted: false };
+          rev = await this.storage.update(kv.key, this.encode(updated), { expectModRevision: kv.modRevision });
+        } catch (err) {
+          if (!isStorageError(err, 'Conflict') && !isStorageError(err, 'NotFound')) throw this.storageFailure(err, name);
+          if (attempt >= this.maxRetries) throw apiError.modified(this.name, name);
+          continue;
+        }
+        updated.metadata = withResourceVersion(metaOf(updated), String(rev));
+        if (!deleteAfterMark) return { object: updated, deleted: false };
+        try {
+          const res = await this.storage.delete(kv.key, { expectModRevision: rev });
+          return { object: decodeStored(res.prev.value, res.revision), deleted: true };
         } catch (err) {
           if (!isStorageError(err, 'Conflict') && !isStorageError(err, 'NotFound')) throw this.storageFailure(err, name);
           if (attempt >= this.maxRetries) throw apiError.modified(this.name, name);
@@ -428,6 +460,10 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.byteLength !== b.byteLength) return false;
   for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+function strs(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
 /** Kubernetes' DeleteOptions rule: orphanDependents and propagationPolicy are exclusive. */

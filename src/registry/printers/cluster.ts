@@ -1,6 +1,6 @@
 // Tables of the cluster kinds: nodes, namespaces, events, leases.
 import { arr, int, obj, since, str } from './format.js';
-import { ageColumn, column, nameColumn, type TablePrinter } from './types.js';
+import { ageColumn, column, NAME_DESCRIPTION, nameColumn, type TablePrinter } from './types.js';
 
 const name = (o: Record<string, unknown>) => str(obj(o.metadata).name);
 const age = (o: Record<string, unknown>, now: number) => since(obj(o.metadata).creationTimestamp, now);
@@ -23,18 +23,21 @@ function nodeAddress(status: Record<string, unknown>, type: string): string {
   return str(arr(status.addresses).find((a) => a.type === type)?.address) || '<none>';
 }
 
+const NODE_ADDRESSES_DESCRIPTION =
+  'List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/concepts/nodes/node/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example.';
+
 export const nodePrinter: TablePrinter = {
   columns: [
     nameColumn,
-    column('Status', 'string', 'Readiness of the node, and whether it accepts new pods.'),
-    column('Roles', 'string', 'The roles of the node.'),
+    column('Status', 'string', 'The status of the node'),
+    column('Roles', 'string', 'The roles of the node'),
     ageColumn,
-    column('Version', 'string', 'The kubelet version the node reports.'),
-    column('Internal-IP', 'string', 'The node’s internal IP address.', 1),
-    column('External-IP', 'string', 'The node’s external IP address.', 1),
-    column('OS-Image', 'string', 'The operating system image the node reports.', 1),
-    column('Kernel-Version', 'string', 'The kernel version the node reports.', 1),
-    column('Container-Runtime', 'string', 'The container runtime and its version.', 1),
+    column('Version', 'string', 'Kubelet Version reported by the node.'),
+    column('Internal-IP', 'string', NODE_ADDRESSES_DESCRIPTION, 1),
+    column('External-IP', 'string', NODE_ADDRESSES_DESCRIPTION, 1),
+    column('OS-Image', 'string', 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).', 1),
+    column('Kernel-Version', 'string', 'Kernel Version reported by the node from \'uname -r\' (e.g. 3.16.0-0.bpo.4-amd64).', 1),
+    column('Container-Runtime', 'string', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).', 1),
   ],
   cells(o, now) {
     const status = obj(o.status);
@@ -60,7 +63,7 @@ export const nodePrinter: TablePrinter = {
 };
 
 export const namespacePrinter: TablePrinter = {
-  columns: [nameColumn, column('Status', 'string', 'The phase of the namespace.'), ageColumn],
+  columns: [nameColumn, column('Status', 'string', 'The status of the namespace'), ageColumn],
   cells: (o, now) => [name(o), str(obj(o.status).phase), age(o, now)],
 };
 
@@ -77,16 +80,16 @@ function eventSource(o: Record<string, unknown>): string {
 
 export const eventPrinter: TablePrinter = {
   columns: [
-    column('Last Seen', 'string', 'When the event was last seen.'),
-    column('Type', 'string', 'Normal or Warning.'),
-    column('Reason', 'string', 'Why the event happened, in a word.'),
-    column('Object', 'string', 'The object the event is about.'),
-    column('Subobject', 'string', 'The part of the object (e.g. a container).', 1),
-    column('Source', 'string', 'The component that reported the event.', 1),
-    column('Message', 'string', 'What happened.'),
-    column('First Seen', 'string', 'When the event was first seen.', 1),
-    column('Count', 'string', 'How often the event happened.', 1),
-    column('Name', 'string', 'The name of the event.', 1, 'name'),
+    column('Last Seen', 'string', 'The time at which the most recent occurrence of this event was recorded.'),
+    column('Type', 'string', 'Type of this event (Normal, Warning), new types could be added in the future'),
+    column('Reason', 'string', 'This should be a short, machine understandable string that gives the reason for the transition into the object\'s current status.'),
+    column('Object', 'string', 'The object that this event is about.'),
+    column('Subobject', 'string', 'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: "spec.containers{name}" (where "name" refers to the name of the container that triggered the event) or if no container name is specified "spec.containers[2]" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object.', 1),
+    column('Source', 'string', 'The component reporting this event. Should be a short machine understandable string.', 1),
+    column('Message', 'string', 'A human-readable description of the status of this operation.'),
+    column('First Seen', 'string', 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)', 1),
+    column('Count', 'string', 'The number of times this event has occurred.', 1),
+    column('Name', 'string', NAME_DESCRIPTION, 1, 'name'),
   ],
   cells(o, now) {
     const involved = obj(o.involvedObject);

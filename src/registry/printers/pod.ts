@@ -109,14 +109,14 @@ export function podStatusSummary(pod: Record<string, unknown>, now: number): { r
 export const podPrinter: TablePrinter = {
   columns: [
     nameColumn,
-    column('Ready', 'string', 'Ready containers out of all containers of the pod.'),
-    column('Status', 'string', 'The aggregate status of the pod and its containers.'),
-    column('Restarts', 'string', 'Container restarts, with the age of the last one.'),
+    column('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
+    column('Status', 'string', 'The aggregate status of the containers in this pod.'),
+    column('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
     ageColumn,
-    column('IP', 'string', 'The pod IP address.', 1),
-    column('Node', 'string', 'The node the pod is bound to.', 1),
-    column('Nominated Node', 'string', 'The node the scheduler nominated after preemption.', 1),
-    column('Readiness Gates', 'string', 'Readiness gates that are true out of all gates.', 1),
+    column('IP', 'string', 'IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', 1),
+    column('Node', 'string', 'NodeName is a request to schedule this pod onto a specific node. If it is non-empty, the scheduler simply schedules this pod onto that node, assuming that it fits resource requirements.', 1),
+    column('Nominated Node', 'string', 'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.', 1),
+    column('Readiness Gates', 'string', 'If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates', 1),
   ],
   cells(pod, now) {
     const spec = obj(pod.spec);

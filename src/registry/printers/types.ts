@@ -28,5 +28,12 @@ export function column(name: string, type: ColumnDefinition['type'], description
 }
 
 /** The Name column every printer starts with (format "name" lets kubectl find the object's name). */
-export const nameColumn = column('Name', 'string', 'The name of the object, unique within its namespace (or the cluster).', 0, 'name');
-export const ageColumn = column('Age', 'string', 'Time since the object was created.');
+// The Name and Age columns are described by ObjectMeta's API documentation, as Kubernetes does.
+export const NAME_DESCRIPTION =
+  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: http://kubernetes.io/docs/user-guide/identifiers#names';
+export const nameColumn = column('Name', 'string', NAME_DESCRIPTION, 0, 'name');
+export const ageColumn = column(
+  'Age',
+  'string',
+  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
+);

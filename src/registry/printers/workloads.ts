@@ -4,8 +4,8 @@ import { arr, boolPtr, formatLabelSelector, formatMap, humanDuration, int, obj, 
 import { ageColumn, column, nameColumn, type ColumnDefinition, type TablePrinter } from './types.js';
 
 const wideTemplateColumns = (selectorDescription: string): ColumnDefinition[] => [
-  column('Containers', 'string', 'Names of the containers in the template.', 1),
-  column('Images', 'string', 'Images of the containers in the template.', 1),
+  column('Containers', 'string', 'Names of each container in the template.', 1),
+  column('Images', 'string', 'Images referenced by each container in the template.', 1),
   column('Selector', 'string', selectorDescription, 1),
 ];
 
@@ -20,11 +20,13 @@ const age = (o: Record<string, unknown>, now: number) => since(obj(o.metadata).c
 export const deploymentPrinter: TablePrinter = {
   columns: [
     nameColumn,
-    column('Ready', 'string', 'Ready pods out of desired pods.'),
-    column('Up-to-date', 'string', 'Pods that run the current template.'),
-    column('Available', 'string', 'Pods ready for at least minReadySeconds.'),
+    column('Ready', 'string', 'Number of the pod with ready state'),
+    column('Up-to-date', 'string', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
+    column('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
     ageColumn,
-    ...wideTemplateColumns('The label selector of the deployment.'),
+    ...wideTemplateColumns(
+      'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.',
+    ),
   ],
   cells(o, now) {
     const spec = obj(o.spec);
@@ -36,11 +38,13 @@ export const deploymentPrinter: TablePrinter = {
 export const replicaSetPrinter: TablePrinter = {
   columns: [
     nameColumn,
-    column('Desired', 'integer', 'Desired number of pods.'),
-    column('Current', 'integer', 'Number of pods that exist.'),
-    column('Ready', 'integer', 'Number of ready pods.'),
+    column('Desired', 'integer', 'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller/#what-is-a-replicationcontroller'),
+    column('Current', 'integer', 'Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller/#what-is-a-replicationcontroller'),
+    column('Ready', 'integer', 'The number of ready replicas for this replica set.'),
     ageColumn,
-    ...wideTemplateColumns('The label selector of the replica set.'),
+    ...wideTemplateColumns(
+      'Selector is a label query over pods that should match the replica count. If the selector is empty, it is defaulted to the labels present on the pod template. Label keys and values that must match in order to be controlled by this replica set. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
+    ),
   ],
   cells(o, now) {
     const spec = obj(o.spec);
@@ -52,14 +56,16 @@ export const replicaSetPrinter: TablePrinter = {
 export const daemonSetPrinter: TablePrinter = {
   columns: [
     nameColumn,
-    column('Desired', 'integer', 'Nodes that should run the daemon pod.'),
-    column('Current', 'integer', 'Nodes that run at least one daemon pod.'),
-    column('Ready', 'integer', 'Nodes whose daemon pod is ready.'),
-    column('Up-to-date', 'integer', 'Nodes that run the current template.'),
-    column('Available', 'integer', 'Nodes whose daemon pod is available.'),
-    column('Node Selector', 'string', 'The node selector of the pod template.'),
+    column('Desired', 'integer', 'The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/'),
+    column('Current', 'integer', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/'),
+    column('Ready', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.'),
+    column('Up-to-date', 'integer', 'The total number of nodes that are running updated daemon pod'),
+    column('Available', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)'),
+    column('Node Selector', 'string', 'NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node\'s labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/'),
     ageColumn,
-    ...wideTemplateColumns('The label selector of the daemon set.'),
+    ...wideTemplateColumns(
+      'A label query over pods that are managed by the daemon set. Must match in order to be controlled. If empty, defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
+    ),
   ],
   cells(o, now) {
     const spec = obj(o.spec);
@@ -83,8 +89,8 @@ export const statefulSetPrinter: TablePrinter = {
     nameColumn,
     column('Ready', 'string', 'Ready pods out of desired pods.'),
     ageColumn,
-    column('Containers', 'string', 'Names of the containers in the template.', 1),
-    column('Images', 'string', 'Images of the containers in the template.', 1),
+    column('Containers', 'string', 'Names of each container in the template.', 1),
+    column('Images', 'string', 'Images referenced by each container in the template.', 1),
   ],
   cells(o, now) {
     const spec = obj(o.spec);
@@ -96,10 +102,12 @@ export const statefulSetPrinter: TablePrinter = {
 export const jobPrinter: TablePrinter = {
   columns: [
     nameColumn,
-    column('Completions', 'string', 'Succeeded pods out of the completions wanted.'),
-    column('Duration', 'string', 'How long the job ran (or has been running).'),
+    column('Completions', 'string', 'The number of pods which reached phase Succeeded.'),
+    column('Duration', 'string', 'Time required to complete the job.'),
     ageColumn,
-    ...wideTemplateColumns('The label selector of the job’s pods.'),
+    ...wideTemplateColumns(
+      'A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
+    ),
   ],
   cells(o, now) {
     const spec = obj(o.spec);
@@ -122,12 +130,14 @@ export const jobPrinter: TablePrinter = {
 export const cronJobPrinter: TablePrinter = {
   columns: [
     nameColumn,
-    column('Schedule', 'string', 'The cron schedule.'),
-    column('Suspend', 'boolean', 'Whether later runs are suspended.'),
-    column('Active', 'integer', 'Jobs running now.'),
-    column('Last Schedule', 'string', 'When a job was last scheduled.'),
+    column('Schedule', 'string', 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.'),
+    column('Suspend', 'boolean', 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false.'),
+    column('Active', 'integer', 'A list of pointers to currently running jobs.'),
+    column('Last Schedule', 'string', 'Information when was the last time the job was successfully scheduled.'),
     ageColumn,
-    ...wideTemplateColumns('The label selector of the jobs’ pods.'),
+    ...wideTemplateColumns(
+      'A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
+    ),
   ],
   cells(o, now) {
     const spec = obj(o.spec);
