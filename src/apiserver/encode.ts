@@ -9,6 +9,7 @@ import type { KindVersion, KubeObject } from '../api/schema/kind.js';
 import { encodeBody } from '../machinery/codec/index.js';
 import { canonicalize } from '../machinery/codec/normalize.js';
 import { StatusError } from '../machinery/status.js';
+import { servedJsonOf } from '../registry/materialize.js';
 import { printerFor, type TablePrinter } from '../registry/printers/index.js';
 import type { CachedObject } from '../storage/cacher/types.js';
 
@@ -98,6 +99,11 @@ export function encodeObject(hub: KubeObject, kv: KindVersion, fmt: ResponseForm
   if (fmt.as === 'PartialObjectMetadata') return encodeAs(partial(hub, fmt), PartialObjectMetadata, fmt);
   if (fmt.as === 'PartialObjectMetadataList') {
     throw StatusError.notAcceptable('only the following media types are accepted: application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1', { rawJson: true });
+  }
+  if (fmt.mediaType === 'application/json' && !fmt.pretty && kv.storage) {
+    // The object a write just stored: its JSON was made once, before the write.
+    const served = servedJsonOf(hub);
+    if (served !== undefined) return { contentType: fmt.mediaType, body: served };
   }
   return encodeAs(toServed(hub, kv), kv.type, fmt);
 }

@@ -1,8 +1,15 @@
 // Stored bytes → what the watch cache serves: the object with metadata.resourceVersion set,
 // serialized once as Kubernetes' JSON, plus the labels and fields selectors filter on. The decoded
 // object is not kept: ten thousand pods as bytes are a fraction of their size as JS objects.
+//
+// Writes through this API server are serialized once: the store prepares the stored bytes and
+// the served JSON (minus the resourceVersion only the commit assigns) from one JSON.stringify, and
+// the cache entry built when the write's watch event arrives, and the write's own response, are
+// both spliced from that instead of parsing the stored bytes and stringifying them again.
+import { randomBytes } from 'node:crypto';
 import type { KubeObject } from '../api/schema/kind.js';
 import { encodeJson } from '../machinery/codec/json.js';
+import { goEscape } from '../machinery/status.js';
 import type { CachedObject, Materialize } from '../storage/cacher/types.js';
 import { metaOf, str, withResourceVersion } from './meta.js';
 
@@ -24,20 +31,140 @@ export const metadataFields: FieldsOf = (obj) => {
   return { 'metadata.name': str(m.name), 'metadata.namespace': str(m.namespace) };
 };
 
+function labelsOf(m: Record<string, unknown>): Record<string, string> {
+  return (typeof m.labels === 'object' && m.labels !== null ? m.labels : {}) as Record<string, string>;
+}
+
 export function cachedFromObject(key: string, obj: KubeObject, revision: number, fieldsOf: FieldsOf): CachedObject {
   const m = metaOf(obj);
-  const labels = (typeof m.labels === 'object' && m.labels !== null ? m.labels : {}) as Record<string, string>;
   return {
     key,
     namespace: str(m.namespace),
     name: str(m.name),
     revision,
     json: encoder.encode(encodeJson(obj)),
-    labels,
+    labels: labelsOf(m),
     fields: fieldsOf(obj),
   };
 }
 
-export function materializer(fieldsOf: FieldsOf): Materialize {
-  return (key, value, modRevision) => cachedFromObject(key, decodeStored(value, modRevision), modRevision, fieldsOf);
+/** One write's serialization, made once by the store before the write. */
+export interface PreparedWrite {
+  readonly key: string;
+  /** What storage receives: compact JSON without metadata.resourceVersion. */
+  readonly stored: Buffer;
+  /**
+   * The served JSON (Go's escaping, trailing newline) is `head + resourceVersion + tail`; undefined
+   * when the object could not be split safely (then everyone falls back to decoding `stored`).
+   */
+  readonly head: string | undefined;
+  readonly tail: string | undefined;
+  readonly namespace: string;
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly fields: Readonly<Record<string, string>>;
+  /** Set when the watch cache built its entry from this write: the served bytes at that revision. */
+  served?: { revision: number; json: Uint8Array };
+}
+
+// The resourceVersion slot is marked with a value no client can know (a control character and a
+// per-process nonce), so the one occurrence of the mark in the JSON is the slot.
+const MARK_VALUE = `\u0001${randomBytes(12).toString('hex')}`;
+const MARK = `"resourceVersion":${JSON.stringify(MARK_VALUE)}`;
+
+/**
+ * Serializes `obj` (canonical, storage version; its metadata.resourceVersion is ignored) for a
+ * write to `key`: the bytes to store, and the served JSON around the resourceVersion slot.
+ */
+export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): PreparedWrite {
+  const m = metaOf(obj);
+  const { resourceVersion: _rv, ...rest } = m;
+  const text = JSON.stringify({ ...obj, metadata: withResourceVersion(rest, MARK_VALUE) });
+  const common = { key, namespace: str(m.namespace), name: str(m.name), labels: { ...labelsOf(m) }, fields: fieldsOf(obj) };
+  const at = text.indexOf(MARK);
+  if (at === -1 || text.indexOf(MARK, at + 1) !== -1) {
+    return { ...common, stored: Buffer.from(JSON.stringify({ ...obj, metadata: rest })), head: undefined, tail: undefined };
+  }
+  const end = at + MARK.length;
+  // Without the slot, and the comma that separated it from its neighbour.
+  let stored: string;
+  if (text.charCodeAt(at - 1) === 0x2c) stored = text.slice(0, at - 1) + text.slice(end);
+  else if (text.charCodeAt(end) === 0x2c) stored = text.slice(0, at) + text.slice(end + 1);
+  else stored = text.slice(0, at) + text.slice(end);
+  return {
+    ...common,
+    stored: Buffer.from(stored),
+    head: goEscape(`${text.slice(0, at)}"resourceVersion":"`),
+    tail: `${goEscape(`"${text.slice(end)}`)}\n`,
+  };
+}
+
+/** The served JSON of a prepared write committed at `revision`. */
+export function servedBytes(w: PreparedWrite, revision: number): Uint8Array | undefined {
+  if (w.head === undefined || w.tail === undefined) return undefined;
+  if (w.served?.revision === revision) return w.served.json;
+  return encoder.encode(`${w.head}${revision}${w.tail}`);
+}
+
+/**
+ * The prepared writes of one resource whose watch events the cache has not seen yet, by key (the
+ * newest per key; bounded: a write that is never seen only costs the slow path).
+ */
+export class RecentWrites {
+  private readonly byKey = new Map<string, PreparedWrite>();
+
+  constructor(private readonly max = 4096) {}
+
+  add(w: PreparedWrite): void {
+    if (w.head === undefined) return;
+    this.byKey.delete(w.key);
+    this.byKey.set(w.key, w);
+    if (this.byKey.size > this.max) this.byKey.delete(this.byKey.keys().next().value!);
+  }
+
+  /** The write failed: forget it (unless a newer one replaced it). */
+  drop(w: PreparedWrite): void {
+    if (this.byKey.get(w.key) === w) this.byKey.delete(w.key);
+  }
+
+  /** The prepared write of `key` whose stored bytes are exactly `value`, removed. */
+  take(key: string, value: Uint8Array): PreparedWrite | undefined {
+    const w = this.byKey.get(key);
+    if (w === undefined || !w.stored.equals(value)) return undefined;
+    this.byKey.delete(key);
+    return w;
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+}
+
+/**
+ * Served JSON bytes of objects the store returned from a write, for the response: valid while the
+ * object is as the store returned it (the HTTP layer encodes it straight away).
+ */
+const servedOf = new WeakMap<object, { write: PreparedWrite; revision: number; metadata: unknown }>();
+
+export function rememberServed(obj: KubeObject, write: PreparedWrite, revision: number): void {
+  if (write.head !== undefined) servedOf.set(obj, { write, revision, metadata: obj.metadata });
+}
+
+/** The served JSON of an object a write returned, if the store recorded it (and its metadata is untouched). */
+export function servedJsonOf(obj: KubeObject): Uint8Array | undefined {
+  const e = servedOf.get(obj);
+  if (e === undefined || e.metadata !== obj.metadata || (obj.metadata as Record<string, unknown>).resourceVersion !== String(e.revision)) return undefined;
+  return servedBytes(e.write, e.revision);
+}
+
+export function materializer(fieldsOf: FieldsOf, recent?: RecentWrites): Materialize {
+  return (key, value, modRevision) => {
+    const w = recent?.take(key, value);
+    if (w !== undefined && w.head !== undefined) {
+      const json = encoder.encode(`${w.head}${modRevision}${w.tail}`);
+      w.served = { revision: modRevision, json };
+      return { key, namespace: w.namespace, name: w.name, revision: modRevision, json, labels: w.labels, fields: w.fields };
+    }
+    return cachedFromObject(key, decodeStored(value, modRevision), modRevision, fieldsOf);
+  };
 }

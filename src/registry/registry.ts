@@ -6,7 +6,7 @@ import type { KindVersion } from '../api/schema/kind.js';
 import { Cacher, type CacherOptions } from '../storage/cacher/index.js';
 import type { Storage } from '../storage/types.js';
 import { resourcePrefix } from './keys.js';
-import { materializer, type FieldsOf } from './materialize.js';
+import { materializer, RecentWrites, type FieldsOf } from './materialize.js';
 import { metaOf, str } from './meta.js';
 import { Store, type NamespaceLookup } from './store.js';
 import type { ResourceStrategy } from './strategy.js';
@@ -29,7 +29,8 @@ export class Registry {
     for (const kind of opts.kinds ?? allKinds) {
       if (!kind.storage) continue;
       const fieldsOf = opts.fieldsFor(kind.group, kind.resource);
-      const cache = this.cacher.register({ prefix: resourcePrefix(kind), materialize: materializer(fieldsOf) });
+      const recentWrites = new RecentWrites();
+      const cache = this.cacher.register({ prefix: resourcePrefix(kind), materialize: materializer(fieldsOf, recentWrites) });
       this.stores.set(`${kind.group}/${kind.resource}`, new Store({
         kind,
         strategy: opts.strategyFor(kind.group, kind.resource),
@@ -37,6 +38,7 @@ export class Registry {
         cache,
         namespaces,
         fieldsOf,
+        recentWrites,
       }));
     }
   }

@@ -13,7 +13,7 @@ import type { CachedObject, ObjectFilter } from '../storage/cacher/types.js';
 import { isStorageError, type KeyValue, type Storage } from '../storage/types.js';
 import { apiError } from './errors.js';
 import { namespacePrefix, objectKey } from './keys.js';
-import { decodeStored, type FieldsOf } from './materialize.js';
+import { decodeStored, prepareWrite, rememberServed, type FieldsOf, type PreparedWrite, type RecentWrites } from './materialize.js';
 import { cloneJson, generateName, metaOf, newUid, str, timestamp, withResourceVersion } from './meta.js';
 import type { ResourceStrategy, StrategyContext } from './strategy.js';
 
@@ -30,6 +30,8 @@ export interface StoreOptions {
   cache: ResourceCache;
   namespaces?: NamespaceLookup;
   fieldsOf: FieldsOf;
+  /** Shared with the resource's watch-cache materializer: writes serialized once (see materialize.ts). */
+  recentWrites?: RecentWrites;
   /** Retries of unconditional updates and patches that lose an optimistic-lock race. */
   maxRetries?: number;
   now?: () => number;
@@ -72,6 +74,7 @@ export class Store {
   readonly cache: ResourceCache;
   private readonly namespaces: NamespaceLookup | undefined;
   readonly fieldsOf: FieldsOf;
+  private readonly recentWrites: RecentWrites | undefined;
   private readonly maxRetries: number;
   private readonly now: () => number;
   private readonly name: { group: string; resource: string };
@@ -83,6 +86,7 @@ export class Store {
     this.cache = opts.cache;
     this.namespaces = opts.namespaces;
     this.fieldsOf = opts.fieldsOf;
+    this.recentWrites = opts.recentWrites;
     this.maxRetries = opts.maxRetries ?? 16;
     this.now = opts.now ?? Date.now;
     this.name = { group: opts.kind.group, resource: opts.kind.resource };
@@ -105,6 +109,13 @@ export class Store {
     const m = metaOf(obj);
     const { resourceVersion: _rv, ...rest } = m;
     return encoder.encode(JSON.stringify({ ...obj, metadata: rest }));
+  }
+
+  /** The stored bytes and served JSON of a write of `obj`, made once; the watch cache will pick them up. */
+  private prepare(key: string, obj: KubeObject): PreparedWrite {
+    const w = prepareWrite(key, obj, this.fieldsOf);
+    this.recentWrites?.add(w);
+    return w;
   }
 
   private canonical(obj: KubeObject): KubeObject {
@@ -173,11 +184,14 @@ export class Store {
     if (opts.dryRun) return result;
     for (let attempt = 0; ; attempt++) {
       const rm = metaOf(result);
+      const w = this.prepare(this.key(str(rm.namespace), str(rm.name)), result);
       try {
-        const rev = await this.storage.create(this.key(str(rm.namespace), str(rm.name)), this.encode(result));
+        const rev = await this.storage.create(w.key, w.stored);
         result.metadata = withResourceVersion(rm, String(rev));
+        rememberServed(result, w, rev);
         return result;
       } catch (err) {
+        this.recentWrites?.drop(w);
         if (!isStorageError(err, 'AlreadyExists')) throw this.storageFailure(err, str(rm.name));
         // A generated name that collided gets another suffix, a few times, as Kubernetes does.
         if (!generated || attempt >= 8) throw apiError.alreadyExists(this.name, str(rm.name));
@@ -230,18 +244,21 @@ export class Store {
       }
       const proposed = await tryUpdate(cloneJson(current));
       const next = this.prepareUpdate(proposed, current, opts.subresource ?? '');
-      const bytes = this.encode(next);
+      const w = prepareWrite(kv.key, next, this.fieldsOf);
       // A no-op update writes nothing and keeps the resourceVersion, as Kubernetes does.
-      if (sameBytes(bytes, kv.value)) return { object: current, changed: false };
+      if (sameBytes(w.stored, kv.value)) return { object: current, changed: false };
       if (opts.dryRun) {
         next.metadata = withResourceVersion(metaOf(next), String(kv.modRevision));
         return { object: next, changed: true };
       }
+      this.recentWrites?.add(w);
       try {
-        const rev = await this.storage.update(kv.key, bytes, { expectModRevision: kv.modRevision });
+        const rev = await this.storage.update(kv.key, w.stored, { expectModRevision: kv.modRevision });
         next.metadata = withResourceVersion(metaOf(next), String(rev));
+        rememberServed(next, w, rev);
         return { object: next, changed: true };
       } catch (err) {
+        this.recentWrites?.drop(w);
         if (isStorageError(err, 'NotFound')) throw apiError.notFound(this.name, name);
         if (!isStorageError(err, 'Conflict')) throw this.storageFailure(err, name);
         if (opts.expectResourceVersion !== undefined || attempt >= this.maxRetries) throw apiError.modified(this.name, name);

@@ -21,7 +21,7 @@ import {
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { inclusiveRangeError, isQualifiedName, isValidIP, isIPv6String, nameIsDNSSubdomain } from '../../machinery/validation/names.js';
 import type { ResourceStrategy } from '../strategy.js';
-import { podSpecDiff } from './pod-diff.js';
+import { ephemeralContainerDiff, podSpecDiff } from './pod-diff.js';
 import { validateEphemeralContainers, validatePodCreate, validatePodMetadataAndSpec, validatePodSpecificAnnotations, validateTolerations, validateVolumes, type PodValidationOptions } from './podspec.js';
 
 const MaxInt32 = 2147483647;
@@ -298,7 +298,7 @@ export function validatePodEphemeralContainersUpdate(newPod: Obj, oldPod: Obj): 
   for (const old of objs(obj(oldPod.spec).ephemeralContainers)) {
     const n = byName.get(str(old.name));
     if (!n) errs.push(fieldError.forbidden('spec.ephemeralContainers', `existing ephemeral containers ${JSON.stringify(str(old.name))} may not be removed\n`));
-    else if (!semanticEqual(old, n)) errs.push(fieldError.forbidden('spec.ephemeralContainers', `existing ephemeral containers ${JSON.stringify(str(old.name))} may not be changed\n`));
+    else if (!semanticEqual(old, n)) errs.push(fieldError.forbidden('spec.ephemeralContainers', `existing ephemeral containers ${JSON.stringify(str(old.name))} may not be changed\n${ephemeralContainerDiff(old, n)}`));
   }
   return errs;
 }
