@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { findResource } from '../api/kinds.js';
+import type { KindVersion, KubeObject } from '../api/schema/kind.js';
+import { encodeJson } from '../machinery/codec/json.js';
+import { Cacher } from '../storage/cacher/index.js';
+import { MemoryStorage } from '../storage/memory.js';
+import { resourcePrefix } from './keys.js';
+import { decodeStored, materializer, metadataFields, prepareWrite, RecentWrites, servedBytes, servedJsonOf } from './materialize.js';
+import { Store } from './store.js';
+
+const text = new TextDecoder();
+
+function pod(meta: KubeObject, extra: KubeObject = {}): KubeObject {
+  return { kind: 'Pod', apiVersion: 'v1', metadata: meta, spec: { containers: [{ name: 'c', image: 'nginx' }] }, ...extra };
+}
+
+/** What the watch cache and responses served before writes were serialized once. */
+function slowServed(stored: Uint8Array, revision: number): string {
+  return encodeJson(decodeStored(stored, revision));
+}
+
+describe('writes serialized once', () => {
+  const cases: Array<[string, KubeObject]> = [
+    ['name only', pod({ name: 'a' })],
+    ['namespace, uid, labels, annotations', pod({ name: 'a', namespace: 'ns', uid: 'u-1', creationTimestamp: '2026-01-01T00:00:00Z', labels: { x: 'y' }, annotations: { a: 'b' } })],
+    ['a stale resourceVersion is replaced', pod({ name: 'a', namespace: 'ns', resourceVersion: '12', generation: 3 })],
+    ['Go escapes in strings', pod({ name: 'a', annotations: { html: '<b>&</b>', seps: '\u2028\u2029', ctl: '\b\f\u0001' } })],
+    ['generateName before the slot', pod({ name: 'a', generateName: 'x<', namespace: 'n&' })],
+    ['a value that looks like the slot', pod({ name: 'a', annotations: { resourceVersion: '\u0001' } }, { status: { note: '"resourceVersion":"\u0001"' } })],
+  ];
+  for (const [what, obj] of cases) {
+    it(`stores what the store stored before and serves what decoding served: ${what}`, () => {
+      const w = prepareWrite('/registry/pods/ns/a', obj, metadataFields);
+      const { resourceVersion: _rv, ...rest } = obj.metadata as KubeObject;
+      assert.equal(w.stored.toString(), JSON.stringify({ ...obj, metadata: rest }));
+      assert.ok(w.head !== undefined);
+      assert.equal(text.decode(servedBytes(w, 42)!), slowServed(w.stored, 42));
+    });
+  }
+
+  it('the watch cache entry of a prepared write is the one decoding would build', () => {
+    const recent = new RecentWrites();
+    const obj = pod({ name: 'a', namespace: 'ns', labels: { app: 'web' } });
+    const w = prepareWrite('/registry/pods/ns/a', obj, metadataFields);
+    recent.add(w);
+    const fast = materializer(metadataFields, recent)('/registry/pods/ns/a', Buffer.from(w.stored), 7, 7);
+    const slow = materializer(metadataFields)('/registry/pods/ns/a', w.stored, 7, 7);
+    assert.equal(recent.size, 0);
+    assert.deepEqual({ ...fast, json: text.decode(fast.json) }, { ...slow, json: text.decode(slow.json) });
+    // Other bytes for the key (another writer's): decoded as before.
+    recent.add(w);
+    const other = Buffer.from(JSON.stringify(pod({ name: 'a', namespace: 'ns', labels: { app: 'other' } })));
+    const decoded = materializer(metadataFields, recent)('/registry/pods/ns/a', other, 8, 7);
+    assert.deepEqual(decoded.labels, { app: 'other' });
+    assert.equal(recent.size, 1);
+  });
+
+  it('RecentWrites is bounded and forgets failed writes', () => {
+    const recent = new RecentWrites(2);
+    const ws = ['a', 'b', 'c'].map((n) => prepareWrite(`/registry/pods/ns/${n}`, pod({ name: n }), metadataFields));
+    for (const w of ws) recent.add(w);
+    assert.equal(recent.size, 2);
+    assert.equal(recent.take('/registry/pods/ns/a', ws[0]!.stored), undefined);
+    recent.drop(ws[1]!);
+    assert.equal(recent.size, 1);
+  });
+
+  it('through the store: responses and cache entries match storage, creates and updates', async () => {
+    const storage = new MemoryStorage();
+    const cacher = new Cacher(storage);
+    const kind = findResource('', 'v1', 'pods') as KindVersion;
+    const recentWrites = new RecentWrites();
+    const cache = cacher.register({ prefix: resourcePrefix(kind), materialize: materializer(metadataFields, recentWrites) });
+    cacher.start();
+    await cacher.ready;
+    const store = new Store({
+      kind,
+      strategy: { hasStatus: false, tracksGeneration: false, validate: () => [], validateUpdate: () => [] },
+      storage,
+      cache,
+      fieldsOf: metadataFields,
+      recentWrites,
+    });
+    try {
+      const created = await store.create('ns', pod({ name: 'p', labels: { a: '1' }, annotations: { note: '<b>&</b>' } }));
+      const stored = (await storage.get('/registry/pods/ns/p'))!;
+      assert.equal(text.decode(servedJsonOf(created)!), slowServed(stored.value, stored.modRevision));
+      assert.equal(text.decode(servedJsonOf(created)!), encodeJson(created));
+      await cacher.waitForRevision(stored.modRevision);
+      assert.equal(text.decode(cache.get('/registry/pods/ns/p')!.json), encodeJson(created));
+
+      const updated = await store.guaranteedUpdate('ns', 'p', (cur) => ({ ...cur, metadata: { ...(cur.metadata as KubeObject), labels: { a: '2' } } }));
+      const stored2 = (await storage.get('/registry/pods/ns/p'))!;
+      assert.equal(text.decode(servedJsonOf(updated.object)!), slowServed(stored2.value, stored2.modRevision));
+      await cacher.waitForRevision(stored2.modRevision);
+      assert.equal(text.decode(cache.get('/registry/pods/ns/p')!.json), encodeJson(updated.object));
+      assert.deepEqual(cache.get('/registry/pods/ns/p')!.labels, { a: '2' });
+
+      // A changed object is not served from the recorded bytes.
+      updated.object.metadata = { ...(updated.object.metadata as KubeObject) };
+      assert.equal(servedJsonOf(updated.object), undefined);
+    } finally {
+      await cacher.stop();
+    }
+  });
+});
