@@ -32,6 +32,7 @@ import { goLabelSelector, rawError } from '../../machinery/validation/go-syntax.
 import type { ResourceStrategy, StrategyContext } from '../strategy.js';
 import { cronScheduleError, isKnownTimeZone } from './cron.js';
 import { validatePodTemplateSpec } from './podspec.js';
+import { podWarnings } from './warnings.js';
 
 export const ControllerUidLabel = 'batch.kubernetes.io/controller-uid';
 export const JobNameLabel = 'batch.kubernetes.io/job-name';
@@ -298,6 +299,7 @@ export function prepareJobForCreate(job: Obj, ctx: Pick<StrategyContext, 'newUid
 export const jobStrategy: ResourceStrategy = {
   hasStatus: true,
   tracksGeneration: true,
+  warnings: (job) => podWarnings(obj(obj(job.spec).template), 'spec.template'),
   prepareForCreate: (job, ctx) => prepareJobForCreate(job, ctx),
   prepareForUpdate(job, old) {
     job.status = structuredClone(old.status);
@@ -358,6 +360,7 @@ export function validateCronJob(cj: Obj): FieldError[] {
 export const cronJobStrategy: ResourceStrategy = {
   hasStatus: true,
   tracksGeneration: true,
+  warnings: (cj) => podWarnings(obj(obj(obj(obj(cj.spec).jobTemplate).spec).template), 'spec.jobTemplate.spec.template'),
   prepareForUpdate(cj, old) {
     cj.status = structuredClone(old.status);
   },

@@ -346,3 +346,27 @@ test('pod status updates: spec kept, nodeName and qosClass fixed, terminated con
   const conditions = edit(old, (p) => (p.status.conditions = [{ type: 'bad type!', status: 'True' }]));
   assert.deepEqual(lines(s.validateStatusUpdate!(conditions, old, ctx)), [`metadata.conditions[0].Type: Invalid value: "bad type!": ${isQualifiedName('bad type!')[0]}`]);
 });
+
+test('warnings: deprecated node labels, non-functional annotations, negative grace periods, fractional memory, shadowed env', () => {
+  const k = kindOf(old);
+  const pod = edit(base, (p) => {
+    p.metadata.annotations = { 'seccomp.security.alpha.kubernetes.io/pod': 'runtime/default' };
+    p.spec.nodeSelector = { 'beta.kubernetes.io/arch': 'amd64' };
+    p.spec.terminationGracePeriodSeconds = -1;
+    p.spec.containers[0].resources = { limits: { memory: '1.5' } };
+    p.spec.containers[0].env = [{ name: 'A', value: '1' }, { name: 'A', value: '2' }];
+  });
+  assert.deepEqual(strategyFor(k.group, k.resource).warnings!(pod, undefined), [
+    'metadata.annotations[seccomp.security.alpha.kubernetes.io/pod]: non-functional in v1.27+; use the "seccompProfile" field instead',
+    'spec.nodeSelector[beta.kubernetes.io/arch]: deprecated since v1.14; use "kubernetes.io/arch" instead',
+    'spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1',
+    'spec.containers[0].resources.limits[memory]: fractional byte value "1.5" is invalid, must be an integer',
+    'spec.containers[0].env[1]: hides previous definition of "A", which may be dropped when using apply',
+  ]);
+  const d = created('Deployment.minimal.created.json');
+  const dk = kindOf(d);
+  const withOld = edit(d, (x) => (x.spec.template.spec.nodeSelector = { 'failure-domain.beta.kubernetes.io/zone': 'a' }));
+  assert.deepEqual(strategyFor(dk.group, dk.resource).warnings!(withOld, undefined), [
+    'spec.template.spec.nodeSelector[failure-domain.beta.kubernetes.io/zone]: deprecated since v1.17; use "topology.kubernetes.io/zone" instead',
+  ]);
+});

@@ -22,6 +22,7 @@ import { fieldError, type FieldError } from '../../machinery/validation/field-er
 import { inclusiveRangeError, isQualifiedName, isValidIP, isIPv6String, nameIsDNSSubdomain } from '../../machinery/validation/names.js';
 import type { ResourceStrategy } from '../strategy.js';
 import { ephemeralContainerDiff, podSpecDiff } from './pod-diff.js';
+import { podWarnings } from './warnings.js';
 import { validateEphemeralContainers, validatePodCreate, validatePodMetadataAndSpec, validatePodSpecificAnnotations, validateTolerations, validateVolumes, type PodValidationOptions } from './podspec.js';
 
 const MaxInt32 = 2147483647;
@@ -344,6 +345,7 @@ export const podStrategy: ResourceStrategy = {
   defaultGracePeriodSeconds(pod) {
     return podGracePeriodSeconds(pod);
   },
+  warnings: (pod) => podWarnings(pod, ''),
   allowCreateOnUpdate: false,
 };
 

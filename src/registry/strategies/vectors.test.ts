@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import type { KubeObject } from '../../api/schema/kind.js';
-import { invalidStatus } from '../../machinery/validation/field-errors.js';
+import { fieldError, invalidStatus } from '../../machinery/validation/field-errors.js';
 import { validateObjectMeta } from '../../machinery/validation/object-meta.js';
 import { strategyFor, validateScale } from './index.js';
 import { create, created, ctxFor, edit, ERRORS, kindOf, lines, OBJECTS, readJSON, statusOf, update } from './strategies.testutil.js';
@@ -104,4 +104,20 @@ test('error vector pod-update-forbidden-field: the Status, go-cmp diff of the in
   });
   const { errors } = update(next, old);
   assert.deepEqual(invalidStatus('Pod', '', 'pod-rich', errors), statusOf('pod-update-forbidden-field.txt'));
+});
+
+test('error vector dryrun-invalid-value: a []string bad value renders as Go prints it', () => {
+  const errs = [fieldError.notSupported('dryRun', ['Yes'], ['All'])];
+  assert.deepEqual(invalidStatus('CreateOptions', 'meta.k8s.io', '', errs), statusOf('dryrun-invalid-value.txt'));
+});
+
+test('vector update-in-terminating-namespace: a pod being deleted still takes label updates', () => {
+  const after = statusOf('update-in-terminating-namespace.txt') as KubeObject;
+  const before = edit(after, (p) => delete p.metadata.labels);
+  assert.deepEqual(lines(update(after, before).errors), []);
+  // ... but no new finalizers.
+  const more = edit(after, (p) => p.metadata.finalizers.push('example.com/another'));
+  assert.deepEqual(lines(update(more, before).errors), [
+    'metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/another"}',
+  ]);
 });

@@ -30,6 +30,10 @@ import { goIntOrString, goLabelSelector, goPointer, goString, goStruct, notSuppo
 import { isValidPercent } from '../../machinery/validation/names.js';
 import type { ResourceStrategy, StrategyContext } from '../strategy.js';
 import { validatePodSpecificAnnotations, validatePodTemplateSpec } from './podspec.js';
+import { podWarnings } from './warnings.js';
+
+/** Warnings of an object with a pod template at spec.template. */
+export const templateWarnings = (o: Obj): string[] => podWarnings(obj(obj(o.spec).template), 'spec.template');
 
 // ---- shared pieces ----
 
@@ -164,6 +168,7 @@ export function validateDeploymentStatus(d: Obj): FieldError[] {
 export const deploymentStrategy: ResourceStrategy = {
   hasStatus: true,
   tracksGeneration: true,
+  warnings: (o) => templateWarnings(o),
   prepareForUpdate(d, old) {
     d.status = structuredClone(old.status);
     // Annotation changes bump the generation too (they are copied to the ReplicaSets).
@@ -208,6 +213,7 @@ export function validateReplicaSetStatus(rs: Obj): FieldError[] {
 export const replicaSetStrategy: ResourceStrategy = {
   hasStatus: true,
   tracksGeneration: true,
+  warnings: (o) => templateWarnings(o),
   prepareForUpdate(rs, old) {
     rs.status = structuredClone(old.status);
   },
@@ -288,6 +294,7 @@ export function validateDaemonSetStatus(ds: Obj): FieldError[] {
 export const daemonSetStrategy: ResourceStrategy = {
   hasStatus: true,
   tracksGeneration: true,
+  warnings: (o) => templateWarnings(o),
   prepareForCreate(ds) {
     if (templateGeneration(ds) < 1) setTemplateGeneration(ds, 1);
   },
@@ -411,6 +418,7 @@ export function validateStatefulSetStatus(sts: Obj): FieldError[] {
 export const statefulSetStrategy: ResourceStrategy = {
   hasStatus: true,
   tracksGeneration: true,
+  warnings: (o) => templateWarnings(o),
   prepareForUpdate(sts, old) {
     sts.status = structuredClone(old.status);
   },
