@@ -37,7 +37,7 @@ test('formatLabelSelector sorts requirements and formats operators', () => {
 test('pod rows equal kube-apiserver’s for every pod of the vectors', () => {
   const table = load('tables/pods.table.includeObject-Object.json');
   const printer = printerFor('', 'pods');
-  assert.deepEqual(printer.columns.map((c) => [c.name, c.type, c.format, c.priority]), table.columnDefinitions.map((c: Obj) => [c.name, c.type, c.format, c.priority]));
+  assert.deepEqual(printer.columns.map((c) => [c.name, c.type, c.format, c.priority, c.description]), table.columnDefinitions.map((c: Obj) => [c.name, c.type, c.format, c.priority, c.description]));
   const first = table.rows[0];
   const now = Date.parse(first.object.metadata.creationTimestamp) + parseAge(first.cells[4]) + 500;
   for (const row of table.rows) {
@@ -90,7 +90,7 @@ test('workload, cluster and config rows match the vectors (time cells aside)', (
   for (const [group, resource, kind, timeCells] of cases) {
     const table = load(`tables/${resource}.table.json`);
     const printer = printerFor(group, resource);
-    assert.deepEqual(printer.columns.map((c) => [c.name, c.type, c.format, c.priority]), table.columnDefinitions.map((c: Obj) => [c.name, c.type, c.format, c.priority]), resource);
+    assert.deepEqual(printer.columns.map((c) => [c.name, c.type, c.format, c.priority, c.description]), table.columnDefinitions.map((c: Obj) => [c.name, c.type, c.format, c.priority, c.description]), resource);
     let object: Obj;
     try {
       object = load(`objects/${kind}.pb.json`);
@@ -110,7 +110,7 @@ test('workload, cluster and config rows match the vectors (time cells aside)', (
 test('events rows match the vectors', () => {
   const table = load('tables/events.table.json');
   const printer = printerFor('', 'events');
-  assert.deepEqual(printer.columns.map((c) => [c.name, c.type, c.format, c.priority]), table.columnDefinitions.map((c: Obj) => [c.name, c.type, c.format, c.priority]));
+  assert.deepEqual(printer.columns.map((c) => [c.name, c.type, c.format, c.priority, c.description]), table.columnDefinitions.map((c: Obj) => [c.name, c.type, c.format, c.priority, c.description]));
   const event = load('objects/Event.pb.json');
   const got = printer.cells(event, Date.now());
   assert.equal(got[9], event.metadata.name);
