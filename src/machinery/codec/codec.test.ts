@@ -367,3 +367,18 @@ test('YAML output: as kube-apiserver and kubectl print it', () => {
   assert.deepEqual(back.warnings, []);
   assert.equal(encodeJson(back.object), encodeJson(pod));
 });
+
+test('JSON watch streams: incremental line decoding in any chunking', async () => {
+  const { JsonWatchDecoder } = await import('./watch.js');
+  const text = vectorBytes('watch', 'pods.watch.jsonl');
+  const want = text.toString('utf8').split('\n').filter((l) => l !== '');
+  for (const chunk of [1, 5, 333, text.length]) {
+    const dec = new JsonWatchDecoder();
+    const lines: string[] = [];
+    for (let i = 0; i < text.length; i += chunk) lines.push(...dec.push(text.subarray(i, i + chunk)));
+    lines.push(...dec.end());
+    assert.deepEqual(lines, want, `chunks of ${chunk}`);
+  }
+  const small = new JsonWatchDecoder({ maxLineBytes: 100 });
+  assert.equal(status(() => small.push('x'.repeat(200))).code, 400);
+});

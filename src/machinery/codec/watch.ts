@@ -8,7 +8,7 @@
 import type { StructType } from '../../api/schema/dsl.js';
 import { StatusError } from '../status.js';
 import { MAX_BODY_BYTES, toBadRequest } from './common.js';
-import { bodyText, decodeJson, encodeJson, stringifyJson, type DecodeOptions } from './json.js';
+import { bodyText, decodeParsed, encodeJson, stringifyJson, type DecodeOptions } from './json.js';
 import { decodeProtobuf, encodeProtobuf, type TypeMeta } from './protobuf.js';
 import { readBytes, readLenEnd, readString, readTag, reader, skipField, Writer } from './wire.js';
 
@@ -202,13 +202,19 @@ export class JsonWatchDecoder {
 
   /** Returns the complete events' raw JSON texts ({type, object} documents). */
   push(chunk: Uint8Array | string): string[] {
-    this.partial += typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+    const text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
     const lines: string[] = [];
-    let nl: number;
-    while ((nl = this.partial.indexOf('\n')) >= 0) {
-      const line = this.partial.slice(0, nl);
-      this.partial = this.partial.slice(nl + 1);
-      if (line.trim() !== '') lines.push(line);
+    // Only the new text can hold a newline: no rescanning of a long partial line.
+    if (text.indexOf('\n') === -1) {
+      this.partial += text;
+    } else {
+      this.partial += text;
+      let nl: number;
+      while ((nl = this.partial.indexOf('\n')) >= 0) {
+        const line = this.partial.slice(0, nl);
+        this.partial = this.partial.slice(nl + 1);
+        if (line.trim() !== '') lines.push(line);
+      }
     }
     if (this.partial.length > this.maxLineBytes)
       throw StatusError.badRequest(`watch event of more than ${this.maxLineBytes} bytes exceeds the limit`);
@@ -248,7 +254,7 @@ export function decodeWatchEventJson<T = Record<string, unknown>>(
   };
   const st = typeof resolve === 'function' ? resolve(typeMeta) : resolve;
   if (st === undefined) throw StatusError.badRequest(`no kind ${JSON.stringify(typeMeta.kind)} is registered`);
-  const decoded = decodeJson<T>(JSON.stringify(object), st, { fieldValidation: 'Ignore', ...opts });
+  const decoded = decodeParsed<T>(object ?? null, null, st, opts.fieldValidation ?? 'Ignore', opts.defaultGVK, text);
   return { type, object: decoded.object, typeMeta };
 }
 
