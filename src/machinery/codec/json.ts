@@ -220,7 +220,7 @@ export function decodeParsed<T>(
   if (c.unknown.length === 0 && dups.length === 0)
     return { object: object as T, unknownFields: [], duplicateFields: [], warnings: [] };
 
-  const items = text === null ? orderParsed(parsed, c.unknown, dups) : order(text, type, c.unknown, dups);
+  const items = text === null ? orderParsed(c.unknown, dups) : order(text, type, c.unknown, dups);
   const warnings = items.map((it) => `${it.kind} field ${JSON.stringify(strictPath(it.path))}`);
   if (validation === 'Strict')
     throw StatusError.badRequest(
@@ -243,14 +243,12 @@ export function decodeParsed<T>(
 
 /** Document order of paths in an already-parsed value (insertion order of keys), for YAML. */
 function orderParsed(
-  parsed: unknown,
   unknown: string[],
   dups: Array<{ path: string; offset: number }>,
 ): Array<{ kind: 'unknown' | 'duplicate'; path: string }> {
   const items: Array<{ kind: 'unknown' | 'duplicate'; path: string; at: number }> = [];
   for (const d of dups) items.push({ kind: 'duplicate', path: d.path, at: d.offset });
   unknown.forEach((p, k) => items.push({ kind: 'unknown', path: p, at: Number.MAX_SAFE_INTEGER - unknown.length + k }));
-  void parsed;
   items.sort((a, b) => a.at - b.at);
   return items;
 }

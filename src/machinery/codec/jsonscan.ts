@@ -233,11 +233,9 @@ export function preciseScan(text: string, type?: StructType, recordPositions = f
           let childCtx: Ctx = null;
           let childPath = path;
           if (tracked) {
-            let field = true;
             if (ctx.kind === 'struct') {
               const f = ctx.fields[key];
               childPath = path + SEG_FIELD + key;
-              field = f !== undefined;
               childCtx = f === undefined ? null : ctxOf(f.type);
             } else {
               childPath = path + SEG_KEY + key;
@@ -248,7 +246,6 @@ export function preciseScan(text: string, type?: StructType, recordPositions = f
               seen!.add(key);
               if (positions && !positions.has(childPath)) positions.set(childPath, keyAt);
             }
-            void field;
           }
           ws();
           if (i >= n) eof();

@@ -101,7 +101,7 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const B64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** Validates standard base64 as Go's decoder does (\r and \n ignored) and returns it canonical. */
-function base64(s: string, p: string, sname: string): string {
+function base64(s: string, p: string, _sname: string): string {
   let t = s;
   if (t.includes('\n') || t.includes('\r')) t = t.replace(/[\r\n]/g, '');
   if (!BASE64.test(t)) {
@@ -110,7 +110,6 @@ function base64(s: string, p: string, sname: string): string {
     if (i === t.length) i = t.length - (t.length % 4 === 0 ? 0 : t.length % 4);
     fail(p, `illegal base64 data at input byte ${i}`, `invalid base64 data at byte ${i}`);
   }
-  void sname;
   // Canonical unless the unused bits of the last quantum are set (Go accepts and drops them).
   if (t.endsWith('==')) {
     if ((B64_ALPHABET.indexOf(t[t.length - 3]!) & 0xf) !== 0) return Buffer.from(t, 'base64').toString('base64');

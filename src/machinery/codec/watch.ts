@@ -134,19 +134,18 @@ export class WatchFrameDecoder {
 
   private peek(n: number): Buffer {
     if (this.chunks[0]!.length >= n) return this.chunks[0]!;
-    return this.concat(n);
+    return this.concat();
   }
 
-  private concat(n: number): Buffer {
+  private concat(): Buffer {
     const all = Buffer.concat(this.chunks);
     this.chunks = [all];
-    void n;
     return all;
   }
 
   private take(n: number): Buffer {
     let first = this.chunks[0]!;
-    if (first.length < n) first = this.concat(n);
+    if (first.length < n) first = this.concat();
     const out = first.subarray(0, n);
     const rest = first.subarray(n);
     if (rest.length > 0) this.chunks[0] = rest;
