@@ -186,12 +186,23 @@ interface CreateResult {
   perSecond: number;
   p50: number;
   p99: number;
+  /** CPU use (% of one core) of the apiserver and of this client process during the run. */
+  serverCpu: number;
+  clientCpu: number;
 }
 
-async function createLoad(t: Target, namespace: string, clients: number, seconds: number): Promise<CreateResult> {
+/** user + system CPU time of a process in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function createLoad(t: Target, pid: number, namespace: string, clients: number, seconds: number): Promise<CreateResult> {
   const { before, after } = podTemplate(namespace);
   const path = `/api/v1/namespaces/${namespace}/pods`;
   const latencies: number[] = [];
+  const serverCpu0 = cpuMs(pid);
+  const clientCpu0 = process.cpuUsage();
   const start = performance.now();
   const deadline = start + seconds * 1000;
   await Promise.all(
@@ -205,7 +216,14 @@ async function createLoad(t: Target, namespace: string, clients: number, seconds
     }),
   );
   const elapsed = (performance.now() - start) / 1000;
-  return { perSecond: latencies.length / elapsed, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+  const client = process.cpuUsage(clientCpu0);
+  return {
+    perSecond: latencies.length / elapsed,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    serverCpu: (cpuMs(pid) - serverCpu0) / elapsed / 10,
+    clientCpu: (client.user + client.system) / 1000 / elapsed / 10,
+  };
 }
 
 async function fill(t: Target, namespace: string, count: number, clients = 32): Promise<void> {
@@ -390,68 +408,87 @@ async function readyTimes(starts: number): Promise<number> {
 
 const RSS_TARGET_MIB = 200e6 / 2 ** 20;
 
+/** KUBELITE_BENCH_PHASES (comma-separated: ready,lists,watch,creates; default all) limits a run, e.g. for profiling. */
+const PHASES = new Set((process.env.KUBELITE_BENCH_PHASES ?? 'ready,lists,watch,creates').split(',').map((p) => p.trim()));
+
 export async function run(): Promise<BenchReport> {
   const notes: string[] = [];
-  const readyMs = await readyTimes(7);
+  const rows: BenchRow[] = [];
+  const row = (metric: string, unit: string, value: number | string, target?: string, met?: boolean): void => {
+    rows.push({ metric, unit, values: { lmdb: value }, target, met });
+  };
+  const readyMs = PHASES.has('ready') ? await readyTimes(7) : undefined;
 
   const dir = mkdtempSync(join(tmpdir(), 'kubelite-bench-apiserver-'));
   const server = await startApiserver(dir);
   const pid = server.process.pid!;
   const t: Target = { port: server.port, agent: new Agent({ keepAlive: true, maxSockets: 64 }) };
-  const rows: BenchRow[] = [];
-  const row = (metric: string, unit: string, value: number, target?: string, met?: boolean): void => {
-    rows.push({ metric, unit, values: { lmdb: value }, target, met });
-  };
   try {
     await sleep(500);
     const rssIdle = rssMiB(pid);
     for (const ns of ['bench-list', 'bench-watch', 'bench-create']) await createNamespace(t, ns);
 
-    await fill(t, 'bench-list', LIST_PODS);
-    await sleep(1000);
-    const rssFilled = rssMiB(pid);
+    let lists: Record<'jsonWhole' | 'protobufWhole' | 'jsonPaged' | 'protobufPaged', { ms: number; bytes: number }> | undefined;
+    let rssFilled: number | undefined;
+    let rssListed: number | undefined;
+    if (PHASES.has('lists')) {
+      await fill(t, 'bench-list', LIST_PODS);
+      await sleep(1000);
+      rssFilled = rssMiB(pid);
+      lists = {
+        jsonWhole: await listTimes(t, 'bench-list', false, undefined),
+        protobufWhole: await listTimes(t, 'bench-list', true, undefined),
+        jsonPaged: await listTimes(t, 'bench-list', false, 500),
+        protobufPaged: await listTimes(t, 'bench-list', true, 500),
+      };
+      await sleep(1000);
+      rssListed = rssMiB(pid);
+    }
 
-    const lists = {
-      jsonWhole: await listTimes(t, 'bench-list', false, undefined),
-      protobufWhole: await listTimes(t, 'bench-list', true, undefined),
-      jsonPaged: await listTimes(t, 'bench-list', false, 500),
-      protobufPaged: await listTimes(t, 'bench-list', true, 500),
-    };
-    await sleep(1000);
-    const rssListed = rssMiB(pid);
-
-    const watch1 = await watchLatency(t, 'bench-watch', 1, 300);
-    const watch100 = await watchLatency(t, 'bench-watch', 100, 200);
+    const watch = PHASES.has('watch')
+      ? { 1: await watchLatency(t, 'bench-watch', 1, 300), 100: await watchLatency(t, 'bench-watch', 100, 200) }
+      : undefined;
 
     const creates: Record<number, CreateResult> = {};
-    for (const clients of [1, 8, 32]) creates[clients] = await createLoad(t, 'bench-create', clients, CREATE_SECONDS);
+    if (PHASES.has('creates')) {
+      for (const clients of [1, 8, 32]) creates[clients] = await createLoad(t, pid, 'bench-create', clients, CREATE_SECONDS);
+    }
 
-    for (const c of [1, 8, 32]) {
+    for (const c of Object.keys(creates).map(Number)) {
       const r = creates[c]!;
       const s = c > 1 ? 's' : '';
       row(`creates/s, ${c} client${s}`, 'ops/s', r.perSecond, c === 32 ? '≥ 5,000' : undefined, c === 32 ? r.perSecond >= 5000 : undefined);
       row(`create latency p50, ${c} client${s}`, 'ms', r.p50);
       row(`create latency p99, ${c} client${s}`, 'ms', r.p99);
+      row(`apiserver CPU per create, ${c} client${s}`, 'µs', (r.serverCpu * 10_000) / r.perSecond);
+      row(`apiserver / benchmark client CPU, ${c} client${s}`, '% of a core', `${Math.round(r.serverCpu)} / ${Math.round(r.clientCpu)}`);
     }
-    const listRow = (what: string, r: { ms: number }) => row(`list 10,000 pods, ${what}`, 'ms', r.ms, '≤ 70', r.ms <= 70);
-    listRow('JSON, whole', lists.jsonWhole);
-    listRow('protobuf, whole', lists.protobufWhole);
-    listRow('JSON, pages of 500', lists.jsonPaged);
-    listRow('protobuf, pages of 500', lists.protobufPaged);
-    row('watch latency p50, 1 watcher', 'ms', watch1.p50);
-    row('watch latency p99, 1 watcher', 'ms', watch1.p99, '≤ 10', watch1.p99 <= 10);
-    row('watch latency p50, 100 watchers', 'ms', watch100.p50);
-    row('watch latency p99, 100 watchers', 'ms', watch100.p99, '≤ 10', watch100.p99 <= 10);
+    if (lists) {
+      const listRow = (what: string, r: { ms: number }) => row(`list 10,000 pods, ${what}`, 'ms', r.ms, '≤ 70', r.ms <= 70);
+      listRow('JSON, whole', lists.jsonWhole);
+      listRow('protobuf, whole', lists.protobufWhole);
+      listRow('JSON, pages of 500', lists.jsonPaged);
+      listRow('protobuf, pages of 500', lists.protobufPaged);
+    }
+    if (watch) {
+      for (const w of [1, 100] as const) {
+        const s = w > 1 ? 's' : '';
+        row(`watch latency p50, ${w} watcher${s}`, 'ms', watch[w].p50);
+        row(`watch latency p99, ${w} watcher${s}`, 'ms', watch[w].p99, '≤ 10', watch[w].p99 <= 10);
+      }
+    }
     row('RSS idle', 'MiB', rssIdle);
-    row('RSS with 10,000 pods', 'MiB', rssFilled, '≤ 200 MB', rssFilled <= RSS_TARGET_MIB);
-    row('RSS with 10,000 pods, after the lists', 'MiB', rssListed, '≤ 200 MB', rssListed <= RSS_TARGET_MIB);
-    row('spawn → /readyz ok (median of 7)', 'ms', readyMs, '≤ 300', readyMs <= 300);
+    if (rssFilled !== undefined && rssListed !== undefined) {
+      row('RSS with 10,000 pods', 'MiB', rssFilled, '≤ 200 MB', rssFilled <= RSS_TARGET_MIB);
+      row('RSS with 10,000 pods, after the lists', 'MiB', rssListed, '≤ 200 MB', rssListed <= RSS_TARGET_MIB);
+    }
+    if (readyMs !== undefined) row('spawn → /readyz ok (median of 7)', 'ms', readyMs, '≤ 300', readyMs <= 300);
     const tpl = podTemplate('bench-create');
     const podBytes = Buffer.byteLength(`${tpl.before}c32-31-9999${tpl.after}`);
     notes.push(
       `The apiserver is a separate \`kubelite apiserver --storage lmdb\` process (fsync on); clients share this process and the machine's ${cpus().length} cores with it, over keep-alive HTTP/1.1.`,
-      `Pods: ${podBytes} bytes as sent; list bodies: JSON ${lists.jsonWhole.bytes.toLocaleString('en-US')} bytes, protobuf ${lists.protobufWhole.bytes.toLocaleString('en-US')} bytes.`,
-      `Create runs: ${CREATE_SECONDS} s each. Lists: median of 7 after a checked warm-up run; paged = all 20 pages following continue tokens. Watch latency: write response → event at each watcher, 300 (1 watcher) and 200 (100 watchers) sequential creates.`,
+      `Pods: ${podBytes} bytes as sent${lists ? `; list bodies: JSON ${lists.jsonWhole.bytes.toLocaleString('en-US')} bytes, protobuf ${lists.protobufWhole.bytes.toLocaleString('en-US')} bytes` : ''}.`,
+      `Create runs: ${CREATE_SECONDS} s each. Lists: median of 7 after a checked warm-up run; paged = all 20 pages following continue tokens. Watch latency: write response → event at each watcher, 300 (1 watcher) and 200 (100 watchers) sequential creates. RSS: VmRSS of the apiserver process.`,
     );
   } finally {
     t.agent.destroy();
