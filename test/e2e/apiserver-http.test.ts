@@ -38,6 +38,25 @@ function assertStatusVector(r: Reply, path: string, edit: (expected: string) => 
   assert.equal(r.status, v.status, `HTTP status of ${path}: ${r.text}`);
   assert.equal(r.headers.get('content-type'), v.headers.get('content-type')?.[0], `Content-Type of ${path}`);
   assert.equal(r.text, edit(v.body), `body of ${path}`);
+  assertVectorHeaders(r, v, path);
+}
+
+/**
+ * The response headers kube-apiserver sent, except priority-and-fairness ones (kubelite has no
+ * API priority and fairness) and values that differ per request (Date, Audit-Id).
+ */
+function assertVectorHeaders(r: Reply, v: ReturnType<typeof readDump>, path: string): void {
+  for (const [name, values] of v.headers) {
+    if (name.startsWith('x-kubernetes-pf-') || name === 'warning' || name === 'transfer-encoding') continue;
+    const got = r.headers.get(name);
+    assert.ok(got !== null, `${path}: header ${name} missing`);
+    if (name === 'date' || name === 'audit-id') continue;
+    if (name === 'content-length') {
+      assert.equal(Number(got), r.bytes.byteLength, `${path}: Content-Length`);
+      continue;
+    }
+    assert.equal(got, values.join(', '), `${path}: header ${name}`);
+  }
 }
 
 /** The reply has the vector's status code and an equal JSON body once volatile values are scrubbed (key order included). */
@@ -45,6 +64,7 @@ function assertObjectVector(r: Reply, path: string): any {
   const v = readDump(...path.split('/'));
   assert.equal(r.status, v.status, `HTTP status of ${path}: ${r.text}`);
   assertSameJson(r.json, JSON.parse(v.body), path);
+  assertVectorHeaders(r, { ...v, headers: new Map([...v.headers].filter(([name]) => name !== 'content-length')) }, path);
   return r.json;
 }
 

@@ -41,5 +41,7 @@ export function writeError(res: ServerResponse, err: unknown, extras?: ResponseE
     return;
   }
   if (e.reason === 'TooManyRequests' || e.code === 504) res.setHeader('Retry-After', String(e.details?.retryAfterSeconds ?? 1));
+  // The rest of a refused body is not read: the connection cannot be reused (Go's server closes it too).
+  if (e.code === 413) res.setHeader('Connection', 'close');
   writeBytes(res, e.code, e.contentType, e.toJson(), extras);
 }
