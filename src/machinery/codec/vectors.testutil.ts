@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findKind } from '../../api/kinds.js';
+import { Scale } from '../../api/autoscaling/v1.js';
 import * as meta from '../../api/meta/v1.js';
 import type { Field, StructType, Type } from '../../api/schema/dsl.js';
 import type { TypeMeta } from './protobuf.js';
@@ -43,6 +44,7 @@ const metaKinds: Record<string, StructType> = {
 /** The schema of an object by apiVersion/kind (lists via their item kind), if declared. */
 export function resolveType(tm: TypeMeta): StructType | undefined {
   if ((tm.apiVersion === 'v1' || tm.apiVersion.startsWith('meta.k8s.io/')) && metaKinds[tm.kind]) return metaKinds[tm.kind];
+  if (tm.apiVersion === 'autoscaling/v1' && tm.kind === 'Scale') return Scale;
   if (tm.kind.endsWith('List')) return findKind(tm.apiVersion, tm.kind.slice(0, -4))?.list;
   return findKind(tm.apiVersion, tm.kind)?.type;
 }
