@@ -8,6 +8,7 @@ import { formatTable, type BenchReport } from './report.js';
 
 const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promise<BenchReport> }>> = {
   storage: () => import('./storage.js'),
+  codec: () => import('./codec.js'),
   apiserver: () => import('./apiserver.js'),
 };
 
