@@ -39,6 +39,8 @@ export interface StoreOptions {
 
 export interface WriteOptions {
   dryRun?: boolean;
+  /** The group/version of the request (`apps/v1`), for rules that depend on it. */
+  requestGroupVersion?: string;
 }
 
 export interface UpdateResult {
@@ -100,8 +102,8 @@ export class Store {
     return namespacePrefix(this.kind, namespace);
   }
 
-  private context(): StrategyContext {
-    return { kind: this.kind, now: this.now(), newUid };
+  private context(requestGroupVersion?: string): StrategyContext {
+    return { kind: this.kind, now: this.now(), newUid, requestGroupVersion };
   }
 
   private encode(obj: KubeObject): Uint8Array {
@@ -165,7 +167,7 @@ export class Store {
     delete m.deletionGracePeriodSeconds;
     delete m.resourceVersion;
     delete m.selfLink;
-    const ctx = this.context();
+    const ctx = this.context(opts.requestGroupVersion);
     if (this.strategy.hasStatus) delete obj.status;
     if (this.strategy.tracksGeneration) m.generation = 1;
     else delete m.generation;
@@ -243,7 +245,7 @@ export class Store {
         throw apiError.modified(this.name, name);
       }
       const proposed = await tryUpdate(cloneJson(current));
-      const next = this.prepareUpdate(proposed, current, opts.subresource ?? '');
+      const next = this.prepareUpdate(proposed, current, opts.subresource ?? '', opts.requestGroupVersion);
       const w = prepareWrite(kv.key, next, this.fieldsOf);
       // A no-op update writes nothing and keeps the resourceVersion, as Kubernetes does.
       if (sameBytes(w.stored, kv.value)) return { object: current, changed: false };
@@ -289,8 +291,8 @@ export class Store {
   }
 
   /** Kubernetes' BeforeUpdate: system metadata kept, status or spec kept by path, generation, validation. */
-  private prepareUpdate(proposed: KubeObject, old: KubeObject, subresource: '' | 'status'): KubeObject {
-    const ctx = this.context();
+  private prepareUpdate(proposed: KubeObject, old: KubeObject, subresource: '' | 'status', requestGroupVersion?: string): KubeObject {
+    const ctx = this.context(requestGroupVersion);
     let obj = proposed;
     const om = metaOf(old);
     if (subresource === 'status') {
@@ -416,6 +418,9 @@ export class Store {
         deleteAfterMark = true;
       }
 
+      // The first mark of a deletion bumps the generation (Kubernetes' BeforeDelete / markAsDeleting):
+      // controllers of the object see a change they must act on.
+      if (mark && !alreadyDeleting && typeof nm.generation === 'number' && nm.generation > 0) nm.generation += 1;
       if (mark || (finalizers.size > 0 && finalizersChanged)) {
         const updated = this.canonical(next);
         if (opts.dryRun && deleteAfterMark) return { object: updated, deleted: true };
@@ -451,6 +456,11 @@ export class Store {
         if (attempt >= this.maxRetries) throw apiError.modified(this.name, name);
       }
     }
+  }
+
+  /** Storage's compacted revision: reads at older revisions fail (410). */
+  compactedRevision(): Promise<number> {
+    return this.storage.compactedRevision();
   }
 
   /** A range read from storage (for list pages at a snapshot revision); storage errors pass through. */

@@ -947,6 +947,79 @@ describe('objects: protobuf, Tables, PartialObjectMetadata', () => {
   });
 });
 
+describe('kubectl v1.32.4 session replayed (requests/v1.32.4)', () => {
+  let server: ApiServer;
+  let c: Client;
+  const DEPLOY = '/apis/apps/v1/namespaces/vx/deployments';
+  const dir = ['requests', 'v1.32.4'];
+
+  /** What the deployment controller adds is not compared: status and the revision annotation. */
+  function withoutController(o: any): any {
+    const copy = structuredClone(o);
+    delete copy.status;
+    if (copy.metadata?.annotations) {
+      delete copy.metadata.annotations['deployment.kubernetes.io/revision'];
+      if (Object.keys(copy.metadata.annotations).length === 0) delete copy.metadata.annotations;
+    }
+    return copy;
+  }
+
+  async function step(method: string, path: string, file: string, contentType: string, accept = 'application/json'): Promise<Reply> {
+    const r = await c.call(method, path, { body: testdata(...dir, file), contentType, accept });
+    assert.ok(r.status === 200 || r.status === 201, `${file}: HTTP ${r.status} ${r.text}`);
+    return r;
+  }
+
+  function compare(r: Reply, responseFile: string, type?: KindVersion): void {
+    const got = type ? decodeProtobuf(r.bytes, type.type).object : r.json;
+    const expected = responseFile.endsWith('.bin') ? decodeProtobuf(testdata(...dir, responseFile), type!.type).object : testdataJson(...dir, responseFile);
+    assertSameJson(withoutController(got), withoutController(expected), responseFile);
+  }
+
+  before(async () => {
+    server = await start();
+    c = new Client(server.url);
+    const query = '?fieldManager=kubectl-create&fieldValidation=Strict';
+    await step('POST', `/api/v1/namespaces${query}`, '01-create-namespace.POST.bin', PROTOBUF);
+    await step('POST', `${DEPLOY}${query}`, '02-create-deployment.POST.bin', PROTOBUF);
+    await step('POST', `/api/v1/namespaces/vx/configmaps${query}`, '05-create-configmap.POST.bin', PROTOBUF);
+  });
+  after(() => server.close());
+
+  it('07 scale, 08 set image, 09 rollout undo (protobuf answer): the same deployment, generation by generation', async () => {
+    compare(await step('PATCH', `${DEPLOY}/web/scale`, '07-scale.PATCH.json', 'application/merge-patch+json'), '07-scale.PATCH.response.json');
+    compare(await step('PATCH', `${DEPLOY}/web?fieldManager=kubectl-set`, '08-set-image.PATCH.json', 'application/strategic-merge-patch+json'), '08-set-image.PATCH.response.json');
+    const deployment = kindOf('apps/v1', 'Deployment');
+    const undo = await step('PATCH', `${DEPLOY}/web`, '09-rollout-undo.PATCH.json', 'application/json-patch+json', `${PROTOBUF},application/json`);
+    assert.equal(undo.headers.get('content-type'), PROTOBUF);
+    compare(undo, '09-rollout-undo.PATCH.response.bin', deployment);
+  });
+
+  it('10, 11 client-side apply: create, then a strategic merge patch with last-applied-configuration', async () => {
+    compare(await step('POST', `${DEPLOY}?fieldManager=kubectl-client-side-apply&fieldValidation=Strict`, '10-apply-client-side-1.POST.json', 'application/json'), '10-apply-client-side-1.POST.response.json');
+    compare(await step('PATCH', `${DEPLOY}/csa?fieldManager=kubectl-client-side-apply&fieldValidation=Strict`, '11-apply-client-side-2.PATCH.json', 'application/strategic-merge-patch+json'), '11-apply-client-side-2.PATCH.response.json');
+  });
+
+  it('14 label, 15 annotate, 16 merge patch, 17 JSON patch, 18 strategic merge patch', async () => {
+    compare(await step('PATCH', `${DEPLOY}/web?fieldManager=kubectl-label`, '14-label.PATCH.json', 'application/merge-patch+json'), '14-label.PATCH.response.json');
+    compare(await step('PATCH', `${DEPLOY}/web?fieldManager=kubectl-annotate`, '15-annotate.PATCH.json', 'application/merge-patch+json'), '15-annotate.PATCH.response.json');
+    compare(await step('PATCH', `${DEPLOY}/web?fieldManager=kubectl-patch`, '16-patch-merge.PATCH.json', 'application/merge-patch+json'), '16-patch-merge.PATCH.response.json');
+    compare(await step('PATCH', `${DEPLOY}/web?fieldManager=kubectl-patch`, '17-patch-json.PATCH.json', 'application/json-patch+json'), '17-patch-json.PATCH.response.json');
+    compare(await step('PATCH', `${DEPLOY}/web?fieldManager=kubectl-patch`, '18-patch-strategic.PATCH.json', 'application/strategic-merge-patch+json'), '18-patch-strategic.PATCH.response.json');
+  });
+
+  it('19 delete --cascade=foreground: the deployment stays, marked, with the foregroundDeletion finalizer', async () => {
+    compare(await step('DELETE', `${DEPLOY}/web`, '19-delete-foreground.DELETE.json', 'application/json'), '19-delete-foreground.DELETE.response.json');
+  });
+
+  it('22 delete configmap: a Success Status with the uid', async () => {
+    const uid = (await c.get('/api/v1/namespaces/vx/configmaps/cm')).json.metadata.uid;
+    const r = await step('DELETE', '/api/v1/namespaces/vx/configmaps/cm', '22-delete-configmap.DELETE.json', 'application/json');
+    assert.equal(r.text, testdata(...dir, '22-delete-configmap.DELETE.response.json').toString().replace('e5a4b049-8646-4f02-9138-5d3afffb358d', uid));
+    assert.equal((await c.get('/api/v1/namespaces/vx/configmaps/cm')).status, 404);
+  });
+});
+
 describe('clients that send garbage', () => {
   let server: ApiServer;
   let c: Client;
