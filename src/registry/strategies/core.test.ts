@@ -240,3 +240,33 @@ test('endpoints, events, leases and controller revisions', () => {
   const oldCr = created('ControllerRevision.created.json');
   assert.equal(updateErrors(edit(oldCr, (c) => (c.data = { other: true })), oldCr).length, 1);
 });
+
+test('strategy facts per kind: status, generation, create on update, name rules', () => {
+  const table: [string, string, boolean, boolean, boolean][] = [
+    ['', 'pods', true, true, false],
+    ['', 'namespaces', true, false, false],
+    ['', 'nodes', false, false, false],
+    ['', 'events', false, false, true],
+    ['', 'configmaps', false, false, false],
+    ['', 'endpoints', false, false, true],
+    ['', 'services', true, false, true],
+    ['', 'serviceaccounts', false, false, true],
+    ['', 'secrets', false, false, false],
+    ['apps', 'deployments', true, true, false],
+    ['apps', 'replicasets', true, true, false],
+    ['apps', 'daemonsets', true, true, false],
+    ['apps', 'statefulsets', true, true, false],
+    ['apps', 'controllerrevisions', false, false, false],
+    ['batch', 'jobs', true, true, false],
+    ['batch', 'cronjobs', true, true, false],
+    ['coordination.k8s.io', 'leases', false, false, true],
+  ];
+  for (const [group, resource, hasStatus, tracksGeneration, createOnUpdate] of table) {
+    const s = strategyFor(group, resource);
+    assert.deepEqual([s.hasStatus, s.tracksGeneration, s.allowCreateOnUpdate === true], [hasStatus, tracksGeneration, createOnUpdate], `${group}/${resource}`);
+  }
+  assert.deepEqual(strategyFor('', 'namespaces').nameValidator!('a.b', false), ['must not contain dots']);
+  assert.equal(strategyFor('', 'services').nameValidator!('1abc', false).length, 1);
+  assert.equal(strategyFor('', 'events').nameValidator, null);
+  assert.throws(() => strategyFor('', 'widgets'), /no strategy for core\/widgets/);
+});

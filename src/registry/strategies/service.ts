@@ -388,6 +388,7 @@ function prepareServiceUpdate(svc: Obj, old: Obj): void {
 export const serviceStrategy: ResourceStrategy = {
   hasStatus: true,
   tracksGeneration: false,
+  allowCreateOnUpdate: true,
   nameValidator: nameIsDNS1035Label,
   prepareForCreate(svc) {
     const spec = specOf(svc);
