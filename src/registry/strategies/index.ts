@@ -9,7 +9,7 @@ import { cronJobStrategy, jobStrategy } from './job.js';
 import { leaseStrategy } from './lease.js';
 import { namespaceFinalizeStrategy, namespaceStrategy } from './namespace.js';
 import { nodeStrategy } from './node.js';
-import { podEphemeralContainersStrategy, podStrategy } from './pod.js';
+import { podEphemeralContainersStrategy, podResizeStrategy, podStrategy } from './pod.js';
 import { secretStrategy } from './secret.js';
 import { serviceStrategy } from './service.js';
 import { serviceAccountStrategy } from './serviceaccount.js';
@@ -52,12 +52,14 @@ export function hasStrategy(group: string, resource: string): boolean {
 
 /**
  * The strategy of a subresource whose PUT replaces only part of the object: `finalize` of
- * namespaces (spec.finalizers) and `ephemeralcontainers` of pods (spec.ephemeralContainers).
+ * namespaces (spec.finalizers), `ephemeralcontainers` of pods (spec.ephemeralContainers) and
+ * `resize` of pods (the containers' resources and resize policies).
  * `status` is not one of these: the store handles it with the main strategy's status functions.
  */
 export function subresourceStrategyFor(group: string, resource: string, subresource: string): ResourceStrategy | undefined {
   if (group === '' && resource === 'namespaces' && subresource === 'finalize') return namespaceFinalizeStrategy;
   if (group === '' && resource === 'pods' && subresource === 'ephemeralcontainers') return podEphemeralContainersStrategy;
+  if (group === '' && resource === 'pods' && subresource === 'resize') return podResizeStrategy;
   return undefined;
 }
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { KubeObject } from '../../api/schema/kind.js';
 import { isDNS1123Label, isEnvVarName, isQualifiedName, isValidLabelValue } from '../../machinery/validation/names.js';
 import { computePodQOS, podGracePeriodSeconds } from './pod.js';
-import { strategyFor } from './index.js';
+import { strategyFor, subresourceStrategyFor } from './index.js';
 import { create, created, ctxFor, edit, kindOf, lines, OBJECTS, readJSON, update } from './strategies.testutil.js';
 
 const base = readJSON(`${OBJECTS}/Pod.minimal.request.json`);
@@ -369,4 +369,28 @@ test('warnings: deprecated node labels, non-functional annotations, negative gra
   assert.deepEqual(strategyFor(dk.group, dk.resource).warnings!(withOld, undefined), [
     'spec.template.spec.nodeSelector[failure-domain.beta.kubernetes.io/zone]: deprecated since v1.17; use "topology.kubernetes.io/zone" instead',
   ]);
+});
+
+test('pods/resize: cpu and memory change, QoS and everything else stay', () => {
+  const burstable = edit(old, (p) => (p.spec.containers[1].resources = { limits: { memory: '256M' }, requests: { cpu: '100m', memory: '128974848' } }));
+  const k = kindOf(burstable);
+  const s = subresourceStrategyFor('', 'pods', 'resize')!;
+  const ctx = ctxFor(k);
+  const resize = (fn: (p: any) => void) => {
+    const next = edit(burstable, fn);
+    s.prepareForUpdate!(next, burstable, ctx);
+    return { next, errors: lines(s.validateUpdate(next, burstable, ctx)) };
+  };
+  const grown = resize((p) => {
+    p.spec.containers[1].resources.requests.cpu = '200m';
+    p.spec.restartPolicy = 'Never';
+  });
+  assert.deepEqual(grown.errors, []);
+  assert.equal((grown.next.spec as any).restartPolicy, 'Always', 'only resources come from the request');
+  assert.equal((grown.next.spec as any).containers[1].resources.requests.cpu, '200m');
+  assert.deepEqual(resize((p) => (p.spec.containers[1].resources.limits.memory = '200M')).errors, [
+    'spec.containers[1].resources.limits[memory]: Forbidden: memory limits cannot be decreased unless resizePolicy is RestartContainer',
+  ]);
+  assert.deepEqual(resize((p) => delete p.spec.containers[1].resources.requests.cpu).errors, ['spec.containers[1].resources.requests: Forbidden: resource requests cannot be removed']);
+  assert.deepEqual(resize((p) => (p.spec.containers[1].resources.limits['ephemeral-storage'] = '1Gi')).errors, ['spec: Forbidden: only cpu and memory resources are mutable']);
 });

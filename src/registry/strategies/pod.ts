@@ -366,3 +366,91 @@ export const podEphemeralContainersStrategy: ResourceStrategy = {
     return validatePodEphemeralContainersUpdate(pod, old);
   },
 };
+
+// ---- in-place resize (pods/resize) ----
+
+const resizable = new Set(['cpu', 'memory']);
+
+/** ValidatePodResize minus ObjectMeta: only cpu and memory of (sidecar and regular) containers change, QoS stays. */
+export function validatePodResize(newPod: Obj, oldPod: Obj): FieldError[] {
+  const opts = podValidationOptions(newPod, oldPod);
+  const errs = validatePodMetadataAndSpec(newPod, opts);
+  const podLevel = (p: Obj) => {
+    const r = obj(obj(p.spec).resources);
+    return Object.keys(obj(r.requests)).length + Object.keys(obj(r.limits)).length > 0;
+  };
+  if (podLevel(oldPod) || podLevel(newPod)) return [fieldError.forbidden('', 'pods with pod-level resources cannot be resized')];
+  if (Object.prototype.hasOwnProperty.call(stringMap(obj(oldPod.metadata).annotations), 'kubernetes.io/config.mirror')) return [fieldError.forbidden('', 'static pods cannot be resized')];
+  if (str(obj(obj(oldPod.spec).os).name) === 'windows') return [fieldError.forbidden('', 'windows pods cannot be resized')];
+  const oldQOS = str(obj(oldPod.status).qosClass) || computePodQOS(oldPod);
+  if (oldQOS !== computePodQOS(newPod)) errs.push(fieldError.invalid('spec', str(obj(newPod.status).qosClass), 'Pod QOS Class may not change as a result of resizing'));
+  const check = (field: string, onlySidecars: boolean) => {
+    const olds = objs(obj(oldPod.spec)[field]);
+    const news = objs(obj(newPod.spec)[field]);
+    olds.forEach((oc, i) => {
+      if (onlySidecars && oc.restartPolicy !== 'Always') return;
+      const nc = news[i] ?? {};
+      const p = child(index(`spec.${field}`, i), 'resources');
+      const nr = obj(nc.resources);
+      const or = obj(oc.resources);
+      const removed = (n: unknown, o: unknown) => Object.keys(obj(o)).some((k) => !(k in obj(n)));
+      if (removed(nr.requests, or.requests)) errs.push(fieldError.forbidden(child(p, 'requests'), 'resource requests cannot be removed'));
+      if (removed(nr.limits, or.limits)) errs.push(fieldError.forbidden(child(p, 'limits'), 'resource limits cannot be removed'));
+      const memPolicy = objs(nc.resizePolicy).find((rp) => rp.resourceName === 'memory')?.restartPolicy;
+      if (memPolicy === undefined || memPolicy === 'NotRequired') {
+        const nl = obj(nr.limits).memory;
+        const ol = obj(or.limits).memory;
+        const nq = nl === undefined ? undefined : parseQuantity(String(nl));
+        const oq = ol === undefined ? undefined : parseQuantity(String(ol));
+        if (nq && oq && compareQuantities(nq, oq) < 0) errs.push(fieldError.forbidden(key(child(p, 'limits'), 'memory'), 'memory limits cannot be decreased unless resizePolicy is RestartContainer'));
+        else if (nq && !oq) errs.push(fieldError.forbidden(key(child(p, 'limits'), 'memory'), 'memory limits cannot be added unless resizePolicy is RestartContainer'));
+      }
+    });
+  };
+  check('initContainers', true);
+  check('containers', false);
+  // Nothing but cpu and memory may change.
+  const strip = (c: Obj) => {
+    const r = obj(c.resources);
+    const only = (l: unknown) => Object.fromEntries(Object.entries(obj(l)).filter(([k]) => !resizable.has(k)));
+    return { ...c, resources: { ...r, limits: only(r.limits), requests: only(r.requests) }, resizePolicy: undefined };
+  };
+  const sameExceptCpuMem = (a: Obj[], b: Obj[]) => a.length === b.length && a.every((c, i) => semanticEqual(strip(c), strip(b[i]!)));
+  const ns = obj(newPod.spec);
+  const os = obj(oldPod.spec);
+  if (errs.length > 0) return errs;
+  const rest = (s: Obj) => ({ ...s, containers: undefined, initContainers: undefined });
+  if (!sameExceptCpuMem(objs(ns.containers), objs(os.containers)) || !semanticEqual(rest(ns), rest(os))) {
+    errs.push(fieldError.forbidden('spec', 'only cpu and memory resources are mutable'));
+  } else if (!sameExceptCpuMem(objs(ns.initContainers), objs(os.initContainers))) {
+    errs.push(fieldError.forbidden('spec', 'only cpu and memory resources for sidecar containers are mutable'));
+  }
+  return errs;
+}
+
+/** pods/resize: the containers' resources and resize policies change, nothing else. */
+export const podResizeStrategy: ResourceStrategy = {
+  hasStatus: true,
+  tracksGeneration: true,
+  prepareForUpdate(pod, old) {
+    const spec = structuredClone(obj(old.spec));
+    const take = (field: string) => {
+      const news = objs(obj(pod.spec)[field]);
+      spec[field] = objs(spec[field]).map((c, i) => {
+        const n = news[i];
+        if (!n || str(n.name) !== str(c.name)) return c;
+        const out: Obj = { ...c, resources: n.resources };
+        if (n.resizePolicy === undefined) delete out.resizePolicy;
+        else out.resizePolicy = n.resizePolicy;
+        return out;
+      });
+    };
+    take('containers');
+    take('initContainers');
+    if (obj(old.spec).initContainers === undefined) delete spec.initContainers;
+    pod.spec = spec;
+    pod.status = structuredClone(old.status);
+  },
+  validate: () => [],
+  validateUpdate: (pod, old) => validatePodResize(pod, old),
+};
