@@ -192,6 +192,9 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
           ctx.warnings.length = 0;
           ctx.warnings.push(...patched.warnings);
           const obj = patched.object;
+          // A patch may pin the version it was made against: then a changed object is a conflict.
+          const pinned = str(metaOf(obj).resourceVersion);
+          if (pinned !== '' && pinned !== str(metaOf(served).resourceVersion)) throw apiError.modified(store.kind, info.name);
           kv.defaults?.(obj);
           const next = kv.toHub ? kv.toHub(obj) : obj;
           if (hub.kind !== str(next.kind)) throw apiError.internal('conversion produced another kind');

@@ -240,6 +240,10 @@ for (const storage of ['memory', 'lmdb'] as const) {
       const stale = await kubectl(kc, ['replace', '-f', '-'], { input: JSON.stringify(cm) });
       assert.notEqual(stale.code, 0);
       assert.match(stale.stderr, /the object has been modified; please apply your changes to the latest version and try again/);
+      // A patch never fails on the optimistic lock, unless it names a resourceVersion itself.
+      const pinned = await kubectl(kc, ['patch', 'configmap', 'cm1', '-n', 'e2e', '--type=merge', '-p', JSON.stringify({ metadata: { resourceVersion: cm.metadata.resourceVersion }, data: { a: '4' } })]);
+      assert.notEqual(pinned.code, 0);
+      assert.match(pinned.stderr, /the object has been modified/);
       const diff = await kubectl(kc, ['diff', '-f', '-'], { input: MANIFESTS.replace('data: {a: "1"}', 'data: {a: "9"}') });
       assert.equal(diff.code, 1, diff.stderr);
       assert.match(diff.stdout, /\+\s+a: "9"/);
