@@ -64,7 +64,7 @@ export function subresourceStrategyFor(group: string, resource: string, subresou
 }
 
 export { needsClusterIP, needsHealthCheckNodePort, needsNodePort } from './service.js';
-export { podGracePeriodSeconds, computePodQOS } from './pod.js';
+export { podGracePeriodSeconds, computePodQOS, validateBinding } from './pod.js';
 export { validateScale } from './workloads.js';
 
 /** The default grace period of a pod delete (CheckGracefulDelete without gracePeriodSeconds). */

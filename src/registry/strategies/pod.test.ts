@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { KubeObject } from '../../api/schema/kind.js';
 import { isDNS1123Label, isEnvVarName, isQualifiedName, isValidLabelValue } from '../../machinery/validation/names.js';
 import { computePodQOS, podGracePeriodSeconds } from './pod.js';
-import { strategyFor, subresourceStrategyFor } from './index.js';
+import { strategyFor, subresourceStrategyFor, validateBinding } from './index.js';
 import { create, created, ctxFor, edit, kindOf, lines, OBJECTS, readJSON, update } from './strategies.testutil.js';
 
 const base = readJSON(`${OBJECTS}/Pod.minimal.request.json`);
@@ -393,4 +393,9 @@ test('pods/resize: cpu and memory change, QoS and everything else stay', () => {
   ]);
   assert.deepEqual(resize((p) => delete p.spec.containers[1].resources.requests.cpu).errors, ['spec.containers[1].resources.requests: Forbidden: resource requests cannot be removed']);
   assert.deepEqual(resize((p) => (p.spec.containers[1].resources.limits['ephemeral-storage'] = '1Gi')).errors, ['spec: Forbidden: only cpu and memory resources are mutable']);
+});
+
+test('pods/binding: a Node target with a name', () => {
+  assert.deepEqual(lines(validateBinding({ target: { kind: 'Node', name: 'n1' } })), []);
+  assert.deepEqual(lines(validateBinding({ target: { kind: 'Pod' } })), ['target.kind: Unsupported value: "Pod": supported values: "Node", "<empty>"', 'target.name: Required value']);
 });

@@ -454,3 +454,13 @@ export const podResizeStrategy: ResourceStrategy = {
   validate: () => [],
   validateUpdate: (pod, old) => validatePodResize(pod, old),
 };
+
+/** ValidatePodBinding (pods/binding): the target is a Node by name. */
+export function validateBinding(binding: Obj): FieldError[] {
+  const target = obj(binding.target);
+  const errs: FieldError[] = [];
+  const kind = str(target.kind);
+  if (kind !== '' && kind !== 'Node') errs.push(fieldError.notSupported('target.kind', kind, ['Node', '<empty>']));
+  if (str(target.name) === '') errs.push(fieldError.required('target.name'));
+  return errs;
+}
