@@ -6,7 +6,7 @@ import { apiVersionOf } from '../api/kinds.js';
 import { ListMeta, PartialObjectMetadata, PartialObjectMetadataList, Table } from '../api/meta/v1.js';
 import type { StructType } from '../api/schema/dsl.js';
 import type { KindVersion, KubeObject } from '../api/schema/kind.js';
-import { encodeBody } from '../machinery/codec/index.js';
+import { encodeBody, encodeMessage } from '../machinery/codec/index.js';
 import { canonicalize } from '../machinery/codec/normalize.js';
 import { StatusError } from '../machinery/status.js';
 import { servedJsonOf } from '../registry/materialize.js';
@@ -170,12 +170,113 @@ export function encodeList(page: ListPage, kv: KindVersion, fmt: ResponseFormat,
     parts.push(tail);
     return { contentType: 'application/json', body: Buffer.concat(parts) };
   }
-  const items = page.items.map((o) => {
-    const { kind: _k, apiVersion: _a, ...rest } = toServed(decodeCached(o), kv);
-    return rest;
-  });
-  const list = { kind: listKind, apiVersion, metadata: listMeta, items };
-  return encodeAs(list, kv.list, fmt);
+  if (fmt.mediaType === 'application/vnd.kubernetes.protobuf' && kv.storage && protobufSplicing(kv)) {
+    return { contentType: fmt.mediaType, body: protobufList(page.items, listMeta, listKind, apiVersion, kv) };
+  }
+  return encodeAs(slowList(page.items, listMeta, listKind, apiVersion, kv), kv.list, fmt);
+}
+
+function slowList(items: readonly CachedObject[], listMeta: KubeObject, listKind: string, apiVersion: string, kv: KindVersion): KubeObject {
+  return {
+    kind: listKind,
+    apiVersion,
+    metadata: listMeta,
+    items: items.map((o) => {
+      const { kind: _k, apiVersion: _a, ...rest } = toServed(decodeCached(o), kv);
+      return rest;
+    }),
+  };
+}
+
+// Protobuf lists of the storage version are spliced from per-object message bytes, encoded once
+// per cached object (lazily: only objects someone lists in protobuf pay for it, and the bytes
+// are dropped with the object). A list is Kubernetes' envelope — "k8s\0", runtime.Unknown
+// {typeMeta = 1, raw = 2, contentEncoding = 3, contentType = 4} — around the XxxList message
+// {metadata = 1, items = 2 (repeated)}.
+const protobufItems = new WeakMap<CachedObject, Buffer>();
+
+function protobufItem(o: CachedObject, kv: KindVersion): Buffer {
+  let bytes = protobufItems.get(o);
+  if (bytes === undefined) {
+    const { kind: _k, apiVersion: _a, ...rest } = decodeCached(o);
+    bytes = encodeMessage(rest, kv.type);
+    protobufItems.set(o, bytes);
+  }
+  return bytes;
+}
+
+function varintLength(n: number): number {
+  let len = 1;
+  while (n >= 128) {
+    n = Math.floor(n / 128);
+    len++;
+  }
+  return len;
+}
+
+function writeVarint(buf: Buffer, pos: number, n: number): number {
+  while (n >= 128) {
+    buf[pos++] = (n % 128) | 128;
+    n = Math.floor(n / 128);
+  }
+  buf[pos++] = n;
+  return pos;
+}
+
+function protobufList(items: readonly CachedObject[], listMeta: KubeObject, listKind: string, apiVersion: string, kv: KindVersion): Buffer {
+  const meta = encodeMessage({ metadata: listMeta }, kv.list);
+  const parts = items.map((o) => protobufItem(o, kv));
+  let rawLength = meta.length;
+  for (const p of parts) rawLength += 1 + varintLength(p.length) + p.length;
+  const av = Buffer.from(apiVersion);
+  const kind = Buffer.from(listKind);
+  const typeMetaLength = 1 + varintLength(av.length) + av.length + 1 + varintLength(kind.length) + kind.length;
+  const out = Buffer.allocUnsafe(4 + 1 + varintLength(typeMetaLength) + typeMetaLength + 1 + varintLength(rawLength) + rawLength + 4);
+  let pos = out.write('k8s\0', 0, 'latin1');
+  out[pos++] = 0x0a;
+  pos = writeVarint(out, pos, typeMetaLength);
+  out[pos++] = 0x0a;
+  pos = writeVarint(out, pos, av.length);
+  pos += av.copy(out, pos);
+  out[pos++] = 0x12;
+  pos = writeVarint(out, pos, kind.length);
+  pos += kind.copy(out, pos);
+  out[pos++] = 0x12;
+  pos = writeVarint(out, pos, rawLength);
+  pos += meta.copy(out, pos);
+  for (const p of parts) {
+    out[pos++] = 0x12;
+    pos = writeVarint(out, pos, p.length);
+    pos += p.copy(out, pos);
+  }
+  out[pos++] = 0x1a;
+  out[pos++] = 0;
+  out[pos++] = 0x22;
+  out[pos++] = 0;
+  return out;
+}
+
+/**
+ * Whether splicing gives this kind's list exactly the bytes of encoding the whole list, checked
+ * once per kind on a sample object (the list layout above is Kubernetes' for every kind, so this
+ * is a guard, not a branch).
+ */
+const splicingChecked = new Map<KindVersion, boolean>();
+
+function protobufSplicing(kv: KindVersion): boolean {
+  let ok = splicingChecked.get(kv);
+  if (ok === undefined) {
+    const sample: KubeObject = { kind: kv.kind, apiVersion: apiVersionOf(kv), metadata: { name: 'a', namespace: 'b', resourceVersion: '2', labels: { c: 'd' } } };
+    const o: CachedObject = { key: '/k', namespace: 'b', name: 'a', revision: 2, json: encoder.encode(JSON.stringify(sample)), labels: {}, fields: {} };
+    const listMeta = { resourceVersion: '3', continue: 'x' };
+    const listKind = `${kv.kind}List`;
+    const spliced = protobufList([o, o], listMeta, listKind, apiVersionOf(kv), kv);
+    const whole = encodeBody('protobuf', slowList([o, o], listMeta, listKind, apiVersionOf(kv), kv), kv.list);
+    ok = spliced.equals(whole);
+    protobufItems.delete(o);
+    splicingChecked.set(kv, ok);
+  }
+  return ok;
 }
 
 function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {

@@ -92,6 +92,24 @@ async function storagePage(store: Store, prefix: string, revision: number | unde
   return { items, revision: rev ?? 0, more, lastKey };
 }
 
+/**
+ * A page at the snapshot `revision` from the watch cache (its window of changes undone back to
+ * `revision`), when the window still reaches back there and storage has not compacted it (a
+ * compacted revision keeps answering 410 from storage); undefined → read storage.
+ */
+async function cachedPage(store: Store, prefix: string, revision: number, startAfter: string | undefined, limit: number, filter: ObjectFilter | undefined) {
+  if (revision < (await store.compactedRevision())) return undefined;
+  let page;
+  try {
+    page = store.cache.listAt(revision, { prefix, filter, limit, startAfter });
+  } catch (err) {
+    if (isCacheError(err)) return undefined;
+    throw err;
+  }
+  if (page === undefined) return undefined;
+  return { items: page.items, revision, more: page.more, lastKey: page.lastKey };
+}
+
 export async function handleList(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string, table: TableOptions): Promise<void> {
   const q = ctx.query;
   const filter = filterOf(ctx, kv);
@@ -124,7 +142,9 @@ export async function handleList(ctx: RequestContext, kv: KindVersion, store: St
     }
     const at = pos.revision === -1 ? undefined : pos.revision;
     try {
-      const page = await storagePage(store, prefix, at, pos.startAfter, limit ?? Number.MAX_SAFE_INTEGER, filter);
+      const page =
+        (at === undefined ? undefined : await cachedPage(store, prefix, at, pos.startAfter, limit ?? Number.MAX_SAFE_INTEGER, filter)) ??
+        (await storagePage(store, prefix, at, pos.startAfter, limit ?? Number.MAX_SAFE_INTEGER, filter));
       items = page.items;
       revision = page.revision;
       if (page.more && page.lastKey) continueToken = encodeContinue(prefix, page.lastKey, pos.revision === -1 ? -1 : revision);
@@ -136,7 +156,9 @@ export async function handleList(ctx: RequestContext, kv: KindVersion, store: St
     }
   } else if (match === 'Exact' && rv !== undefined && rv !== 0) {
     try {
-      const page = await storagePage(store, prefix, rv, undefined, limit ?? Number.MAX_SAFE_INTEGER, filter);
+      const page =
+        (await cachedPage(store, prefix, rv, undefined, limit ?? Number.MAX_SAFE_INTEGER, filter)) ??
+        (await storagePage(store, prefix, rv, undefined, limit ?? Number.MAX_SAFE_INTEGER, filter));
       items = page.items;
       revision = page.revision;
       if (page.more && page.lastKey) continueToken = encodeContinue(prefix, page.lastKey, revision);

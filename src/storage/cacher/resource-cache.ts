@@ -158,6 +158,64 @@ export class ResourceCache implements WatcherHost {
     return result;
   }
 
+  /**
+   * Lists objects as they were at an older `revision` — the current state with the window's
+   * changes after `revision` undone — in key order, as `list` does (Kubernetes serves continue
+   * pages and exact-revision lists from watch-cache snapshots the same way). undefined when the
+   * window no longer reaches back to `revision` (or it is ahead of the cache): read storage then.
+   * O(returned + skipped + changes after `revision`).
+   */
+  listAt(revision: number, opts: ListOptions): ListResult | undefined {
+    this.checkLoaded();
+    const { prefix, filter, startAfter } = opts;
+    this.checkPrefix(prefix);
+    const limit = opts.limit ?? Infinity;
+    if (!(limit > 0)) throw new RangeError(`limit must be positive, got ${opts.limit}`);
+    if (!Number.isInteger(revision) || revision < this.window.start || revision > this.host.revision) return undefined;
+    // Per key changed since `revision`: its state then (null: it did not exist).
+    const then = new Map<string, CachedObject | null>();
+    for (const c of this.window.since(revision)) {
+      if (then.has(c.key) || !c.key.startsWith(prefix)) continue;
+      then.set(c.key, c.type === 'ADDED' ? null : c.prev!);
+    }
+    // Keys gone since (deleted after `revision`), which the index no longer has, in order.
+    const gone: string[] = [];
+    for (const [key, o] of then) {
+      if (o !== null && !this.objects.has(key) && (startAfter === undefined || key > startAfter)) gone.push(key);
+    }
+    gone.sort();
+    const index = this.index;
+    const end = index.rangeEnd(prefix);
+    let i = index.rangeStart(prefix, startAfter);
+    let g = 0;
+    /** The next key that existed at `revision`, with its state then. */
+    const next = (): CachedObject | undefined => {
+      for (;;) {
+        const a = i < end ? index.at(i)! : undefined;
+        const b = g < gone.length ? gone[g]! : undefined;
+        if (a === undefined && b === undefined) return undefined;
+        let key: string;
+        if (b === undefined || (a !== undefined && a < b)) {
+          key = a!;
+          i++;
+        } else {
+          key = b;
+          g++;
+        }
+        const o = then.has(key) ? then.get(key)! : this.objects.get(key)!.object;
+        if (o !== null) return o;
+      }
+    };
+    const items: CachedObject[] = [];
+    let o: CachedObject | undefined;
+    while (items.length < limit && (o = next()) !== undefined) {
+      if (filter === undefined || filter(o)) items.push(o);
+    }
+    const result: ListResult = { items, revision, more: items.length >= limit && next() !== undefined };
+    if (result.more) result.lastKey = items[items.length - 1]!.key;
+    return result;
+  }
+
   // ---------------------------------------------------------------- watch
 
   watch(opts: WatchOptions): CacheWatch {
