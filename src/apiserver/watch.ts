@@ -12,6 +12,7 @@ import { zeroValue } from '../machinery/codec/normalize.js';
 import { encodeProtobuf } from '../machinery/codec/protobuf.js';
 import { encodeWatchFrame } from '../machinery/codec/watch.js';
 import { StatusError } from '../machinery/status.js';
+import { parseFieldSelectorFor } from '../machinery/selectors/index.js';
 import { apiError } from '../registry/errors.js';
 import type { Store } from '../registry/store.js';
 import { isCacheError, type CacheWatch } from '../storage/cacher/index.js';
@@ -136,6 +137,14 @@ export async function handleWatch(ctx: RequestContext, kv: KindVersion, store: S
   }
 
   const filter = filterOf(ctx, kv);
+  // A watch on an object's URL (or /watch/.../<name>) watches that object only, as Kubernetes
+  // turns the name into a metadata.name field selector; an explicit one must agree with it.
+  const name = ctx.info.name;
+  if (name !== '' && (q.get('fieldSelector') ?? '').trim() !== '') {
+    const selected = parseFieldSelectorFor({ group: kv.group, version: kv.version, kind: kv.kind }, q.get('fieldSelector') ?? '').requiresExactMatch('metadata.name');
+    if (selected !== name) throw apiError.badRequest("fieldSelector metadata.name doesn't match requested name");
+  }
+  const target = name !== '' ? { key: store.key(namespace, name) } : { prefix: store.prefix(namespace) };
   const rv = rvText === '' ? undefined : Number(rvText);
   let watch: CacheWatch;
   try {
@@ -143,12 +152,12 @@ export async function handleWatch(ctx: RequestContext, kv: KindVersion, store: S
       // Streaming list: at least as new as rv (or a consistent read when rv is unset or 0).
       if (rv === undefined || rv === 0) await ctx.registry.cacher.waitUntilFresh();
       else await ctx.registry.cacher.waitForRevision(rv);
-      watch = store.cache.watch({ prefix: store.prefix(namespace), fromRevision: 'now', filter, sendInitialEvents: true, allowBookmarks });
+      watch = store.cache.watch({ ...target, fromRevision: 'now', filter, sendInitialEvents: true, allowBookmarks });
     } else if (rv === undefined || rv === 0) {
       if (rv === undefined) await ctx.registry.cacher.waitUntilFresh();
-      watch = store.cache.watch({ prefix: store.prefix(namespace), fromRevision: 'now', filter, initialEvents: true, allowBookmarks });
+      watch = store.cache.watch({ ...target, fromRevision: 'now', filter, initialEvents: true, allowBookmarks });
     } else {
-      watch = store.cache.watch({ prefix: store.prefix(namespace), fromRevision: rv, filter, allowBookmarks });
+      watch = store.cache.watch({ ...target, fromRevision: rv, filter, allowBookmarks });
     }
   } catch (err) {
     throw watchError(err);

@@ -695,6 +695,40 @@ describe('watch', () => {
     assert.deepEqual(events.map((e) => e.type), ['ADDED', 'ADDED', 'ADDED']);
   });
 
+  it('one object: ?watch=1 on its URL, a metadata.name field selector, and the deprecated /watch/ path', async () => {
+    await c.create(`${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'solo' }, data: { v: '0' } });
+    await c.create(`${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other' } });
+    const paths = [
+      `${NS}/configmaps/solo?watch=1`,
+      `${NS}/configmaps?watch=1&fieldSelector=metadata.name%3Dsolo`,
+      '/api/v1/watch/namespaces/vectors/configmaps/solo',
+    ];
+    const streams = await Promise.all(paths.map((p) => watch(p)));
+    for (const w of streams) await w.waitForEvents(1);
+    await c.patch(`${NS}/configmaps/other`, { data: { v: '1' } });
+    await c.patch(`${NS}/configmaps/solo`, { data: { v: '1' } });
+    for (const [i, w] of streams.entries()) {
+      await w.waitForEvents(2, `${paths[i]}: 2 events`);
+      assert.deepEqual(w.events.map((e) => `${e.type} ${e.object.metadata.name} ${e.object.data?.v}`), ['ADDED solo 0', 'MODIFIED solo 1'], paths[i]);
+    }
+    const mismatch = await c.get(`${NS}/configmaps/solo?watch=1&fieldSelector=metadata.name%3Dother`);
+    assert.equal(mismatch.status, 400);
+    assert.equal(mismatch.json.message, "fieldSelector metadata.name doesn't match requested name");
+  });
+
+  it('kubectl get -w: watch events carrying one-row Tables', async () => {
+    const rv = (await c.get(`${NS}/pods`)).json.metadata.resourceVersion;
+    const w = await watch(`${NS}/pods?watch=1&resourceVersion=${rv}&labelSelector=table%3Dyes`, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+    await c.create(`${NS}/pods`, quietPod('table-pod', { table: 'yes' }));
+    const [ev] = await w.waitForEvents(1);
+    assert.equal(ev!.type, 'ADDED');
+    assert.deepEqual([ev!.object.kind, ev!.object.apiVersion], ['Table', 'meta.k8s.io/v1']);
+    assert.deepEqual(ev!.object.columnDefinitions.map((col: any) => col.name), testdataJson('tables', 'pods.table.json').columnDefinitions.map((col: any) => col.name));
+    assert.equal(ev!.object.rows.length, 1);
+    assert.equal(ev!.object.rows[0].cells[0], 'table-pod');
+    assert.equal(ev!.object.rows[0].object.kind, 'PartialObjectMetadata');
+  });
+
   it('protobuf frames (stream=watch): the same events as JSON', async () => {
     const podType = kindOf('v1', 'Pod').type;
     const rv = (await c.get(`${NS}/pods`)).json.metadata.resourceVersion;
