@@ -28,6 +28,11 @@ export interface ApiServerOptions {
   storage?: StorageBackend;
   dataDir?: string;
   etcdServers?: readonly string[];
+  /**
+   * How far back watches and snapshot reads reach (the seed: 5 minutes and at least 1,000
+   * changes); continue tokens expire when their snapshot falls out of it.
+   */
+  history?: { minAgeMs: number; minRevisions: number };
   /** An already opened storage (tests, `kubelite up`); `storage`/`dataDir` are then ignored. */
   storageInstance?: Storage;
   /** 0 picks a free port. */
@@ -73,7 +78,7 @@ class Metrics {
 
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   const log = opts.log ?? ((fields) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), component: 'apiserver', ...fields })}\n`));
-  const storage = opts.storageInstance ?? (await openStorage({ backend: opts.storage ?? 'memory', dataDir: opts.dataDir, etcdServers: opts.etcdServers }));
+  const storage = opts.storageInstance ?? (await openStorage({ backend: opts.storage ?? 'memory', dataDir: opts.dataDir, etcdServers: opts.etcdServers, history: opts.history }));
   const registry = new Registry({
     storage,
     strategyFor: (group, resource) => {
@@ -82,6 +87,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     },
     fieldsFor: (group, resource) => fieldsFor(group, resource, allKinds),
     cacher: { log: (fields) => log({ subsystem: 'cacher', ...fields }) },
+    window: opts.history ? { minAgeMs: opts.history.minAgeMs, minEvents: opts.history.minRevisions } : undefined,
   });
   await registry.start();
   const discovery = new Discovery(allKinds);

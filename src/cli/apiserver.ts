@@ -1,6 +1,7 @@
 // `kubelite apiserver`: the API server alone, until SIGINT/SIGTERM.
 import { InvalidArgumentError } from 'commander';
 import { startApiServer } from '../apiserver/server.js';
+import { parseDuration } from '../machinery/codec/time.js';
 import { parseEtcdServers } from '../storage/open.js';
 import { parseChoice, parseOrExit, parsePort, program } from './flags.js';
 
@@ -16,10 +17,20 @@ export async function apiserverMain(argv: string[]): Promise<number> {
       }
     })
     .option('--bind-address <ip>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 6443);
+    .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 6443)
+    .option('--storage-history <duration>', 'how long watch history and list snapshots are kept; continue tokens expire with them (default: 5m0s)', parseDurationMs)
+    .option('--storage-history-revisions <n>', 'the newest this-many changes are kept whatever their age', parseCount, 1000);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
-  const o = cmd.opts<{ storage: 'lmdb' | 'memory' | 'etcd'; dataDir: string; etcdServers?: string[]; bindAddress: string; port: number }>();
+  const o = cmd.opts<{
+    storage: 'lmdb' | 'memory' | 'etcd';
+    dataDir: string;
+    etcdServers?: string[];
+    bindAddress: string;
+    port: number;
+    storageHistory?: number;
+    storageHistoryRevisions: number;
+  }>();
   if (o.storage === 'etcd' && !o.etcdServers) {
     process.stderr.write('kubelite apiserver: --storage etcd needs --etcd-servers\n');
     return 2;
@@ -30,6 +41,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     etcdServers: o.etcdServers,
     bindAddress: o.bindAddress,
     port: o.port,
+    history: { minAgeMs: o.storageHistory ?? 5 * 60_000, minRevisions: o.storageHistoryRevisions },
   });
   process.stdout.write(`ready: server=${server.url}\n`);
   await new Promise<void>((resolve) => {
@@ -38,4 +50,23 @@ export async function apiserverMain(argv: string[]): Promise<number> {
   });
   await server.close();
   return 0;
+}
+
+/** A Go duration (`30s`, `5m0s`, `1h`) in milliseconds, at least one second. */
+function parseDurationMs(value: string): number {
+  let ns: bigint;
+  try {
+    ns = parseDuration(value);
+  } catch {
+    throw new InvalidArgumentError('must be a duration such as 30s, 5m0s or 1h');
+  }
+  const ms = Number(ns / 1_000_000n);
+  if (ms < 1000) throw new InvalidArgumentError('must be at least 1s');
+  return ms;
+}
+
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
 }

@@ -4,6 +4,7 @@
 import { allKinds, storageVersionOf } from '../api/kinds.js';
 import type { KindVersion } from '../api/schema/kind.js';
 import { Cacher, type CacherOptions } from '../storage/cacher/index.js';
+import type { WindowOptions } from '../storage/cacher/types.js';
 import type { Storage } from '../storage/types.js';
 import { resourcePrefix } from './keys.js';
 import { materializer, RecentWrites, type FieldsOf } from './materialize.js';
@@ -16,6 +17,8 @@ export interface RegistryOptions {
   strategyFor: (group: string, resource: string) => ResourceStrategy;
   fieldsFor: (group: string, resource: string) => FieldsOf;
   cacher?: CacherOptions;
+  /** The watch cache's window of recent events per resource (watches may start that far back). */
+  window?: Partial<WindowOptions>;
   kinds?: readonly KindVersion[];
 }
 
@@ -30,7 +33,7 @@ export class Registry {
       if (!kind.storage) continue;
       const fieldsOf = opts.fieldsFor(kind.group, kind.resource);
       const recentWrites = new RecentWrites();
-      const cache = this.cacher.register({ prefix: resourcePrefix(kind), materialize: materializer(fieldsOf, recentWrites) });
+      const cache = this.cacher.register({ prefix: resourcePrefix(kind), materialize: materializer(fieldsOf, recentWrites), window: opts.window });
       this.stores.set(`${kind.group}/${kind.resource}`, new Store({
         kind,
         strategy: opts.strategyFor(kind.group, kind.resource),

@@ -1,3 +1,4 @@
+import { DEFAULT_RETENTION, type HistoryRetention } from './history-retention.js';
 import { MemoryStorage } from './memory.js';
 import type { Storage } from './types.js';
 
@@ -9,6 +10,15 @@ export interface OpenStorageOptions {
   dataDir?: string;
   /** etcd: client URLs (`--etcd-servers`). */
   etcdServers?: readonly string[];
+  /**
+   * How much history is kept for watches and snapshot reads (continue tokens expire with it):
+   * memory and lmdb compact what is older and further behind; etcd is compacted at this interval.
+   */
+  history?: { minAgeMs: number; minRevisions: number };
+}
+
+function retentionOf(opts: OpenStorageOptions): HistoryRetention {
+  return opts.history ? { ...DEFAULT_RETENTION, ...opts.history } : DEFAULT_RETENTION;
 }
 
 /**
@@ -18,16 +28,16 @@ export interface OpenStorageOptions {
 export async function openStorage(opts: OpenStorageOptions): Promise<Storage> {
   switch (opts.backend) {
     case 'memory':
-      return new MemoryStorage();
+      return new MemoryStorage({ retention: retentionOf(opts) });
     case 'lmdb': {
       if (!opts.dataDir) throw new Error('storage lmdb needs a data directory (--data-dir)');
       const { LmdbStorage } = await import('./lmdb/lmdb-storage.js');
-      return LmdbStorage.open({ dataDir: `${opts.dataDir.replace(/\/+$/, '')}/db` });
+      return LmdbStorage.open({ dataDir: `${opts.dataDir.replace(/\/+$/, '')}/db`, retention: retentionOf(opts) });
     }
     case 'etcd': {
       if (!opts.etcdServers || opts.etcdServers.length === 0) throw new Error('storage etcd needs --etcd-servers');
       const { EtcdStorage } = await import('./etcd/etcd-storage.js');
-      return EtcdStorage.open({ endpoints: [...opts.etcdServers] });
+      return EtcdStorage.open({ endpoints: [...opts.etcdServers], compactionIntervalMs: retentionOf(opts).minAgeMs });
     }
     default:
       throw new Error(`unknown storage backend ${JSON.stringify((opts as { backend: unknown }).backend)} (memory, lmdb or etcd)`);
