@@ -8,8 +8,8 @@ import { Pod } from '../src/api/core/v1/pod.js';
 import { decodeJson, encodeJson } from '../src/machinery/codec/json.js';
 import { decodeProtobuf, encodeProtobuf } from '../src/machinery/codec/protobuf.js';
 import type { BenchReport, BenchRow } from './report.js';
+import { TESTDATA } from '../test/support/vectors.js';
 
-const TESTDATA = process.env.KUBELITE_TESTDATA ?? '/work/shared/testdata';
 const SECONDS = Number(process.env.KUBELITE_BENCH_SECONDS ?? 2);
 
 /**

@@ -6,8 +6,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Field, StructType, Type } from './schema/dsl.js';
+import { TESTDATA } from '../../test/support/vectors.js';
 
-export const TESTDATA = process.env.KUBELITE_TESTDATA ?? '/work/shared/testdata';
+export { TESTDATA };
 
 export function readJson(...path: string[]): Record<string, unknown> {
   return JSON.parse(readFileSync(join(TESTDATA, ...path), 'utf8')) as Record<string, unknown>;

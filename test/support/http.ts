@@ -8,8 +8,9 @@ import type { StructType } from '../../src/api/schema/dsl.js';
 import { Status } from '../../src/api/meta/v1.js';
 import { decodeWatchFrame, WatchFrameDecoder } from '../../src/machinery/codec/index.js';
 import { waitFor } from './wait.js';
+import { TESTDATA } from './vectors.js';
 
-export const TESTDATA = process.env.KUBELITE_TESTDATA ?? '/work/shared/testdata';
+export { TESTDATA };
 
 export function testdata(...path: string[]): Buffer {
   return readFileSync(join(TESTDATA, ...path));

@@ -7,8 +7,9 @@ import type { Field, StructType, Type } from '../schema/dsl.js';
 import type { KindVersion, KubeObject } from '../schema/kind.js';
 import type { WorkloadFeatures } from './features.js';
 import { clone, isObj, type Obj } from './json.js';
+import { TESTDATA } from '../../../test/support/vectors.js';
 
-export const VECTORS = '/work/shared/testdata/objects/';
+export const VECTORS = `${TESTDATA}/objects/`;
 
 export function readVector(name: string): KubeObject {
   return JSON.parse(readFileSync(VECTORS + name, 'utf8')) as KubeObject;

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { cleanPath, ContinueTokenError, decodeContinue, encodeContinue } from './continue-token.js';
+import { TESTDATA } from '../../../test/support/vectors.js';
 
-const vectors = '/work/shared/testdata';
+const vectors = TESTDATA;
 const prefix = '/registry/configmaps/vectors/';
 
 test('tokens are byte-identical to the ones kube-apiserver issued', () => {

@@ -8,8 +8,9 @@ import { Scale } from '../../api/autoscaling/v1.js';
 import * as meta from '../../api/meta/v1.js';
 import type { Field, StructType, Type } from '../../api/schema/dsl.js';
 import type { TypeMeta } from './protobuf.js';
+import { TESTDATA } from '../../../test/support/vectors.js';
 
-export const TESTDATA = process.env.KUBELITE_TESTDATA ?? '/work/shared/testdata';
+export { TESTDATA };
 
 export function vectorBytes(...path: string[]): Buffer {
   return readFileSync(join(TESTDATA, ...path));

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fieldError, invalidStatus } from './field-errors.js';
+import { TESTDATA } from '../../../test/support/vectors.js';
 
 const statusOf = (file: string) => {
-  const text = readFileSync(`/work/shared/testdata/errors/${file}`, 'utf8').replace(/\r/g, '');
+  const text = readFileSync(`${TESTDATA}/errors/${file}`, 'utf8').replace(/\r/g, '');
   return JSON.parse(text.slice(text.indexOf('\n\n') + 2));
 };
 

@@ -19,12 +19,13 @@ import {
   nameIsDNSSubdomain,
 } from './names.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
+import { TESTDATA } from '../../../test/support/vectors.js';
 
 const statusOf = (file: string) => {
-  const text = readFileSync(`/work/shared/testdata/errors/${file}`, 'utf8').replace(/\r/g, '');
+  const text = readFileSync(`${TESTDATA}/errors/${file}`, 'utf8').replace(/\r/g, '');
   return JSON.parse(text.slice(text.indexOf('\n\n') + 2));
 };
-const requestOf = (file: string) => JSON.parse(readFileSync(`/work/shared/testdata/errors/${file}`, 'utf8'));
+const requestOf = (file: string) => JSON.parse(readFileSync(`${TESTDATA}/errors/${file}`, 'utf8'));
 const lines = (errs: FieldError[]) => errs.map(formatFieldError);
 
 test('names: DNS-1123 labels and subdomains, DNS-1035 labels (messages as kube-apiserver writes them)', () => {

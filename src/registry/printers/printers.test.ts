@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { formatLabelSelector, humanDuration } from './format.js';
 import { printerFor } from './index.js';
+import { TESTDATA } from '../../../test/support/vectors.js';
 
-const vectors = '/work/shared/testdata';
+const vectors = TESTDATA;
 const load = (path: string) => JSON.parse(readFileSync(`${vectors}/${path}`, 'utf8'));
 type Obj = Record<string, any>;
 

@@ -8,9 +8,10 @@ import { formatFieldError, type FieldError } from '../../machinery/validation/fi
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../machinery/validation/object-meta.js';
 import type { StrategyContext } from '../strategy.js';
 import { needsClusterIP, needsHealthCheckNodePort, needsNodePort, strategyFor } from './index.js';
+import { TESTDATA } from '../../../test/support/vectors.js';
 
-export const OBJECTS = '/work/shared/testdata/objects';
-export const ERRORS = '/work/shared/testdata/errors';
+export const OBJECTS = `${TESTDATA}/objects`;
+export const ERRORS = `${TESTDATA}/errors`;
 
 export const readJSON = (path: string): KubeObject => JSON.parse(readFileSync(path, 'utf8')) as KubeObject;
 export const statusOf = (file: string): Record<string, unknown> => {

@@ -4,8 +4,10 @@
 import { readFileSync } from 'node:fs';
 import type { Field, StructType, Type } from '../../schema/dsl.js';
 import { canonicalQuantity } from './quantity.js';
+import { TESTDATA } from '../../../../test/support/vectors.js';
+import { pathToFileURL } from 'node:url';
 
-export const vectors = new URL('../../../../../../shared/testdata/objects/', import.meta.url);
+export const vectors = pathToFileURL(`${TESTDATA}/objects/`);
 export const readVector = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(name, vectors), 'utf8')) as Record<string, unknown>;
 
