@@ -3,7 +3,10 @@
 // store of its storage version.
 import { allKinds, storageVersionOf } from '../api/kinds.js';
 import type { KindVersion } from '../api/schema/kind.js';
-import { Cacher, type CacherOptions } from '../storage/cacher/index.js';
+import { Cacher, type CacherOptions, type ResourceCache } from '../storage/cacher/index.js';
+import type { KubeObject } from '../api/schema/kind.js';
+import type { FieldError } from '../machinery/validation/field-errors.js';
+import { ServiceAllocator } from './service-allocator.js';
 import type { WindowOptions } from '../storage/cacher/types.js';
 import type { Storage } from '../storage/types.js';
 import { resourcePrefix } from './keys.js';
@@ -20,6 +23,11 @@ export interface RegistryOptions {
   /** The watch cache's window of recent events per resource (watches may start that far back). */
   window?: Partial<WindowOptions>;
   kinds?: readonly KindVersion[];
+}
+
+function allocatorFor(cache: ResourceCache): (obj: KubeObject, old: KubeObject | undefined) => FieldError[] {
+  const allocator = new ServiceAllocator(cache);
+  return (obj, old) => allocator.allocate(obj, old);
 }
 
 export class Registry {
@@ -42,6 +50,7 @@ export class Registry {
         namespaces,
         fieldsOf,
         recentWrites,
+        allocate: kind.group === '' && kind.resource === 'services' ? allocatorFor(cache) : undefined,
       }));
     }
   }

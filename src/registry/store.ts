@@ -30,6 +30,8 @@ export interface StoreOptions {
   cache: ResourceCache;
   namespaces?: NamespaceLookup;
   fieldsOf: FieldsOf;
+  /** Addresses a new or changed object needs (Services' cluster IPs and node ports), before validation. */
+  allocate?: (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
   /** Shared with the resource's watch-cache materializer: writes serialized once (see materialize.ts). */
   recentWrites?: RecentWrites;
   /** Retries of unconditional updates and patches that lose an optimistic-lock race. */
@@ -76,6 +78,7 @@ export class Store {
   readonly cache: ResourceCache;
   private readonly namespaces: NamespaceLookup | undefined;
   readonly fieldsOf: FieldsOf;
+  private readonly allocate: StoreOptions['allocate'];
   private readonly recentWrites: RecentWrites | undefined;
   private readonly maxRetries: number;
   private readonly now: () => number;
@@ -88,6 +91,7 @@ export class Store {
     this.cache = opts.cache;
     this.namespaces = opts.namespaces;
     this.fieldsOf = opts.fieldsOf;
+    this.allocate = opts.allocate;
     this.recentWrites = opts.recentWrites;
     this.maxRetries = opts.maxRetries ?? 16;
     this.now = opts.now ?? Date.now;
@@ -178,7 +182,7 @@ export class Store {
     const generated = str(m.name) === '' && str(m.generateName) !== '';
     if (generated) m.name = generateName(str(m.generateName));
 
-    const errors = [...this.validateMeta(obj), ...this.strategy.validate(obj, ctx)];
+    const errors = [...(this.allocate?.(obj, undefined) ?? []), ...this.validateMeta(obj), ...this.strategy.validate(obj, ctx)];
     if (errors.length > 0) throw this.invalid(str(m.name), errors);
     await this.admitNamespace(str(m.namespace), str(m.name));
 
@@ -236,7 +240,12 @@ export class Store {
     namespace: string,
     name: string,
     tryUpdate: TryUpdate,
-    opts: WriteOptions & { subresource?: '' | 'status'; expectResourceVersion?: string } = {},
+    opts: WriteOptions & {
+      subresource?: '' | 'status';
+      expectResourceVersion?: string;
+      /** The strategy of a subresource that replaces part of the object (namespaces/finalize), instead of the kind's. */
+      strategy?: ResourceStrategy;
+    } = {},
   ): Promise<UpdateResult> {
     for (let attempt = 0; ; attempt++) {
       const kv = await this.readCurrent(namespace, name);
@@ -245,7 +254,22 @@ export class Store {
         throw apiError.modified(this.name, name);
       }
       const proposed = await tryUpdate(cloneJson(current));
-      const next = this.prepareUpdate(proposed, current, opts.subresource ?? '', opts.requestGroupVersion);
+      const next = this.prepareUpdate(proposed, current, opts.subresource ?? '', opts.requestGroupVersion, opts.strategy);
+      // (Namespaces also wait for spec.finalizers, Kubernetes' ShouldDeleteNamespaceDuringUpdate.)
+      if (emptiesFinalizers(next, current) && !(this.isNamespaces && strs((next.spec as KubeObject | undefined)?.finalizers).length > 0)) {
+        // Kubernetes' shouldDeleteDuringUpdate: the update removed the last finalizer of an object
+        // whose deletion waits for nothing else, so the object is deleted (watchers see DELETED).
+        if (opts.dryRun) return { object: next, changed: true };
+        try {
+          const res = await this.storage.delete(kv.key, { expectModRevision: kv.modRevision });
+          return { object: decodeStored(res.prev.value, res.revision), changed: true };
+        } catch (err) {
+          if (isStorageError(err, 'NotFound')) throw apiError.notFound(this.name, name);
+          if (!isStorageError(err, 'Conflict')) throw this.storageFailure(err, name);
+          if (opts.expectResourceVersion !== undefined || attempt >= this.maxRetries) throw apiError.modified(this.name, name);
+          continue;
+        }
+      }
       const w = prepareWrite(kv.key, next, this.fieldsOf);
       // A no-op update writes nothing and keeps the resourceVersion, as Kubernetes does.
       if (sameBytes(w.stored, kv.value)) return { object: current, changed: false };
@@ -291,8 +315,9 @@ export class Store {
   }
 
   /** Kubernetes' BeforeUpdate: system metadata kept, status or spec kept by path, generation, validation. */
-  private prepareUpdate(proposed: KubeObject, old: KubeObject, subresource: '' | 'status', requestGroupVersion?: string): KubeObject {
+  private prepareUpdate(proposed: KubeObject, old: KubeObject, subresource: '' | 'status', requestGroupVersion?: string, override?: ResourceStrategy): KubeObject {
     const ctx = this.context(requestGroupVersion);
+    const strategy = override ?? this.strategy;
     let obj = proposed;
     const om = metaOf(old);
     if (subresource === 'status') {
@@ -300,9 +325,9 @@ export class Store {
       obj = { ...proposed };
       for (const k of Object.keys(old)) if (k !== 'status' && k !== 'metadata') obj[k] = cloneJson(old[k]);
       for (const k of Object.keys(obj)) if (!(k in old) && k !== 'status' && k !== 'metadata') delete obj[k];
-      this.strategy.prepareForStatusUpdate?.(obj, old, ctx);
+      strategy.prepareForStatusUpdate?.(obj, old, ctx);
     } else {
-      if (this.strategy.hasStatus) {
+      if (strategy.hasStatus) {
         if (old.status === undefined) delete obj.status;
         else obj.status = cloneJson(old.status);
       }
@@ -321,18 +346,20 @@ export class Store {
     else delete m.generation;
     // Unconditional updates validate as if they named the current version (encode() drops it again).
     m.resourceVersion = om.resourceVersion;
+    const allocationErrors = subresource === '' ? (this.allocate?.(obj, old) ?? []) : [];
     if (subresource === '') {
-      this.strategy.prepareForUpdate?.(obj, old, ctx);
-      if (this.strategy.tracksGeneration && JSON.stringify(obj.spec) !== JSON.stringify(old.spec)) {
+      strategy.prepareForUpdate?.(obj, old, ctx);
+      if (strategy.tracksGeneration && JSON.stringify(obj.spec) !== JSON.stringify(old.spec)) {
         m.generation = (typeof om.generation === 'number' ? om.generation : 0) + 1;
       }
     }
     const next = this.canonical(obj);
     const errors = [
+      ...allocationErrors,
       ...validateObjectMetaUpdate(next, old),
       ...(subresource === 'status'
-        ? (this.strategy.validateStatusUpdate?.(next, old, ctx) ?? [])
-        : [...this.validateMeta(next), ...this.strategy.validateUpdate(next, old, ctx)]),
+        ? (strategy.validateStatusUpdate?.(next, old, ctx) ?? [])
+        : [...this.validateMeta(next), ...strategy.validateUpdate(next, old, ctx)]),
     ];
     if (errors.length > 0) throw this.invalid(str(metaOf(next).name), errors);
     return next;
@@ -487,6 +514,15 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.byteLength !== b.byteLength) return false;
   for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** An update leaves no finalizer on an object being deleted without (or past) its grace period. */
+function emptiesFinalizers(next: KubeObject, old: KubeObject): boolean {
+  const nm = metaOf(next);
+  const om = metaOf(old);
+  if (strs(nm.finalizers).length > 0) return false;
+  if (om.deletionTimestamp === undefined || om.deletionTimestamp === null) return false;
+  return om.deletionGracePeriodSeconds === undefined || om.deletionGracePeriodSeconds === null || om.deletionGracePeriodSeconds === 0;
 }
 
 function strs(v: unknown): string[] {
