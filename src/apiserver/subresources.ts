@@ -13,6 +13,7 @@ import { StatusError } from '../machinery/status.js';
 import { applyPatch as apply, patchTypeFromContentType } from '../machinery/patch/index.js';
 import { fieldError } from '../machinery/validation/field-errors.js';
 import { apiError } from '../registry/errors.js';
+import { subresourceStrategyFor } from '../registry/strategies/index.js';
 import { metaOf, str, timestamp } from '../registry/meta.js';
 import { decodeBody } from './decode.js';
 import { encodeObject, encodeOther } from './encode.js';
@@ -138,7 +139,7 @@ async function handleFinalize(ctx: RequestContext, kv: KindVersion): Promise<voi
   const result = await store.guaranteedUpdate('', ctx.info.name, (ns) => {
     ns.spec = { ...((ns.spec as KubeObject) ?? {}), finalizers: finalizers.length > 0 ? finalizers : undefined };
     return ns;
-  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb) });
+  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb), strategy: subresourceStrategyFor('', 'namespaces', 'finalize') });
   reply(ctx, 200, encodeObject(result.object, kv, ctx.format));
 }
 

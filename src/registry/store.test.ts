@@ -155,9 +155,10 @@ describe('registry store', () => {
     assert.deepEqual(fm.finalizers, ['foregroundDeletion']);
     assert.equal(fm.deletionTimestamp, '2026-01-01T00:00:00Z');
     assert.equal(fm.deletionGracePeriodSeconds, 0);
-    // Removing the finalizer is an update; the object then goes with the next delete.
-    await store.guaranteedUpdate('ns', 'p2', (cur) => ({ ...cur, metadata: { ...(cur.metadata as object), finalizers: undefined } }));
-    assert.equal((await store.delete('ns', 'p2')).deleted, true);
+    // Removing the last finalizer of an object being deleted deletes it (Kubernetes' shouldDeleteDuringUpdate).
+    const emptied = await store.guaranteedUpdate('ns', 'p2', (cur) => ({ ...cur, metadata: { ...(cur.metadata as object), finalizers: undefined } }));
+    assert.equal(emptied.changed, true);
+    assert.equal((await status(store.get('ns', 'p2'))).code, 404);
 
     // A bound pod is deleted gracefully: marked first, with its grace period.
     await store.create('ns', { metadata: { name: 'p3' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'i' }] } });
@@ -174,5 +175,10 @@ describe('registry store', () => {
     assert.deepEqual((held.object.metadata as Record<string, unknown>).finalizers, ['example.com/hold', 'orphan']);
     const again = await store.delete('ns', 'p4');
     assert.equal(again.deleted, false, 'still held by finalizers');
+    // Updates that keep a finalizer keep the object; removing the last one deletes it.
+    await store.guaranteedUpdate('ns', 'p4', (cur) => ({ ...cur, metadata: { ...(cur.metadata as object), finalizers: ['example.com/hold'] } }));
+    assert.equal((await store.get('ns', 'p4')).metadata !== undefined, true);
+    await store.guaranteedUpdate('ns', 'p4', (cur) => ({ ...cur, metadata: { ...(cur.metadata as object), finalizers: [] } }));
+    assert.equal((await status(store.get('ns', 'p4'))).code, 404);
   });
 });

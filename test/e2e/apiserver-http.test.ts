@@ -413,6 +413,20 @@ describe('error vectors over HTTP', () => {
       assert.equal(r.status, 200, r.text);
       assert.deepEqual(r.json.metadata.labels, { still: 'writable' });
     });
+    it('a second DELETE is a 409 while spec.finalizers remain', async () => {
+      const r = await c.delete('/api/v1/namespaces/vectors-terminating');
+      assert.equal(r.status, 409, r.text);
+      assert.equal(r.json.reason, 'Conflict');
+    });
+    it('a status update keeps the Terminating namespace; emptying spec.finalizers (namespaces/finalize) removes it', async () => {
+      const ns = (await c.get('/api/v1/namespaces/vectors-terminating')).json;
+      const status = await c.put('/api/v1/namespaces/vectors-terminating/status', { ...ns, status: { ...ns.status, conditions: [{ type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: 'pods: 1' }] } });
+      assert.equal(status.status, 200, status.text);
+      assert.equal((await c.get('/api/v1/namespaces/vectors-terminating')).status, 200);
+      const finalize = await c.put('/api/v1/namespaces/vectors-terminating/finalize', { ...ns, spec: { finalizers: [] } });
+      assert.equal(finalize.status, 200, finalize.text);
+      assert.equal((await c.get('/api/v1/namespaces/vectors-terminating')).status, 404);
+    });
   });
 });
 
@@ -727,6 +741,22 @@ describe('watch', () => {
     assert.equal(ev!.object.rows.length, 1);
     assert.equal(ev!.object.rows[0].cells[0], 'table-pod');
     assert.equal(ev!.object.rows[0].object.kind, 'PartialObjectMetadata');
+  });
+
+  it('finalizers: DELETE marks the object (MODIFIED), removing the last finalizer deletes it (DELETED)', async () => {
+    const rv = (await c.get(`${NS}/configmaps`)).json.metadata.resourceVersion;
+    const w = await watch(`${NS}/configmaps?watch=1&resourceVersion=${rv}&fieldSelector=metadata.name%3Dfinalized`);
+    await c.create(`${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'finalized', finalizers: ['example.com/hold'] } });
+    const del = await c.delete(`${NS}/configmaps/finalized`);
+    assert.equal(del.status, 200);
+    assert.equal(del.json.kind, 'ConfigMap', 'the object is answered while it still exists');
+    assert.equal(typeof del.json.metadata.deletionTimestamp, 'string');
+    assert.equal(del.json.metadata.deletionGracePeriodSeconds, 0);
+    const patched = await c.patch(`${NS}/configmaps/finalized`, { metadata: { finalizers: null } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal((await c.get(`${NS}/configmaps/finalized`)).status, 404);
+    await waitFor(() => w.events.length >= 3, 'three events');
+    assert.deepEqual(w.types(), ['ADDED', 'MODIFIED', 'DELETED']);
   });
 
   it('protobuf frames (stream=watch): the same events as JSON', async () => {
@@ -1044,6 +1074,25 @@ describe('kubectl v1.32.4 session replayed (requests/v1.32.4)', () => {
 
   it('19 delete --cascade=foreground: the deployment stays, marked, with the foregroundDeletion finalizer', async () => {
     compare(await step('DELETE', `${DEPLOY}/web`, '19-delete-foreground.DELETE.json', 'application/json'), '19-delete-foreground.DELETE.response.json');
+  });
+
+  it('kubectl v1.35.2 waits for the deletion with a streaming-list watch (requests/v1.35.2/index.txt)', async () => {
+    // Deliberate difference: v1.26 answered this watch with a 422 (19-delete-foreground.GET.422.response.json)
+    // and kubectl fell back to a list; kubelite serves streaming lists, as Kubernetes v1.32+ does.
+    const w = await WatchStream.open(server.url, `${DEPLOY}?allowWatchBookmarks=true&fieldSelector=metadata.name%3Dweb&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=430&watch=true`);
+    try {
+      assert.equal(w.status, 200);
+      const [added, bookmark] = await w.waitForEvents(2);
+      assert.equal(added!.type, 'ADDED');
+      assert.equal(typeof added!.object.metadata.deletionTimestamp, 'string');
+      assert.deepEqual([bookmark!.type, bookmark!.object.metadata.annotations], ['BOOKMARK', { 'k8s.io/initial-events-end': 'true' }]);
+      // The garbage collector's part: the dependents are gone, the finalizer is removed, the object goes.
+      await c.patch(`${DEPLOY}/web`, [{ op: 'remove', path: '/metadata/finalizers' }], 'application/json-patch+json');
+      await waitFor(() => w.events.at(-1)?.type === 'DELETED', 'the DELETED event');
+      assert.equal((await c.get(`${DEPLOY}/web`)).status, 404);
+    } finally {
+      await w.close();
+    }
   });
 
   it('22 delete configmap: a Success Status with the uid', async () => {
