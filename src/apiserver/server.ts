@@ -109,7 +109,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       watching = w;
     }).catch((err) => {
       if (!(err instanceof StatusError)) log({ msg: 'request failed', method: req.method, url: req.url, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-      writeError(res, err);
+      writeError(res, err, { accept: req.headers.accept });
     });
   };
 

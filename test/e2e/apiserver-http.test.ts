@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
 import { findKind } from '../../src/api/kinds.js';
-import { PartialObjectMetadataList } from '../../src/api/meta/v1.js';
+import { PartialObjectMetadataList, Status } from '../../src/api/meta/v1.js';
 import type { KindVersion } from '../../src/api/schema/kind.js';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.js';
 import { decodeProtobuf } from '../../src/machinery/codec/index.js';
@@ -129,6 +129,23 @@ describe('error vectors over HTTP', () => {
   describe('404 Not Found', () => {
     it('get-missing', async () => {
       assertStatusVector(await c.get(`${NS}/pods/does-not-exist`), 'errors/get-missing.txt');
+    });
+    it('errors are written in the format the client accepts: protobuf and YAML Status too', async () => {
+      const json = JSON.parse(readDump('errors', 'get-missing.txt').body);
+      const pb = await c.get(`${NS}/pods/does-not-exist`, { accept: `${PROTOBUF},application/json` });
+      assert.equal(pb.status, 404);
+      assert.equal(pb.headers.get('content-type'), PROTOBUF);
+      const decoded = decodeProtobuf(pb.bytes, Status);
+      assert.deepEqual(decoded.typeMeta, { apiVersion: 'v1', kind: 'Status' });
+      assert.deepStrictEqual(decoded.object, json);
+      const yaml = await c.get(`${NS}/pods/does-not-exist`, { accept: 'application/yaml' });
+      assert.equal(yaml.status, 404);
+      assert.equal(yaml.headers.get('content-type'), 'application/yaml');
+      assert.match(yaml.text, /^apiVersion: v1\ncode: 404\ndetails:\n {2}kind: pods\n {2}name: does-not-exist\nkind: Status\nmessage: pods "does-not-exist" not found\nmetadata: \{\}\nreason: NotFound\nstatus: Failure\n$/);
+      // kubectl create's Accept header: the 409 comes back in protobuf.
+      const dup = await c.post(`${NS}/configmaps`, errorBody('create-duplicate'), { accept: `${PROTOBUF},application/json` });
+      assert.equal(dup.status, 409);
+      assert.deepStrictEqual(decodeProtobuf(dup.bytes, Status).object, JSON.parse(readDump('errors', 'create-duplicate.txt').body));
     });
     it('unknown-resource', async () => {
       assertStatusVector(await c.get(`${NS}/widgets`), 'errors/unknown-resource.txt');

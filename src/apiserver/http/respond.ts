@@ -2,10 +2,17 @@
 // with the headers kube-apiserver sends (Content-Type, Cache-Control, Audit-Id, Warning).
 import type { ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { Status } from '../../api/meta/v1.js';
+import { encodeBody, negotiateErrorOutput } from '../../machinery/codec/index.js';
 import { StatusError } from '../../machinery/status.js';
 
 export interface ResponseExtras {
   warnings?: readonly string[];
+  /**
+   * The request's Accept header: errors are written in the format it asks for (Kubernetes'
+   * ErrorNegotiated: a protobuf client gets a protobuf Status), JSON when it names none we write.
+   */
+  accept?: string;
 }
 
 function commonHeaders(res: ServerResponse, extras?: ResponseExtras): void {
@@ -43,5 +50,10 @@ export function writeError(res: ServerResponse, err: unknown, extras?: ResponseE
   if (e.reason === 'TooManyRequests' || e.code === 504) res.setHeader('Retry-After', String(e.details?.retryAfterSeconds ?? 1));
   // The rest of a refused body is not read: the connection cannot be reused (Go's server closes it too).
   if (e.code === 413) res.setHeader('Connection', 'close');
+  const choice = e.rawJson || extras?.accept === undefined ? undefined : negotiateErrorOutput(extras.accept);
+  if (choice !== undefined && choice.codec !== 'json') {
+    writeBytes(res, e.code, choice.contentType, encodeBody(choice.codec, e.toStatus(), Status), extras);
+    return;
+  }
   writeBytes(res, e.code, e.contentType, e.toJson(), extras);
 }
