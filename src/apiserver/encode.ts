@@ -8,7 +8,7 @@ import type { StructType } from '../api/schema/dsl.js';
 import type { KindVersion, KubeObject } from '../api/schema/kind.js';
 import { encodeBody, encodeMessage } from '../machinery/codec/index.js';
 import { canonicalize } from '../machinery/codec/normalize.js';
-import { StatusError } from '../machinery/status.js';
+import { goEscape, StatusError } from '../machinery/status.js';
 import { servedJsonOf } from '../registry/materialize.js';
 import { printerFor, type TablePrinter } from '../registry/printers/index.js';
 import type { CachedObject } from '../storage/cacher/types.js';
@@ -45,7 +45,8 @@ export function toServed(hub: KubeObject, kv: KindVersion): KubeObject {
 const CODEC = { 'application/json': 'json', 'application/yaml': 'yaml', 'application/vnd.kubernetes.protobuf': 'protobuf' } as const;
 
 function encodeAs(obj: KubeObject, type: StructType, fmt: ResponseFormat): Body {
-  if (fmt.mediaType === 'application/json' && fmt.pretty) return { contentType: fmt.mediaType, body: `${JSON.stringify(obj, null, 2)}\n` };
+  // Go's encoder, indented: HTML-safe escapes (<, >, &) as in compact output.
+  if (fmt.mediaType === 'application/json' && fmt.pretty) return { contentType: fmt.mediaType, body: `${goEscape(JSON.stringify(obj, null, 2))}\n` };
   return { contentType: fmt.mediaType, body: encodeBody(CODEC[fmt.mediaType], obj, type) };
 }
 

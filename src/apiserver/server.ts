@@ -15,7 +15,7 @@ import { openStorage, type StorageBackend } from '../storage/open.js';
 import type { Storage } from '../storage/types.js';
 import { Discovery } from './discovery/discovery.js';
 import type { ResponseFormat } from './encode.js';
-import { writeBytes, writeError } from './http/respond.js';
+import { isPrettyPrint, writeBytes, writeError } from './http/respond.js';
 import { negotiateResource, wantsAggregatedDiscovery } from './negotiate.js';
 import { buildOpenApi, type OpenApiDocuments } from './openapi.js';
 import { OpenApiV2Endpoint } from './openapi-v2-serve.js';
@@ -76,6 +76,15 @@ class Metrics {
   }
 }
 
+/** The query of a request (empty when its URL does not parse). */
+function queryOf(req: IncomingMessage): URLSearchParams {
+  try {
+    return new URL(req.url ?? '/', 'http://localhost').searchParams;
+  } catch {
+    return new URLSearchParams();
+  }
+}
+
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   const log = opts.log ?? ((fields) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), component: 'apiserver', ...fields })}\n`));
   const storage = opts.storageInstance ?? (await openStorage({ backend: opts.storage ?? 'memory', dataDir: opts.dataDir, etcdServers: opts.etcdServers, history: opts.history }));
@@ -109,7 +118,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       watching = w;
     }).catch((err) => {
       if (!(err instanceof StatusError)) log({ msg: 'request failed', method: req.method, url: req.url, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-      writeError(res, err, { accept: req.headers.accept });
+      writeError(res, err, { accept: req.headers.accept, pretty: isPrettyPrint(req, queryOf(req)) });
     });
   };
 
@@ -128,7 +137,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     }
     if (!ALLOWED_METHODS.has(method)) throw apiError.methodNotAllowed();
     label({ verb: info.verb, group: info.group, resource: info.resource }, info.verb === 'watch');
-    const pretty = url.searchParams.get('pretty') === 'true';
+    const pretty = isPrettyPrint(req, url.searchParams);
     const transforms = info.verb === 'list' || info.verb === 'deletecollection' ? LIST_TRANSFORMS : info.verb === 'watch' ? WATCH_TRANSFORMS : OBJECT_TRANSFORMS;
     const ctx: RequestContext = {
       req,

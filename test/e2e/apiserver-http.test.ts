@@ -511,6 +511,22 @@ describe('lists: limit/continue, one snapshot, resourceVersion semantics, 410s',
     assert.equal(p2.items[0].metadata.labels.changed, undefined, 'page 2 shows the object as it was at the snapshot');
   });
 
+  it('?pretty=true: indented JSON, Go-escaped like compact output', async () => {
+    await c.create(`${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'pretty' }, data: { html: '<a href="x">&</a>' } });
+    const compact = await c.get(`${NS}/configmaps/pretty`);
+    const pretty = await c.get(`${NS}/configmaps/pretty?pretty=true`);
+    assert.equal(pretty.text, `${JSON.stringify(compact.json, null, 2).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')}\n`);
+    assert.ok(compact.text.includes('\\u003ca href=\\"x\\"\\u003e\\u0026\\u003c/a\\u003e'), compact.text);
+    // curl, Wget and browsers get indented answers (and errors) without asking, as from Kubernetes.
+    const curl = await c.get(`${NS}/configmaps/pretty`, { headers: { 'user-agent': 'curl/8.5.0' } });
+    assert.equal(curl.text, pretty.text);
+    const notPretty = await c.get(`${NS}/configmaps/pretty?pretty=false`, { headers: { 'user-agent': 'curl/8.5.0' } });
+    assert.equal(notPretty.text, compact.text);
+    const missing = await c.get(`${NS}/configmaps/missing`, { headers: { 'user-agent': 'Mozilla/5.0 (X11)' } });
+    assert.equal(missing.text, `${JSON.stringify(JSON.parse(missing.text), null, 2)}\n`);
+    await c.delete(`${NS}/configmaps/pretty`);
+  });
+
   it('pages without a selector carry remainingItemCount', async () => {
     const expected1 = testdataJson('lists', 'ConfigMapList.page1.json');
     const expected2 = testdataJson('lists', 'ConfigMapList.page2.json');

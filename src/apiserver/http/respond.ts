@@ -1,10 +1,10 @@
 // Writing responses: Status errors exactly as Kubernetes writes them, and already-encoded bodies
 // with the headers kube-apiserver sends (Content-Type, Cache-Control, Audit-Id, Warning).
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Status } from '../../api/meta/v1.js';
 import { encodeBody, negotiateErrorOutput } from '../../machinery/codec/index.js';
-import { StatusError } from '../../machinery/status.js';
+import { goEscape, StatusError } from '../../machinery/status.js';
 
 export interface ResponseExtras {
   warnings?: readonly string[];
@@ -13,6 +13,18 @@ export interface ResponseExtras {
    * ErrorNegotiated: a protobuf client gets a protobuf Status), JSON when it names none we write.
    */
   accept?: string;
+  /** Indented JSON (`?pretty=true`, or curl, wget and browsers), as Kubernetes' isPrettyPrint decides. */
+  pretty?: boolean;
+}
+
+/**
+ * Kubernetes' isPrettyPrint: the `pretty` query parameter (Go's ParseBool), or else a User-Agent
+ * of curl, Wget or a browser.
+ */
+export function isPrettyPrint(req: IncomingMessage, query: URLSearchParams): boolean {
+  const pp = query.get('pretty');
+  if (pp !== null && pp !== '') return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(pp);
+  return /^(curl|Wget|Mozilla\/5\.0)/.test(req.headers['user-agent'] ?? '');
 }
 
 function commonHeaders(res: ServerResponse, extras?: ResponseExtras): void {
@@ -55,5 +67,6 @@ export function writeError(res: ServerResponse, err: unknown, extras?: ResponseE
     writeBytes(res, e.code, choice.contentType, encodeBody(choice.codec, e.toStatus(), Status), extras);
     return;
   }
-  writeBytes(res, e.code, e.contentType, e.toJson(), extras);
+  const body = extras?.pretty && !e.rawJson ? `${goEscape(JSON.stringify(e.toStatus(), null, 2))}\n` : e.toJson();
+  writeBytes(res, e.code, e.contentType, body, extras);
 }
