@@ -13,7 +13,7 @@ import { metaOf, str } from '../registry/meta.js';
 import type { Registry } from '../registry/registry.js';
 import { validateDeleteOptions, type Store } from '../registry/store.js';
 import { decodeBody, type DecodedBody } from './decode.js';
-import { encodeObject, encodeOther, type ResponseFormat, type TableOptions } from './encode.js';
+import { encodeList, encodeObject, encodeOther, type ResponseFormat, type TableOptions } from './encode.js';
 import { readBody } from './http/body.js';
 import { writeBytes } from './http/respond.js';
 import { cacheFailure, filterOf, handleList } from './list.js';
@@ -225,15 +225,21 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
     case 'deletecollection': {
       const opts = await deleteOptions(ctx);
       const filter = filterOf(ctx, kv);
-      const names = store.listNames(namespace, filter);
-      for (const n of names) {
+      // Kubernetes lists (consistently), deletes each listed object, and answers with that list.
+      try {
+        await ctx.registry.cacher.waitUntilFresh();
+      } catch (err) {
+        cacheFailure(err);
+      }
+      const listed = store.cache.list({ prefix: store.prefix(namespace), filter });
+      for (const o of listed.items) {
         try {
-          await store.delete(n.namespace, n.name, opts);
+          await store.delete(o.namespace, o.name, opts);
         } catch (err) {
           if (!(err instanceof StatusError && err.code === 404)) throw err;
         }
       }
-      return handleList(ctx, kv, store, namespace, tableOptions(ctx));
+      return reply(ctx, 200, encodeList({ items: listed.items, resourceVersion: String(listed.revision) }, kv, ctx.format, tableOptions(ctx)));
     }
     default:
       throw apiError.methodNotAllowed();

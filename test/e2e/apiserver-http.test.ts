@@ -511,6 +511,17 @@ describe('lists: limit/continue, one snapshot, resourceVersion semantics, 410s',
     assert.equal(p2.items[0].metadata.labels.changed, undefined, 'page 2 shows the object as it was at the snapshot');
   });
 
+  it('DELETE on a collection (deletecollection): the listed objects are deleted and returned', async () => {
+    for (const name of ['dc-1', 'dc-2']) await c.create(`${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { dc: 'yes' } } });
+    await c.create(`${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dc-keep', labels: { dc: 'no' } } });
+    const r = await c.delete(`${NS}/configmaps?labelSelector=dc%3Dyes`);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual([r.json.kind, r.json.apiVersion], ['ConfigMapList', 'v1']);
+    assert.deepEqual(r.json.items.map((o: any) => o.metadata.name), ['dc-1', 'dc-2']);
+    assert.deepEqual((await c.get(`${NS}/configmaps?labelSelector=dc`)).json.items.map((o: any) => o.metadata.name), ['dc-keep']);
+    await c.delete(`${NS}/configmaps/dc-keep`);
+  });
+
   it('?pretty=true: indented JSON, Go-escaped like compact output', async () => {
     await c.create(`${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'pretty' }, data: { html: '<a href="x">&</a>' } });
     const compact = await c.get(`${NS}/configmaps/pretty`);
