@@ -1,0 +1,113 @@
+// The controllers the controller manager knows: seed 001's list plus the ones kube-controller-manager
+// runs today. A controller that is not implemented yet has no `constructor`: it can be named in
+// `--controllers` (so Kubernetes command lines keep working) but the daemon logs that it is not
+// available and skips it. To plug a controller in, import its ControllerConstructor and set it as
+// `ctor` on its line — one line per controller, keep the table sorted by name:
+//   'deployment': { ctor: newDeploymentController, enabledByDefault: true, workersOption: ... },
+// (the field is `ctor`, not `constructor`: every object literal already has a `constructor`.)
+//
+// `workersOption` names the option (as the camelCase key of the options record, e.g.
+// `concurrentDeploymentSyncs` for `--concurrent-deployment-syncs`) holding its worker count;
+// controllers without one run `workers` (default 1) workers.
+import type { ControllerConstructor } from '../client/types.js';
+
+export interface ControllerEntry {
+  ctor?: ControllerConstructor;
+  enabledByDefault: boolean;
+  workersOption?: string;
+  /** Workers when there is no workersOption (default 1). */
+  workers?: number;
+  /** Names the controller goes by in Kubernetes ≥ 1.28 (`deployment-controller`), also accepted by --controllers. */
+  aliases?: string[];
+}
+
+// prettier-ignore
+export const CONTROLLERS: Record<string, ControllerEntry> = {
+  'attachdetach':                     { enabledByDefault: true, aliases: ['persistentvolume-attach-detach-controller'] },
+  'bootstrapsigner':                  { enabledByDefault: false, aliases: ['bootstrap-signer-controller'] },
+  'cloud-node-lifecycle':             { enabledByDefault: true, aliases: ['cloud-node-lifecycle-controller'] },
+  'clusterrole-aggregation':          { enabledByDefault: true, aliases: ['clusterrole-aggregation-controller'] },
+  'cronjob':                          { enabledByDefault: true, workersOption: 'concurrentCronJobSyncs', aliases: ['cronjob-controller'] },
+  'csrapproving':                     { enabledByDefault: true, aliases: ['certificatesigningrequest-approving-controller'] },
+  'csrcleaner':                       { enabledByDefault: true, aliases: ['certificatesigningrequest-cleaner-controller'] },
+  'csrsigning':                       { enabledByDefault: true, aliases: ['certificatesigningrequest-signing-controller'] },
+  'daemonset':                        { enabledByDefault: true, workersOption: 'concurrentDaemonsetSyncs', aliases: ['daemonset-controller'] },
+  'deployment':                       { enabledByDefault: true, workersOption: 'concurrentDeploymentSyncs', aliases: ['deployment-controller'] },
+  'disruption':                       { enabledByDefault: true, aliases: ['disruption-controller'] },
+  'endpoint':                         { enabledByDefault: true, workersOption: 'concurrentEndpointSyncs', aliases: ['endpoints-controller'] },
+  'endpointslice':                    { enabledByDefault: true, workersOption: 'concurrentServiceEndpointSyncs', aliases: ['endpointslice-controller'] },
+  'endpointslicemirroring':           { enabledByDefault: true, workersOption: 'mirroringConcurrentServiceEndpointSyncs', aliases: ['endpointslice-mirroring-controller'] },
+  'ephemeral-volume':                 { enabledByDefault: true, workersOption: 'concurrentEphemeralvolumeSyncs', aliases: ['ephemeral-volume-controller'] },
+  'garbagecollector':                 { enabledByDefault: true, workersOption: 'concurrentGcSyncs', aliases: ['garbage-collector-controller'] },
+  'horizontalpodautoscaling':         { enabledByDefault: true, workersOption: 'concurrentHorizontalPodAutoscalerSyncs', aliases: ['horizontal-pod-autoscaler-controller'] },
+  'job':                              { enabledByDefault: true, workersOption: 'concurrentJobSyncs', aliases: ['job-controller'] },
+  'legacy-serviceaccount-token-cleaner': { enabledByDefault: true, aliases: ['legacy-serviceaccount-token-cleaner-controller'] },
+  'namespace':                        { enabledByDefault: true, workersOption: 'concurrentNamespaceSyncs', aliases: ['namespace-controller'] },
+  'node':                             { enabledByDefault: true },
+  'nodeipam':                         { enabledByDefault: true, aliases: ['node-ipam-controller'] },
+  'nodelifecycle':                    { enabledByDefault: true, aliases: ['node-lifecycle-controller'] },
+  'persistentvolume-binder':          { enabledByDefault: true, aliases: ['persistentvolume-binder-controller'] },
+  'persistentvolume-expander':        { enabledByDefault: true, aliases: ['persistentvolume-expander-controller'] },
+  'podgc':                            { enabledByDefault: true, aliases: ['pod-garbage-collector-controller'] },
+  'pv-protection':                    { enabledByDefault: true, aliases: ['persistentvolume-protection-controller'] },
+  'pvc-protection':                   { enabledByDefault: true, aliases: ['persistentvolumeclaim-protection-controller'] },
+  'replicaset':                       { enabledByDefault: true, workersOption: 'concurrentReplicasetSyncs', aliases: ['replicaset-controller'] },
+  'replicationcontroller':            { enabledByDefault: true, workersOption: 'concurrentRcSyncs', aliases: ['replicationcontroller-controller'] },
+  'resourcequota':                    { enabledByDefault: true, workersOption: 'concurrentResourceQuotaSyncs', aliases: ['resourcequota-controller'] },
+  'root-ca-cert-publisher':           { enabledByDefault: true, aliases: ['root-ca-certificate-publisher-controller'] },
+  'route':                            { enabledByDefault: true, aliases: ['node-route-controller'] },
+  'service':                          { enabledByDefault: true, workersOption: 'concurrentServiceSyncs', aliases: ['service-lb-controller'] },
+  'serviceaccount':                   { enabledByDefault: true, aliases: ['serviceaccount-controller'] },
+  'serviceaccount-token':             { enabledByDefault: true, workersOption: 'concurrentServiceaccountTokenSyncs', aliases: ['serviceaccount-token-controller'] },
+  'statefulset':                      { enabledByDefault: true, workersOption: 'concurrentStatefulsetSyncs', aliases: ['statefulset-controller'] },
+  'taint-eviction':                   { enabledByDefault: true, aliases: ['taint-eviction-controller'] },
+  'tokencleaner':                     { enabledByDefault: false, aliases: ['token-cleaner-controller'] },
+  'ttl':                              { enabledByDefault: true, workers: 5, aliases: ['ttl-controller'] },
+  'ttl-after-finished':               { enabledByDefault: true, workersOption: 'concurrentTtlAfterFinishedSyncs', aliases: ['ttl-after-finished-controller'] },
+};
+
+/** The canonical name of a controller named on the command line (its table name or an alias), or undefined. */
+export function canonicalControllerName(name: string, table: Record<string, ControllerEntry> = CONTROLLERS): string | undefined {
+  if (Object.hasOwn(table, name)) return name;
+  for (const [canonical, entry] of Object.entries(table)) if (entry.aliases?.includes(name)) return canonical;
+  return undefined;
+}
+
+/**
+ * Resolves `--controllers` (kube-controller-manager's semantics): `*` turns on every controller
+ * that is on by default, `name` turns one on, `-name` turns one off; an explicit `name`/`-name`
+ * wins over `*` whatever the order. Without `*`, only the named controllers run. Throws on an
+ * unknown name. Returns the enabled canonical names, sorted.
+ */
+export function resolveControllers(spec: readonly string[], table: Record<string, ControllerEntry> = CONTROLLERS): string[] {
+  const on = new Set<string>();
+  const off = new Set<string>();
+  let star = false;
+  for (const raw of spec) {
+    const item = raw.trim();
+    if (item === '') continue;
+    if (item === '*') {
+      star = true;
+      continue;
+    }
+    const neg = item.startsWith('-');
+    const name = neg ? item.slice(1) : item;
+    const canonical = canonicalControllerName(name, table);
+    if (canonical === undefined) {
+      throw new Error(`"${name}" is not in the list of known controllers (${Object.keys(table).join(', ')})`);
+    }
+    if (neg) {
+      off.add(canonical);
+      on.delete(canonical);
+    } else {
+      on.add(canonical);
+      off.delete(canonical);
+    }
+  }
+  const enabled: string[] = [];
+  for (const [name, entry] of Object.entries(table)) {
+    if (off.has(name)) continue;
+    if (on.has(name) || (star && entry.enabledByDefault)) enabled.push(name);
+  }
+  return enabled.sort();
+}
