@@ -3,7 +3,6 @@
 // (a Kubernetes Status on any failure); nothing a client sends can crash the process.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Counter, Histogram, Registry as MetricsRegistry, collectDefaultMetrics } from 'prom-client';
 import { allKinds } from '../api/kinds.js';
 import { StatusError } from '../machinery/status.js';
 import { apiError } from '../registry/errors.js';
@@ -16,6 +15,7 @@ import type { Storage } from '../storage/types.js';
 import { Discovery } from './discovery/discovery.js';
 import type { ResponseFormat } from './encode.js';
 import { isPrettyPrint, writeBytes, writeError } from './http/respond.js';
+import { ApiServerMetrics, METRICS_CONTENT_TYPE } from './metrics.js';
 import { negotiateResource, wantsAggregatedDiscovery } from './negotiate.js';
 import { buildOpenApi, type OpenApiDocuments } from './openapi.js';
 import { OpenApiV2Endpoint } from './openapi-v2-serve.js';
@@ -55,27 +55,6 @@ const OBJECT_TRANSFORMS = new Set<ResponseFormat['as']>(['', 'Table', 'PartialOb
 const LIST_TRANSFORMS = new Set<ResponseFormat['as']>(['', 'Table', 'PartialObjectMetadataList']);
 const WATCH_TRANSFORMS = new Set<ResponseFormat['as']>(['', 'Table', 'PartialObjectMetadata', 'PartialObjectMetadataList']);
 
-class Metrics {
-  readonly registry = new MetricsRegistry();
-  readonly requests = new Counter({
-    name: 'apiserver_request_total',
-    help: 'Requests by verb, group, resource and HTTP code.',
-    labelNames: ['verb', 'group', 'resource', 'code'],
-    registers: [this.registry],
-  });
-  readonly latency = new Histogram({
-    name: 'apiserver_request_duration_seconds',
-    help: 'Request latency by verb and resource (watches excluded).',
-    labelNames: ['verb', 'group', 'resource'],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [this.registry],
-  });
-
-  constructor() {
-    collectDefaultMetrics({ register: this.registry });
-  }
-}
-
 /** The query of a request (empty when its URL does not parse). */
 function queryOf(req: IncomingMessage): URLSearchParams {
   try {
@@ -100,9 +79,17 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   });
   await registry.start();
   const discovery = new Discovery(allKinds);
-  const openapi: OpenApiDocuments = buildOpenApi(allKinds, KUBERNETES_VERSION);
-  const openapiV2 = new OpenApiV2Endpoint(openapi.v2);
-  const metrics = new Metrics();
+  // The OpenAPI documents (tens of milliseconds and megabytes to build) are built on the first
+  // request for one, not on the way to ready.
+  let openapiDocs: { docs: OpenApiDocuments; v2: OpenApiV2Endpoint } | undefined;
+  const openapi = () => {
+    if (openapiDocs === undefined) {
+      const docs = buildOpenApi(allKinds, KUBERNETES_VERSION);
+      openapiDocs = { docs, v2: new OpenApiV2Endpoint(docs.v2) };
+    }
+    return openapiDocs;
+  };
+  const metrics = new ApiServerMetrics();
   let serverAddress = '';
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -110,8 +97,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     let labels = { verb: (req.method ?? '').toLowerCase(), group: '', resource: '' };
     let watching = false;
     res.on('finish', () => {
-      metrics.requests.inc({ ...labels, code: String(res.statusCode) });
-      if (!watching) metrics.latency.observe(labels, (performance.now() - started) / 1000);
+      metrics.request(labels, res.statusCode);
+      if (!watching) metrics.observe(labels, (performance.now() - started) / 1000);
     });
     handle(req, res, (l, w) => {
       labels = l;
@@ -175,7 +162,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         return writeBytes(res, ready ? 200 : 500, 'text/plain; charset=utf-8', ready ? 'ok' : `${path.slice(1)} check failed`);
       }
       case '/metrics':
-        void metrics.registry.metrics().then((text) => writeBytes(res, 200, metrics.registry.contentType, text), (err) => writeError(res, err));
+        void metrics.render().then((text) => writeBytes(res, 200, METRICS_CONTENT_TYPE, text), (err) => writeError(res, err));
         return;
       case '/api':
         return wantsAggregatedDiscovery(accept)
@@ -186,12 +173,12 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
           ? sendJson(res, discovery.aggregatedGroups, 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList')
           : sendJson(res, discovery.apiGroupList);
       case '/openapi/v2':
-        return openapiV2.serve(req, res);
+        return openapi().v2.serve(req, res);
       case '/openapi/v3':
-        return sendJson(res, openapi.v3Index);
+        return sendJson(res, openapi().docs.v3Index);
     }
     if (path.startsWith('/openapi/v3/')) {
-      const doc = openapi.v3.get(path.slice('/openapi/v3/'.length));
+      const doc = openapi().docs.v3.get(path.slice('/openapi/v3/'.length));
       if (!doc) throw apiError.unknownResource();
       res.setHeader('Etag', `"${doc.hash}"`);
       return sendJson(res, doc.body);

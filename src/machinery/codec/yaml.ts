@@ -11,7 +11,9 @@
 // natural order, sequences not indented under their key, strings plain when they read back as
 // strings, else single- or double-quoted, multi-line strings as literal blocks, long lines folded
 // at 80 columns. `{ keyOrder: 'schema' }` keeps the canonical (schema) order instead.
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode, type Tags } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as YamlLibrary from 'yaml';
+import type { LineCounter, Node as YamlNode, Tags } from 'yaml';
 import type { StructType } from '../../api/schema/dsl.js';
 import { StatusError } from '../status.js';
 import { kindOf, MAX_BODY_BYTES, MAX_DEPTH, summarizeBody, toBadRequest } from './common.js';
@@ -39,6 +41,13 @@ export function goYamlNumber(s: string): number | string {
   }
   if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/.test(plain)) return Number(plain);
   return s;
+}
+
+// The yaml package (some thirty modules) is loaded by the first YAML body that needs its parser,
+// not when the API server starts.
+let yamlLibrary: typeof YamlLibrary | undefined;
+function yaml(): typeof YamlLibrary {
+  return (yamlLibrary ??= createRequire(import.meta.url)('yaml') as typeof YamlLibrary);
 }
 
 const GO_NUMBER_TAG = {
@@ -86,6 +95,7 @@ interface YamlDuplicate {
 /** Duplicate keys in the document's mappings (merge keys excepted), with their lines. */
 function findDuplicates(node: unknown, lc: LineCounter, path: string, out: YamlDuplicate[], depth: number): void {
   if (depth > MAX_DEPTH + 1) return;
+  const { isMap, isScalar, isSeq } = yaml();
   if (isMap(node)) {
     const seen = new Set<string>();
     for (const pair of node.items) {
@@ -124,14 +134,14 @@ export function parseYaml(text: string, onDuplicates?: (d: YamlDuplicate[]) => v
     }
     if (value !== undefined && (onDuplicates === undefined || countKeys(text) === countParsedKeys(value, 0))) return value;
   }
-  const lc = new LineCounter();
+  const lc = new (yaml().LineCounter)();
   let docs;
   // The yaml library creates an Error per problem found; their stack traces are most of the cost
   // of rejecting a bad body, and never used.
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    docs = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter: lc, prettyErrors: false });
+    docs = yaml().parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter: lc, prettyErrors: false });
   } catch (e) {
     throw new YamlSyntax(yamlError(e instanceof Error ? e.message : String(e), undefined));
   } finally {
