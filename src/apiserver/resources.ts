@@ -94,6 +94,12 @@ export function resolve(ctx: RequestContext): { kv: KindVersion; store: Store } 
   if (!kv) throw apiError.unknownResource();
   // A cluster-scoped resource under /namespaces/<ns>/ does not exist (namespaces themselves aside).
   if (!kv.namespaced && ctx.info.namespace !== '' && kv.resource !== 'namespaces') throw apiError.unknownResource();
+  // A namespaced resource outside /namespaces/<ns>/ is only listed and watched (across namespaces):
+  // Kubernetes registers no other route there.
+  if (kv.namespaced && ctx.info.namespace === '') {
+    if (ctx.info.name !== '') throw apiError.unknownResource();
+    if (ctx.info.verb !== 'list' && ctx.info.verb !== 'watch') throw apiError.methodNotAllowed();
+  }
   return { kv, store: ctx.registry.storeFor(kv) };
 }
 

@@ -178,6 +178,16 @@ describe('error vectors over HTTP', () => {
       const r = await c.get(`${NS}/configmaps/configmap-rich`, { accept: 'application/xml' });
       assertStatusVector(r, 'errors/bad-accept.txt');
     });
+    it('namespaced resources across namespaces: list and watch only (405 for writes, 404 for names)', async () => {
+      const list = await c.get('/api/v1/configmaps');
+      assert.equal(list.status, 200);
+      assert.ok(list.json.items.some((o: any) => o.metadata.name === 'configmap-rich' && o.metadata.namespace === 'vectors'));
+      const body = errorBody('method-not-allowed');
+      assertStatusVector(await c.post('/api/v1/configmaps', body), 'errors/method-not-allowed.txt');
+      assertStatusVector(await c.delete('/api/v1/configmaps'), 'errors/method-not-allowed.txt');
+      assertStatusVector(await c.get('/api/v1/configmaps/configmap-rich'), 'errors/unknown-resource.txt');
+      assertStatusVector(await c.put('/api/v1/configmaps/configmap-rich', body), 'errors/unknown-resource.txt');
+    });
     it('a Table cannot be protobuf: 406', async () => {
       const r = await c.get(`${NS}/pods`, { accept: `${PROTOBUF};as=Table;v=v1;g=meta.k8s.io` });
       assertStatusVector(r, 'tables/pods.table.protobuf-accept.txt');
