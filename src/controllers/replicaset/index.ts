@@ -1,0 +1,1 @@
+export { ReplicaSetController, newReplicaSetController, newReplicationControllerController, slowStartBatch, BURST_REPLICAS } from './replicaset.js';
