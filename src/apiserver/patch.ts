@@ -19,6 +19,6 @@ export function applyPatch(ctx: RequestContext, kv: KindVersion, current: KubeOb
   if (type === 'apply') throw StatusError.unsupportedMediaType('server-side apply is not supported by this server yet');
   const patch = parseJson(body);
   const result = apply(type, current, patch, kv.type);
-  const decoded = decodeParsed<KubeObject>(result, null, kv.type, fieldValidationOf(ctx.query), { group: kv.group, version: kv.version, kind: kv.kind }, body);
+  const decoded = decodeParsed<KubeObject>(result, null, kv.type, fieldValidationOf(ctx.query, ctx.info.verb), { group: kv.group, version: kv.version, kind: kv.kind }, body);
   return { object: decoded.object, warnings: decoded.warnings };
 }

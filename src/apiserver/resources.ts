@@ -81,11 +81,12 @@ function internalPackage(group: string): string {
   return group === '' ? 'core' : group.split('.')[0]!;
 }
 
-export function fieldValidationOf(query: URLSearchParams): 'Strict' | 'Warn' | 'Ignore' {
+/** fieldValidation (default Warn); another value is a 422 on the verb's options, as Kubernetes' ValidateFieldValidation. */
+export function fieldValidationOf(query: URLSearchParams, verb = 'create'): 'Strict' | 'Warn' | 'Ignore' {
   const v = query.get('fieldValidation');
   if (v === null || v === '') return 'Warn';
   if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v;
-  throw apiError.badRequest(`fieldValidation must be one of "Ignore", "Warn", or "Strict", got ${JSON.stringify(v)}`);
+  throw apiError.invalid(optionsKindOf(verb), 'meta.k8s.io', '', [fieldError.notSupported('fieldValidation', v, ['', 'Ignore', 'Strict', 'Warn'])]);
 }
 
 /** The served kind and its store, or 404 for anything the server does not serve at this path. */
@@ -127,7 +128,7 @@ async function objectFromBody(ctx: RequestContext, kv: KindVersion, body: Decode
 async function readObject(ctx: RequestContext, kv: KindVersion): Promise<KubeObject> {
   const bytes = await readBody(ctx.req);
   const decoded = decodeBody(bytes, ctx.req.headers['content-type'], kv.type, {
-    fieldValidation: fieldValidationOf(ctx.query),
+    fieldValidation: fieldValidationOf(ctx.query, ctx.info.verb),
     defaultGVK: { group: kv.group, version: kv.version, kind: kv.kind },
   });
   ctx.warnings.push(...decoded.warnings);
@@ -186,6 +187,7 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
     case 'patch': {
       if (info.name === '') throw apiError.methodNotAllowed();
       const dryRun = dryRunOf(ctx.query, 'patch');
+      fieldValidationOf(ctx.query, 'patch');
       validatePatchOptions(ctx);
       const bytes = await readBody(ctx.req);
       const hub = storageVersionOf(kv);

@@ -66,7 +66,7 @@ async function handleScale(ctx: RequestContext, kv: KindVersion): Promise<void> 
   const body = await readBody(ctx.req);
   let requested: KubeObject | undefined;
   if (ctx.info.verb === 'update') {
-    const decoded = decodeBody(body, ctx.req.headers['content-type'], Scale, { fieldValidation: fieldValidationOf(ctx.query) });
+    const decoded = decodeBody(body, ctx.req.headers['content-type'], Scale, { fieldValidation: fieldValidationOf(ctx.query, ctx.info.verb) });
     ctx.warnings.push(...decoded.warnings);
     requested = decoded.object;
   }
@@ -76,7 +76,7 @@ async function handleScale(ctx: RequestContext, kv: KindVersion): Promise<void> 
     if (!scale) {
       const type = patchTypeFromContentType(ctx.req.headers['content-type'], { strategic: true, apply: false });
       const patched = apply(type as 'json' | 'merge' | 'strategic', scaleOf(current), parseJson(body), Scale);
-      scale = decodeParsed<KubeObject>(patched, null, Scale, fieldValidationOf(ctx.query), undefined, body).object;
+      scale = decodeParsed<KubeObject>(patched, null, Scale, fieldValidationOf(ctx.query, ctx.info.verb), undefined, body).object;
     }
     const replicas = (scale.spec as KubeObject | undefined)?.replicas ?? 0;
     if (typeof replicas !== 'number' || replicas < 0) {
@@ -134,7 +134,7 @@ async function handleEviction(ctx: RequestContext, kv: KindVersion): Promise<voi
 async function handleFinalize(ctx: RequestContext, kv: KindVersion): Promise<void> {
   requireVerb(ctx, 'update');
   const { store } = resolve(ctx);
-  const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], kv.type, { fieldValidation: fieldValidationOf(ctx.query) });
+  const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], kv.type, { fieldValidation: fieldValidationOf(ctx.query, ctx.info.verb) });
   const finalizers = ((body.object.spec as KubeObject | undefined)?.finalizers ?? []) as string[];
   const result = await store.guaranteedUpdate('', ctx.info.name, (ns) => {
     ns.spec = { ...((ns.spec as KubeObject) ?? {}), finalizers: finalizers.length > 0 ? finalizers : undefined };

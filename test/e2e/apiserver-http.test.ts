@@ -303,6 +303,14 @@ describe('error vectors over HTTP', () => {
     it('dryrun-invalid-value', async () => {
       assertStatusVector(await c.post(`${NS}/configmaps?dryRun=Yes`, errorBody('dryrun-invalid-value')), 'errors/dryrun-invalid-value.txt');
     });
+    it('an unknown fieldValidation value: 422 on the verb\'s options', async () => {
+      const r = await c.post(`${NS}/configmaps?fieldValidation=Bogus`, errorBody('dryrun-invalid-value'));
+      assert.equal(r.status, 422);
+      assert.equal(r.json.message, 'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Bogus": supported values: "", "Ignore", "Strict", "Warn"');
+      const p = await c.patch(`${NS}/configmaps/configmap-rich?fieldValidation=Bogus`, '{}');
+      assert.equal(p.status, 422);
+      assert.equal(p.json.details.kind, 'PatchOptions');
+    });
     it('json-patch-test-failed', async () => {
       const r = await c.patch(`${NS}/configmaps/configmap-rich`, errorBody('json-patch-test-failed'), 'application/json-patch+json');
       assertStatusVector(r, 'errors/json-patch-test-failed.txt');
