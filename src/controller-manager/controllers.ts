@@ -10,6 +10,7 @@
 // `concurrentDeploymentSyncs` for `--concurrent-deployment-syncs`) holding its worker count;
 // controllers without one run `workers` (default 1) workers.
 import type { ControllerConstructor } from '../client/types.js';
+import { newGarbageCollectorController } from '../controllers/garbagecollector/index.js';
 
 export interface ControllerEntry {
   ctor?: ControllerConstructor;
@@ -38,7 +39,7 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'endpointslice':                    { enabledByDefault: true, workersOption: 'concurrentServiceEndpointSyncs', aliases: ['endpointslice-controller'] },
   'endpointslicemirroring':           { enabledByDefault: true, workersOption: 'mirroringConcurrentServiceEndpointSyncs', aliases: ['endpointslice-mirroring-controller'] },
   'ephemeral-volume':                 { enabledByDefault: true, workersOption: 'concurrentEphemeralvolumeSyncs', aliases: ['ephemeral-volume-controller'] },
-  'garbagecollector':                 { enabledByDefault: true, workersOption: 'concurrentGcSyncs', aliases: ['garbage-collector-controller'] },
+  'garbagecollector':                 { constructor: newGarbageCollectorController, enabledByDefault: true, workersOption: 'concurrentGcSyncs', aliases: ['garbage-collector-controller'] },
   'horizontalpodautoscaling':         { enabledByDefault: true, workersOption: 'concurrentHorizontalPodAutoscalerSyncs', aliases: ['horizontal-pod-autoscaler-controller'] },
   'job':                              { enabledByDefault: true, workersOption: 'concurrentJobSyncs', aliases: ['job-controller'] },
   'legacy-serviceaccount-token-cleaner': { enabledByDefault: true, aliases: ['legacy-serviceaccount-token-cleaner-controller'] },
