@@ -39,7 +39,7 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'endpointslice':                    { enabledByDefault: true, workersOption: 'concurrentServiceEndpointSyncs', aliases: ['endpointslice-controller'] },
   'endpointslicemirroring':           { enabledByDefault: true, workersOption: 'mirroringConcurrentServiceEndpointSyncs', aliases: ['endpointslice-mirroring-controller'] },
   'ephemeral-volume':                 { enabledByDefault: true, workersOption: 'concurrentEphemeralvolumeSyncs', aliases: ['ephemeral-volume-controller'] },
-  'garbagecollector':                 { constructor: newGarbageCollectorController, enabledByDefault: true, workersOption: 'concurrentGcSyncs', aliases: ['garbage-collector-controller'] },
+  'garbagecollector':                 { ctor: newGarbageCollectorController, enabledByDefault: true, workersOption: 'concurrentGcSyncs', aliases: ['garbage-collector-controller'] },
   'horizontalpodautoscaling':         { enabledByDefault: true, workersOption: 'concurrentHorizontalPodAutoscalerSyncs', aliases: ['horizontal-pod-autoscaler-controller'] },
   'job':                              { enabledByDefault: true, workersOption: 'concurrentJobSyncs', aliases: ['job-controller'] },
   'legacy-serviceaccount-token-cleaner': { enabledByDefault: true, aliases: ['legacy-serviceaccount-token-cleaner-controller'] },
