@@ -1,0 +1,372 @@
+// The controller manager daemon: serves /healthz /metrics /configz /debug/pprof/, waits for the
+// API server (retrying with back-off; /healthz reports it meanwhile), campaigns for leadership
+// (unless --leader-elect=false), and once leading starts the enabled controllers with their
+// --concurrent-*-syncs workers, --controller-start-interval apart, then the shared informers.
+// Losing leadership stops the controllers and ends the daemon with a non-zero code (as
+// kube-controller-manager's "leaderelection lost"); stop() (SIGTERM) stops them cleanly and
+// releases the lock so a standby takes over at once.
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { realClock, type Clock } from '../client/clock.js';
+import type { Clientset, Controller, ControllerContext, EventRecorder, InformerFactory, KubeObject } from '../client/types.js';
+import { CONTROLLERS, resolveControllers, type ControllerEntry } from './controllers.js';
+import { LeaderElector, newIdentity, newResourceLock, sleep } from './leader-election.js';
+import { optionsForConfigz, type ControllerManagerOptions } from './options.js';
+import { startServer, type HealthCheck, type RunningServer } from './server.js';
+
+export interface ClientBundle {
+  clientset: Clientset;
+  informers: InformerFactory;
+  recorder?: (component: string) => EventRecorder;
+}
+
+export interface ManagerDeps {
+  /** The clients to use; default: built from --kubeconfig / --master by `buildClients`. */
+  clients?: ClientBundle;
+  /** Builds the clients from the options (the REST client of src/client). */
+  buildClients?: (options: ControllerManagerOptions, registry: Registry) => Promise<ClientBundle> | ClientBundle;
+  /** The controller table (default: CONTROLLERS). */
+  controllers?: Record<string, ControllerEntry>;
+  clock?: Clock;
+  log?: (fields: Record<string, unknown>) => void;
+  /** The leader-election identity (default hostname_uuid). */
+  identity?: string;
+  /** Serve HTTP on options.address:options.port (default: when port ≠ 0). Tests pass { port: 0 } to pick one. */
+  serve?: boolean | { port: number };
+  random?: () => number;
+}
+
+export interface ControllerManagerHandle {
+  readonly registry: Registry;
+  readonly server: RunningServer | undefined;
+  readonly identity: string;
+  readonly elector: LeaderElector | undefined;
+  /** Names of the controllers running now. */
+  running(): string[];
+  isLeader(): boolean;
+  /** Resolves with the exit code when the daemon ends by itself (1: leadership lost) or 0 after stop(). */
+  readonly done: Promise<number>;
+  stop(): Promise<void>;
+}
+
+const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
+/** kube-controller-manager: the leader is unhealthy when it has not renewed for lease duration + 20 s. */
+const LEADER_HEALTHZ_TOLERANCE_MS = 20_000;
+
+export function defaultLog(fields: Record<string, unknown>): void {
+  const { level = 'info', msg, ...rest } = fields;
+  process.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), level, component: 'controller-manager', msg, ...rest })}\n`);
+}
+
+function errorMessage(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: unknown }).cause;
+    return cause instanceof Error && cause.message && !err.message.includes(cause.message) ? `${err.message}: ${cause.message}` : err.message;
+  }
+  return String(err);
+}
+
+export async function startControllerManager(options: ControllerManagerOptions, deps: ManagerDeps = {}): Promise<ControllerManagerHandle> {
+  const log = deps.log ?? defaultLog;
+  const clock = deps.clock ?? realClock;
+  const table = deps.controllers ?? CONTROLLERS;
+  const enabled = resolveControllers(options.controllers, table);
+  const identity = deps.identity ?? newIdentity();
+  const root = new AbortController();
+
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const leaderGauge = new Gauge({
+    name: 'leader_election_master_status',
+    help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master.',
+    labelNames: ['name'],
+    registers: [registry],
+  });
+  const apiGauge = new Gauge({
+    name: 'kubelite_controller_manager_apiserver_reachable',
+    help: '1 when the last request to the API server got an answer, 0 when it failed.',
+    registers: [registry],
+  });
+  const runningGauge = new Gauge({
+    name: 'kubelite_controller_manager_running_controllers',
+    help: 'Number of controllers running.',
+    registers: [registry],
+  });
+  const electionName = options.leaderElectResourceName;
+  leaderGauge.set({ name: electionName }, 0);
+
+  let apiError: string | undefined = 'not connected yet';
+  let elector: LeaderElector | undefined;
+  const running = new Map<string, Promise<void>>();
+  let leading = false;
+
+  const checks = new Map<string, HealthCheck>([
+    ['ping', () => undefined],
+    ['apiserver', () => (apiError === undefined ? undefined : `API server unreachable: ${apiError}`)],
+  ]);
+  if (options.leaderElect) checks.set('leaderElection', () => elector?.check(LEADER_HEALTHZ_TOLERANCE_MS));
+
+  let server: RunningServer | undefined;
+  const serve = deps.serve ?? options.port !== 0;
+  if (serve !== false) {
+    const port = typeof serve === 'object' ? serve.port : options.port;
+    server = await startServer({
+      address: options.address,
+      port,
+      profiling: options.profiling,
+      checks,
+      registry,
+      configz: () => ({ KubeControllerManagerConfiguration: optionsForConfigz(options) }),
+      log,
+    });
+    log({ msg: 'serving', url: server.url });
+  }
+  if (options.securePort !== 0 && options.tlsCertFile && options.tlsPrivateKeyFile) {
+    const secure = await startServer({
+      address: options.bindAddress,
+      port: options.securePort,
+      profiling: options.profiling,
+      checks,
+      registry,
+      configz: () => ({ KubeControllerManagerConfiguration: optionsForConfigz(options) }),
+      tls: { certFile: options.tlsCertFile, keyFile: options.tlsPrivateKeyFile },
+      log,
+    });
+    log({ msg: 'serving securely', url: secure.url });
+    root.signal.addEventListener('abort', () => void secure.close(), { once: true });
+  }
+
+  let resolveDone!: (code: number) => void;
+  const done = new Promise<number>((r) => (resolveDone = r));
+
+  let clients: ClientBundle;
+  try {
+    if (deps.clients) clients = deps.clients;
+    else if (deps.buildClients) clients = await deps.buildClients(options, registry);
+    else throw new Error('no API client: pass clients or buildClients');
+  } catch (err) {
+    await server?.close();
+    throw err;
+  }
+  const recorder = clients.recorder ?? ((): EventRecorder => ({ event: () => {} }));
+
+  /** One request to the API server: updates the apiserver health check. */
+  const probe = async (): Promise<boolean> => {
+    try {
+      await clients.clientset.resource(NAMESPACES).list('', { limit: 1 });
+      if (apiError !== undefined) log({ msg: 'API server reachable' });
+      apiError = undefined;
+      apiGauge.set(1);
+      return true;
+    } catch (err) {
+      const code = (err as { code?: number }).code;
+      if (typeof code === 'number' && code > 0 && code < 500 && code !== 429) {
+        // the server answered (403 without list rights, ...): it is reachable
+        apiError = undefined;
+        apiGauge.set(1);
+        return true;
+      }
+      apiError = errorMessage(err);
+      apiGauge.set(0);
+      return false;
+    }
+  };
+
+  const runControllers = async (signal: AbortSignal): Promise<void> => {
+    const ctxBase = {
+      clientset: clients.clientset,
+      informers: clients.informers,
+      recorder,
+      options: Object.freeze({ ...options }) as Readonly<Record<string, unknown>>,
+      now: () => clock.now(),
+    };
+    // kube-controller-manager starts the service account token controller first
+    const order = [...enabled].sort((a, b) => (a === 'serviceaccount-token' ? -1 : b === 'serviceaccount-token' ? 1 : a.localeCompare(b)));
+    const unavailable: string[] = [];
+    let first = true;
+    for (const name of order) {
+      if (signal.aborted) return;
+      const entry = table[name]!;
+      if (!entry.ctor) {
+        unavailable.push(name);
+        continue;
+      }
+      if (name === 'garbagecollector' && options.enableGarbageCollector === false) {
+        log({ msg: 'controller is disabled by --enable-garbage-collector=false', controller: name });
+        continue;
+      }
+      if (!first && options.controllerStartInterval > 0) {
+        // wait.Jitter(ControllerStartInterval, 1.0)
+        await sleep(clock, options.controllerStartInterval * (1 + (deps.random ?? Math.random)()), signal);
+        if (signal.aborted) return;
+      }
+      first = false;
+      const workers = entry.workersOption ? Number(options[entry.workersOption] ?? 1) : (entry.workers ?? 1);
+      const ctx: ControllerContext = { ...ctxBase, log: (fields) => log({ controller: name, ...fields }) };
+      let controller: Controller;
+      try {
+        controller = entry.ctor(ctx);
+      } catch (err) {
+        log({ msg: 'error starting controller', controller: name, error: errorMessage(err), level: 'error' });
+        continue;
+      }
+      log({ msg: 'started controller', controller: name, workers });
+      const p = Promise.resolve()
+        .then(() => controller.run(workers, signal))
+        .catch((err: unknown) => log({ msg: 'controller failed', controller: name, error: errorMessage(err), level: 'error' }))
+        .finally(() => {
+          running.delete(name);
+          runningGauge.set(running.size);
+        });
+      running.set(name, p);
+      runningGauge.set(running.size);
+    }
+    if (unavailable.length > 0) {
+      log({ msg: 'controllers enabled but not available in kubelite (skipped)', controllers: unavailable, level: 'warning' });
+    }
+    clients.informers.start(signal);
+    log({ msg: 'started informers', controllers: [...running.keys()] });
+  };
+
+  const stopControllers = async (): Promise<void> => {
+    const pending = [...running.values()];
+    if (pending.length === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.allSettled(pending),
+      new Promise<void>((r) => {
+        timer = setTimeout(() => {
+          log({ msg: 'controllers did not stop within 10 s', controllers: [...running.keys()], level: 'warning' });
+          r();
+        }, 10_000);
+      }),
+    ]);
+    clearTimeout(timer);
+  };
+
+  let stopping = false;
+  const main = async (): Promise<number> => {
+    // wait for the API server, with back-off
+    let backoff = 500;
+    while (!root.signal.aborted && !(await probe())) {
+      log({ msg: 'waiting for the API server', error: apiError, retryInMs: backoff, level: 'warning' });
+      await sleep(clock, backoff, root.signal);
+      backoff = Math.min(backoff * 2, 30_000);
+    }
+    if (root.signal.aborted) return 0;
+    // keep the apiserver check current
+    const prober = (async () => {
+      while (!root.signal.aborted) {
+        await sleep(clock, apiError === undefined ? 10_000 : 2_000, root.signal);
+        if (!root.signal.aborted) await probe();
+      }
+    })();
+
+    if (!options.leaderElect) {
+      leading = true;
+      leaderGauge.set({ name: electionName }, 1);
+      await runControllers(root.signal);
+      await new Promise<void>((r) => root.signal.addEventListener('abort', () => r(), { once: true }));
+      leading = false;
+      await stopControllers();
+      await prober;
+      return 0;
+    }
+
+    let lost = false;
+    elector = new LeaderElector({
+      lock: newResourceLock(options.leaderElectResourceLock, clients.clientset, options.leaderElectResourceNamespace, electionName),
+      identity,
+      leaseDurationMs: options.leaderElectLeaseDuration,
+      renewDeadlineMs: options.leaderElectRenewDeadline,
+      retryPeriodMs: options.leaderElectRetryPeriod,
+      releaseOnCancel: true,
+      clock,
+      name: electionName,
+      log,
+      random: deps.random,
+      callbacks: {
+        onStartedLeading: (signal) => {
+          leading = true;
+          leaderGauge.set({ name: electionName }, 1);
+          recordLeaderEvent(clients.clientset, options, identity, log);
+          void runControllers(signal).catch((err: unknown) => log({ msg: 'starting controllers failed', error: errorMessage(err), level: 'error' }));
+        },
+        onStoppedLeading: () => {
+          leading = false;
+          leaderGauge.set({ name: electionName }, 0);
+          if (!stopping) lost = true;
+        },
+        onNewLeader: (leader) => {
+          if (leader !== identity) log({ msg: 'new leader elected', leader });
+        },
+      },
+    });
+    await elector.run(root.signal);
+    await stopControllers();
+    if (lost) {
+      log({ msg: 'leaderelection lost', identity, level: 'error' });
+      root.abort();
+      await prober;
+      return 1;
+    }
+    await prober;
+    return 0;
+  };
+
+  const finished = main().then(
+    async (code) => {
+      if (code !== 0) await server?.close();
+      resolveDone(code);
+      return code;
+    },
+    async (err: unknown) => {
+      log({ msg: 'controller manager failed', error: errorMessage(err), level: 'error' });
+      await server?.close();
+      resolveDone(1);
+      return 1;
+    },
+  );
+
+  return {
+    registry,
+    server,
+    identity,
+    get elector() {
+      return elector;
+    },
+    running: () => [...running.keys()].sort(),
+    isLeader: () => leading,
+    done,
+    async stop() {
+      stopping = true;
+      root.abort();
+      await finished;
+      await server?.close();
+    },
+  };
+}
+
+/** The LeaderElection event on the lock object, as kube-controller-manager records it. */
+function recordLeaderEvent(clientset: Clientset, options: ControllerManagerOptions, identity: string, log: (f: Record<string, unknown>) => void): void {
+  const kind = options.leaderElectResourceLock.startsWith('configmaps') ? 'ConfigMap' : options.leaderElectResourceLock === 'leases' ? 'Lease' : 'Endpoints';
+  const apiVersion = kind === 'Lease' ? 'coordination.k8s.io/v1' : 'v1';
+  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const ns = options.leaderElectResourceNamespace;
+  const event: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { generateName: `${options.leaderElectResourceName}.`, namespace: ns },
+    involvedObject: { apiVersion, kind, namespace: ns, name: options.leaderElectResourceName },
+    reason: 'LeaderElection',
+    message: `${identity} became leader`,
+    source: { component: `${options.leaderElectResourceName}_${identity}` },
+    type: 'Normal',
+    firstTimestamp: now,
+    lastTimestamp: now,
+    count: 1,
+  };
+  clientset
+    .resource({ group: '', version: 'v1', resource: 'events' })
+    .create(ns, event)
+    .catch((err: unknown) => log({ msg: 'could not record the LeaderElection event', error: errorMessage(err), level: 'warning' }));
+}
