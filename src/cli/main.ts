@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The one kubelite executable; each subcommand is a component (see DESIGN.md).
 import { apiserverMain } from './apiserver.js';
+import { controllerManagerMain } from './controller-manager.js';
 
 const commands: Record<string, { describe: string; run: (argv: string[]) => Promise<number> }> = {
   apiserver: { describe: 'the API server alone', run: apiserverMain },
+  'controller-manager': { describe: 'the controller manager daemon (control loops, leader election)', run: controllerManagerMain },
 };
 
 const usage = `usage: kubelite <command> [flags]

@@ -1,0 +1,29 @@
+// `kubelite controller-manager`: the controller manager daemon of seed 001, until SIGTERM/SIGINT
+// (clean stop, lock released) or lost leadership (exit 1).
+import { startControllerManager } from '../controller-manager/manager.js';
+import { buildClients } from '../controller-manager/clients.js';
+import { parseControllerManagerOptions } from '../controller-manager/options.js';
+
+export async function controllerManagerMain(argv: string[]): Promise<number> {
+  const parsed = parseControllerManagerOptions(argv);
+  if (parsed.exitCode !== undefined) return parsed.exitCode;
+  const options = parsed.options!;
+  let handle;
+  try {
+    handle = await startControllerManager(options, { buildClients });
+  } catch (err) {
+    process.stderr.write(`kubelite controller-manager: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const signalled = new Promise<'signal'>((resolve) => {
+    process.once('SIGINT', () => resolve('signal'));
+    process.once('SIGTERM', () => resolve('signal'));
+  });
+  const outcome = await Promise.race([signalled, handle.done]);
+  if (outcome === 'signal') {
+    await handle.stop();
+    return 0;
+  }
+  await handle.stop();
+  return outcome;
+}
