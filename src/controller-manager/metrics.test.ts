@@ -1,0 +1,23 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Registry } from 'prom-client';
+import { RateLimitingQueue } from '../client/workqueue.js';
+import { registerWorkQueueMetrics } from './metrics.js';
+
+test('workqueue_* metrics of named queues', async () => {
+  const registry = new Registry();
+  registerWorkQueueMetrics(registry);
+  const q = new RateLimitingQueue<string>({ name: 'metrics-test-queue' });
+  q.add('a');
+  q.add('b');
+  const item = await q.get();
+  q.done(item!);
+  const text = await registry.metrics();
+  assert.match(text, /workqueue_depth\{name="metrics-test-queue"\} 1/);
+  assert.match(text, /workqueue_adds_total\{name="metrics-test-queue"\} 2/);
+  assert.match(text, /workqueue_retries_total\{name="metrics-test-queue"\} 0/);
+  assert.match(text, /# TYPE workqueue_queue_duration_seconds summary/);
+  assert.match(text, /workqueue_queue_duration_seconds_count\{name="metrics-test-queue"\} 1/);
+  assert.match(text, /workqueue_work_duration_seconds_count\{name="metrics-test-queue"\} 1/);
+  q.shutDown();
+});

@@ -1,0 +1,66 @@
+// The daemon's Prometheus metrics beyond prom-client's process metrics: client-go's workqueue_*
+// metrics of every named work queue of the process (read from src/client/workqueue.ts' counters
+// at scrape time).
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { workQueueMetrics } from '../client/workqueue.js';
+
+/** A summary-typed metric whose _sum and _count are read at scrape time. */
+function summary(registry: Registry, name: string, help: string, read: () => { labels: Record<string, string>; sum: number; count: number }[]): void {
+  const metric = {
+    name,
+    help,
+    type: 'summary',
+    aggregator: 'sum',
+    get: async () => ({
+      name,
+      help,
+      type: 'summary',
+      aggregator: 'sum',
+      values: read().flatMap((v) => [
+        { labels: v.labels, value: v.sum, metricName: `${name}_sum` },
+        { labels: v.labels, value: v.count, metricName: `${name}_count` },
+      ]),
+    }),
+    reset: () => {},
+  };
+  registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0]);
+}
+
+export function registerWorkQueueMetrics(registry: Registry): void {
+  new Gauge({
+    name: 'workqueue_depth',
+    help: 'Current depth of workqueue',
+    labelNames: ['name'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const m of workQueueMetrics()) this.set({ name: m.name }, m.depth);
+    },
+  });
+  new Counter({
+    name: 'workqueue_adds_total',
+    help: 'Total number of adds handled by workqueue',
+    labelNames: ['name'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const m of workQueueMetrics()) this.inc({ name: m.name }, m.adds);
+    },
+  });
+  new Counter({
+    name: 'workqueue_retries_total',
+    help: 'Total number of retries handled by workqueue',
+    labelNames: ['name'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const m of workQueueMetrics()) this.inc({ name: m.name }, m.retries);
+    },
+  });
+  summary(registry, 'workqueue_queue_duration_seconds', 'How long in seconds an item stays in workqueue before being requested.', () =>
+    workQueueMetrics().map((m) => ({ labels: { name: m.name }, sum: m.queueLatencyMsSum / 1000, count: m.queueLatencyCount })),
+  );
+  summary(registry, 'workqueue_work_duration_seconds', 'How long in seconds processing an item from workqueue takes.', () =>
+    workQueueMetrics().map((m) => ({ labels: { name: m.name }, sum: m.workDurationMsSum / 1000, count: m.workDurationCount })),
+  );
+}
