@@ -16,9 +16,18 @@ export function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
 
+let lastSecond = NaN;
+let lastTimestamp = '';
+
 /** RFC 3339 with seconds, as Kubernetes writes metav1.Time. */
 export function timestamp(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  // Formatted once per second: every create stamps the same second as the ones around it.
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastTimestamp = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+    lastSecond = second;
+  }
+  return lastTimestamp;
 }
 
 export function newUid(): string {

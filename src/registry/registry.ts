@@ -3,7 +3,7 @@
 // store of its storage version.
 import { allKinds, storageVersionOf } from '../api/kinds.js';
 import type { KindVersion } from '../api/schema/kind.js';
-import { Cacher, type CacherOptions, type ResourceCache } from '../storage/cacher/index.js';
+import { Cacher, type CachedObject, type CacherOptions, type ResourceCache } from '../storage/cacher/index.js';
 import type { KubeObject } from '../api/schema/kind.js';
 import type { FieldError } from '../machinery/validation/field-errors.js';
 import { ServiceAllocator } from './service-allocator.js';
@@ -81,17 +81,24 @@ export class Registry {
     const store = this.stores.get('/namespaces');
     if (!store) return 'Active';
     const cached = store.cache.get(store.key('', namespace));
-    let obj: Record<string, unknown> | undefined;
-    if (cached) obj = JSON.parse(new TextDecoder().decode(cached.json)) as Record<string, unknown>;
-    else {
-      try {
-        obj = await store.get('', namespace);
-      } catch {
-        return undefined;
-      }
+    if (cached) {
+      // Every create in the namespace asks: decode each version of the namespace once.
+      let phase = cachedPhases.get(cached);
+      if (phase === undefined) cachedPhases.set(cached, (phase = phaseOf(JSON.parse(new TextDecoder().decode(cached.json)) as Record<string, unknown>)));
+      return phase;
     }
-    const phase = str((obj.status as Record<string, unknown> | undefined)?.phase);
-    if (metaOf(obj).deletionTimestamp) return 'Terminating';
-    return phase === '' ? 'Active' : phase;
+    try {
+      return phaseOf(await store.get('', namespace));
+    } catch {
+      return undefined;
+    }
   }
+}
+
+const cachedPhases = new WeakMap<CachedObject, string>();
+
+function phaseOf(obj: Record<string, unknown>): string {
+  const phase = str((obj.status as Record<string, unknown> | undefined)?.phase);
+  if (metaOf(obj).deletionTimestamp) return 'Terminating';
+  return phase === '' ? 'Active' : phase;
 }

@@ -15,8 +15,24 @@ const decimalSuffixes: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k:
 const binarySuffixes: Record<string, number> = { Ki: 1, Mi: 2, Gi: 3, Ti: 4, Pi: 5, Ei: 6 };
 const quantityRe = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
 
-/** Parses a quantity string; undefined when it is not one. */
+// Parsed quantities are immutable and the same few strings ("100m", "128Mi") come back in every
+// pod that defaulting, validation and canonicalization look at: parse each once.
+const parsed = new Map<string, Readonly<ParsedQuantity> | null>();
+const MAX_PARSED = 4096;
+
+/** Parses a quantity string; undefined when it is not one. The result is shared: do not modify it. */
 export function parseQuantity(s: string): ParsedQuantity | undefined {
+  let q = parsed.get(s);
+  if (q === undefined) {
+    q = parseUncached(s) ?? null;
+    if (q !== null) Object.freeze(q);
+    if (parsed.size >= MAX_PARSED) parsed.clear();
+    parsed.set(s, q);
+  }
+  return q ?? undefined;
+}
+
+function parseUncached(s: string): ParsedQuantity | undefined {
   const m = quantityRe.exec(s.trim());
   if (!m) return undefined;
   const [, sign, num, suffix = ''] = m as unknown as [string, string, string, string | undefined];
