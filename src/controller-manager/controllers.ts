@@ -11,6 +11,7 @@
 // controllers without one run `workers` (default 1) workers.
 import type { ControllerConstructor } from '../client/types.js';
 import { newGarbageCollectorController } from '../controllers/garbagecollector/index.js';
+import { newNamespaceController } from '../controllers/namespace/index.js';
 
 export interface ControllerEntry {
   ctor?: ControllerConstructor;
@@ -43,7 +44,7 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'horizontalpodautoscaling':         { enabledByDefault: true, workersOption: 'concurrentHorizontalPodAutoscalerSyncs', aliases: ['horizontal-pod-autoscaler-controller'] },
   'job':                              { enabledByDefault: true, workersOption: 'concurrentJobSyncs', aliases: ['job-controller'] },
   'legacy-serviceaccount-token-cleaner': { enabledByDefault: true, aliases: ['legacy-serviceaccount-token-cleaner-controller'] },
-  'namespace':                        { enabledByDefault: true, workersOption: 'concurrentNamespaceSyncs', aliases: ['namespace-controller'] },
+  'namespace':                        { ctor: newNamespaceController, enabledByDefault: true, workersOption: 'concurrentNamespaceSyncs', aliases: ['namespace-controller'] },
   'node':                             { enabledByDefault: true },
   'nodeipam':                         { enabledByDefault: true, aliases: ['node-ipam-controller'] },
   'nodelifecycle':                    { enabledByDefault: true, aliases: ['node-lifecycle-controller'] },

@@ -75,3 +75,53 @@ export function ownerRef(owner: KubeObject, extra: { controller?: boolean; block
   const m = metaOf(owner);
   return { apiVersion: String(owner.apiVersion), kind: String(owner.kind), name: String(m.name), uid: String(m.uid), ...extra };
 }
+
+/**
+ * Makes a FakeClientset treat namespaces as the API server does: status and finalize writes never
+ * delete a Terminating namespace by themselves; emptying spec.finalizers (finalize) with no
+ * metadata.finalizers left removes it.
+ */
+export function emulateNamespaces(cs: FakeClientset): void {
+  cs.prependReactor('update', 'namespaces', (action) => {
+    const current = cs.tracker.get(action.ref, '', action.name);
+    if (!current || !action.object) return undefined;
+    const incoming = action.object;
+    const rv = metaOf(incoming).resourceVersion;
+    if (typeof rv === 'string' && rv !== '' && rv !== metaOf(current).resourceVersion) {
+      return { handled: true, error: Object.assign(new Error('conflict'), { code: 409, reason: 'Conflict', status: {} }) };
+    }
+    const next = structuredClone(current);
+    if (action.subresource === 'status') next.status = incoming.status;
+    else if (action.subresource === 'finalize') next.spec = { ...((next.spec as object) ?? {}), finalizers: (incoming.spec as { finalizers?: unknown }).finalizers };
+    else return undefined;
+    metaOf(next).resourceVersion = cs.tracker.nextResourceVersion();
+    const specFinalizers = (next.spec as { finalizers?: unknown[] } | undefined)?.finalizers ?? [];
+    const metaFinalizers = (metaOf(next).finalizers as unknown[] | undefined) ?? [];
+    if (metaOf(next).deletionTimestamp && specFinalizers.length === 0 && metaFinalizers.length === 0) {
+      cs.tracker.put(action.ref, next);
+      cs.tracker.remove(action.ref, '', action.name);
+      return { handled: true, result: next };
+    }
+    return { handled: true, result: cs.tracker.put(action.ref, next) };
+  });
+}
+
+/** Makes pod deletes graceful as the API server's: a pod on a node with a grace period gets a deletionTimestamp and stays. */
+export function emulateGracefulPods(cs: FakeClientset): void {
+  cs.prependReactor('delete', 'pods', (action) => {
+    const pod = cs.tracker.get(action.ref, action.namespace, action.name);
+    if (!pod) return undefined;
+    const grace = (action.options as { gracePeriodSeconds?: number } | undefined)?.gracePeriodSeconds ?? (pod.spec as { terminationGracePeriodSeconds?: number } | undefined)?.terminationGracePeriodSeconds ?? 30;
+    const phase = (pod.status as { phase?: string } | undefined)?.phase;
+    const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+    if (grace === 0 || !nodeName || phase === 'Succeeded' || phase === 'Failed') return undefined;
+    const meta = metaOf(pod);
+    if (!meta.deletionTimestamp) {
+      meta.deletionTimestamp = new Date(Date.now() + grace * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+      meta.deletionGracePeriodSeconds = grace;
+      meta.resourceVersion = cs.tracker.nextResourceVersion();
+      cs.tracker.put(action.ref, pod);
+    }
+    return { handled: true, result: pod };
+  });
+}
