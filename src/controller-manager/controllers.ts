@@ -12,6 +12,8 @@
 import type { ControllerConstructor } from '../client/types.js';
 import { newGarbageCollectorController } from '../controllers/garbagecollector/index.js';
 import { newNamespaceController } from '../controllers/namespace/index.js';
+import { newDeploymentController } from '../controllers/deployment/index.js';
+import { newReplicaSetController, newReplicationControllerController } from '../controllers/replicaset/index.js';
 
 export interface ControllerEntry {
   ctor?: ControllerConstructor;
@@ -34,7 +36,7 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'csrcleaner':                       { enabledByDefault: true, aliases: ['certificatesigningrequest-cleaner-controller'] },
   'csrsigning':                       { enabledByDefault: true, aliases: ['certificatesigningrequest-signing-controller'] },
   'daemonset':                        { enabledByDefault: true, workersOption: 'concurrentDaemonsetSyncs', aliases: ['daemonset-controller'] },
-  'deployment':                       { enabledByDefault: true, workersOption: 'concurrentDeploymentSyncs', aliases: ['deployment-controller'] },
+  'deployment':                       { ctor: newDeploymentController, enabledByDefault: true, workersOption: 'concurrentDeploymentSyncs', aliases: ['deployment-controller'] },
   'disruption':                       { enabledByDefault: true, aliases: ['disruption-controller'] },
   'endpoint':                         { enabledByDefault: true, workersOption: 'concurrentEndpointSyncs', aliases: ['endpoints-controller'] },
   'endpointslice':                    { enabledByDefault: true, workersOption: 'concurrentServiceEndpointSyncs', aliases: ['endpointslice-controller'] },
@@ -53,8 +55,8 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'podgc':                            { enabledByDefault: true, aliases: ['pod-garbage-collector-controller'] },
   'pv-protection':                    { enabledByDefault: true, aliases: ['persistentvolume-protection-controller'] },
   'pvc-protection':                   { enabledByDefault: true, aliases: ['persistentvolumeclaim-protection-controller'] },
-  'replicaset':                       { enabledByDefault: true, workersOption: 'concurrentReplicasetSyncs', aliases: ['replicaset-controller'] },
-  'replicationcontroller':            { enabledByDefault: true, workersOption: 'concurrentRcSyncs', aliases: ['replicationcontroller-controller'] },
+  'replicaset':                       { ctor: newReplicaSetController, enabledByDefault: true, workersOption: 'concurrentReplicasetSyncs', aliases: ['replicaset-controller'] },
+  'replicationcontroller':            { ctor: newReplicationControllerController, enabledByDefault: true, workersOption: 'concurrentRcSyncs', aliases: ['replicationcontroller-controller'] },
   'resourcequota':                    { enabledByDefault: true, workersOption: 'concurrentResourceQuotaSyncs', aliases: ['resourcequota-controller'] },
   'root-ca-cert-publisher':           { enabledByDefault: true, aliases: ['root-ca-certificate-publisher-controller'] },
   'route':                            { enabledByDefault: true, aliases: ['node-route-controller'] },

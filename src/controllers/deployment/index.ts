@@ -1,0 +1,1 @@
+export { DeploymentController, newDeploymentController, getRollbackTo, DEPLOYMENTS } from './deployment.js';
