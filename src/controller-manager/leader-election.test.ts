@@ -202,3 +202,21 @@ test('configuration is validated like client-go', () => {
   assert.throws(() => new LeaderElector({ ...base, retryPeriodMs: 9_000 }), /JitterFactor/);
   assert.throws(() => new LeaderElector({ ...base, identity: '' }), /identity/);
 });
+
+test('a renewal that hangs (no answer from the API server) still ends leadership at the renew deadline', async () => {
+  const cs = new FakeClientset();
+  const clock = new FakeClock();
+  const a = candidate(cs, clock, 'host-a_1');
+  await advance(clock, 100);
+  assert.equal(a.elector.isLeader(), true);
+  const lock = a.elector.config.lock as unknown as { get: () => Promise<unknown> };
+  lock.get = () => new Promise(() => {});
+  await advance(clock, 8_000);
+  assert.equal(a.elector.isLeader(), true);
+  assert.equal(a.elector.check(20_000), undefined);
+  await advance(clock, 5_000);
+  assert.equal(a.elector.isLeader(), false);
+  assert.deepEqual(a.events.slice(-2), ['leader-signal-aborted', 'stopped']);
+  assert.match(a.elector.lastError ?? '', /timed out/);
+  await a.done;
+});
