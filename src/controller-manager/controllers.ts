@@ -12,6 +12,7 @@
 import type { ControllerConstructor } from '../client/types.js';
 import { newGarbageCollectorController } from '../controllers/garbagecollector/index.js';
 import { newNamespaceController } from '../controllers/namespace/index.js';
+import { newPodGCController } from '../controllers/podgc/index.js';
 import { newDeploymentController } from '../controllers/deployment/index.js';
 import { newReplicaSetController, newReplicationControllerController } from '../controllers/replicaset/index.js';
 
@@ -52,7 +53,7 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'nodelifecycle':                    { enabledByDefault: true, aliases: ['node-lifecycle-controller'] },
   'persistentvolume-binder':          { enabledByDefault: true, aliases: ['persistentvolume-binder-controller'] },
   'persistentvolume-expander':        { enabledByDefault: true, aliases: ['persistentvolume-expander-controller'] },
-  'podgc':                            { enabledByDefault: true, aliases: ['pod-garbage-collector-controller'] },
+  'podgc':                            { ctor: newPodGCController, enabledByDefault: true, aliases: ['pod-garbage-collector-controller'] },
   'pv-protection':                    { enabledByDefault: true, aliases: ['persistentvolume-protection-controller'] },
   'pvc-protection':                   { enabledByDefault: true, aliases: ['persistentvolumeclaim-protection-controller'] },
   'replicaset':                       { ctor: newReplicaSetController, enabledByDefault: true, workersOption: 'concurrentReplicasetSyncs', aliases: ['replicaset-controller'] },
