@@ -1,0 +1,703 @@
+// The Job controller (pkg/controller/job/job_controller.go): runs pods from a Job's template until
+// `completions` succeed (or, without completions, the first success once none is running), at most
+// `parallelism` at a time, with exponential back-off after failures; fails the Job past its
+// backoffLimit or activeDeadlineSeconds; suspends and resumes. Pods are tracked with the
+// batch.kubernetes.io/job-tracking finalizer as current Kubernetes does: a finished pod is first
+// recorded in status.uncountedTerminatedPods, then its finalizer is removed, then it is counted in
+// succeeded/failed, so no pod is counted twice or lost. Terminal conditions go through the interim
+// SuccessCriteriaMet/FailureTarget conditions and are set once no pod is terminating.
+import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone, WorkQueue } from '../../client/types.js';
+import { labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
+import { claimObjects, getControllerOf, newControllerRef, recheckOwner, type OwnerReference } from '../common/controller-ref.js';
+import { ControllerExpectations } from '../common/expectations.js';
+import { JOBS, PODS, isJobFinished, type JobCondition } from '../common/jobs.js';
+import { deepCopy, isNotFound, keyOf, meta, splitKey, timeMs, unwrapTombstone } from '../common/objects.js';
+import { comparePodsForDeletion, filterActivePods, isPodReady } from '../common/pods.js';
+import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
+import { BackoffStore, remainingBackoffMs, type BackoffRecord } from './backoff.js';
+import {
+  FinalizerExpectations,
+  JOB_TRACKING_FINALIZER,
+  MAX_POD_CREATE_DELETE_PER_SYNC,
+  MAX_UNCOUNTED_PODS,
+  SLOW_START_INITIAL_BATCH_SIZE,
+  backoffLimitOf,
+  completionsOf,
+  countTerminatingPods,
+  ensureCondition,
+  findCondition,
+  hasTrackingFinalizer,
+  isPodFailed,
+  jobSpec,
+  jobStatus,
+  jobSuspended,
+  newCondition,
+  onlyReplaceFailedPods,
+  parallelismOf,
+  podPhaseOf,
+  removeTrackingFinalizerPatch,
+} from './util.js';
+
+export interface JobControllerOptions {
+  queue?: WorkQueue<string>;
+  orphanQueue?: WorkQueue<string>;
+  /** syncJobBatchPeriod: pod events are batched this long before a sync (Kubernetes: 1 s). */
+  batchPeriodMs?: number;
+}
+
+interface SyncCtx {
+  key: string;
+  job: KubeObject;
+  pods: KubeObject[];
+  activePods: KubeObject[];
+  ready: number;
+  terminating: number;
+  uncountedSucceeded: Set<string>;
+  uncountedFailed: Set<string>;
+  expectedRmFinalizers: Set<string>;
+  succeeded: number;
+  failed: number;
+  newBackoffRecord: BackoffRecord;
+  finishedCondition?: JobCondition;
+}
+
+const uidOf = (o: KubeObject): string => String(meta(o).uid ?? '');
+const nsOf = (o: KubeObject): string => String(meta(o).namespace ?? '');
+
+function isNamespaceTerminating(e: unknown): boolean {
+  const causes = ((e as { status?: { details?: { causes?: { type?: string }[] } } })?.status?.details?.causes ?? []) as { type?: string }[];
+  return causes.some((c) => c.type === 'NamespaceTerminating');
+}
+
+export class JobController implements Controller {
+  readonly name = 'job';
+  readonly queue: WorkQueue<string>;
+  readonly orphanQueue: WorkQueue<string>;
+  readonly expectations: ControllerExpectations;
+  readonly finalizerExpectations = new FinalizerExpectations();
+  readonly backoff = new BackoffStore();
+  private readonly recorder: EventRecorder;
+  private readonly jobs: ResourceClient;
+  private readonly podClient: ResourceClient;
+  private readonly jobLister: Lister;
+  private readonly podLister: Lister;
+  private readonly batchPeriodMs: number;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    opts: JobControllerOptions = {},
+  ) {
+    this.queue = opts.queue ?? new SimpleWorkQueue();
+    this.orphanQueue = opts.orphanQueue ?? new SimpleWorkQueue();
+    this.batchPeriodMs = opts.batchPeriodMs ?? 1000;
+    this.expectations = new ControllerExpectations(() => ctx.now());
+    this.recorder = ctx.recorder('job-controller');
+    this.jobs = ctx.clientset.resource(JOBS);
+    this.podClient = ctx.clientset.resource(PODS);
+    const jobInformer = ctx.informers.informer(JOBS);
+    const podInformer = ctx.informers.informer(PODS);
+    this.jobLister = jobInformer.lister;
+    this.podLister = podInformer.lister;
+    jobInformer.addEventHandler({
+      onAdd: (job) => this.queue.add(keyOf(job)),
+      onUpdate: (old, cur) => this.updateJob(old, cur),
+      onDelete: (job) => this.deleteJob(job),
+    });
+    podInformer.addEventHandler({
+      onAdd: (pod) => this.addPod(pod),
+      onUpdate: (old, cur) => this.updatePod(old, cur),
+      onDelete: (pod) => this.deletePod(unwrapTombstone(pod), true),
+    });
+  }
+
+  // ---- event handlers ----
+
+  private resolveControllerRef(namespace: string, ref: OwnerReference | undefined): KubeObject | undefined {
+    if (!ref || ref.kind !== 'Job') return undefined;
+    const job = this.jobLister.get(namespace, ref.name);
+    if (!job || uidOf(job) !== ref.uid) return undefined;
+    return job;
+  }
+
+  private enqueueBatched(job: KubeObject): void {
+    if (this.batchPeriodMs > 0) this.queue.addAfter(keyOf(job), this.batchPeriodMs);
+    else this.queue.add(keyOf(job));
+  }
+
+  private enqueueOrphanPod(pod: KubeObject): void {
+    this.orphanQueue.add(keyOf(pod));
+  }
+
+  private updateJob(old: KubeObject, cur: KubeObject): void {
+    this.queue.add(keyOf(cur));
+    // A changed activeDeadlineSeconds: sync again when the new deadline passes.
+    const ads = jobSpec(cur).activeDeadlineSeconds;
+    const start = timeMs((cur.status as { startTime?: string } | undefined)?.startTime);
+    if (typeof ads === 'number' && ads !== jobSpec(old).activeDeadlineSeconds && start !== 0) {
+      this.queue.addAfter(keyOf(cur), Math.max(0, ads * 1000 - (this.ctx.now() - start)));
+    }
+  }
+
+  private deleteJob(obj: KubeObject | Tombstone): void {
+    const job = unwrapTombstone(obj);
+    this.queue.add(keyOf(job));
+    // Pods of a deleted job keep no finalizer of ours.
+    for (const pod of this.podLister.byIndex('ownerUid', uidOf(job))) if (hasTrackingFinalizer(pod)) this.enqueueOrphanPod(pod);
+  }
+
+  private addPod(pod: KubeObject): void {
+    if (meta(pod).deletionTimestamp) return this.deletePod(pod, false);
+    const ref = getControllerOf(pod);
+    if (ref) {
+      const job = this.resolveControllerRef(nsOf(pod), ref);
+      if (!job) {
+        if (hasTrackingFinalizer(pod)) this.enqueueOrphanPod(pod);
+        return;
+      }
+      this.expectations.creationObserved(keyOf(job));
+      this.enqueueBatched(job);
+      return;
+    }
+    if (hasTrackingFinalizer(pod)) this.enqueueOrphanPod(pod);
+    for (const job of this.getPodJobs(pod)) this.enqueueBatched(job);
+  }
+
+  private updatePod(old: KubeObject, cur: KubeObject): void {
+    if (meta(old).resourceVersion === meta(cur).resourceVersion) return;
+    if (meta(cur).deletionTimestamp) this.deletePod(cur, false);
+    const finalizerRemoved = !hasTrackingFinalizer(cur);
+    const curRef = getControllerOf(cur);
+    const oldRef = getControllerOf(old);
+    const immediate = !(podPhaseOf(cur) === 'Failed' && podPhaseOf(old) !== 'Failed');
+    const enqueue = (job: KubeObject): void => {
+      if (finalizerRemoved) this.finalizerExpectations.observed(keyOf(job), uidOf(cur));
+      if (immediate) this.queue.add(keyOf(job));
+      else this.enqueueBatched(job);
+    };
+    if (oldRef && JSON.stringify(oldRef) !== JSON.stringify(curRef)) {
+      const oldJob = this.resolveControllerRef(nsOf(old), oldRef);
+      if (oldJob) enqueue(oldJob);
+    }
+    if (curRef) {
+      const job = this.resolveControllerRef(nsOf(cur), curRef);
+      if (job) enqueue(job);
+      return;
+    }
+    if (hasTrackingFinalizer(cur)) this.enqueueOrphanPod(cur);
+    for (const job of this.getPodJobs(cur)) this.enqueueBatched(job);
+  }
+
+  private deletePod(pod: KubeObject, final: boolean): void {
+    const ref = getControllerOf(pod);
+    const hasFinalizer = hasTrackingFinalizer(pod);
+    const job = ref ? this.resolveControllerRef(nsOf(pod), ref) : undefined;
+    if (!job || isJobFinished(job)) {
+      if (hasFinalizer && !final) this.enqueueOrphanPod(pod);
+      return;
+    }
+    const key = keyOf(job);
+    this.expectations.deletionObserved(key, keyOf(pod));
+    if (final || !hasFinalizer) this.finalizerExpectations.observed(key, uidOf(pod));
+    this.enqueueBatched(job);
+  }
+
+  /** The jobs whose selector matches an orphan pod. */
+  private getPodJobs(pod: KubeObject): KubeObject[] {
+    const labels = (meta(pod).labels ?? {}) as Record<string, string>;
+    return this.jobLister.list(nsOf(pod)).filter((job) => {
+      try {
+        const sel = labelSelectorAsSelector(jobSpec(job).selector as LabelSelectorObject | undefined);
+        return !sel.isEmpty() && sel.matches(labels);
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  // ---- orphan pods ----
+
+  /** syncOrphanPod: removes our finalizer from a pod whose job is gone or finished. */
+  async syncOrphanPod(key: string): Promise<void> {
+    const [ns, name] = splitKey(key);
+    const pod = this.podLister.get(ns, name);
+    if (!pod) return;
+    const ref = getControllerOf(pod);
+    if (ref) {
+      if (ref.kind !== 'Job' || ref.apiVersion !== 'batch/v1') return;
+      const job = this.resolveControllerRef(ns, ref);
+      if (job && !isJobFinished(job)) return;
+    }
+    const patch = removeTrackingFinalizerPatch(pod);
+    if (!patch) return;
+    try {
+      await this.podClient.patch(ns, name, 'strategic', patch);
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+  }
+
+  // ---- sync ----
+
+  private async getPodsForJob(job: KubeObject): Promise<KubeObject[]> {
+    const sel = labelSelectorAsSelector(jobSpec(job).selector as LabelSelectorObject | undefined);
+    const pods = this.podLister.list(nsOf(job));
+    const claimed = await claimObjects(pods, {
+      owner: job,
+      ownerApiVersion: 'batch/v1',
+      ownerKind: 'Job',
+      match: (p) => sel.matches((meta(p).labels ?? {}) as Record<string, string>),
+      client: this.podClient,
+      canAdopt: recheckOwner(this.jobs, job, 'Job'),
+    });
+    return claimed;
+  }
+
+  async sync(key: string): Promise<void> {
+    const [ns, name] = splitKey(key);
+    const shared = this.jobLister.get(ns, name);
+    if (!shared) {
+      this.expectations.delete(key);
+      this.finalizerExpectations.delete(key);
+      this.backoff.remove(key);
+      return;
+    }
+    const managedBy = jobSpec(shared).managedBy;
+    if (managedBy !== undefined && managedBy !== 'kubernetes.io/job-controller') return;
+    const job = deepCopy(shared);
+    if (isJobFinished(job)) {
+      this.backoff.remove(key);
+      return;
+    }
+    const mode = jobSpec(job).completionMode;
+    if (mode !== undefined && mode !== 'NonIndexed' && mode !== 'Indexed') {
+      this.recorder.event(job, 'Warning', 'UnknownCompletionMode', 'Skipped Job sync because completion mode is unknown');
+      return;
+    }
+    const now = this.ctx.now();
+    const status = jobStatus(job);
+    status.uncountedTerminatedPods ??= {};
+    const satisfied = this.expectations.satisfiedExpectations(key);
+    const pods = await this.getPodsForJob(job);
+    const activePods = filterActivePods(pods);
+    const c: SyncCtx = {
+      key,
+      job,
+      pods,
+      activePods,
+      ready: activePods.filter(isPodReady).length,
+      terminating: countTerminatingPods(pods),
+      uncountedSucceeded: new Set(status.uncountedTerminatedPods.succeeded ?? []),
+      uncountedFailed: new Set(status.uncountedTerminatedPods.failed ?? []),
+      expectedRmFinalizers: this.finalizerExpectations.expected(key),
+      succeeded: 0,
+      failed: 0,
+      newBackoffRecord: { key, failuresAfterLastSuccess: 0 },
+    };
+    let active = activePods.length;
+    const valid = (uncounted: Set<string>, f: (p: KubeObject) => boolean): KubeObject[] =>
+      pods.filter((p) => hasTrackingFinalizer(p) && !uncounted.has(uidOf(p)) && !c.expectedRmFinalizers.has(uidOf(p)) && f(p));
+    const newSucceeded = valid(c.uncountedSucceeded, (p) => podPhaseOf(p) === 'Succeeded');
+    const newFailed = valid(c.uncountedFailed, (p) => isPodFailed(p, job));
+    c.succeeded = (status.succeeded ?? 0) + newSucceeded.length + c.uncountedSucceeded.size;
+    c.failed = (status.failed ?? 0) + newFailed.length + c.uncountedFailed.size;
+    let startTimeChanged = false;
+    if (status.startTime === undefined && !jobSuspended(job)) {
+      status.startTime = rfc3339(now);
+      startTimeChanged = true;
+    }
+    c.newBackoffRecord = this.backoff.newRecord(key, newSucceeded, newFailed);
+
+    const successMet = findCondition(job, 'SuccessCriteriaMet');
+    if (successMet?.status === 'True') c.finishedCondition = successMet;
+    if (!c.finishedCondition) {
+      const ft = findCondition(job, 'FailureTarget');
+      if (ft?.status === 'True') c.finishedCondition = newCondition('Failed', 'True', ft.reason ?? '', ft.message ?? '', now);
+    }
+    if (!c.finishedCondition) {
+      const ads = jobSpec(job).activeDeadlineSeconds;
+      if (c.failed > backoffLimitOf(job) || pastBackoffLimitOnFailure(job, pods)) {
+        c.finishedCondition = newCondition('FailureTarget', 'True', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit', now);
+      } else if (this.pastActiveDeadline(job, now)) {
+        c.finishedCondition = newCondition('FailureTarget', 'True', 'DeadlineExceeded', 'Job was active longer than specified deadline', now);
+      } else if (typeof ads === 'number' && !jobSuspended(job)) {
+        this.queue.addAfter(key, Math.max(0, ads * 1000 - (now - timeMs(status.startTime))));
+      }
+    }
+
+    let suspendCondChanged = false;
+    let manageErr: unknown;
+    if (c.finishedCondition) {
+      const r = await this.deleteActivePods(job, activePods);
+      if (r.deleted !== active || !satisfied) c.finishedCondition = undefined;
+      active -= r.deleted;
+      c.terminating += r.deleted;
+      c.ready -= r.deletedReady;
+      manageErr = r.error;
+    } else {
+      let manageCalled = false;
+      if (satisfied && !meta(job).deletionTimestamp) {
+        const r = await this.manageJob(c);
+        active = r.active;
+        manageErr = r.error;
+        manageCalled = true;
+      }
+      const completions = completionsOf(job);
+      const complete = completions === undefined ? c.succeeded > 0 && active === 0 : c.succeeded >= completions && active === 0;
+      if (complete) {
+        c.finishedCondition = newCondition('SuccessCriteriaMet', 'True', 'CompletionsReached', 'Reached expected number of succeeded pods', now);
+      } else if (manageCalled) {
+        if (jobSuspended(job)) {
+          if (ensureCondition(job, 'Suspended', 'True', 'JobSuspended', 'Job suspended', now)) {
+            suspendCondChanged = true;
+            this.recorder.event(job, 'Normal', 'Suspended', 'Job suspended');
+          }
+        } else if (ensureCondition(job, 'Suspended', 'False', 'JobResumed', 'Job resumed', now)) {
+          suspendCondChanged = true;
+          this.recorder.event(job, 'Normal', 'Resumed', 'Job resumed');
+          // activeDeadlineSeconds counts the time a Job is continuously active.
+          status.startTime = rfc3339(now);
+        }
+      }
+    }
+    const needsStatusUpdate =
+      startTimeChanged || suspendCondChanged || active !== (status.active ?? 0) || c.ready !== status.ready || c.terminating !== status.terminating;
+    status.active = active;
+    status.ready = c.ready;
+    status.terminating = c.terminating;
+    await this.trackJobStatusAndRemoveFinalizers(c, needsStatusUpdate);
+    if (manageErr !== undefined) throw manageErr;
+  }
+
+  private pastActiveDeadline(job: KubeObject, now: number): boolean {
+    const ads = jobSpec(job).activeDeadlineSeconds;
+    const start = timeMs(jobStatus(job).startTime);
+    if (typeof ads !== 'number' || start === 0 || jobSuspended(job)) return false;
+    return now - start >= ads * 1000;
+  }
+
+  /** manageJob: creates or deletes pods towards the wanted number of active ones. */
+  private async manageJob(c: SyncCtx): Promise<{ active: number; error?: unknown }> {
+    const job = c.job;
+    let active = c.activePods.length;
+    const parallelism = parallelismOf(job);
+    const key = c.key;
+    if (jobSuspended(job)) {
+      const toDelete = activePodsForRemoval(c.activePods, active);
+      this.expectations.expectDeletions(key, toDelete.map(keyOf));
+      const r = await this.deleteJobPods(job, key, toDelete);
+      c.terminating += r.deleted;
+      c.ready -= r.deletedReady;
+      return { active: active - r.deleted, error: r.error };
+    }
+    let wantActive: number;
+    const completions = completionsOf(job);
+    if (completions === undefined) wantActive = c.succeeded > 0 ? active : parallelism;
+    else wantActive = Math.max(0, Math.min(completions - c.succeeded, parallelism));
+
+    const toDelete = activePodsForRemoval(c.activePods, Math.max(0, active - wantActive)).slice(0, MAX_POD_CREATE_DELETE_PER_SYNC);
+    if (toDelete.length > 0) {
+      this.expectations.expectDeletions(key, toDelete.map(keyOf));
+      const r = await this.deleteJobPods(job, key, toDelete);
+      c.terminating += r.deleted;
+      c.ready -= r.deletedReady;
+      return { active: active - r.deleted, error: r.error };
+    }
+    const terminating = onlyReplaceFailedPods(job) ? c.terminating : 0;
+    let diff = wantActive - terminating - active;
+    if (diff <= 0) return { active };
+    const remaining = remainingBackoffMs(c.newBackoffRecord, this.ctx.now());
+    if (remaining > 0) {
+      this.queue.addAfter(key, remaining);
+      return { active };
+    }
+    diff = Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC);
+    this.expectations.expectCreations(key, diff);
+    active += diff;
+    const template = deepCopy(jobSpec(job).template ?? {});
+    const tmeta = (template.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] };
+    const finalizers = [...(tmeta.finalizers ?? [])];
+    if (!finalizers.includes(JOB_TRACKING_FINALIZER)) finalizers.push(JOB_TRACKING_FINALIZER);
+    const errors: unknown[] = [];
+    for (let batch = Math.min(diff, SLOW_START_INITIAL_BATCH_SIZE); diff > 0; batch = Math.min(2 * batch, diff)) {
+      const before = errors.length;
+      await Promise.all(
+        Array.from({ length: batch }, async () => {
+          const pod: KubeObject = {
+            apiVersion: 'v1',
+            kind: 'Pod',
+            metadata: {
+              generateName: `${meta(job).name}-`,
+              namespace: nsOf(job),
+              labels: { ...(tmeta.labels ?? {}) },
+              annotations: { ...(tmeta.annotations ?? {}) },
+              finalizers: [...finalizers],
+              ownerReferences: [newControllerRef(job, 'batch/v1', 'Job')],
+            },
+            spec: deepCopy(template.spec ?? {}),
+          };
+          try {
+            const created = await this.podClient.create(nsOf(job), pod);
+            this.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${meta(created).name}`);
+          } catch (e) {
+            if (isNamespaceTerminating(e)) return;
+            this.recorder.event(job, 'Warning', 'FailedCreate', `Error creating: ${(e as Error).message}`);
+            this.expectations.creationObserved(key);
+            active--;
+            errors.push(e);
+          }
+        }),
+      );
+      const skipped = diff - batch;
+      if (errors.length > before && skipped > 0) {
+        active -= skipped;
+        this.expectations.lowerExpectations(key, skipped, 0);
+        break;
+      }
+      diff -= batch;
+    }
+    return { active, error: errors[0] };
+  }
+
+  /** deleteJobPods: removes the tracking finalizer (the pod is not counted as failed), then deletes. */
+  private async deleteJobPods(job: KubeObject, key: string, pods: KubeObject[]): Promise<{ deleted: number; deletedReady: number; error?: unknown }> {
+    let deleted = pods.length;
+    let deletedReady = 0;
+    const errors: unknown[] = [];
+    await Promise.all(
+      pods.map(async (pod) => {
+        const fail = (e: unknown): void => {
+          this.expectations.deletionObserved(key, keyOf(pod));
+          if (!isNotFound(e)) {
+            deleted--;
+            errors.push(e);
+          }
+        };
+        const patch = removeTrackingFinalizerPatch(pod);
+        if (patch) {
+          try {
+            await this.podClient.patch(nsOf(pod), String(meta(pod).name), 'strategic', patch);
+          } catch (e) {
+            return fail(e);
+          }
+        }
+        const err = await this.deletePodOf(job, pod);
+        if (err !== undefined) return fail(err);
+        if (isPodReady(pod)) deletedReady++;
+      }),
+    );
+    return { deleted, deletedReady, error: errors[0] };
+  }
+
+  /** podControl.DeletePod with its events; resolves with the error, if any. */
+  private async deletePodOf(job: KubeObject, pod: KubeObject): Promise<unknown> {
+    try {
+      await this.podClient.delete(nsOf(pod), String(meta(pod).name));
+      this.recorder.event(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${meta(pod).name}`);
+      return undefined;
+    } catch (e) {
+      if (!isNotFound(e)) this.recorder.event(job, 'Warning', 'FailedDelete', `Error deleting: ${(e as Error).message}`);
+      return e ?? new Error('delete failed');
+    }
+  }
+
+  /** deleteActivePods: deletions that keep the finalizers (the pods are counted as failed). */
+  private async deleteActivePods(job: KubeObject, pods: KubeObject[]): Promise<{ deleted: number; deletedReady: number; error?: unknown }> {
+    let deleted = pods.length;
+    let deletedReady = 0;
+    const errors: unknown[] = [];
+    await Promise.all(
+      pods.map(async (pod) => {
+        const err = await this.deletePodOf(job, pod);
+        if (err !== undefined && !isNotFound(err)) {
+          deleted--;
+          errors.push(err);
+        }
+        if (isPodReady(pod)) deletedReady++;
+      }),
+    );
+    return { deleted, deletedReady, error: errors[0] };
+  }
+
+  // ---- status and finalizers ----
+
+  private canRemoveFinalizer(c: SyncCtx, pod: KubeObject, considerFailed: boolean): boolean {
+    if (meta(c.job).deletionTimestamp || c.finishedCondition || podPhaseOf(pod) === 'Succeeded') return true;
+    return considerFailed;
+  }
+
+  private async trackJobStatusAndRemoveFinalizers(c: SyncCtx, needsFlushIn: boolean): Promise<void> {
+    let needsFlush = needsFlushIn;
+    const uidsWithFinalizer = new Set(c.pods.filter((p) => hasTrackingFinalizer(p) && !c.expectedRmFinalizers.has(uidOf(p))).map(uidOf));
+    if (cleanUncountedPodsWithoutFinalizers(c.job, uidsWithFinalizer)) needsFlush = true;
+    const unc = jobStatus(c.job).uncountedTerminatedPods!;
+    const toRemove: KubeObject[] = [];
+    let reachedMax = false;
+    for (const pod of c.pods) {
+      const uid = uidOf(pod);
+      if (!hasTrackingFinalizer(pod) || c.expectedRmFinalizers.has(uid)) continue;
+      const considerFailed = isPodFailed(pod, c.job);
+      if (!this.canRemoveFinalizer(c, pod, considerFailed)) continue;
+      toRemove.push(pod);
+      if (podPhaseOf(pod) === 'Succeeded' && !c.uncountedFailed.has(uid)) {
+        if (!c.uncountedSucceeded.has(uid)) {
+          needsFlush = true;
+          unc.succeeded = [...(unc.succeeded ?? []), uid];
+        }
+      } else if (considerFailed || (c.finishedCondition && c.finishedCondition.type !== 'SuccessCriteriaMet')) {
+        if (!c.uncountedFailed.has(uid)) {
+          needsFlush = true;
+          unc.failed = [...(unc.failed ?? []), uid];
+        }
+      }
+      if ((unc.succeeded?.length ?? 0) + (unc.failed?.length ?? 0) >= MAX_UNCOUNTED_PODS) {
+        reachedMax = true;
+        break;
+      }
+    }
+    const now = this.ctx.now();
+    const fc = c.finishedCondition;
+    if (fc?.type === 'FailureTarget') {
+      const st = jobStatus(c.job);
+      st.conditions = [...(st.conditions ?? []), fc];
+      needsFlush = true;
+      c.finishedCondition = newCondition('Failed', 'True', fc.reason ?? '', fc.message ?? '', now);
+    } else if (fc?.type === 'SuccessCriteriaMet') {
+      if (findCondition(c.job, 'SuccessCriteriaMet')?.status !== 'True') {
+        const st = jobStatus(c.job);
+        st.conditions = [...(st.conditions ?? []), fc];
+        needsFlush = true;
+      }
+      c.finishedCondition = newCondition('Complete', 'True', fc.reason ?? '', fc.message ?? '', now);
+    }
+    needsFlush = await this.flushUncountedAndRemoveFinalizers(c, toRemove, uidsWithFinalizer, needsFlush);
+    const finished = !reachedMax && this.enactJobFinished(c);
+    if (finished) needsFlush = true;
+    if (needsFlush) {
+      c.job = await this.updateStatus(c.job);
+      if (finished) this.recordJobFinished(c.job, c.finishedCondition!);
+    }
+  }
+
+  private async flushUncountedAndRemoveFinalizers(c: SyncCtx, toRemove: KubeObject[], uidsWithFinalizer: Set<string>, needsFlushIn: boolean): Promise<boolean> {
+    let needsFlush = needsFlushIn;
+    if (needsFlush) {
+      c.job = await this.updateStatus(c.job);
+      this.backoff.update(c.newBackoffRecord);
+      needsFlush = false;
+    }
+    let rmErr: unknown;
+    if (toRemove.length > 0) {
+      this.finalizerExpectations.expectRemoved(c.key, toRemove.map(uidOf));
+      await Promise.all(
+        toRemove.map(async (pod) => {
+          const patch = removeTrackingFinalizerPatch(pod);
+          if (!patch) return;
+          try {
+            await this.podClient.patch(nsOf(pod), String(meta(pod).name), 'strategic', patch);
+          } catch (e) {
+            this.finalizerExpectations.observed(c.key, uidOf(pod));
+            if (!isNotFound(e)) {
+              rmErr ??= e;
+              return;
+            }
+          }
+          uidsWithFinalizer.delete(uidOf(pod));
+        }),
+      );
+    }
+    if (cleanUncountedPodsWithoutFinalizers(c.job, uidsWithFinalizer)) needsFlush = true;
+    if (rmErr !== undefined) {
+      if (needsFlush) c.job = await this.updateStatus(c.job);
+      throw rmErr;
+    }
+    return needsFlush;
+  }
+
+  private enactJobFinished(c: SyncCtx): boolean {
+    const fc = c.finishedCondition;
+    if (!fc) return false;
+    const st = jobStatus(c.job);
+    const unc = st.uncountedTerminatedPods;
+    if ((unc?.succeeded?.length ?? 0) + (unc?.failed?.length ?? 0) > 0) return false;
+    if (c.terminating > 0) return false;
+    ensureCondition(c.job, fc.type, fc.status, fc.reason ?? '', fc.message ?? '', this.ctx.now());
+    if (fc.type === 'Complete') st.completionTime = fc.lastTransitionTime;
+    return true;
+  }
+
+  private recordJobFinished(job: KubeObject, fc: JobCondition): void {
+    if (fc.type === 'Complete') {
+      const completions = completionsOf(job);
+      if (completions !== undefined && (jobStatus(job).succeeded ?? 0) > completions) {
+        this.recorder.event(job, 'Warning', 'TooManySucceededPods', 'Too many succeeded pods running after completion count reached');
+      }
+      this.recorder.event(job, 'Normal', 'Completed', 'Job completed');
+    } else {
+      this.recorder.event(job, 'Warning', fc.reason ?? '', fc.message ?? '');
+    }
+  }
+
+  private async updateStatus(job: KubeObject): Promise<KubeObject> {
+    const st = jobStatus(job);
+    const unc = st.uncountedTerminatedPods ?? {};
+    // Go's omitempty on the UID lists.
+    if (unc.succeeded && unc.succeeded.length === 0) delete unc.succeeded;
+    if (unc.failed && unc.failed.length === 0) delete unc.failed;
+    st.uncountedTerminatedPods = unc;
+    const updated = await this.jobs.update(nsOf(job), job, { subresource: 'status' });
+    return updated ?? job;
+  }
+
+  // ---- workers ----
+
+  async run(workers: number, signal: AbortSignal): Promise<void> {
+    await this.ctx.informers.waitForCacheSync(signal);
+    const log = (key: string, err: unknown): void => this.ctx.log({ controller: this.name, msg: 'error syncing job', key, err: String(err) });
+    await Promise.all([runWorkers(this.queue, workers, signal, (k) => this.sync(k), log), runWorkers(this.orphanQueue, 1, signal, (k) => this.syncOrphanPod(k), log)]);
+  }
+}
+
+/** activePodsForRemoval (NonIndexed): the `count` least valuable active pods. */
+function activePodsForRemoval(pods: KubeObject[], count: number): KubeObject[] {
+  if (count <= 0) return [];
+  return [...pods].sort((a, b) => comparePodsForDeletion(a, b)).slice(0, count);
+}
+
+/** pastBackoffLimitOnFailure: with restartPolicy OnFailure, container restarts count as failures. */
+function pastBackoffLimitOnFailure(job: KubeObject, pods: KubeObject[]): boolean {
+  const rp = (jobSpec(job).template?.spec as { restartPolicy?: string } | undefined)?.restartPolicy;
+  if (rp !== 'OnFailure') return false;
+  let restarts = 0;
+  for (const p of pods) {
+    const phase = podPhaseOf(p);
+    if (phase !== 'Running' && phase !== 'Pending') continue;
+    const st = (p.status ?? {}) as { initContainerStatuses?: { restartCount?: number }[]; containerStatuses?: { restartCount?: number }[] };
+    for (const cs of [...(st.initContainerStatuses ?? []), ...(st.containerStatuses ?? [])]) restarts += cs.restartCount ?? 0;
+  }
+  const limit = backoffLimitOf(job);
+  return limit === 0 ? restarts > 0 : restarts >= limit;
+}
+
+/** cleanUncountedPodsWithoutFinalizers: uncounted pods whose finalizer is gone are counted. */
+function cleanUncountedPodsWithoutFinalizers(job: KubeObject, uidsWithFinalizer: Set<string>): boolean {
+  const st = jobStatus(job);
+  const unc = (st.uncountedTerminatedPods ??= {});
+  let updated = false;
+  const keepS = (unc.succeeded ?? []).filter((u) => uidsWithFinalizer.has(u));
+  if (keepS.length !== (unc.succeeded ?? []).length) {
+    updated = true;
+    st.succeeded = (st.succeeded ?? 0) + (unc.succeeded ?? []).length - keepS.length;
+    unc.succeeded = keepS;
+  }
+  const keepF = (unc.failed ?? []).filter((u) => uidsWithFinalizer.has(u));
+  if (keepF.length !== (unc.failed ?? []).length) {
+    updated = true;
+    st.failed = (st.failed ?? 0) + (unc.failed ?? []).length - keepF.length;
+    unc.failed = keepF;
+  }
+  return updated;
+}
+
+function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

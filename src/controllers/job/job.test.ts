@@ -1,0 +1,227 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fakeControllerContext, type FakeControllerContext } from '../../client/fake/index.js';
+import type { KubeObject } from '../../client/types.js';
+import { JOBS, PODS } from '../common/jobs.js';
+import { rfc3339 } from '../common/objects.js';
+import { remainingBackoffMs } from './backoff.js';
+import { JobController } from './controller.js';
+import { JOB_TRACKING_FINALIZER } from './util.js';
+
+const UID = 'job-uid-1';
+
+function job(name: string, spec: Record<string, unknown>): KubeObject {
+  const labels = { 'batch.kubernetes.io/controller-uid': UID, 'batch.kubernetes.io/job-name': name, 'controller-uid': UID, 'job-name': name };
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, namespace: 'default', uid: UID, creationTimestamp: '2026-01-01T00:00:00Z' },
+    spec: {
+      parallelism: 1,
+      backoffLimit: 6,
+      selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': UID } },
+      template: { metadata: { labels: { ...labels, app: 'pi' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } },
+      ...spec,
+    },
+  };
+}
+
+interface Harness {
+  ctx: FakeControllerContext;
+  c: JobController;
+  delayed: [string, number][];
+  sync(): Promise<void>;
+  job(): KubeObject;
+  pods(): KubeObject[];
+  active(): KubeObject[];
+  finish(pod: KubeObject, phase: 'Succeeded' | 'Failed'): void;
+  setSpec(patch: Record<string, unknown>): void;
+  reasons(): string[];
+}
+
+function harness(j: KubeObject): Harness {
+  const ctx = fakeControllerContext({ objects: [j] });
+  const c = new JobController(ctx, { batchPeriodMs: 0 });
+  const delayed: [string, number][] = [];
+  c.queue.addAfter = (k: string, ms: number) => void delayed.push([k, ms]);
+  const name = String((j.metadata as { name: string }).name);
+  const h: Harness = {
+    ctx,
+    c,
+    delayed,
+    sync: () => c.sync(`default/${name}`),
+    job: () => ctx.clientset.tracker.get(JOBS, 'default', name)!,
+    pods: () => ctx.clientset.tracker.list(PODS, 'default'),
+    active: () => h.pods().filter((p) => !['Succeeded', 'Failed'].includes(String((p.status as { phase?: string } | undefined)?.phase)) && !(p.metadata as { deletionTimestamp?: string }).deletionTimestamp),
+    finish(pod, phase) {
+      const p = structuredClone(pod);
+      p.status = {
+        phase,
+        containerStatuses: [{ name: 'c', restartCount: 0, state: { terminated: { exitCode: phase === 'Succeeded' ? 0 : 1, finishedAt: rfc3339(ctx.now()) } } }],
+      };
+      ctx.clientset.tracker.add(p);
+    },
+    setSpec(patch) {
+      const cur = h.job();
+      cur.spec = { ...(cur.spec as object), ...patch };
+      ctx.clientset.tracker.add(cur);
+    },
+    reasons: () => ctx.events.map((e) => e.reason),
+  };
+  return h;
+}
+
+const status = (j: KubeObject): Record<string, unknown> => (j.status ?? {}) as Record<string, unknown>;
+const conds = (j: KubeObject): string[] => ((status(j).conditions ?? []) as { type: string; status: string; reason?: string }[]).map((c) => `${c.type}=${c.status}${c.reason ? `/${c.reason}` : ''}`);
+
+test('job: completions 5 / parallelism 2 runs at most 2 pods and completes after 5 successes', async () => {
+  const h = harness(job('pi', { completions: 5, parallelism: 2 }));
+  await h.sync();
+  let pods = h.pods();
+  assert.equal(pods.length, 2);
+  for (const p of pods) {
+    const m = p.metadata as { name: string; finalizers: string[]; labels: Record<string, string>; ownerReferences: { kind: string; name: string; uid: string; controller: boolean; blockOwnerDeletion: boolean }[] };
+    assert.match(m.name, /^pi-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    assert.deepEqual(m.finalizers, [JOB_TRACKING_FINALIZER]);
+    assert.equal(m.labels['job-name'], 'pi');
+    assert.equal(m.labels.app, 'pi');
+    assert.deepEqual(m.ownerReferences, [{ apiVersion: 'batch/v1', kind: 'Job', name: 'pi', uid: UID, controller: true, blockOwnerDeletion: true }]);
+  }
+  assert.equal(status(h.job()).active, 2);
+  assert.equal(status(h.job()).startTime, '2026-01-01T00:00:00Z');
+  for (let round = 0; round < 10 && !conds(h.job()).includes('Complete=True/CompletionsReached'); round++) {
+    assert.ok(h.active().length <= 2, 'never more than parallelism pods');
+    for (const p of h.active()) h.finish(p, 'Succeeded');
+    h.ctx.clock.advance(5000);
+    await h.sync();
+  }
+  const j = h.job();
+  assert.deepEqual(conds(j), ['SuccessCriteriaMet=True/CompletionsReached', 'Complete=True/CompletionsReached']);
+  assert.equal(status(j).succeeded, 5);
+  assert.equal(status(j).active, 0);
+  assert.equal(status(j).failed ?? 0, 0);
+  assert.ok(status(j).completionTime);
+  assert.deepEqual(status(j).uncountedTerminatedPods, {});
+  assert.equal(h.pods().length, 6 - 1, '5 pods, all without the finalizer');
+  for (const p of h.pods()) assert.deepEqual((p.metadata as { finalizers?: string[] }).finalizers ?? [], []);
+  assert.equal(h.reasons().filter((r) => r === 'SuccessfulCreate').length, 5);
+  assert.equal(h.reasons().at(-1), 'Completed');
+  // A finished job is left alone.
+  const actions = h.ctx.clientset.actions.length;
+  await h.sync();
+  assert.equal(h.ctx.clientset.actions.length, actions);
+});
+
+test('job: completions unset — the first success ends it once no pod runs', async () => {
+  const h = harness(job('q', { parallelism: 2 }));
+  await h.sync();
+  assert.equal(h.pods().length, 2);
+  const [a, b] = h.pods();
+  h.finish(a!, 'Succeeded');
+  await h.sync();
+  assert.equal(h.pods().length, 2, 'no new pod after a success');
+  assert.deepEqual(conds(h.job()), []);
+  h.finish(b!, 'Succeeded');
+  await h.sync();
+  assert.deepEqual(conds(h.job()), ['SuccessCriteriaMet=True/CompletionsReached', 'Complete=True/CompletionsReached']);
+  assert.equal(status(h.job()).succeeded, 2);
+});
+
+test('job: failed pods back off 10s then 20s and the job fails past backoffLimit', async () => {
+  const h = harness(job('bo', { completions: 1, backoffLimit: 2 }));
+  await h.sync();
+  const waits: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const running = h.active();
+    assert.equal(running.length, 1, `attempt ${i + 1} runs one pod`);
+    h.finish(running[0]!, 'Failed');
+    h.delayed.length = 0;
+    await h.sync();
+    if (i < 2) {
+      assert.equal(h.active().length, 0, 'no replacement before the back-off');
+      const d = h.delayed.find(([k]) => k === 'default/bo');
+      assert.ok(d, 'requeued after the back-off');
+      waits.push(d[1]);
+      h.ctx.clock.advance(d[1]);
+      await h.sync();
+    }
+  }
+  assert.deepEqual(waits, [10_000, 20_000]);
+  let j = h.job();
+  assert.equal(status(j).failed, 3);
+  assert.ok(conds(j).includes('FailureTarget=True/BackoffLimitExceeded'));
+  assert.ok(conds(j).includes('Failed=True/BackoffLimitExceeded'));
+  assert.equal(status(j).completionTime, undefined);
+  const ev = h.ctx.events.find((e) => e.reason === 'BackoffLimitExceeded');
+  assert.equal(ev?.type, 'Warning');
+  assert.equal(ev?.message, 'Job has reached the specified backoff limit');
+  j = h.job();
+  assert.equal(status(j).active, 0);
+});
+
+test('job: back-off doubles from 10s and is capped at 6 minutes', () => {
+  const rec = (n: number) => ({ key: 'k', failuresAfterLastSuccess: n, lastFailureTime: 0 });
+  assert.deepEqual(
+    [1, 2, 3, 4, 5, 6, 7, 8, 20].map((n) => remainingBackoffMs(rec(n), 0)),
+    [10_000, 20_000, 40_000, 80_000, 160_000, 320_000, 360_000, 360_000, 360_000],
+  );
+  assert.equal(remainingBackoffMs(rec(2), 5000), 15_000);
+  assert.equal(remainingBackoffMs(rec(2), 25_000), 0);
+  assert.equal(remainingBackoffMs(rec(0), 0), 0);
+});
+
+test('job: activeDeadlineSeconds deletes running pods and fails the job with DeadlineExceeded', async () => {
+  const h = harness(job('dl', { parallelism: 2, completions: 4, activeDeadlineSeconds: 60 }));
+  await h.sync();
+  assert.equal(h.pods().length, 2);
+  assert.deepEqual(h.delayed.filter(([k]) => k === 'default/dl').at(-1), ['default/dl', 60_000]);
+  h.ctx.clock.advance(61_000);
+  await h.sync();
+  let j = h.job();
+  assert.ok(conds(j).includes('FailureTarget=True/DeadlineExceeded'), conds(j).join());
+  assert.equal(status(j).failed, 2, 'the deleted pods count as failed');
+  assert.equal(h.pods().length, 0, 'pods deleted (their finalizer removed)');
+  if (!conds(j).includes('Failed=True/DeadlineExceeded')) await h.sync();
+  j = h.job();
+  assert.ok(conds(j).includes('Failed=True/DeadlineExceeded'), conds(j).join());
+  assert.equal(status(j).active, 0);
+  assert.equal(h.reasons().filter((r) => r === 'SuccessfulDelete').length, 2);
+  assert.ok(h.reasons().includes('DeadlineExceeded'));
+});
+
+test('job: suspend deletes active pods without counting them, resume starts them again', async () => {
+  const h = harness(job('sus', { parallelism: 2, completions: 2, suspend: true }));
+  await h.sync();
+  let j = h.job();
+  assert.equal(h.pods().length, 0);
+  assert.deepEqual(conds(j), ['Suspended=True/JobSuspended']);
+  assert.equal(status(j).startTime, undefined);
+  h.setSpec({ suspend: false });
+  h.ctx.clock.advance(1000);
+  await h.sync();
+  j = h.job();
+  assert.equal(h.pods().length, 2);
+  assert.deepEqual(conds(j), ['Suspended=False/JobResumed']);
+  assert.equal(status(j).startTime, '2026-01-01T00:00:01Z');
+  h.setSpec({ suspend: true });
+  await h.sync();
+  j = h.job();
+  assert.equal(h.pods().length, 0);
+  assert.equal(status(j).active, 0);
+  assert.equal(status(j).failed ?? 0, 0);
+  assert.deepEqual(conds(j), ['Suspended=True/JobSuspended']);
+  assert.deepEqual(
+    h.reasons().filter((r) => r === 'Suspended' || r === 'Resumed'),
+    ['Suspended', 'Resumed', 'Suspended'],
+  );
+});
+
+test('job: pods of a deleted job lose the tracking finalizer', async () => {
+  const h = harness(job('gone', { parallelism: 1 }));
+  await h.sync();
+  const [p] = h.pods();
+  h.ctx.clientset.tracker.remove(JOBS, 'default', 'gone');
+  assert.equal(h.c.orphanQueue.len(), 1);
+  await h.c.syncOrphanPod(`default/${(p!.metadata as { name: string }).name}`);
+  assert.deepEqual((h.pods()[0]!.metadata as { finalizers?: string[] }).finalizers ?? [], []);
+});
