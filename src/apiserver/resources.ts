@@ -170,7 +170,7 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
       if (info.name !== '') throw apiError.methodNotAllowed();
       const dryRun = dryRunOf(ctx.query, 'create');
       const obj = await readObject(ctx, kv);
-      const created = await store.create(namespace, obj, { dryRun });
+      const created = await store.create(namespace, obj, { dryRun, consumeInput: true });
       return reply(ctx, 201, encodeObject(created, kv, ctx.format, tableOptions(ctx)));
     }
     case 'update': {

@@ -41,6 +41,8 @@ export interface StoreOptions {
 
 export interface WriteOptions {
   dryRun?: boolean;
+  /** create: the store may modify the object passed in (the caller is done with it), saving a deep copy. */
+  consumeInput?: boolean;
   /** The group/version of the request (`apps/v1`), for rules that depend on it. */
   requestGroupVersion?: string;
 }
@@ -157,7 +159,7 @@ export class Store {
    * cluster-scoped kinds). Returns the stored object with its resourceVersion.
    */
   async create(namespace: string, input: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
-    const obj = cloneJson(input);
+    const obj = opts.consumeInput ? input : cloneJson(input);
     const m = metaOf(obj);
     if (this.kind.namespaced) {
       if (str(m.namespace) === '') m.namespace = namespace;
