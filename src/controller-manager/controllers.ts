@@ -13,6 +13,7 @@ import type { ControllerConstructor } from '../client/types.js';
 import { newGarbageCollectorController } from '../controllers/garbagecollector/index.js';
 import { newNamespaceController } from '../controllers/namespace/index.js';
 import { newPodGCController } from '../controllers/podgc/index.js';
+import { newTTLController } from '../controllers/ttl/index.js';
 import { newDeploymentController } from '../controllers/deployment/index.js';
 import { newReplicaSetController, newReplicationControllerController } from '../controllers/replicaset/index.js';
 
@@ -67,7 +68,7 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'statefulset':                      { enabledByDefault: true, workersOption: 'concurrentStatefulsetSyncs', aliases: ['statefulset-controller'] },
   'taint-eviction':                   { enabledByDefault: true, aliases: ['taint-eviction-controller'] },
   'tokencleaner':                     { enabledByDefault: false, aliases: ['token-cleaner-controller'] },
-  'ttl':                              { enabledByDefault: true, workers: 5, aliases: ['ttl-controller'] },
+  'ttl':                              { ctor: newTTLController, enabledByDefault: true, workers: 5, aliases: ['ttl-controller'] },
   'ttl-after-finished':               { enabledByDefault: true, workersOption: 'concurrentTtlAfterFinishedSyncs', aliases: ['ttl-after-finished-controller'] },
 };
 
