@@ -1,0 +1,6 @@
+// The cronjob controller's entry for the controller manager.
+import type { ControllerConstructor } from '../../client/types.js';
+import { CronJobController } from './controller.js';
+
+export { CronJobController } from './controller.js';
+export const newCronJobController: ControllerConstructor = (ctx) => new CronJobController(ctx);
