@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // The one kubelite executable; each subcommand is a component (see DESIGN.md).
-import { apiserverMain } from './apiserver.js';
-import { controllerManagerMain } from './controller-manager.js';
 
+// Each command's modules are loaded when it runs: `kubelite apiserver` does not load (compile,
+// link) the controllers, and the other way round — module loading is most of a component's
+// startup time.
 const commands: Record<string, { describe: string; run: (argv: string[]) => Promise<number> }> = {
-  apiserver: { describe: 'the API server alone', run: apiserverMain },
-  'controller-manager': { describe: 'the controller manager daemon (control loops, leader election)', run: controllerManagerMain },
+  apiserver: { describe: 'the API server alone', run: async (argv) => (await import('./apiserver.js')).apiserverMain(argv) },
+  'controller-manager': {
+    describe: 'the controller manager daemon (control loops, leader election)',
+    run: async (argv) => (await import('./controller-manager.js')).controllerManagerMain(argv),
+  },
 };
 
 const usage = `usage: kubelite <command> [flags]
