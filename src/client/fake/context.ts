@@ -1,21 +1,13 @@
 // fakeControllerContext: a ControllerContext over a FakeClientset, fake informers, fake recorders
 // and a settable clock, for controller unit tests.
+import { ManualClock } from '../clock.js';
 import type { ControllerContext, KubeObject } from '../types.js';
 import { FakeClientset } from './clientset.js';
 import { FakeInformerFactory } from './informers.js';
 import { FakeRecorder, type RecordedEvent } from './recorder.js';
 
-/** A clock tests move by hand. */
-export class FakeClock {
-  constructor(private ms = Date.UTC(2026, 0, 1)) {}
-  now = (): number => this.ms;
-  set(ms: number | Date): void {
-    this.ms = typeof ms === 'number' ? ms : ms.getTime();
-  }
-  advance(ms: number): void {
-    this.ms += ms;
-  }
-}
+/** A clock tests move by hand (timers fire as `advance` passes them). */
+export class FakeClock extends ManualClock {}
 
 export interface FakeControllerContextOptions {
   /** Objects seeded into the tracker (apiVersion + kind name their resource). */
