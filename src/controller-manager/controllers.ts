@@ -16,6 +16,9 @@ import { newPodGCController } from '../controllers/podgc/index.js';
 import { newTTLController } from '../controllers/ttl/index.js';
 import { newDeploymentController } from '../controllers/deployment/index.js';
 import { newReplicaSetController, newReplicationControllerController } from '../controllers/replicaset/index.js';
+import { newJobController } from '../controllers/job/index.js';
+import { newCronJobController } from '../controllers/cronjob/index.js';
+import { newTTLAfterFinishedController } from '../controllers/ttlafterfinished/index.js';
 
 export interface ControllerEntry {
   ctor?: ControllerConstructor;
@@ -33,7 +36,7 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'bootstrapsigner':                  { enabledByDefault: false, aliases: ['bootstrap-signer-controller'] },
   'cloud-node-lifecycle':             { enabledByDefault: true, aliases: ['cloud-node-lifecycle-controller'] },
   'clusterrole-aggregation':          { enabledByDefault: true, aliases: ['clusterrole-aggregation-controller'] },
-  'cronjob':                          { enabledByDefault: true, workersOption: 'concurrentCronJobSyncs', aliases: ['cronjob-controller'] },
+  'cronjob':                          { ctor: newCronJobController, enabledByDefault: true, workersOption: 'concurrentCronJobSyncs', aliases: ['cronjob-controller'] },
   'csrapproving':                     { enabledByDefault: true, aliases: ['certificatesigningrequest-approving-controller'] },
   'csrcleaner':                       { enabledByDefault: true, aliases: ['certificatesigningrequest-cleaner-controller'] },
   'csrsigning':                       { enabledByDefault: true, aliases: ['certificatesigningrequest-signing-controller'] },
@@ -46,7 +49,7 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'ephemeral-volume':                 { enabledByDefault: true, workersOption: 'concurrentEphemeralvolumeSyncs', aliases: ['ephemeral-volume-controller'] },
   'garbagecollector':                 { ctor: newGarbageCollectorController, enabledByDefault: true, workersOption: 'concurrentGcSyncs', aliases: ['garbage-collector-controller'] },
   'horizontalpodautoscaling':         { enabledByDefault: true, workersOption: 'concurrentHorizontalPodAutoscalerSyncs', aliases: ['horizontal-pod-autoscaler-controller'] },
-  'job':                              { enabledByDefault: true, workersOption: 'concurrentJobSyncs', aliases: ['job-controller'] },
+  'job':                              { ctor: newJobController, enabledByDefault: true, workersOption: 'concurrentJobSyncs', aliases: ['job-controller'] },
   'legacy-serviceaccount-token-cleaner': { enabledByDefault: true, aliases: ['legacy-serviceaccount-token-cleaner-controller'] },
   'namespace':                        { ctor: newNamespaceController, enabledByDefault: true, workersOption: 'concurrentNamespaceSyncs', aliases: ['namespace-controller'] },
   'node':                             { enabledByDefault: true },
@@ -69,7 +72,7 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'taint-eviction':                   { enabledByDefault: true, aliases: ['taint-eviction-controller'] },
   'tokencleaner':                     { enabledByDefault: false, aliases: ['token-cleaner-controller'] },
   'ttl':                              { ctor: newTTLController, enabledByDefault: true, workers: 5, aliases: ['ttl-controller'] },
-  'ttl-after-finished':               { enabledByDefault: true, workersOption: 'concurrentTtlAfterFinishedSyncs', aliases: ['ttl-after-finished-controller'] },
+  'ttl-after-finished':               { ctor: newTTLAfterFinishedController, enabledByDefault: true, workersOption: 'concurrentTtlAfterFinishedSyncs', aliases: ['ttl-after-finished-controller'] },
 };
 
 /** The canonical name of a controller named on the command line (its table name or an alias), or undefined. */
