@@ -14,6 +14,7 @@ import { newGarbageCollectorController } from '../controllers/garbagecollector/i
 import { newNamespaceController } from '../controllers/namespace/index.js';
 import { newPodGCController } from '../controllers/podgc/index.js';
 import { newTTLController } from '../controllers/ttl/index.js';
+import { newDaemonSetController } from '../controllers/daemonset/index.js';
 import { newDeploymentController } from '../controllers/deployment/index.js';
 import { newReplicaSetController, newReplicationControllerController } from '../controllers/replicaset/index.js';
 import { newJobController } from '../controllers/job/index.js';
@@ -40,7 +41,7 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'csrapproving':                     { enabledByDefault: true, aliases: ['certificatesigningrequest-approving-controller'] },
   'csrcleaner':                       { enabledByDefault: true, aliases: ['certificatesigningrequest-cleaner-controller'] },
   'csrsigning':                       { enabledByDefault: true, aliases: ['certificatesigningrequest-signing-controller'] },
-  'daemonset':                        { enabledByDefault: true, workersOption: 'concurrentDaemonsetSyncs', aliases: ['daemonset-controller'] },
+  'daemonset':                        { ctor: newDaemonSetController, enabledByDefault: true, workersOption: 'concurrentDaemonsetSyncs', aliases: ['daemonset-controller'] },
   'deployment':                       { ctor: newDeploymentController, enabledByDefault: true, workersOption: 'concurrentDeploymentSyncs', aliases: ['deployment-controller'] },
   'disruption':                       { enabledByDefault: true, aliases: ['disruption-controller'] },
   'endpoint':                         { enabledByDefault: true, workersOption: 'concurrentEndpointSyncs', aliases: ['endpoints-controller'] },

@@ -1,0 +1,469 @@
+// The DaemonSet controller (Kubernetes' pkg/controller/daemon): one daemon pod per eligible node,
+// created bound to its node (spec.nodeName, and the metadata.name node affinity current
+// Kubernetes uses), removed from nodes that no longer qualify; RollingUpdate within
+// maxUnavailable (OnDelete leaves old pods alone); templateGeneration and ControllerRevisions
+// (controller-revision-hash) tell updated pods; status counts desired/current/ready/available/
+// updated/misscheduled pods per node.
+import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone, WorkQueue } from '../../client/types.js';
+import { labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
+import { claimObjects, getControllerOf, newControllerRef, recheckOwner } from '../common/controller-ref.js';
+import { annotationsOf, creationTimestampOf, isBeingDeleted, keyOf, labelsOf, metaOf, nameOf, namespaceOf, objectOf, splitKey } from '../common/meta.js';
+import { isConflict, isNotFound } from '../common/objects.js';
+import { isPodAvailable, isPodReady } from '../common/pods.js';
+import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
+import { cleanupHistory, constructHistory, TEMPLATE_GENERATION_LABEL, UNIQUE_LABEL } from './history.js';
+import { daemonPodSpec, nodeShouldRunDaemonPod, replaceNodeNameAffinity, targetNodeName } from './placement.js';
+
+export const BURST_REPLICAS = 250;
+const DS = { group: 'apps', version: 'v1', resource: 'daemonsets' };
+const PODS = { group: '', version: 'v1', resource: 'pods' };
+const NODES = { group: '', version: 'v1', resource: 'nodes' };
+const REVISIONS = { group: 'apps', version: 'v1', resource: 'controllerrevisions' };
+const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
+
+type Spec = {
+  selector?: LabelSelectorObject;
+  template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
+  minReadySeconds?: number;
+  templateGeneration?: number;
+  updateStrategy?: { type?: string; rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string } };
+};
+const specOf = (ds: KubeObject): Spec => (ds.spec ?? {}) as Spec;
+
+function matcher(ds: KubeObject): ((labels: Record<string, string>) => boolean) | undefined {
+  try {
+    const sel = labelSelectorAsSelector(specOf(ds).selector);
+    return (l) => sel.matches(l);
+  } catch {
+    return undefined;
+  }
+}
+
+/** GetTemplateGeneration: the deprecated annotation (apps/v1), or spec.templateGeneration. */
+export function templateGeneration(ds: KubeObject): number | undefined {
+  const a = annotationsOf(ds)[TEMPLATE_GENERATION_ANNOTATION];
+  if (a !== undefined && /^\d+$/.test(a)) return Number(a);
+  const g = specOf(ds).templateGeneration;
+  return typeof g === 'number' ? g : undefined;
+}
+
+export function isPodUpdated(pod: KubeObject, hash: string, generation: number | undefined): boolean {
+  const l = labelsOf(pod);
+  return (generation !== undefined && l[TEMPLATE_GENERATION_LABEL] === String(generation)) || (hash !== '' && l[UNIQUE_LABEL] === hash);
+}
+
+/** intstr.GetScaledValueFromIntOrPercent rounding up (maxUnavailable). */
+export function scaledValue(v: number | string | undefined, total: number, dflt: number): number {
+  if (v === undefined || v === null) return dflt;
+  if (typeof v === 'number') return v;
+  const m = /^(\d+)%$/.exec(v);
+  if (m) return Math.ceil((Number(m[1]) * total) / 100);
+  return /^\d+$/.test(v) ? Number(v) : dflt;
+}
+
+function byCreationAndPhase(a: KubeObject, b: KubeObject): number {
+  const pa = (a.status as { phase?: string } | undefined)?.phase ?? '';
+  const pb = (b.status as { phase?: string } | undefined)?.phase ?? '';
+  if (pa !== pb) {
+    // running pods before others (podByCreationTimestampAndPhase)
+    if (pa === 'Running') return -1;
+    if (pb === 'Running') return 1;
+  }
+  const ta = Date.parse(creationTimestampOf(a)) || 0;
+  const tb = Date.parse(creationTimestampOf(b)) || 0;
+  if (ta !== tb) return ta - tb;
+  return nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0;
+}
+
+/** Add/delete counts a sync waits for (controller.ControllerExpectations). */
+class Expectations {
+  private readonly m = new Map<string, { add: number; del: number; at: number }>();
+  constructor(private readonly now: () => number) {}
+  set(key: string, add: number, del: number): void {
+    this.m.set(key, { add, del, at: this.now() });
+  }
+  satisfied(key: string): boolean {
+    const e = this.m.get(key);
+    return !e || (e.add <= 0 && e.del <= 0) || this.now() - e.at > 5 * 60_000;
+  }
+  observe(key: string, add: number, del: number): void {
+    const e = this.m.get(key);
+    if (e) {
+      e.add -= add;
+      e.del -= del;
+    }
+  }
+  delete(key: string): void {
+    this.m.delete(key);
+  }
+}
+
+export class DaemonSetController implements Controller {
+  readonly name = 'daemonset';
+  readonly queue: WorkQueue<string>;
+  readonly expectations: Expectations;
+  private readonly dsLister: Lister;
+  private readonly podLister: Lister;
+  private readonly nodeLister: Lister;
+  private readonly revLister: Lister;
+  private readonly recorder: EventRecorder;
+  private readonly dsClient: ResourceClient;
+  private readonly podClient: ResourceClient;
+  private readonly revClient: ResourceClient;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    opts: { newQueue?: () => WorkQueue<string> } = {},
+  ) {
+    this.queue = (opts.newQueue ?? (() => new SimpleWorkQueue()))();
+    this.expectations = new Expectations(() => ctx.now());
+    this.recorder = ctx.recorder('daemonset-controller');
+    this.dsClient = ctx.clientset.resource(DS);
+    this.podClient = ctx.clientset.resource(PODS);
+    this.revClient = ctx.clientset.resource(REVISIONS);
+    const dsInf = ctx.informers.informer(DS);
+    const podInf = ctx.informers.informer(PODS);
+    const nodeInf = ctx.informers.informer(NODES);
+    const revInf = ctx.informers.informer(REVISIONS);
+    this.dsLister = dsInf.lister;
+    this.podLister = podInf.lister;
+    this.nodeLister = nodeInf.lister;
+    this.revLister = revInf.lister;
+    dsInf.addEventHandler({ onAdd: (o) => this.enqueue(o), onUpdate: (_a, o) => this.enqueue(o), onDelete: (o) => this.enqueue(objectOf(o)) });
+    podInf.addEventHandler({
+      onAdd: (p) => this.podChanged(p, 'add'),
+      onUpdate: (old, p) => {
+        const oldRef = getControllerOf(old);
+        const newRef = getControllerOf(p);
+        if (oldRef && oldRef.uid !== newRef?.uid) this.podChanged(old, 'update');
+        this.podChanged(p, 'update');
+      },
+      onDelete: (p) => this.podChanged(p, 'delete'),
+    });
+    const allDs = () => this.dsLister.list().forEach((ds) => this.enqueue(ds));
+    nodeInf.addEventHandler({
+      onAdd: allDs,
+      onUpdate: (a, b) => {
+        const same = JSON.stringify([labelsOf(a), (a.spec as { taints?: unknown })?.taints]) === JSON.stringify([labelsOf(b), (b.spec as { taints?: unknown })?.taints]);
+        if (!same) allDs();
+      },
+      onDelete: allDs,
+    });
+  }
+
+  private enqueue(ds: KubeObject): void {
+    this.queue.add(keyOf(ds));
+  }
+
+  private podChanged(obj: KubeObject | Tombstone, type: 'add' | 'update' | 'delete'): void {
+    const pod = objectOf(obj);
+    const ref = getControllerOf(pod);
+    if (ref) {
+      if (ref.kind !== 'DaemonSet') return;
+      const ds = this.dsLister.get(namespaceOf(pod), ref.name);
+      if (!ds || metaOf(ds).uid !== ref.uid) return;
+      if (type === 'add' && !isBeingDeleted(pod)) this.expectations.observe(keyOf(ds), 1, 0);
+      if (type === 'delete') this.expectations.observe(keyOf(ds), 0, 1);
+      this.enqueue(ds);
+      return;
+    }
+    if (type === 'delete') return;
+    // an orphan: the DaemonSets that would adopt it
+    for (const ds of this.dsLister.list(namespaceOf(pod))) {
+      const m = matcher(ds);
+      if (m && m(labelsOf(pod))) this.enqueue(ds);
+    }
+  }
+
+  async run(workers: number, signal: AbortSignal): Promise<void> {
+    if (!(await this.ctx.informers.waitForCacheSync(signal)) || signal.aborted) {
+      this.queue.shutDown();
+      return;
+    }
+    await runWorkers(this.queue, workers, signal, (key) => this.sync(key), (key, err) => this.ctx.log({ controller: this.name, msg: 'error syncing daemon set', key, err: String(err) }));
+  }
+
+  async sync(key: string): Promise<void> {
+    const [ns, name] = splitKey(key);
+    const ds = this.dsLister.get(ns, name);
+    if (!ds) {
+      this.expectations.delete(key);
+      return;
+    }
+    const nodes = this.nodeLister.list();
+    const sel = specOf(ds).selector;
+    if (!sel || (Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0)) {
+      this.recorder.event(ds, 'Warning', 'SelectingAll', 'This daemon set is selecting all pods. A non-empty selector is required.');
+      return;
+    }
+    if (isBeingDeleted(ds)) return;
+    const ref = newControllerRef(ds, 'apps/v1', 'DaemonSet');
+    const revisions = await this.claimRevisions(ds);
+    const { cur, old, hash } = await constructHistory(ds, revisions, this.revClient, ref as unknown as Record<string, unknown>, () => this.bumpCollision(ds));
+    void cur;
+    if (!this.expectations.satisfied(key)) {
+      await this.updateStatus(ds, nodes, hash, false);
+      return;
+    }
+    await this.manage(ds, nodes, hash);
+    if (this.expectations.satisfied(key) && (specOf(ds).updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
+      await this.rollingUpdate(ds, nodes, hash);
+    }
+    await cleanupHistory(ds, old, this.podLister.list(ns).filter((p) => getControllerOf(p)?.uid === metaOf(ds).uid), this.revClient);
+    await this.updateStatus(ds, nodes, hash, true);
+  }
+
+  private async bumpCollision(ds: KubeObject): Promise<void> {
+    const fresh = await this.dsClient.get(namespaceOf(ds), nameOf(ds));
+    const st = (fresh.status ??= {}) as { collisionCount?: number };
+    if (((ds.status ?? {}) as { collisionCount?: number }).collisionCount !== st.collisionCount) return;
+    st.collisionCount = (st.collisionCount ?? 0) + 1;
+    await this.dsClient.update(namespaceOf(ds), fresh, { subresource: 'status' });
+  }
+
+  private async claimRevisions(ds: KubeObject): Promise<KubeObject[]> {
+    const m = matcher(ds);
+    if (!m) return [];
+    return claimObjects(this.revLister.list(namespaceOf(ds)), {
+      owner: ds,
+      ownerApiVersion: 'apps/v1',
+      ownerKind: 'DaemonSet',
+      match: (o) => m(labelsOf(o)),
+      client: this.revClient,
+      canAdopt: recheckOwner(this.dsClient, ds, 'DaemonSet'),
+    });
+  }
+
+  /** getNodesToDaemonPods: the claimed pods by target node (terminating ones only when asked). */
+  async nodesToDaemonPods(ds: KubeObject, includeDeletedTerminal = false): Promise<Map<string, KubeObject[]>> {
+    const m = matcher(ds);
+    const out = new Map<string, KubeObject[]>();
+    if (!m) return out;
+    const candidates = this.podLister.list(namespaceOf(ds)).filter((p) => {
+      if (!isBeingDeleted(p)) return true;
+      const phase = (p.status as { phase?: string } | undefined)?.phase;
+      return includeDeletedTerminal && (phase === 'Succeeded' || phase === 'Failed');
+    });
+    const claimed = await claimObjects(candidates, {
+      owner: ds,
+      ownerApiVersion: 'apps/v1',
+      ownerKind: 'DaemonSet',
+      match: (o) => m(labelsOf(o)),
+      client: this.podClient,
+      canAdopt: recheckOwner(this.dsClient, ds, 'DaemonSet'),
+    });
+    for (const p of claimed) {
+      const n = targetNodeName(p);
+      if (n === undefined) continue;
+      const list = out.get(n) ?? [];
+      list.push(p);
+      out.set(n, list);
+    }
+    return out;
+  }
+
+  private async manage(ds: KubeObject, nodes: KubeObject[], hash: string): Promise<void> {
+    const byNode = await this.nodesToDaemonPods(ds);
+    const spec = daemonPodSpec(ds);
+    const needing: string[] = [];
+    const toDelete: string[] = [];
+    for (const node of nodes) {
+      const [shouldRun, shouldContinue] = nodeShouldRunDaemonPod(node, ds, spec);
+      const pods = byNode.get(nameOf(node));
+      if (shouldRun && !pods) needing.push(nameOf(node));
+      else if (shouldContinue && pods) {
+        const running: KubeObject[] = [];
+        for (const p of pods) {
+          if (isBeingDeleted(p)) continue;
+          const phase = (p.status as { phase?: string } | undefined)?.phase;
+          if (phase === 'Failed') {
+            this.recorder.event(ds, 'Warning', 'FailedDaemonPod', `Found failed daemon pod ${namespaceOf(p)}/${nameOf(p)} on node ${nameOf(node)}, will try to kill it`);
+            toDelete.push(nameOf(p));
+          } else if (phase === 'Succeeded') toDelete.push(nameOf(p));
+          else running.push(p);
+        }
+        if (running.length > 1) toDelete.push(...running.sort(byCreationAndPhase).slice(1).map(nameOf));
+      } else if (!shouldContinue && pods) {
+        for (const p of pods) if (!isBeingDeleted(p)) toDelete.push(nameOf(p));
+      }
+    }
+    // pods aimed at nodes that no longer exist and never scheduled
+    const nodeNames = new Set(nodes.map(nameOf));
+    for (const [n, pods] of byNode) {
+      if (nodeNames.has(n)) continue;
+      for (const p of pods) if (!(p.spec as { nodeName?: string } | undefined)?.nodeName) toDelete.push(nameOf(p));
+    }
+    await this.syncNodes(ds, toDelete, needing, hash);
+  }
+
+  private async syncNodes(ds: KubeObject, toDelete: string[], needing: string[], hash: string): Promise<void> {
+    const key = keyOf(ds);
+    const createDiff = Math.min(needing.length, BURST_REPLICAS);
+    const deleteDiff = Math.min(toDelete.length, BURST_REPLICAS);
+    this.expectations.set(key, createDiff, deleteDiff);
+    const errors: unknown[] = [];
+    const generation = templateGeneration(ds);
+    const tmpl = specOf(ds).template ?? {};
+    const labels: Record<string, string> = { ...(tmpl.metadata?.labels ?? {}) };
+    if (generation !== undefined) labels[TEMPLATE_GENERATION_LABEL] = String(generation);
+    if (hash) labels[UNIQUE_LABEL] = hash;
+    const ref = newControllerRef(ds, 'apps/v1', 'DaemonSet');
+    let batch = Math.min(createDiff, 1);
+    for (let pos = 0; pos < createDiff; pos += batch, batch = Math.min(2 * batch, createDiff - pos)) {
+      const before = errors.length;
+      await Promise.all(
+        needing.slice(pos, pos + batch).map(async (nodeName) => {
+          const spec = daemonPodSpec(ds);
+          replaceNodeNameAffinity(spec, nodeName);
+          spec.nodeName = nodeName;
+          const pod: KubeObject = {
+            apiVersion: 'v1',
+            kind: 'Pod',
+            metadata: {
+              generateName: `${nameOf(ds)}-`,
+              namespace: namespaceOf(ds),
+              labels,
+              ...(tmpl.metadata?.annotations ? { annotations: tmpl.metadata.annotations } : {}),
+              ownerReferences: [ref],
+            },
+            spec,
+          };
+          try {
+            const created = await this.podClient.create(namespaceOf(ds), pod);
+            this.recorder.event(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${nameOf(created)}`);
+          } catch (e) {
+            this.expectations.observe(key, 1, 0);
+            const causes = ((e as { status?: { details?: { causes?: { type?: string }[] } } }).status?.details?.causes ?? []) as { type?: string }[];
+            if (causes.some((c) => c.type === 'NamespaceTerminating')) return;
+            this.recorder.event(ds, 'Warning', 'FailedCreate', `Error creating: ${(e as Error).message}`);
+            errors.push(e);
+          }
+        }),
+      );
+      const skipped = createDiff - (pos + batch);
+      if (errors.length > before && skipped > 0) {
+        this.expectations.observe(key, skipped, 0);
+        break;
+      }
+    }
+    await Promise.all(
+      toDelete.slice(0, deleteDiff).map(async (podName) => {
+        try {
+          await this.podClient.delete(namespaceOf(ds), podName);
+          this.recorder.event(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${podName}`);
+        } catch (e) {
+          this.expectations.observe(key, 0, 1);
+          if (isNotFound(e)) return;
+          this.recorder.event(ds, 'Warning', 'FailedDelete', `Error deleting: ${(e as Error).message}`);
+          errors.push(e);
+        }
+      }),
+    );
+    if (errors.length > 0) throw errors.length === 1 ? errors[0] : new AggregateError(errors, errors.map((e) => String(e)).join('; '));
+  }
+
+  /** rollingUpdate without surge: delete old pods while fewer than maxUnavailable are unavailable. */
+  private async rollingUpdate(ds: KubeObject, nodes: KubeObject[], hash: string): Promise<void> {
+    const byNode = await this.nodesToDaemonPods(ds);
+    const spec = daemonPodSpec(ds);
+    let desired = 0;
+    for (const node of nodes) {
+      if (!nodeShouldRunDaemonPod(node, ds, spec)[0]) continue;
+      desired++;
+      if (!byNode.has(nameOf(node))) byNode.set(nameOf(node), []);
+    }
+    let maxUnavailable = scaledValue(specOf(ds).updateStrategy?.rollingUpdate?.maxUnavailable, desired, 1);
+    if (desired > 0 && maxUnavailable === 0) maxUnavailable = 1;
+    const generation = templateGeneration(ds);
+    const now = this.ctx.now();
+    const minReady = specOf(ds).minReadySeconds ?? 0;
+    let numUnavailable = 0;
+    const allowed: string[] = [];
+    const candidates: string[] = [];
+    for (const [, pods] of [...byNode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      let newPod: KubeObject | undefined;
+      let oldPod: KubeObject | undefined;
+      let ok = true;
+      for (const p of pods) {
+        if (isBeingDeleted(p)) continue;
+        if (isPodUpdated(p, hash, generation)) {
+          if (newPod) ok = false;
+          newPod = p;
+        } else {
+          if (oldPod) ok = false;
+          oldPod = p;
+        }
+      }
+      if (!ok || (!newPod && !oldPod) || (newPod && oldPod)) {
+        numUnavailable++;
+      } else if (newPod) {
+        if (!isPodAvailable(newPod, minReady, now)) numUnavailable++;
+      } else if (oldPod) {
+        if (!isPodAvailable(oldPod, minReady, now)) {
+          allowed.push(nameOf(oldPod));
+          numUnavailable++;
+        } else if (numUnavailable < maxUnavailable) candidates.push(nameOf(oldPod));
+      }
+    }
+    const remaining = Math.min(Math.max(0, maxUnavailable - numUnavailable), candidates.length);
+    await this.syncNodes(ds, [...allowed, ...candidates.slice(0, remaining)], [], hash);
+  }
+
+  private async updateStatus(ds: KubeObject, nodes: KubeObject[], hash: string, updateObservedGen: boolean): Promise<void> {
+    const byNode = await this.nodesToDaemonPods(ds);
+    const spec = daemonPodSpec(ds);
+    const generation = templateGeneration(ds);
+    const now = this.ctx.now();
+    const minReady = specOf(ds).minReadySeconds ?? 0;
+    let desired = 0,
+      current = 0,
+      misscheduled = 0,
+      ready = 0,
+      updated = 0,
+      available = 0;
+    for (const node of nodes) {
+      const [shouldRun] = nodeShouldRunDaemonPod(node, ds, spec);
+      const pods = byNode.get(nameOf(node)) ?? [];
+      if (shouldRun) {
+        desired++;
+        if (pods.length === 0) continue;
+        current++;
+        const pod = [...pods].sort(byCreationAndPhase)[0]!;
+        if (isPodReady(pod)) {
+          ready++;
+          if (isPodAvailable(pod, minReady, now)) available++;
+        }
+        if (isPodUpdated(pod, hash, generation)) updated++;
+      } else if (pods.length > 0) misscheduled++;
+    }
+    const next = {
+      desiredNumberScheduled: desired,
+      currentNumberScheduled: current,
+      numberMisscheduled: misscheduled,
+      numberReady: ready,
+      updatedNumberScheduled: updated,
+      numberAvailable: available,
+      numberUnavailable: desired - available,
+    };
+    const st = (ds.status ?? {}) as Record<string, unknown>;
+    const gen = Number(metaOf(ds).generation ?? 0);
+    const same = Object.entries(next).every(([k, v]) => (st[k] ?? 0) === v) && Number(st.observedGeneration ?? 0) >= gen;
+    if (minReady > 0 && ready !== available) this.queue.addAfter(keyOf(ds), minReady * 1000);
+    if (same) return;
+    let toUpdate = structuredClone(ds);
+    for (let i = 0; ; i++) {
+      const status = { ...((toUpdate.status ?? {}) as Record<string, unknown>), ...next } as Record<string, unknown>;
+      if (updateObservedGen) status.observedGeneration = gen;
+      // numberUnavailable is omitted when 0, as Kubernetes' omitempty
+      if (status.numberUnavailable === 0) delete status.numberUnavailable;
+      toUpdate.status = status;
+      try {
+        await this.dsClient.update(namespaceOf(ds), toUpdate, { subresource: 'status' });
+        return;
+      } catch (e) {
+        if (i >= 1 || !isConflict(e)) throw e;
+        toUpdate = await this.dsClient.get(namespaceOf(ds), nameOf(ds));
+      }
+    }
+  }
+}

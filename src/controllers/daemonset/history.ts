@@ -1,0 +1,113 @@
+// A DaemonSet's ControllerRevisions (Kubernetes' daemonset history): the current revision is the
+// one whose data is the template patch of the DaemonSet; a new one (`<ds>-<hash>`, revision
+// max(old) + 1) is created when none matches; old revisions beyond revisionHistoryLimit that no
+// live pod uses are deleted, oldest first.
+import { isAlreadyExists } from '../../client/errors.js';
+import type { KubeObject, ResourceClient } from '../../client/types.js';
+import { computeHash, canonicalJSON } from '../common/hash.js';
+import { labelsOf, metaOf, nameOf, namespaceOf } from '../common/meta.js';
+
+export const UNIQUE_LABEL = 'controller-revision-hash';
+export const TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
+
+/** getPatch: the strategic merge patch that restores the DaemonSet's template. */
+export function templatePatch(ds: KubeObject): KubeObject {
+  const template = structuredClone(((ds.spec as { template?: KubeObject } | undefined)?.template ?? {}) as KubeObject);
+  template.$patch = 'replace';
+  return { spec: { template } };
+}
+
+export function revisionOf(cr: KubeObject): number {
+  const r = cr.revision;
+  return typeof r === 'number' ? r : Number(r ?? 0) || 0;
+}
+
+export function matchesDaemonSet(ds: KubeObject, cr: KubeObject): boolean {
+  return canonicalJSON(cr.data ?? null) === canonicalJSON(templatePatch(ds));
+}
+
+export interface History {
+  cur: KubeObject;
+  old: KubeObject[];
+  hash: string;
+}
+
+/** constructHistory over the revisions the DaemonSet owns. */
+export async function constructHistory(
+  ds: KubeObject,
+  owned: KubeObject[],
+  client: ResourceClient,
+  controllerRef: Record<string, unknown>,
+  bumpCollision: () => Promise<void>,
+): Promise<History> {
+  const ns = namespaceOf(ds);
+  const current: KubeObject[] = [];
+  const old: KubeObject[] = [];
+  for (let h of owned) {
+    if (!(UNIQUE_LABEL in labelsOf(h))) {
+      const upd = structuredClone(h);
+      const m = metaOf(upd) as Record<string, unknown>;
+      m.labels = { ...labelsOf(h), [UNIQUE_LABEL]: nameOf(h) };
+      h = await client.update(ns, upd);
+    }
+    (matchesDaemonSet(ds, h) ? current : old).push(h);
+  }
+  const next = old.reduce((m, h) => Math.max(m, revisionOf(h)), 0) + 1;
+  let cur: KubeObject;
+  if (current.length === 0) {
+    const status = (ds.status ?? {}) as { collisionCount?: number };
+    const template = (ds.spec as { template?: KubeObject } | undefined)?.template;
+    const hash = computeHash(template, status.collisionCount);
+    const name = `${nameOf(ds)}-${hash}`;
+    const annotations = metaOf(ds).annotations;
+    const body: KubeObject = {
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      metadata: {
+        name,
+        namespace: ns,
+        labels: { ...(((template?.metadata as { labels?: Record<string, string> } | undefined)?.labels) ?? {}), [UNIQUE_LABEL]: hash },
+        ...(annotations ? { annotations } : {}),
+        ownerReferences: [controllerRef],
+      },
+      data: templatePatch(ds),
+      revision: next,
+    };
+    try {
+      cur = await client.create(ns, body);
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+      const existing = await client.get(ns, name);
+      if (matchesDaemonSet(ds, existing)) cur = existing;
+      else {
+        await bumpCollision();
+        throw e;
+      }
+    }
+  } else {
+    // dedup: keep the highest revision, delete the others
+    current.sort((a, b) => revisionOf(b) - revisionOf(a));
+    cur = current[0]!;
+    for (const dup of current.slice(1)) await client.delete(ns, nameOf(dup)).catch(() => undefined);
+    if (revisionOf(cur) < next) {
+      const upd = structuredClone(cur);
+      upd.revision = next;
+      cur = await client.update(ns, upd);
+    }
+  }
+  return { cur, old, hash: labelsOf(cur)[UNIQUE_LABEL] ?? '' };
+}
+
+/** cleanupHistory: keeps revisionHistoryLimit old revisions (and any a live pod still uses). */
+export async function cleanupHistory(ds: KubeObject, old: KubeObject[], pods: KubeObject[], client: ResourceClient): Promise<void> {
+  const limit = (ds.spec as { revisionHistoryLimit?: number } | undefined)?.revisionHistoryLimit ?? 10;
+  let toKill = old.length - limit;
+  if (toKill <= 0) return;
+  const live = new Set(pods.map((p) => labelsOf(p)[UNIQUE_LABEL]).filter((h): h is string => !!h));
+  for (const h of [...old].sort((a, b) => revisionOf(a) - revisionOf(b))) {
+    if (toKill <= 0) break;
+    if (live.has(labelsOf(h)[UNIQUE_LABEL] ?? '')) continue;
+    await client.delete(namespaceOf(ds), nameOf(h));
+    toKill--;
+  }
+}

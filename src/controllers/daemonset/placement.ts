@@ -1,0 +1,142 @@
+// Where a DaemonSet's pods go (Kubernetes' NodeShouldRunDaemonPod and the daemonset util): the
+// template's nodeName, nodeSelector and required node affinity, the node's taints against the
+// template's tolerations plus the tolerations every daemon pod gets.
+import type { KubeObject } from '../../client/types.js';
+import { labelsOf, nameOf } from '../common/meta.js';
+
+export interface Toleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+  tolerationSeconds?: number;
+}
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+interface NodeSelectorRequirement {
+  key: string;
+  operator: string;
+  values?: string[];
+}
+interface NodeSelectorTerm {
+  matchExpressions?: NodeSelectorRequirement[];
+  matchFields?: NodeSelectorRequirement[];
+}
+type PodSpec = Record<string, unknown> & {
+  nodeName?: string;
+  nodeSelector?: Record<string, string>;
+  tolerations?: Toleration[];
+  hostNetwork?: boolean;
+  affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: NodeSelectorTerm[] } } & Record<string, unknown> } & Record<string, unknown>;
+};
+
+/** AddOrUpdateDaemonPodTolerations: what every daemon pod tolerates. */
+export function addDaemonPodTolerations(spec: PodSpec): void {
+  const add = (t: Toleration): void => {
+    const list = (spec.tolerations ??= []);
+    const i = list.findIndex((x) => (x.key ?? '') === t.key && (x.effect ?? '') === t.effect && (x.operator ?? 'Equal') === t.operator && (x.value ?? '') === (t.value ?? ''));
+    if (i >= 0) list[i] = t;
+    else list.push(t);
+  };
+  add({ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' });
+  add({ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' });
+  add({ key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' });
+  add({ key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' });
+  add({ key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' });
+  add({ key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' });
+  if (spec.hostNetwork) add({ key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' });
+}
+
+export function toleratesTaint(t: Toleration, taint: Taint): boolean {
+  if (t.effect && t.effect !== taint.effect) return false;
+  if (t.key && t.key !== taint.key) return false;
+  const op = t.operator ?? '';
+  if (op === '' || op === 'Equal') return (t.value ?? '') === (taint.value ?? '');
+  return op === 'Exists';
+}
+
+function untolerated(taints: Taint[], tolerations: Toleration[], effects: string[]): boolean {
+  return taints.some((taint) => effects.includes(taint.effect) && !tolerations.some((t) => toleratesTaint(t, taint)));
+}
+
+function requirementMatches(r: NodeSelectorRequirement, value: string | undefined): boolean {
+  const values = r.values ?? [];
+  switch (r.operator) {
+    case 'In':
+      return value !== undefined && values.includes(value);
+    case 'NotIn':
+      return value === undefined || !values.includes(value);
+    case 'Exists':
+      return value !== undefined;
+    case 'DoesNotExist':
+      return value === undefined;
+    case 'Gt':
+    case 'Lt': {
+      if (value === undefined || values.length !== 1 || !/^-?\d+$/.test(value) || !/^-?\d+$/.test(values[0]!)) return false;
+      return r.operator === 'Gt' ? BigInt(value) > BigInt(values[0]!) : BigInt(value) < BigInt(values[0]!);
+    }
+    default:
+      return false;
+  }
+}
+
+function termMatches(term: NodeSelectorTerm, node: KubeObject): boolean {
+  const exprs = term.matchExpressions ?? [];
+  const fields = term.matchFields ?? [];
+  if (exprs.length === 0 && fields.length === 0) return false; // an empty term matches nothing
+  const labels = labelsOf(node);
+  for (const r of exprs) if (!requirementMatches(r, Object.hasOwn(labels, r.key) ? labels[r.key] : undefined)) return false;
+  for (const r of fields) if (!requirementMatches(r, r.key === 'metadata.name' ? nameOf(node) : undefined)) return false;
+  return true;
+}
+
+/** nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): nodeSelector and the required terms (ORed). */
+export function matchesRequiredNodeAffinity(spec: PodSpec, node: KubeObject): boolean {
+  const labels = labelsOf(node);
+  for (const [k, v] of Object.entries(spec.nodeSelector ?? {})) if (labels[k] !== v) return false;
+  const required = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  if (!required) return true;
+  return (required.nodeSelectorTerms ?? []).some((t) => termMatches(t, node));
+}
+
+/** The daemon pod's spec for a node: the template's, with the daemon tolerations. */
+export function daemonPodSpec(ds: KubeObject): PodSpec {
+  const tmpl = ((ds.spec as { template?: { spec?: PodSpec } } | undefined)?.template?.spec ?? {}) as PodSpec;
+  const spec = structuredClone(tmpl);
+  addDaemonPodTolerations(spec);
+  return spec;
+}
+
+/** NodeShouldRunDaemonPod: [shouldRun, shouldContinueRunning]. */
+export function nodeShouldRunDaemonPod(node: KubeObject, ds: KubeObject, spec: PodSpec = daemonPodSpec(ds)): [boolean, boolean] {
+  if (spec.nodeName && spec.nodeName !== nameOf(node)) return [false, false];
+  if (!matchesRequiredNodeAffinity(spec, node)) return [false, false];
+  const taints = ((node.spec as { taints?: Taint[] } | undefined)?.taints ?? []) as Taint[];
+  const tolerations = spec.tolerations ?? [];
+  if (untolerated(taints, tolerations, ['NoExecute', 'NoSchedule'])) return [false, !untolerated(taints, tolerations, ['NoExecute'])];
+  return [true, true];
+}
+
+/** util.GetTargetNodeName: spec.nodeName, else the node named by the affinity's metadata.name matchFields. */
+export function targetNodeName(pod: KubeObject): string | undefined {
+  const spec = (pod.spec ?? {}) as PodSpec;
+  if (spec.nodeName) return spec.nodeName;
+  for (const term of spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) {
+    for (const f of term.matchFields ?? []) {
+      if (f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1) return f.values[0];
+    }
+  }
+  return undefined;
+}
+
+/** util.ReplaceDaemonSetPodNodeNameNodeAffinity: the required terms become one metadata.name In [node] term. */
+export function replaceNodeNameAffinity(spec: PodSpec, nodeName: string): void {
+  const term: NodeSelectorTerm = { matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] };
+  const affinity = (spec.affinity ??= {});
+  const nodeAffinity = (affinity.nodeAffinity ??= {});
+  // the node's term replaces every required term (their label expressions were checked already)
+  nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution = { nodeSelectorTerms: [term] };
+}
