@@ -10,7 +10,8 @@ import { claimObjects, getControllerOf, newControllerRef, recheckOwner } from '.
 import { annotationsOf, creationTimestampOf, isBeingDeleted, keyOf, labelsOf, metaOf, nameOf, namespaceOf, objectOf, splitKey } from '../common/meta.js';
 import { isConflict, isNotFound } from '../common/objects.js';
 import { isPodAvailable, isPodReady } from '../common/pods.js';
-import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
+import { runWorkers } from '../common/queue.js';
+import { newRateLimitingQueue } from '../../client/workqueue.js';
 import { cleanupHistory, constructHistory, TEMPLATE_GENERATION_LABEL, UNIQUE_LABEL } from './history.js';
 import { daemonPodSpec, nodeShouldRunDaemonPod, replaceNodeNameAffinity, targetNodeName } from './placement.js';
 
@@ -115,7 +116,7 @@ export class DaemonSetController implements Controller {
     private readonly ctx: ControllerContext,
     opts: { newQueue?: () => WorkQueue<string> } = {},
   ) {
-    this.queue = (opts.newQueue ?? (() => new SimpleWorkQueue()))();
+    this.queue = (opts.newQueue ?? (() => newRateLimitingQueue<string>({ name: 'daemonset' })))();
     this.expectations = new Expectations(() => ctx.now());
     this.recorder = ctx.recorder('daemonset-controller');
     this.dsClient = ctx.clientset.resource(DS);

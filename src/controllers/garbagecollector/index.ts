@@ -6,7 +6,7 @@ import { allKinds, apiVersionOf } from '../../api/kinds.js';
 import type { KindVersion } from '../../api/schema/kind.js';
 import { objectOf } from '../../client/cache.js';
 import type { Controller, ControllerConstructor, ControllerContext, WorkQueue } from '../../client/types.js';
-import { SimpleWorkQueue } from '../common/queue.js';
+import { newRateLimitingQueue } from '../../client/workqueue.js';
 import { boolOption } from '../common/options.js';
 import { runWorkers } from '../common/workers.js';
 import { Collector, enqueuedVirtualDelete, namespacedOwnerOfClusterScoped, RestMappingError } from './collector.js';
@@ -38,7 +38,7 @@ export class GarbageCollectorController implements Controller {
     opts: GarbageCollectorOptions = {},
   ) {
     this.enabled = boolOption(ctx.options, 'enableGarbageCollector', true);
-    const newQueue = opts.newQueue ?? (() => new SimpleWorkQueue());
+    const newQueue = opts.newQueue ?? ((name: string) => newRateLimitingQueue<string>({ name }));
     this.attemptToDelete = newQueue('garbage_collector_attempt_to_delete');
     this.attemptToOrphan = newQueue('garbage_collector_attempt_to_orphan');
     this.graph = new GraphBuilder({

@@ -7,7 +7,7 @@ import { objectOf } from '../../client/cache.js';
 import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, Tombstone, WorkQueue } from '../../client/types.js';
 import { isBeingDeleted, keyOf } from '../common/meta.js';
 import { durationOption } from '../common/options.js';
-import { SimpleWorkQueue } from '../common/queue.js';
+import { newRateLimitingQueue } from '../../client/workqueue.js';
 import { every, runWorkers } from '../common/workers.js';
 import { NamespacedResourcesDeleter, ResourcesRemainingError, type Discovery } from './deleter.js';
 
@@ -33,7 +33,7 @@ export class NamespaceController implements Controller {
     private readonly ctx: ControllerContext,
     opts: NamespaceControllerOptions = {},
   ) {
-    this.queue = (opts.newQueue ?? (() => new SimpleWorkQueue()))();
+    this.queue = (opts.newQueue ?? (() => newRateLimitingQueue<string>({ name: 'namespace' })))();
     this.graceMs = opts.deletionGraceMs ?? NAMESPACE_DELETION_GRACE_MS;
     this.syncPeriodMs = durationOption(ctx.options, 'namespaceSyncPeriod', 5 * 60_000);
     this.deleter = new NamespacedResourcesDeleter(ctx.clientset, () => ctx.now(), opts.discover);

@@ -7,7 +7,7 @@ import { objectOf } from '../../client/cache.js';
 import { isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
 import { annotationsOf, keyOf } from '../common/meta.js';
-import { SimpleWorkQueue } from '../common/queue.js';
+import { newRateLimitingQueue } from '../../client/workqueue.js';
 import { runWorkers } from '../common/workers.js';
 
 export const TTL_ANNOTATION = 'node.alpha.kubernetes.io/ttl';
@@ -33,7 +33,7 @@ export class TTLController implements Controller {
     private readonly ctx: ControllerContext,
     opts: { newQueue?: () => WorkQueue<string> } = {},
   ) {
-    this.queue = (opts.newQueue ?? (() => new SimpleWorkQueue()))();
+    this.queue = (opts.newQueue ?? (() => newRateLimitingQueue<string>({ name: 'ttlcontroller' })))();
     const inf = ctx.informers.informer({ group: '', version: 'v1', resource: 'nodes' });
     this.lister = inf.lister;
     inf.addEventHandler({
