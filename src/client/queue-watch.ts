@@ -1,5 +1,5 @@
 // An in-memory Watch: a queue of events read as an async iterable, ended by close().
-import type { Watch, WatchEvent } from '../types.js';
+import type { Watch, WatchEvent } from './types.js';
 
 export class QueueWatch implements Watch {
   private readonly buffer: WatchEvent[] = [];

@@ -1,0 +1,1 @@
+export { QueueWatch } from '../queue-watch.js';

@@ -1,0 +1,533 @@
+// The HTTP(S) Clientset: one connection pool (keep-alive Agent), one token bucket and one
+// content-type memory per client, shared by every ResourceClient it hands out.
+//
+// - Bodies in protobuf (the default, as kube-controller-manager) or JSON; a resource whose
+//   server answers 406/415 to protobuf is remembered and spoken to in JSON from then on.
+//   Patches, DeleteOptions and subresource POST bodies (binding, eviction, rollback) are JSON.
+// - Non-2xx answers throw ApiStatusError (ClientStatusError) carrying the server's Status.
+// - Reads (GET, list, watch start) are retried with exponential back-off on connection errors;
+//   every verb is retried on 429/503 with Retry-After (the server did not act on it).
+// - Watches are async iterables of events decoded as they arrive (JSON lines or protobuf frames).
+// - delete resolves with the object while it still exists (finalizers, or a pod's graceful
+//   deletion: the answer is the object with a deletionTimestamp), undefined once it is gone.
+import http from 'node:http';
+import https from 'node:https';
+import { findKind, findResource } from '../api/kinds.js';
+import { Scale } from '../api/autoscaling/v1.js';
+import { Status } from '../api/meta/v1.js';
+import type { StructType } from '../api/schema/dsl.js';
+import { JsonWatchDecoder, WatchFrameDecoder, decodeProtobuf, decodeWatchFrame, encodeProtobuf, type TypeMeta } from '../machinery/codec/index.js';
+import { realClock, type Clock } from './clock.js';
+import { ClientStatusError } from './errors.js';
+import type { RestConfig } from './kubeconfig.js';
+import { QueueWatch } from './queue-watch.js';
+import { TokenBucket } from './rate-limit.js';
+import type {
+  Clientset,
+  DeleteOptions,
+  KubeObject,
+  ListOptions,
+  ObjectList,
+  PatchType,
+  ResourceClient,
+  ResourceRef,
+  Watch,
+  WatchEventType,
+  WatchOptions,
+  WriteOptions,
+} from './types.js';
+
+export const KUBERNETES_CLIENT_VERSION = 'v1.33.0';
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+const JSON_TYPE = 'application/json';
+
+export interface RestClientOptions {
+  config: RestConfig;
+  /** `program/version (os/arch) kubernetes/commit`; the program names the default field manager. */
+  userAgent?: string;
+  /** Body and preferred answer format (kube-controller-manager's --kube-api-content-type). */
+  contentType?: typeof PROTOBUF | typeof JSON_TYPE | string;
+  /** --kube-api-qps / --kube-api-burst (20 / 30); qps ≤ 0: unlimited. */
+  qps?: number;
+  burst?: number;
+  clock?: Clock;
+  /** Per-request timeout for non-watch requests (default 60 s). */
+  timeoutMs?: number;
+  /** Retries of a read after a connection error (default 5; back-off 100 ms doubling to 5 s). */
+  maxRetries?: number;
+  log?: (fields: Record<string, unknown>) => void;
+}
+
+/** Request counters for /metrics (rest_client_requests_total, rest_client_request_duration_seconds). */
+export interface RestClientMetrics {
+  /** `${code} ${method}` → count ('<error>' when no answer came). */
+  requests: Map<string, number>;
+  latencyMsSum: number;
+  latencyCount: number;
+  retries: number;
+}
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+interface RequestSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: Buffer;
+  contentType?: string;
+  accept: string;
+  /** Safe to resend after a connection error. */
+  idempotent: boolean;
+}
+
+const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET']);
+
+function isConnectionError(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (code && TRANSIENT_CODES.has(code)) return true;
+  const msg = e instanceof Error ? e.message : '';
+  return /socket hang up|ECONNRESET|timed out/.test(msg);
+}
+
+function schemaFor(tm: TypeMeta): StructType | undefined {
+  if (tm.kind === 'Status') return Status;
+  if (tm.kind === 'Scale') return Scale;
+  const kv = findKind(tm.apiVersion, tm.kind);
+  if (kv) return kv.type;
+  if (tm.kind.endsWith('List')) return findKind(tm.apiVersion, tm.kind.slice(0, -4))?.list;
+  return undefined;
+}
+
+/** The program name of a user agent (`kubelite-controller-manager/v1.33.0 (...)` → `kubelite-controller-manager`). */
+export function programName(userAgent: string): string {
+  return userAgent.split('/')[0]!.split(' ')[0]!;
+}
+
+export class RestClientset implements Clientset {
+  readonly config: RestConfig;
+  readonly userAgent: string;
+  readonly fieldManager: string;
+  readonly contentType: string;
+  readonly limiter: TokenBucket;
+  readonly metrics: RestClientMetrics = { requests: new Map(), latencyMsSum: 0, latencyCount: 0, retries: 0 };
+  private readonly agent: http.Agent;
+  private readonly base: URL;
+  private readonly clock: Clock;
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private readonly log: (fields: Record<string, unknown>) => void;
+  /** Resources (group/resource) whose server refused protobuf. */
+  private readonly jsonOnly = new Set<string>();
+  private readonly clients = new Map<string, RestResourceClient>();
+  private closed = false;
+
+  constructor(opts: RestClientOptions) {
+    this.config = opts.config;
+    this.userAgent = opts.userAgent ?? `kubelite/${KUBERNETES_CLIENT_VERSION} (${process.platform}/${process.arch}) kubernetes/kubelite`;
+    this.fieldManager = programName(this.userAgent);
+    this.contentType = opts.contentType ?? PROTOBUF;
+    this.clock = opts.clock ?? realClock;
+    this.limiter = new TokenBucket({ qps: opts.qps ?? 20, burst: opts.burst ?? 30, clock: this.clock });
+    this.timeoutMs = opts.timeoutMs ?? 60_000;
+    this.maxRetries = opts.maxRetries ?? 5;
+    this.log = opts.log ?? (() => {});
+    this.base = new URL(this.config.server);
+    if (this.base.protocol === 'https:') {
+      this.agent = new https.Agent({
+        keepAlive: true,
+        ca: this.config.ca,
+        cert: this.config.clientCert,
+        key: this.config.clientKey,
+        rejectUnauthorized: !this.config.insecureSkipTlsVerify,
+        servername: this.config.serverName,
+      });
+    } else this.agent = new http.Agent({ keepAlive: true });
+  }
+
+  resource(ref: ResourceRef): ResourceClient {
+    return this.client(ref, false);
+  }
+
+  /** A client whose get/list/watch answer PartialObjectMetadata (the metadata-only informers). */
+  metadataResource(ref: ResourceRef): ResourceClient {
+    return this.client(ref, true);
+  }
+
+  private client(ref: ResourceRef, metadataOnly: boolean): RestResourceClient {
+    const k = `${ref.group}/${ref.version}/${ref.resource}${metadataOnly ? '#meta' : ''}`;
+    let c = this.clients.get(k);
+    if (!c) this.clients.set(k, (c = new RestResourceClient(this, { group: ref.group, version: ref.version, resource: ref.resource }, metadataOnly)));
+    return c;
+  }
+
+  /** Closes idle keep-alive connections (open watches end when closed). */
+  close(): void {
+    this.closed = true;
+    this.agent.destroy();
+  }
+
+  /** @internal */
+  usesProtobuf(ref: ResourceRef): boolean {
+    return this.contentType.startsWith(PROTOBUF) && !this.jsonOnly.has(`${ref.group}/${ref.resource}`);
+  }
+
+  /** @internal */
+  refuseProtobuf(ref: ResourceRef): void {
+    if (!this.jsonOnly.has(`${ref.group}/${ref.resource}`)) {
+      this.jsonOnly.add(`${ref.group}/${ref.resource}`);
+      this.log({ msg: 'server refused protobuf; using JSON', group: ref.group, resource: ref.resource });
+    }
+  }
+
+  private url(spec: RequestSpec): URL {
+    const u = new URL(this.base.toString());
+    u.pathname = `${this.base.pathname === '/' ? '' : this.base.pathname}${spec.path}`;
+    for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined && v !== '') u.searchParams.set(k, String(v));
+    return u;
+  }
+
+  private headers(spec: RequestSpec): http.OutgoingHttpHeaders {
+    const h: http.OutgoingHttpHeaders = { Accept: spec.accept, 'User-Agent': this.userAgent };
+    if (spec.body) {
+      h['Content-Type'] = spec.contentType ?? JSON_TYPE;
+      h['Content-Length'] = spec.body.length;
+    }
+    if (this.config.token) h.Authorization = `Bearer ${this.config.token}`;
+    else if (this.config.username !== undefined) h.Authorization = `Basic ${Buffer.from(`${this.config.username}:${this.config.password ?? ''}`).toString('base64')}`;
+    return h;
+  }
+
+  private count(key: string, started: number): void {
+    this.metrics.requests.set(key, (this.metrics.requests.get(key) ?? 0) + 1);
+    this.metrics.latencyMsSum += performance.now() - started;
+    this.metrics.latencyCount++;
+  }
+
+  private once(spec: RequestSpec): Promise<RawResponse> {
+    return new Promise((resolve, reject) => {
+      const started = performance.now();
+      const req = (this.base.protocol === 'https:' ? https : http).request(this.url(spec), { method: spec.method, agent: this.agent, headers: this.headers(spec), timeout: this.timeoutMs }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          this.count(`${res.statusCode ?? 0} ${spec.method}`, started);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+        });
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(Object.assign(new Error(`request timed out after ${this.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+      req.on('error', (e) => {
+        this.count(`<error> ${spec.method}`, started);
+        reject(e);
+      });
+      req.end(spec.body);
+    });
+  }
+
+  /** Sends a request (rate limited, retried as the header says) and returns the raw answer. */
+  async send(spec: RequestSpec): Promise<RawResponse> {
+    let attempt = 0;
+    for (;;) {
+      if (this.closed) throw new Error('client closed');
+      await this.limiter.wait();
+      let res: RawResponse;
+      try {
+        res = await this.once(spec);
+      } catch (e) {
+        if (spec.idempotent && isConnectionError(e) && attempt < this.maxRetries) {
+          const delay = Math.min(5000, 100 * 2 ** attempt++);
+          this.metrics.retries++;
+          this.log({ msg: 'request failed; retrying', method: spec.method, path: spec.path, error: (e as Error).message, retryInMs: delay, attempt });
+          await this.clock.sleep(delay);
+          continue;
+        }
+        throw e;
+      }
+      const retryAfter = Number(res.headers['retry-after']);
+      if ((res.status === 429 || res.status === 503 || (res.status >= 500 && Number.isFinite(retryAfter) && retryAfter > 0)) && res.headers['retry-after'] !== undefined && attempt < 10) {
+        attempt++;
+        this.metrics.retries++;
+        await this.clock.sleep(Math.min(Number.isFinite(retryAfter) ? retryAfter * 1000 : 1000, 10_000));
+        continue;
+      }
+      return res;
+    }
+  }
+
+  /** Decodes an answer's body (protobuf or JSON by its Content-Type). */
+  decode(res: { headers: http.IncomingHttpHeaders; body: Buffer }): KubeObject {
+    const ct = String(res.headers['content-type'] ?? '');
+    if (res.body.length === 0) return {};
+    if (ct.startsWith(PROTOBUF)) return decodeProtobuf(res.body, schemaFor).object as KubeObject;
+    return JSON.parse(res.body.toString('utf8')) as KubeObject;
+  }
+
+  /** Throws the answer's Status when it is not 2xx. */
+  check(res: RawResponse): RawResponse {
+    if (res.status >= 200 && res.status < 300) return res;
+    let status: KubeObject;
+    try {
+      status = this.decode(res);
+      if (status.kind !== 'Status') throw new Error('not a Status');
+    } catch {
+      const text = res.body.toString('utf8').trim().slice(0, 500);
+      status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: text || `the server responded with status ${res.status}`, code: res.status };
+    }
+    throw new ClientStatusError(status, res.status);
+  }
+
+  /** Opens a streaming GET (watch); resolves once the answer's headers arrived. */
+  async stream(spec: RequestSpec): Promise<{ res: http.IncomingMessage; req: http.ClientRequest }> {
+    let attempt = 0;
+    for (;;) {
+      if (this.closed) throw new Error('client closed');
+      await this.limiter.wait();
+      try {
+        return await new Promise((resolve, reject) => {
+          const started = performance.now();
+          const req = (this.base.protocol === 'https:' ? https : http).request(this.url(spec), { method: 'GET', agent: this.agent, headers: this.headers(spec) }, (res) => {
+            this.count(`${res.statusCode ?? 0} WATCH`, started);
+            resolve({ res, req });
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      } catch (e) {
+        if (isConnectionError(e) && attempt < this.maxRetries) {
+          const delay = Math.min(5000, 100 * 2 ** attempt++);
+          this.metrics.retries++;
+          this.log({ msg: 'watch failed to start; retrying', path: spec.path, error: (e as Error).message, retryInMs: delay });
+          await this.clock.sleep(delay);
+          continue;
+        }
+        throw e;
+      }
+    }
+  }
+}
+
+function listQuery(opts: ListOptions | undefined): Record<string, string | number | boolean | undefined> {
+  if (!opts) return {};
+  return {
+    labelSelector: opts.labelSelector,
+    fieldSelector: opts.fieldSelector,
+    limit: opts.limit,
+    continue: opts.continue,
+    resourceVersion: opts.resourceVersion,
+    resourceVersionMatch: opts.resourceVersionMatch,
+    timeoutSeconds: opts.timeoutSeconds,
+  };
+}
+
+class RestResourceClient implements ResourceClient {
+  private readonly kind: ReturnType<typeof findResource>;
+
+  constructor(
+    private readonly cs: RestClientset,
+    readonly ref: ResourceRef,
+    private readonly metadataOnly: boolean,
+  ) {
+    this.kind = findResource(ref.group, ref.version, ref.resource);
+  }
+
+  private path(namespace: string, name?: string, subresource?: string): string {
+    const { group, version, resource } = this.ref;
+    let p = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
+    const namespaced = this.kind ? this.kind.namespaced : namespace !== '';
+    if (namespaced && namespace !== '') p += `/namespaces/${encodeURIComponent(namespace)}`;
+    p += `/${resource}`;
+    if (name !== undefined) {
+      if (name === '') throw ClientStatusError.of(400, 'BadRequest', 'resource name may not be empty');
+      p += `/${encodeURIComponent(name)}`;
+    }
+    if (subresource) p += `/${subresource}`;
+    return p;
+  }
+
+  private accept(list: boolean): string {
+    if (this.metadataOnly) return `application/json;as=${list ? 'PartialObjectMetadataList' : 'PartialObjectMetadata'};g=meta.k8s.io;v=v1, application/json`;
+    return this.cs.usesProtobuf(this.ref) ? `${PROTOBUF}, ${JSON_TYPE}` : JSON_TYPE;
+  }
+
+  /** Sends, falling back to JSON once if the server refuses protobuf. */
+  private async call(build: () => RequestSpec): Promise<KubeObject> {
+    const usedProtobuf = this.cs.usesProtobuf(this.ref) && !this.metadataOnly;
+    let res = await this.cs.send(build());
+    if ((res.status === 406 || res.status === 415) && usedProtobuf) {
+      this.cs.refuseProtobuf(this.ref);
+      res = await this.cs.send(build());
+    }
+    return this.cs.decode(this.cs.check(res));
+  }
+
+  private writeQuery(opts: (WriteOptions & { force?: boolean }) | undefined, patchType?: PatchType): Record<string, string | boolean | undefined> {
+    const q: Record<string, string | boolean | undefined> = {};
+    if (opts?.dryRun) q.dryRun = 'All';
+    q.fieldManager = opts?.fieldManager ?? this.cs.fieldManager;
+    if (patchType === 'apply' && opts?.force) q.force = true;
+    return q;
+  }
+
+  /** An object body in the client's format (protobuf when the schema is known and it encodes). */
+  private body(obj: KubeObject, type: StructType | undefined, typeMeta: TypeMeta): { body: Buffer; contentType: string } {
+    if (this.cs.usesProtobuf(this.ref) && type) {
+      try {
+        return { body: encodeProtobuf(obj, type, typeMeta), contentType: PROTOBUF };
+      } catch {
+        // Fall through to JSON: the server accepts both.
+      }
+    }
+    return { body: Buffer.from(JSON.stringify({ ...obj, apiVersion: obj.apiVersion ?? typeMeta.apiVersion, kind: obj.kind ?? typeMeta.kind })), contentType: JSON_TYPE };
+  }
+
+  private typeMeta(): TypeMeta {
+    const apiVersion = this.ref.group === '' ? this.ref.version : `${this.ref.group}/${this.ref.version}`;
+    return { apiVersion, kind: this.kind?.kind ?? '' };
+  }
+
+  async get(namespace: string, name: string): Promise<KubeObject> {
+    return this.call(() => ({ method: 'GET', path: this.path(namespace, name), accept: this.accept(false), idempotent: true }));
+  }
+
+  async list(namespace: string, opts?: ListOptions): Promise<ObjectList> {
+    const out = await this.call(() => ({ method: 'GET', path: this.path(namespace), query: listQuery(opts), accept: this.accept(true), idempotent: true }));
+    const list = out as unknown as ObjectList;
+    list.items ??= [];
+    list.metadata ??= {};
+    // Protobuf list items carry no TypeMeta: fill it in as client-go's decoder does.
+    if (!this.metadataOnly) {
+      const tm = this.typeMeta();
+      for (const it of list.items) {
+        if (it.apiVersion === undefined || it.apiVersion === '') it.apiVersion = tm.apiVersion;
+        if (it.kind === undefined || it.kind === '') it.kind = tm.kind;
+      }
+    }
+    return list;
+  }
+
+  async watch(namespace: string, opts?: WatchOptions): Promise<Watch> {
+    const usedProtobuf = this.cs.usesProtobuf(this.ref) && !this.metadataOnly;
+    const spec = (): RequestSpec => ({
+      method: 'GET',
+      path: this.path(namespace),
+      query: { ...listQuery(opts), watch: true, allowWatchBookmarks: opts?.allowWatchBookmarks || undefined, sendInitialEvents: opts?.sendInitialEvents },
+      accept: this.accept(false),
+      idempotent: true,
+    });
+    let { res, req } = await this.cs.stream(spec());
+    if ((res.statusCode === 406 || res.statusCode === 415) && usedProtobuf) {
+      res.resume();
+      this.cs.refuseProtobuf(this.ref);
+      ({ res, req } = await this.cs.stream(spec()));
+    }
+    if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) {
+      const chunks: Buffer[] = [];
+      for await (const c of res) chunks.push(c as Buffer);
+      this.cs.check({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+    }
+    const w = new QueueWatch(() => {
+      req.destroy();
+      res.destroy();
+    });
+    const tm = this.typeMeta();
+    const fill = (o: KubeObject): KubeObject => {
+      if (!this.metadataOnly) {
+        if (!o.apiVersion) o.apiVersion = tm.apiVersion;
+        if (!o.kind) o.kind = tm.kind;
+      }
+      return o;
+    };
+    const ct = String(res.headers['content-type'] ?? '');
+    const onError = (e: unknown) => {
+      if (!w.isClosed) this.cs['log']({ msg: 'watch stream error', path: this.path(namespace), error: e instanceof Error ? e.message : String(e) });
+      w.close();
+    };
+    if (ct.startsWith(PROTOBUF)) {
+      const dec = new WatchFrameDecoder();
+      res.on('data', (chunk: Buffer) => {
+        try {
+          for (const f of dec.push(chunk)) {
+            const ev = decodeWatchFrame(f, schemaFor);
+            w.push({ type: ev.type as WatchEventType, object: fill(ev.object as KubeObject) });
+          }
+        } catch (e) {
+          onError(e);
+        }
+      });
+    } else {
+      const dec = new JsonWatchDecoder();
+      res.on('data', (chunk: Buffer) => {
+        try {
+          for (const line of dec.push(chunk)) {
+            const ev = JSON.parse(line) as { type: WatchEventType; object: KubeObject };
+            w.push({ type: ev.type, object: fill(ev.object ?? {}) });
+          }
+        } catch (e) {
+          onError(e);
+        }
+      });
+    }
+    res.on('end', () => w.close());
+    res.on('error', onError);
+    res.on('close', () => w.close());
+    return w;
+  }
+
+  async create(namespace: string, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject> {
+    return this.call(() => ({ method: 'POST', path: this.path(namespace), query: this.writeQuery(opts), ...this.body(obj, this.kind?.type, this.typeMeta()), accept: this.accept(false), idempotent: false }));
+  }
+
+  async update(namespace: string, obj: KubeObject, opts?: WriteOptions & { subresource?: string }): Promise<KubeObject> {
+    const name = String((obj.metadata as { name?: unknown } | undefined)?.name ?? '');
+    const sub = opts?.subresource;
+    const scale = sub === 'scale';
+    const type = scale ? Scale : this.kind?.type;
+    const tm = scale ? { apiVersion: 'autoscaling/v1', kind: 'Scale' } : this.typeMeta();
+    return this.call(() => ({ method: 'PUT', path: this.path(namespace, name, sub), query: this.writeQuery(opts), ...this.body(obj, type, tm), accept: this.accept(false), idempotent: false }));
+  }
+
+  async patch(namespace: string, name: string, type: PatchType, patch: unknown, opts?: WriteOptions & { subresource?: string; force?: boolean }): Promise<KubeObject> {
+    const contentType = {
+      json: 'application/json-patch+json',
+      merge: 'application/merge-patch+json',
+      strategic: 'application/strategic-merge-patch+json',
+      apply: 'application/apply-patch+yaml',
+    }[type];
+    const body = typeof patch === 'string' ? Buffer.from(patch) : patch instanceof Uint8Array ? Buffer.from(patch) : Buffer.from(JSON.stringify(patch));
+    return this.call(() => ({ method: 'PATCH', path: this.path(namespace, name, opts?.subresource), query: this.writeQuery(opts, type), body, contentType, accept: this.accept(false), idempotent: false }));
+  }
+
+  async delete(namespace: string, name: string, opts?: DeleteOptions): Promise<KubeObject | undefined> {
+    const body: KubeObject = { kind: 'DeleteOptions', apiVersion: 'v1' };
+    if (opts?.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
+    if (opts?.propagationPolicy) body.propagationPolicy = opts.propagationPolicy;
+    if (opts?.preconditions) body.preconditions = opts.preconditions;
+    if (opts?.dryRun) body.dryRun = ['All'];
+    const out = await this.call(() => ({ method: 'DELETE', path: this.path(namespace, name), body: Buffer.from(JSON.stringify(body)), contentType: JSON_TYPE, accept: this.accept(false), idempotent: false }));
+    if (out.kind === 'Status' || Object.keys(out).length === 0) return undefined;
+    const meta = (out.metadata ?? {}) as { deletionTimestamp?: string; finalizers?: unknown[] };
+    if (this.ref.resource === 'pods' && !meta.deletionTimestamp) return undefined;
+    return out;
+  }
+
+  async createSubresource(namespace: string, name: string, subresource: string, body: KubeObject, opts?: WriteOptions): Promise<KubeObject> {
+    return this.call(() => ({
+      method: 'POST',
+      path: this.path(namespace, name, subresource),
+      query: this.writeQuery(opts),
+      body: Buffer.from(JSON.stringify(body)),
+      contentType: JSON_TYPE,
+      accept: this.accept(false),
+      idempotent: false,
+    }));
+  }
+}
+
+/** A Clientset from a RestConfig with kube-controller-manager's defaults. */
+export function newClientset(opts: RestClientOptions): RestClientset {
+  return new RestClientset(opts);
+}
