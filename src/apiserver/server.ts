@@ -17,8 +17,8 @@ import type { ResponseFormat } from './encode.js';
 import { isPrettyPrint, writeBytes, writeError } from './http/respond.js';
 import { ApiServerMetrics, METRICS_CONTENT_TYPE } from './metrics.js';
 import { negotiateResource, wantsAggregatedDiscovery } from './negotiate.js';
-import { buildOpenApi, type OpenApiDocuments } from './openapi.js';
-import { OpenApiV2Endpoint } from './openapi-v2-serve.js';
+import type { OpenApiDocuments } from './openapi.js';
+import type { OpenApiV2Endpoint } from './openapi-v2-serve.js';
 import { parseRequestInfo } from './request/request-info.js';
 import { handleResource, type RequestContext } from './resources.js';
 import { fieldsFor } from './selectors.js';
@@ -78,17 +78,16 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     window: opts.history ? { minAgeMs: opts.history.minAgeMs, minEvents: opts.history.minRevisions } : undefined,
   });
   await registry.start();
-  const discovery = new Discovery(allKinds);
-  // The OpenAPI documents (tens of milliseconds and megabytes to build) are built on the first
-  // request for one, not on the way to ready.
-  let openapiDocs: { docs: OpenApiDocuments; v2: OpenApiV2Endpoint } | undefined;
-  const openapi = () => {
-    if (openapiDocs === undefined) {
+  // Discovery and OpenAPI documents (and the OpenAPI modules) are built on the first request for
+  // one, not on the way to ready: tens of milliseconds and megabytes that many clients never ask for.
+  let discoveryDocs: Discovery | undefined;
+  const discovery = () => (discoveryDocs ??= new Discovery(allKinds));
+  let openapiDocs: Promise<{ docs: OpenApiDocuments; v2: OpenApiV2Endpoint }> | undefined;
+  const openapi = () =>
+    (openapiDocs ??= Promise.all([import('./openapi.js'), import('./openapi-v2-serve.js')]).then(([{ buildOpenApi }, { OpenApiV2Endpoint }]) => {
       const docs = buildOpenApi(allKinds, KUBERNETES_VERSION);
-      openapiDocs = { docs, v2: new OpenApiV2Endpoint(docs.v2) };
-    }
-    return openapiDocs;
-  };
+      return { docs, v2: new OpenApiV2Endpoint(docs.v2) };
+    }));
   const metrics = new ApiServerMetrics();
   let serverAddress = '';
 
@@ -143,7 +142,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     writeBytes(res, 200, contentType, body);
   }
 
-  function handleNonResource(req: IncomingMessage, res: ServerResponse, url: URL, method: string): void {
+  async function handleNonResource(req: IncomingMessage, res: ServerResponse, url: URL, method: string): Promise<void> {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     if (method !== 'GET' && method !== 'HEAD') throw apiError.methodNotAllowed();
     const accept = req.headers.accept;
@@ -166,34 +165,34 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         return;
       case '/api':
         return wantsAggregatedDiscovery(accept)
-          ? sendJson(res, discovery.aggregatedCore, 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList')
-          : sendJson(res, discovery.apiVersions(serverAddress));
+          ? sendJson(res, discovery().aggregatedCore, 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList')
+          : sendJson(res, discovery().apiVersions(serverAddress));
       case '/apis':
         return wantsAggregatedDiscovery(accept)
-          ? sendJson(res, discovery.aggregatedGroups, 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList')
-          : sendJson(res, discovery.apiGroupList);
+          ? sendJson(res, discovery().aggregatedGroups, 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList')
+          : sendJson(res, discovery().apiGroupList);
       case '/openapi/v2':
-        return openapi().v2.serve(req, res);
+        return (await openapi()).v2.serve(req, res);
       case '/openapi/v3':
-        return sendJson(res, openapi().docs.v3Index);
+        return sendJson(res, (await openapi()).docs.v3Index);
     }
     if (path.startsWith('/openapi/v3/')) {
-      const doc = openapi().docs.v3.get(path.slice('/openapi/v3/'.length));
+      const doc = (await openapi()).docs.v3.get(path.slice('/openapi/v3/'.length));
       if (!doc) throw apiError.unknownResource();
       res.setHeader('Etag', `"${doc.hash}"`);
       return sendJson(res, doc.body);
     }
     const parts = path.split('/').filter((p) => p !== '');
     if (parts[0] === 'api' && parts.length === 2) {
-      const list = discovery.resourceList('', parts[1]!);
+      const list = discovery().resourceList('', parts[1]!);
       if (list) return sendJson(res, list);
     }
     if (parts[0] === 'apis' && parts.length === 2) {
-      const group = discovery.apiGroup(parts[1]!);
+      const group = discovery().apiGroup(parts[1]!);
       if (group) return sendJson(res, group);
     }
     if (parts[0] === 'apis' && parts.length === 3) {
-      const list = discovery.resourceList(parts[1]!, parts[2]!);
+      const list = discovery().resourceList(parts[1]!, parts[2]!);
       if (list) return sendJson(res, list);
     }
     throw apiError.unknownResource();
