@@ -175,20 +175,17 @@ export class NamespacedResourcesDeleter {
     const items = (await client.list(namespace)).items;
     let estimate = 0;
     if (kv.group === '' && kv.resource === 'pods') estimate = this.estimateGracefulTerminationForPods(items, deletedAt);
-    const remaining: KubeObject[] = [];
     for (const item of items) {
-      if (isBeingDeleted(item)) {
-        remaining.push(item);
-        continue;
-      }
+      if (isBeingDeleted(item)) continue;
       try {
-        const left = await client.delete(namespace, nameOf(item), { propagationPolicy: 'Background' });
-        if (left) remaining.push(left);
+        await client.delete(namespace, nameOf(item), { propagationPolicy: 'Background' });
       } catch (e) {
         if (isNotFound(e) || (e as { code?: number }).code === 405) continue;
         throw Object.assign(e instanceof Error ? e : new Error(String(e)), { outcome: { estimate, remaining: items.length, byFinalizer: new Map() } });
       }
     }
+    // verify with a fresh list what remains (a delete's answer does not tell reliably)
+    const remaining = items.length === 0 ? [] : (await client.list(namespace)).items;
     if (remaining.length === 0) return { estimate: 0, remaining: 0, byFinalizer: new Map() };
     const byFinalizer = new Map<string, number>();
     for (const o of remaining) for (const f of finalizersOf(o)) byFinalizer.set(f, (byFinalizer.get(f) ?? 0) + 1);
