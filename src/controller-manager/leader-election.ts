@@ -427,8 +427,19 @@ export class LeaderElector {
     }
   }
 
+  private inflight: Promise<boolean> | undefined;
+
   /** One attempt: create the lock, take over an expired record, or renew our own. */
-  async tryAcquireOrRenew(): Promise<boolean> {
+  tryAcquireOrRenew(): Promise<boolean> {
+    const p = this.attempt();
+    this.inflight = p;
+    void p.finally(() => {
+      if (this.inflight === p) this.inflight = undefined;
+    });
+    return p;
+  }
+
+  private async attempt(): Promise<boolean> {
     const now = this.clock.now();
     const record: LeaderElectionRecord = {
       holderIdentity: this.config.identity,
@@ -509,7 +520,25 @@ export class LeaderElector {
 
   /** Gives the lock up: an empty holder with a 1 s lease, so a standby takes over at once. */
   private async release(): Promise<void> {
-    if (!this.observedRecord || this.observedRecord.holderIdentity !== this.config.identity) return;
+    // let an attempt still in flight finish first (its write would make ours a conflict)
+    if (this.inflight) await this.withTimeout(this.inflight, this.config.renewDeadlineMs, new AbortController().signal);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (attempt > 0) {
+        // a conflict: read the record again; release only if it is still ours
+        try {
+          const cur = await this.config.lock.get();
+          if (!cur || cur.record.holderIdentity !== this.config.identity) return;
+          this.setObserved(cur.record, cur.raw, this.clock.now());
+        } catch {
+          return;
+        }
+      }
+      if (await this.releaseOnce()) return;
+    }
+  }
+
+  private async releaseOnce(): Promise<boolean> {
+    if (!this.observedRecord || this.observedRecord.holderIdentity !== this.config.identity) return true;
     const now = this.clock.now();
     const stamp = this.config.lock instanceof LeaseLock ? formatMicroTime : formatTime;
     const record: LeaderElectionRecord = {
@@ -523,8 +552,11 @@ export class LeaderElector {
       await this.config.lock.update(record);
       this.setObserved(record, JSON.stringify(record), now);
       this.log({ msg: 'released leader lease' });
+      return true;
     } catch (err) {
+      if ((err as { code?: number }).code === 409) return false;
       this.log({ msg: `failed to release lock: ${(err as Error).message}`, level: 'error' });
+      return true;
     }
   }
 }

@@ -18,13 +18,15 @@ export interface ClientBundle {
   clientset: Clientset;
   informers: InformerFactory;
   recorder?: (component: string) => EventRecorder;
+  /** Called once the daemon has stopped (closes connections). */
+  close?: () => void;
 }
 
 export interface ManagerDeps {
   /** The clients to use; default: built from --kubeconfig / --master by `buildClients`. */
   clients?: ClientBundle;
   /** Builds the clients from the options (the REST client of src/client). */
-  buildClients?: (options: ControllerManagerOptions, registry: Registry) => Promise<ClientBundle> | ClientBundle;
+  buildClients?: (options: ControllerManagerOptions, registry: Registry, log: (fields: Record<string, unknown>) => void) => Promise<ClientBundle> | ClientBundle;
   /** The controller table (default: CONTROLLERS). */
   controllers?: Record<string, ControllerEntry>;
   clock?: Clock;
@@ -143,7 +145,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
   let clients: ClientBundle;
   try {
     if (deps.clients) clients = deps.clients;
-    else if (deps.buildClients) clients = await deps.buildClients(options, registry);
+    else if (deps.buildClients) clients = await deps.buildClients(options, registry, log);
     else throw new Error('no API client: pass clients or buildClients');
   } catch (err) {
     await server?.close();
@@ -343,6 +345,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
       stopping = true;
       root.abort();
       await finished;
+      clients.close?.();
       await server?.close();
     },
   };

@@ -21,3 +21,14 @@ test('workqueue_* metrics of named queues', async () => {
   assert.match(text, /workqueue_work_duration_seconds_count\{name="metrics-test-queue"\} 1/);
   q.shutDown();
 });
+
+test('rest_client_* metrics from the REST client counters', async () => {
+  const { registerRestClientMetrics } = await import('./metrics.js');
+  const registry = new Registry();
+  registerRestClientMetrics(registry, { requests: new Map([['200 GET', 3], ['409 PUT', 1]]), latencyMsSum: 1500, latencyCount: 4, retries: 2 }, '127.0.0.1:6443');
+  const text = await registry.metrics();
+  assert.match(text, /rest_client_requests_total\{code="200",method="GET",host="127.0.0.1:6443"\} 3/);
+  assert.match(text, /rest_client_requests_total\{code="409",method="PUT",host="127.0.0.1:6443"\} 1/);
+  assert.match(text, /rest_client_request_duration_seconds_sum\{host="127.0.0.1:6443"\} 1.5/);
+  assert.match(text, /rest_client_request_retries_total\{host="127.0.0.1:6443"\} 2/);
+});

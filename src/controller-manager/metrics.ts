@@ -2,6 +2,7 @@
 // metrics of every named work queue of the process (read from src/client/workqueue.ts' counters
 // at scrape time).
 import { Counter, Gauge, type Registry } from 'prom-client';
+import type { RestClientMetrics } from '../client/rest.js';
 import { workQueueMetrics } from '../client/workqueue.js';
 
 /** A summary-typed metric whose _sum and _count are read at scrape time. */
@@ -63,4 +64,32 @@ export function registerWorkQueueMetrics(registry: Registry): void {
   summary(registry, 'workqueue_work_duration_seconds', 'How long in seconds processing an item from workqueue takes.', () =>
     workQueueMetrics().map((m) => ({ labels: { name: m.name }, sum: m.workDurationMsSum / 1000, count: m.workDurationCount })),
   );
+}
+
+/** client-go's rest_client_requests_total and rest_client_request_duration_seconds, from the REST client's counters. */
+export function registerRestClientMetrics(registry: Registry, metrics: RestClientMetrics, host: string): void {
+  new Counter({
+    name: 'rest_client_requests_total',
+    help: 'Number of HTTP requests, partitioned by status code, method, and host.',
+    labelNames: ['code', 'method', 'host'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [key, n] of metrics.requests) {
+        const [code = '', method = ''] = key.split(' ');
+        this.inc({ code, method, host }, n);
+      }
+    },
+  });
+  summary(registry, 'rest_client_request_duration_seconds', 'Request latency in seconds.', () => [{ labels: { host }, sum: metrics.latencyMsSum / 1000, count: metrics.latencyCount }]);
+  new Counter({
+    name: 'rest_client_request_retries_total',
+    help: 'Number of request retries.',
+    labelNames: ['host'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ host }, metrics.retries);
+    },
+  });
 }

@@ -1,0 +1,146 @@
+// `kubelite controller-manager` as a process against `kubelite apiserver`: leader election over a
+// Lease in kube-system, /healthz and /metrics, a standby that takes over within the lease duration
+// when the leader is killed, a clean SIGTERM (lock released), bad flags, an unreachable API server.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { KUBELITE_BIN, startApiserver, writeKubeconfig, type RunningApiserver } from '../support/kubelite.js';
+import { waitFor } from '../support/wait.js';
+import { join } from 'node:path';
+
+const FAST = ['--leader-elect-resource-lock=leases', '--leader-elect-lease-duration=3s', '--leader-elect-renew-deadline=2s', '--leader-elect-retry-period=500ms'];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface Manager {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  logs: () => string;
+  exited: Promise<number | null>;
+}
+
+async function startManager(args: string[]): Promise<Manager> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [KUBELITE_BIN, 'controller-manager', '--address=127.0.0.1', `--port=${port}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let logs = '';
+  child.stderr!.on('data', (d: Buffer) => (logs = (logs + d.toString()).slice(-200_000)));
+  child.stdout!.on('data', (d: Buffer) => (logs = (logs + d.toString()).slice(-200_000)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const m = { child, port, url: `http://127.0.0.1:${port}`, logs: () => logs, exited };
+  managers.push(m);
+  return m;
+}
+
+async function get(url: string): Promise<{ status: number; text: string }> {
+  try {
+    const r = await fetch(url);
+    return { status: r.status, text: await r.text() };
+  } catch {
+    return { status: 0, text: '' };
+  }
+}
+
+async function leaderGauge(m: Manager): Promise<string | undefined> {
+  const r = await get(`${m.url}/metrics`);
+  return /leader_election_master_status\{name="kube-controller-manager"\} (\d)/.exec(r.text)?.[1];
+}
+
+const managers: Manager[] = [];
+let api: RunningApiserver;
+
+async function lease(): Promise<Record<string, unknown> | undefined> {
+  const r = await fetch(`${api.url}/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager`);
+  if (r.status !== 200) return undefined;
+  return ((await r.json()) as { spec: Record<string, unknown> }).spec;
+}
+
+describe('kubelite controller-manager', () => {
+  before(async () => {
+    api = await startApiserver(['--storage', 'memory']);
+    const r = await fetch(`${api.url}/api/v1/namespaces`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } }),
+    });
+    assert.ok(r.status === 201 || r.status === 409, `create kube-system: ${r.status}`);
+  });
+  after(async () => {
+    for (const m of managers) if (m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
+    await api?.stop();
+  });
+
+  it('bad flags exit 2 with one line', async () => {
+    const m = await startManager(['--leader-elect-renew-deadline=20s']);
+    assert.equal(await m.exited, 2);
+    assert.match(m.logs(), /^kubelite controller-manager: --leader-elect-renew-deadline \(20s\) must be less than or equal to --leader-elect-lease-duration \(15s\)\n$/);
+    const u = await startManager(['--no-such-flag']);
+    assert.equal(await u.exited, 2);
+    assert.match(u.logs(), /unknown option '--no-such-flag'/);
+  });
+
+  it('leads through a Lease, a standby takes over within the lease duration once the leader is killed, SIGTERM releases', async () => {
+    const a = await startManager(['--kubeconfig', api.kubeconfig, ...FAST]);
+    const first = await waitFor(async () => (await lease())?.holderIdentity as string | undefined, 'the first manager to acquire the Lease');
+    assert.match(first, /^.+_[0-9a-f-]{36}$/);
+    const spec = (await lease())!;
+    assert.equal(spec.leaseDurationSeconds, 3);
+    await waitFor(async () => (await leaderGauge(a)) === '1', 'leader gauge 1');
+    const hz = await get(`${a.url}/healthz?verbose`);
+    assert.equal(hz.status, 200, hz.text);
+    assert.match(hz.text, /\[\+\]leaderElection ok/);
+    assert.equal((await get(`${a.url}/healthz/leaderElection`)).text, 'ok');
+    const configz = JSON.parse((await get(`${a.url}/configz`)).text) as { KubeControllerManagerConfiguration: Record<string, unknown> };
+    assert.equal(configz.KubeControllerManagerConfiguration['leader-elect-lease-duration'], '3s');
+
+    const b = await startManager(['--kubeconfig', api.kubeconfig, ...FAST]);
+    await waitFor(async () => (await get(`${b.url}/healthz`)).status === 200, 'the standby serving /healthz');
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal((await lease())?.holderIdentity, first, 'the standby must not take the lease from a live leader');
+    assert.equal(await leaderGauge(b), '0');
+
+    const killedAt = Date.now();
+    a.child.kill('SIGKILL');
+    const second = await waitFor(async () => {
+      const h = (await lease())?.holderIdentity as string | undefined;
+      return h && h !== first ? h : undefined;
+    }, 'the standby taking over', 15_000);
+    const took = Date.now() - killedAt;
+    // the lease duration (3 s) plus at most one jittered retry period (0.5 s × 2.2) and the polling
+    assert.ok(took <= 3000 + 1100 + 1000, `took over after ${took} ms`);
+    assert.notEqual(second, first);
+    assert.equal(((await lease())!.leaseTransitions as number) >= 1, true);
+    await waitFor(async () => (await leaderGauge(b)) === '1', 'the new leader gauge');
+
+    b.child.kill('SIGTERM');
+    assert.equal(await b.exited, 0);
+    assert.equal((await lease())?.holderIdentity, '', 'a clean stop releases the lease');
+  });
+
+  it('an unreachable API server: retries with back-off, a clear log line, /healthz reports it', async () => {
+    const port = await freePort();
+    const kubeconfig = join(api.dir, 'unreachable.kubeconfig');
+    writeKubeconfig(kubeconfig, `http://127.0.0.1:${port}`);
+    const m = await startManager(['--kubeconfig', kubeconfig, ...FAST]);
+    await waitFor(() => /waiting for the API server/.test(m.logs()), 'the waiting log line');
+    const hz = await waitFor(async () => {
+      const r = await get(`${m.url}/healthz?verbose`);
+      return r.status === 500 ? r : undefined;
+    }, '/healthz reporting the API server');
+    assert.match(hz.text, /\[-\]apiserver failed: API server unreachable/);
+    await waitFor(() => (m.logs().match(/waiting for the API server/g) ?? []).length >= 2, 'a retry');
+    assert.equal(m.child.exitCode, null, 'still running');
+    m.child.kill('SIGTERM');
+    assert.equal(await m.exited, 0);
+  });
+});
