@@ -45,6 +45,19 @@ export class TokenBucket {
     return (-this.tokens * 1000) / this.qps;
   }
 
+  /** Takes a token if one is available now (never goes into debt). */
+  tryTake(): boolean {
+    if (this.unlimited) return true;
+    const now = this.clock.now();
+    if (now > this.last) {
+      this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.qps) / 1000);
+      this.last = now;
+    }
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
   /** Waits for a token. */
   async wait(): Promise<void> {
     const delay = this.reserve();
