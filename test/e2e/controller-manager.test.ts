@@ -127,6 +127,22 @@ describe('kubelite controller-manager', () => {
     assert.equal((await lease())?.holderIdentity, '', 'a clean stop releases the lease');
   });
 
+  it('the seed\'s default lock: the record is JSON in the Endpoints annotation control-plane.alpha.kubernetes.io/leader', async () => {
+    const m = await startManager(['--kubeconfig', api.kubeconfig, '--leader-elect-lease-duration=3s', '--leader-elect-renew-deadline=2s', '--leader-elect-retry-period=500ms', '--leader-elect-resource-name=cm-endpoints']);
+    const record = await waitFor(async () => {
+      const r = await fetch(`${api.url}/api/v1/namespaces/kube-system/endpoints/cm-endpoints`);
+      if (r.status !== 200) return undefined;
+      const ann = ((await r.json()) as { metadata: { annotations?: Record<string, string> } }).metadata.annotations ?? {};
+      return ann['control-plane.alpha.kubernetes.io/leader'];
+    }, 'the leader annotation');
+    const parsed = JSON.parse(record) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(parsed), ['holderIdentity', 'leaseDurationSeconds', 'acquireTime', 'renewTime', 'leaderTransitions']);
+    assert.equal(parsed.leaseDurationSeconds, 3);
+    assert.match(String(parsed.renewTime), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    m.child.kill('SIGTERM');
+    assert.equal(await m.exited, 0);
+  });
+
   it('an unreachable API server: retries with back-off, a clear log line, /healthz reports it', async () => {
     const port = await freePort();
     const kubeconfig = join(api.dir, 'unreachable.kubeconfig');
