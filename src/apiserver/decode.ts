@@ -4,15 +4,30 @@ import type { StructType } from '../api/schema/dsl.js';
 import type { KubeObject } from '../api/schema/kind.js';
 import { decodeBody as decodeWith } from '../machinery/codec/index.js';
 import type { DecodeOptions } from '../machinery/codec/json.js';
-import { negotiateInput } from '../machinery/codec/negotiation.js';
+import { negotiateInput, type InputChoice } from '../machinery/codec/negotiation.js';
 
 export interface DecodedBody {
   object: KubeObject;
   warnings: string[];
 }
 
+// The same few Content-Types come with every request: negotiate each once (refusals are not kept).
+const inputs = new Map<string, InputChoice>();
+const MAX_INPUTS = 256;
+
+function inputOf(contentType: string | undefined): InputChoice {
+  const key = contentType ?? '';
+  let input = inputs.get(key);
+  if (input === undefined) {
+    input = negotiateInput(contentType);
+    if (inputs.size >= MAX_INPUTS) inputs.clear();
+    inputs.set(key, input);
+  }
+  return input;
+}
+
 export function decodeBody(bytes: Uint8Array, contentType: string | undefined, type: StructType, opts: DecodeOptions = {}): DecodedBody {
-  const input = negotiateInput(contentType);
+  const input = inputOf(contentType);
   const r = decodeWith<KubeObject>(input.codec, bytes, type, opts);
   return { object: r.object, warnings: r.warnings };
 }

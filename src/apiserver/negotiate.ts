@@ -14,6 +14,23 @@ const MEDIA: Record<Codec, MediaType> = {
  * PartialObjectMetadataList; single objects: Table and PartialObjectMetadata; watches: both).
  */
 export function negotiateResource(accept: string | undefined, pretty: boolean, transformations: ReadonlySet<ResponseFormat['as']>, stream = false): ResponseFormat {
+  // Clients send the same few Accept headers over and over: negotiate each once per endpoint kind.
+  let cache = negotiated.get(transformations);
+  if (cache === undefined) negotiated.set(transformations, (cache = new Map()));
+  const key = `${pretty ? 1 : 0}${stream ? 1 : 0}${accept ?? '\u0000'}`;
+  let format = cache.get(key);
+  if (format === undefined) {
+    format = Object.freeze(negotiate(accept, pretty, transformations, stream));
+    if (cache.size >= MAX_NEGOTIATED) cache.clear();
+    cache.set(key, format);
+  }
+  return format;
+}
+
+const negotiated = new WeakMap<ReadonlySet<ResponseFormat['as']>, Map<string, ResponseFormat>>();
+const MAX_NEGOTIATED = 256;
+
+function negotiate(accept: string | undefined, pretty: boolean, transformations: ReadonlySet<ResponseFormat['as']>, stream: boolean): ResponseFormat {
   const choice = negotiateOutput(accept, {
     stream,
     allowConversion: (t, codec) =>
