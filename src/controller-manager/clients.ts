@@ -3,19 +3,12 @@
 import type { Registry } from 'prom-client';
 import { loadRestConfig } from '../client/kubeconfig.js';
 import { KUBERNETES_CLIENT_VERSION, newClientset } from '../client/rest.js';
-import type { InformerFactory, ResourceRef } from '../client/types.js';
+import { hostname } from 'node:os';
+import { EventBroadcaster } from '../client/events.js';
+import { SharedInformerFactory } from '../client/informers.js';
 import type { ClientBundle } from './manager.js';
 import { registerRestClientMetrics } from './metrics.js';
 import type { ControllerManagerOptions } from './options.js';
-
-/** Until src/client's shared informers land: asking for an informer fails with a clear message. */
-const noInformers: InformerFactory = {
-  informer(ref: ResourceRef) {
-    throw new Error(`shared informers are not available yet in kubelite's client (asked for ${ref.resource}.${ref.group || 'core'})`);
-  },
-  start() {},
-  waitForCacheSync: async () => true,
-};
 
 export async function buildClients(options: ControllerManagerOptions, registry: Registry, log?: (fields: Record<string, unknown>) => void): Promise<ClientBundle> {
   const config = loadRestConfig({ kubeconfig: options.kubeconfig, master: options.master });
@@ -30,5 +23,15 @@ export async function buildClients(options: ControllerManagerOptions, registry: 
     log,
   });
   registerRestClientMetrics(registry, clientset.metrics, new URL(config.server).host);
-  return { clientset, informers: noInformers, close: () => clientset.close() };
+  const informers = new SharedInformerFactory(clientset, { resyncPeriodMs: options.minResyncPeriod, log });
+  const broadcaster = new EventBroadcaster({ clientset, host: hostname(), log });
+  return {
+    clientset,
+    informers,
+    recorder: (component) => broadcaster.newRecorder(component),
+    close: () => {
+      broadcaster.shutDown();
+      clientset.close();
+    },
+  };
 }

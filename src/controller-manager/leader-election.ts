@@ -9,6 +9,7 @@
 // resourceVersion read, so two candidates never both win: the loser gets a 409 and tries again
 // next period.
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { realClock, type Clock, type TimerHandle } from '../client/clock.js';
 import type { Clientset, KubeObject, ResourceClient } from '../client/types.js';
@@ -354,6 +355,7 @@ export class LeaderElector {
     const acquired = await this.acquire(signal);
     if (!acquired) return;
     const leaderAbort = new AbortController();
+    setMaxListeners(0, leaderAbort.signal);
     const onAbort = () => leaderAbort.abort();
     signal.addEventListener('abort', onAbort, { once: true });
     try {

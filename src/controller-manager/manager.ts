@@ -5,6 +5,7 @@
 // Losing leadership stops the controllers and ends the daemon with a non-zero code (as
 // kube-controller-manager's "leaderelection lost"); stop() (SIGTERM) stops them cleanly and
 // releases the lock so a standby takes over at once.
+import { setMaxListeners } from 'node:events';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { realClock, type Clock } from '../client/clock.js';
 import type { Clientset, Controller, ControllerContext, EventRecorder, InformerFactory, KubeObject } from '../client/types.js';
@@ -75,6 +76,8 @@ export async function startControllerManager(options: ControllerManagerOptions, 
   const enabled = resolveControllers(options.controllers, table);
   const identity = deps.identity ?? newIdentity();
   const root = new AbortController();
+  // every controller, worker and informer listens on it
+  setMaxListeners(0, root.signal);
 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
