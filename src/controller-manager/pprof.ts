@@ -104,8 +104,18 @@ class ProtoWriter {
   }
 }
 
-/** Converts a V8 CPU profile to an (uncompressed) pprof Profile message. */
-export function cpuProfileToPprof(p: CpuProfile, samplingIntervalUs = 1000, wallStartMs?: number): Uint8Array {
+type ProfileNode = CpuProfile['nodes'][number];
+
+interface TreeMeta {
+  sampleTypes: [string, string][];
+  periodType: [string, string];
+  period: number;
+  timeNanos: bigint;
+  durationNanos: bigint;
+}
+
+/** Encodes a V8 call tree (nodes with children ids) and per-node sample values as a pprof Profile. */
+function encodeTree(nodes: ProfileNode[], values: Map<number, number[]>, meta: TreeMeta): Uint8Array {
   const strings: string[] = [''];
   const stringIndex = new Map<string, number>([['', 0]]);
   const str = (s: string): number => {
@@ -118,9 +128,9 @@ export function cpuProfileToPprof(p: CpuProfile, samplingIntervalUs = 1000, wall
     return i;
   };
 
-  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const byId = new Map(nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
-  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  for (const n of nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 
   // one function per (name, url, line of definition), one location per node's frame
   const functions: { id: number; name: number; filename: number; startLine: number }[] = [];
@@ -128,7 +138,7 @@ export function cpuProfileToPprof(p: CpuProfile, samplingIntervalUs = 1000, wall
   const locationOfNode = new Map<number, number>();
   const locations: { id: number; functionId: number; line: number }[] = [];
   const locationIds = new Map<string, number>();
-  for (const n of p.nodes) {
+  for (const n of nodes) {
     const f = n.callFrame;
     const name = f.functionName || '(anonymous)';
     const fkey = `${name}\0${f.url}\0${f.lineNumber}`;
@@ -148,44 +158,17 @@ export function cpuProfileToPprof(p: CpuProfile, samplingIntervalUs = 1000, wall
     locationOfNode.set(n.id, lid);
   }
 
-  // samples: count and time per leaf node (time from timeDeltas when present)
-  const counts = new Map<number, number>();
-  const times = new Map<number, number>();
-  const samples = p.samples ?? [];
-  const deltas = p.timeDeltas ?? [];
-  if (samples.length > 0) {
-    for (let i = 0; i < samples.length; i++) {
-      const id = samples[i]!;
-      // the time of sample i is the delta to the next one
-      const dt = deltas[i + 1] ?? samplingIntervalUs;
-      counts.set(id, (counts.get(id) ?? 0) + 1);
-      times.set(id, (times.get(id) ?? 0) + Math.max(0, dt));
-    }
-  } else {
-    for (const n of p.nodes) {
-      if (n.hitCount) {
-        counts.set(n.id, n.hitCount);
-        times.set(n.id, n.hitCount * samplingIntervalUs);
-      }
-    }
-  }
-
   const w = new ProtoWriter();
-  const samplesType = str('samples');
-  const countUnit = str('count');
-  const cpuType = str('cpu');
-  const nsUnit = str('nanoseconds');
-  w.message(1, (m) => {
-    m.int(1, samplesType);
-    m.int(2, countUnit);
-  });
-  w.message(1, (m) => {
-    m.int(1, cpuType);
-    m.int(2, nsUnit);
-  });
-  for (const [id, count] of counts) {
-    const node = byId.get(id);
-    if (!node) continue;
+  for (const [type, unit] of meta.sampleTypes) {
+    const t = str(type);
+    const u = str(unit);
+    w.message(1, (m) => {
+      m.int(1, t);
+      m.int(2, u);
+    });
+  }
+  for (const [id, vals] of values) {
+    if (!byId.has(id)) continue;
     const stack: number[] = [];
     for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
       const n = byId.get(cur)!;
@@ -195,7 +178,7 @@ export function cpuProfileToPprof(p: CpuProfile, samplingIntervalUs = 1000, wall
     if (stack.length === 0) continue;
     w.message(2, (m) => {
       m.packed(1, stack);
-      m.packed(2, [count, Math.round((times.get(id) ?? 0) * 1000)]);
+      m.packed(2, vals.map((v) => Math.round(v)));
     });
   }
   for (const l of locations) {
@@ -216,16 +199,127 @@ export function cpuProfileToPprof(p: CpuProfile, samplingIntervalUs = 1000, wall
       m.int(5, f.startLine);
     });
   }
+  const pt = str(meta.periodType[0]);
+  const pu = str(meta.periodType[1]);
   for (const s of strings) w.string(6, s);
-  // V8's times are on a monotonic clock; the wall-clock start is estimated from the end (now)
-  w.int(9, BigInt(Math.round(wallStartMs ?? Date.now() - (p.endTime - p.startTime) / 1000)) * 1_000_000n);
-  w.int(10, BigInt(Math.max(0, Math.round(p.endTime - p.startTime))) * 1000n);
+  w.int(9, meta.timeNanos);
+  w.int(10, meta.durationNanos);
   w.message(11, (m) => {
-    m.int(1, cpuType);
-    m.int(2, nsUnit);
+    m.int(1, pt);
+    m.int(2, pu);
   });
-  w.int(12, samplingIntervalUs * 1000);
+  w.int(12, meta.period);
   return w.finish();
+}
+
+/** Converts a V8 CPU profile to an (uncompressed) pprof Profile message. */
+export function cpuProfileToPprof(p: CpuProfile, samplingIntervalUs = 1000, wallStartMs?: number): Uint8Array {
+  // samples: count and time per leaf node (time from timeDeltas when present)
+  const values = new Map<number, number[]>();
+  const add = (id: number, count: number, us: number): void => {
+    const v = values.get(id) ?? [0, 0];
+    v[0]! += count;
+    v[1]! += us * 1000;
+    values.set(id, v);
+  };
+  const samples = p.samples ?? [];
+  const deltas = p.timeDeltas ?? [];
+  if (samples.length > 0) {
+    // the time of sample i is the delta to the next one
+    for (let i = 0; i < samples.length; i++) add(samples[i]!, 1, Math.max(0, deltas[i + 1] ?? samplingIntervalUs));
+  } else {
+    for (const n of p.nodes) if (n.hitCount) add(n.id, n.hitCount, n.hitCount * samplingIntervalUs);
+  }
+  return encodeTree(p.nodes, values, {
+    sampleTypes: [
+      ['samples', 'count'],
+      ['cpu', 'nanoseconds'],
+    ],
+    periodType: ['cpu', 'nanoseconds'],
+    period: samplingIntervalUs * 1000,
+    // V8's times are on a monotonic clock; the wall-clock start is estimated from the end (now)
+    timeNanos: BigInt(Math.round(wallStartMs ?? Date.now() - (p.endTime - p.startTime) / 1000)) * 1_000_000n,
+    durationNanos: BigInt(Math.max(0, Math.round(p.endTime - p.startTime))) * 1000n,
+  });
+}
+
+/** V8's sampling heap profile (HeapProfiler.getSamplingProfile). */
+export interface HeapProfile {
+  head: HeapNode;
+  samples?: { size: number; nodeId: number; ordinal: number }[];
+}
+interface HeapNode {
+  id: number;
+  callFrame: ProfileNode['callFrame'];
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** Converts a sampling heap profile to pprof (inuse_objects/count, inuse_space/bytes, as Go's heap profile). */
+export function heapProfileToPprof(p: HeapProfile, samplingIntervalBytes: number, nowMs = Date.now()): Uint8Array {
+  const nodes: ProfileNode[] = [];
+  const values = new Map<number, number[]>();
+  const walk = (n: HeapNode): void => {
+    nodes.push({ id: n.id, callFrame: n.callFrame, children: n.children.map((c) => c.id) });
+    for (const c of n.children) walk(c);
+  };
+  walk(p.head);
+  if (p.samples && p.samples.length > 0) {
+    for (const s of p.samples) {
+      const v = values.get(s.nodeId) ?? [0, 0];
+      v[0]! += 1;
+      v[1]! += s.size;
+      values.set(s.nodeId, v);
+    }
+  } else {
+    const visit = (n: HeapNode): void => {
+      if (n.selfSize > 0) values.set(n.id, [1, n.selfSize]);
+      n.children.forEach(visit);
+    };
+    visit(p.head);
+  }
+  return encodeTree(nodes, values, {
+    sampleTypes: [
+      ['inuse_objects', 'count'],
+      ['inuse_space', 'bytes'],
+    ],
+    periodType: ['space', 'bytes'],
+    period: samplingIntervalBytes,
+    timeNanos: BigInt(Math.round(nowMs)) * 1_000_000n,
+    durationNanos: 0n,
+  });
+}
+
+const HEAP_SAMPLING_INTERVAL = 512 * 1024;
+let heapSession: Promise<Session> | undefined;
+let heapUsers = 0;
+
+/** Starts V8's sampling heap profiler for this process (cheap: one sample per 512 KiB allocated); counted. */
+export function startHeapSampling(): Promise<Session> {
+  heapUsers++;
+  heapSession ??= (async () => {
+    const s = new Session();
+    s.connect();
+    await s.post('HeapProfiler.enable');
+    await s.post('HeapProfiler.startSampling', { samplingInterval: HEAP_SAMPLING_INTERVAL });
+    return s;
+  })();
+  return heapSession;
+}
+
+export function stopHeapSampling(): void {
+  if (heapUsers > 0 && --heapUsers === 0 && heapSession) {
+    const p = heapSession;
+    heapSession = undefined;
+    void p.then((s) => s.disconnect()).catch(() => {});
+  }
+}
+
+/** The live heap as sampled since startHeapSampling, as gzipped pprof (Go's /debug/pprof/heap). */
+export async function heapPprof(): Promise<Buffer> {
+  const session = await (heapSession ?? startHeapSampling());
+  const { profile } = (await session.post('HeapProfiler.getSamplingProfile')) as { profile: HeapProfile };
+  return gzipSync(heapProfileToPprof(profile, HEAP_SAMPLING_INTERVAL));
 }
 
 /** The gzipped pprof bytes Go's /debug/pprof/profile serves. */

@@ -136,6 +136,21 @@ test('/debug/pprof/profile: a gzipped pprof CPU profile of the process', async (
   });
 });
 
+test('/debug/pprof/heap: the sampled live heap in pprof form', async () => {
+  await withServer(true, async (url) => {
+    const keep: number[][] = [];
+    for (let i = 0; i < 2000; i++) keep.push(new Array(1000).fill(i));
+    const r = await fetch(`${url}/debug/pprof/heap`);
+    assert.equal(r.status, 200);
+    const p = decode(gunzipSync(Buffer.from(await r.arrayBuffer())));
+    const s = (i: number) => p.stringTable[i];
+    assert.deepEqual(p.sampleType.map((t) => `${s(t.type)}/${s(t.unit)}`), ['inuse_objects/count', 'inuse_space/bytes']);
+    assert.equal(p.period, 512 * 1024);
+    assert.ok(p.sample.length > 0);
+    assert.ok(keep.length === 2000);
+  });
+});
+
 test('pprof encoder: stacks leaf first, root frame dropped, times from timeDeltas', () => {
   const frame = (functionName: string, line: number) => ({ functionName, scriptId: '1', url: 'file:///a.js', lineNumber: line, columnNumber: 0 });
   const cpu: CpuProfile = {

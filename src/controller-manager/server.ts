@@ -8,7 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import { encodePprof, takeCpuProfile } from './pprof.js';
+import { encodePprof, heapPprof, startHeapSampling, stopHeapSampling, takeCpuProfile } from './pprof.js';
 
 /** A health check: undefined when healthy, else the reason. */
 export type HealthCheck = () => string | undefined;
@@ -77,8 +77,10 @@ const PPROF_INDEX = `<html>
 Types of profiles available:
 <table>
 <thead><td>Count</td><td>Profile</td></thead>
+<tr><td>0</td><td><a href='heap'>heap</a></td></tr>
 <tr><td>0</td><td><a href='profile?seconds=30'>profile</a></td></tr>
 </table>
+<p>heap: A sampling of live objects (V8's sampling heap profiler, one sample per 512 KiB allocated, since the server started).</p>
 <p>profile: CPU profile. You can specify the duration in the seconds GET parameter. After you get the profile file, use the go tool pprof command to investigate the profile (or open it in speedscope); add format=cpuprofile for V8's .cpuprofile JSON.</p>
 </body>
 </html>
@@ -87,6 +89,9 @@ Types of profiles available:
 async function pprof(res: ServerResponse, url: URL, log?: (f: Record<string, unknown>) => void): Promise<void> {
   const path = url.pathname;
   if (path === '/debug/pprof' || path === '/debug/pprof/') return send(res, 200, PPROF_INDEX, 'text/html; charset=utf-8');
+  if (path === '/debug/pprof/heap') {
+    return send(res, 200, await heapPprof(), 'application/octet-stream', { 'Content-Disposition': 'attachment; filename="heap"' });
+  }
   if (path !== '/debug/pprof/profile') return send(res, 404, 'Unknown profile\n');
   const secParam = url.searchParams.get('seconds');
   const seconds = secParam === null ? 30 : Number(secParam);
@@ -144,12 +149,14 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     });
   });
   const port = (server.address() as AddressInfo).port;
+  if (o.profiling) await startHeapSampling();
   const host = o.address.includes(':') ? `[${o.address}]` : o.address;
   return {
     port,
     url: `${o.tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
+        if (o.profiling && server.listening) stopHeapSampling();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
