@@ -10,6 +10,7 @@ import { claimObjects, getControllerOf, newControllerRef, recheckOwner } from '.
 import { computeHash } from '../common/hash.js';
 import { deepCopy, isAlreadyExists, isNotFound, keyOf, meta, splitKey, unwrapTombstone } from '../common/objects.js';
 import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
+import { newRateLimitingQueue } from '../../client/workqueue.js';
 import { PODS, REPLICASETS, specReplicas } from '../replicaset/replicaset.js';
 import * as u from './util.js';
 
@@ -696,6 +697,7 @@ function statusEqual(a: DeploymentStatus, b: DeploymentStatus): boolean {
   return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
 }
 
+/** The daemon's instance uses client-go's rate-limited queue, named as Kubernetes' (metrics). */
 export function newDeploymentController(ctx: ControllerContext): Controller {
-  return new DeploymentController(ctx);
+  return new DeploymentController(ctx, newRateLimitingQueue({ name: 'deployment' }));
 }

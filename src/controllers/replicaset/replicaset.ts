@@ -12,6 +12,7 @@ import { ControllerExpectations } from '../common/expectations.js';
 import { deepCopy, isConflict, isNotFound, keyOf, meta, rfc3339, splitKey, unwrapTombstone } from '../common/objects.js';
 import { filterActivePods, isPodAvailable, isPodReady, podsToDelete } from '../common/pods.js';
 import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
+import { newRateLimitingQueue } from '../../client/workqueue.js';
 
 /** Kubernetes' burstReplicas: at most this many creates or deletes per sync. */
 export const BURST_REPLICAS = 500;
@@ -419,10 +420,11 @@ export class ReplicaSetController implements Controller {
   }
 }
 
+/** The daemon's instances use client-go's rate-limited queues, named as Kubernetes' (metrics). */
 export function newReplicaSetController(ctx: ControllerContext): Controller {
-  return new ReplicaSetController(ctx, REPLICASET_KIND);
+  return new ReplicaSetController(ctx, REPLICASET_KIND, newRateLimitingQueue({ name: 'replicaset' }));
 }
 
 export function newReplicationControllerController(ctx: ControllerContext): Controller {
-  return new ReplicaSetController(ctx, REPLICATIONCONTROLLER_KIND);
+  return new ReplicaSetController(ctx, REPLICATIONCONTROLLER_KIND, newRateLimitingQueue({ name: 'replicationmanager' }));
 }
