@@ -13,7 +13,8 @@ export async function controllerManagerMain(argv: string[]): Promise<number> {
     handle = await startControllerManager(options, { buildClients });
   } catch (err) {
     process.stderr.write(`kubelite controller-manager: ${(err as Error).message}\n`);
-    return 1;
+    // a kubeconfig that cannot be read or used, or neither --kubeconfig nor --master: a bad flag value
+    return (err as Error).name === 'KubeconfigError' ? 2 : 1;
   }
   const signalled = new Promise<'signal'>((resolve) => {
     process.once('SIGINT', () => resolve('signal'));

@@ -112,19 +112,30 @@ export async function startControllerManager(options: ControllerManagerOptions, 
   ]);
   if (options.leaderElect) checks.set('leaderElection', () => elector?.check(LEADER_HEALTHZ_TOLERANCE_MS));
 
+  let clients: ClientBundle;
+  // configuration errors (kubeconfig) end the start before any port is bound
+  if (deps.clients) clients = deps.clients;
+  else if (deps.buildClients) clients = await deps.buildClients(options, registry, log);
+  else throw new Error('no API client: pass clients or buildClients');
+
   let server: RunningServer | undefined;
   const serve = deps.serve ?? options.port !== 0;
   if (serve !== false) {
     const port = typeof serve === 'object' ? serve.port : options.port;
-    server = await startServer({
-      address: options.address,
-      port,
-      profiling: options.profiling,
-      checks,
-      registry,
-      configz: () => ({ KubeControllerManagerConfiguration: optionsForConfigz(options) }),
-      log,
-    });
+    try {
+      server = await startServer({
+        address: options.address,
+        port,
+        profiling: options.profiling,
+        checks,
+        registry,
+        configz: () => ({ KubeControllerManagerConfiguration: optionsForConfigz(options) }),
+        log,
+      });
+    } catch (err) {
+      clients.close?.();
+      throw new Error(`cannot serve on ${options.address}:${port}: ${(err as Error).message}`);
+    }
     log({ msg: 'serving', url: server.url });
   }
   if (options.securePort !== 0 && options.tlsCertFile && options.tlsPrivateKeyFile) {
@@ -145,15 +156,6 @@ export async function startControllerManager(options: ControllerManagerOptions, 
   let resolveDone!: (code: number) => void;
   const done = new Promise<number>((r) => (resolveDone = r));
 
-  let clients: ClientBundle;
-  try {
-    if (deps.clients) clients = deps.clients;
-    else if (deps.buildClients) clients = await deps.buildClients(options, registry, log);
-    else throw new Error('no API client: pass clients or buildClients');
-  } catch (err) {
-    await server?.close();
-    throw err;
-  }
   const recorder = clients.recorder ?? ((): EventRecorder => ({ event: () => {} }));
 
   /** One request to the API server: updates the apiserver health check. */

@@ -87,6 +87,9 @@ describe('kubelite controller-manager', () => {
     const u = await startManager(['--no-such-flag']);
     assert.equal(await u.exited, 2);
     assert.match(u.logs(), /unknown option '--no-such-flag'/);
+    const k = await startManager(['--kubeconfig', join(api.dir, 'missing.kubeconfig')]);
+    assert.equal(await k.exited, 2);
+    assert.match(k.logs(), /^kubelite controller-manager: cannot read kubeconfig .*missing\.kubeconfig/);
   });
 
   it('leads through a Lease, a standby takes over within the lease duration once the leader is killed, SIGTERM releases', async () => {
