@@ -1,0 +1,162 @@
+// The deployment and replicaset controllers in a real `kubelite controller-manager` process against
+// a real `kubelite apiserver`; the test plays the kubelet (it marks pods Running and Ready through
+// pods/status) and kubectl drives and watches the rollouts (rollout status, set image, undo, scale).
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { KUBELITE_BIN, startApiserver, type RunningApiserver } from '../support/kubelite.js';
+import { kubectl, kubectlOk } from '../support/kubectl.js';
+import { waitFor } from '../support/wait.js';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+let api: RunningApiserver;
+let manager: ChildProcess | undefined;
+let logs = '';
+let kubeletTimer: NodeJS.Timeout | undefined;
+
+type Obj = Record<string, any>;
+
+async function json(path: string, init: RequestInit = {}): Promise<{ status: number; body: Obj }> {
+  const r = await fetch(`${api.url}${path}`, { ...init, headers: { 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
+  return { status: r.status, body: (await r.json()) as Obj };
+}
+
+async function livePods(app: string): Promise<Obj[]> {
+  const r = await json(`/api/v1/namespaces/default/pods?labelSelector=${encodeURIComponent(`app=${app}`)}`);
+  return ((r.body.items ?? []) as Obj[]).filter((p) => !p.metadata.deletionTimestamp);
+}
+
+/** The kubelet's part: every pod not yet ready becomes Running and Ready. */
+async function kubeletPass(): Promise<void> {
+  const r = await json('/api/v1/namespaces/default/pods');
+  for (const p of (r.body.items ?? []) as Obj[]) {
+    if (p.metadata.deletionTimestamp || p.status?.phase === 'Running') continue;
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const status = { phase: 'Running', startTime: now, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }] };
+    await json(`/api/v1/namespaces/default/pods/${p.metadata.name}/status`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ status }),
+    });
+  }
+}
+
+function deploymentYaml(image: string, replicas: number): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: default
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: c
+        image: ${image}
+`;
+}
+
+describe('deployment and replicaset controllers in kubelite controller-manager', () => {
+  before(async () => {
+    api = await startApiserver(['--storage', 'memory']);
+    for (const ns of ['default', 'kube-system']) {
+      const r = await json('/api/v1/namespaces', { method: 'POST', body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }) });
+      assert.ok(r.status === 201 || r.status === 409, `create ${ns}: ${r.status}`);
+    }
+    const port = await freePort();
+    manager = spawn(
+      process.execPath,
+      [KUBELITE_BIN, 'controller-manager', '--address=127.0.0.1', `--port=${port}`, '--kubeconfig', api.kubeconfig, '--leader-elect=false', '--controllers=deployment,replicaset'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    manager.stdout!.on('data', (d: Buffer) => (logs = (logs + d.toString()).slice(-100_000)));
+    manager.stderr!.on('data', (d: Buffer) => (logs = (logs + d.toString()).slice(-100_000)));
+    let busy = false;
+    kubeletTimer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      kubeletPass()
+        .catch(() => undefined)
+        .finally(() => (busy = false));
+    }, 200);
+  });
+  after(async () => {
+    clearInterval(kubeletTimer);
+    if (manager && manager.exitCode === null && manager.signalCode === null) {
+      const exited = new Promise((r) => manager!.once('exit', r));
+      manager.kill('SIGTERM');
+      const t = setTimeout(() => manager!.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(t);
+    }
+    await api?.stop();
+  });
+
+  it('a deployment rolls out; kubectl rollout status succeeds; set image, undo and scale roll through', async () => {
+    await kubectlOk(api.kubeconfig, ['apply', '-f', '-'], { input: deploymentYaml('nginx:1', 3) });
+    let r = await kubectl(api.kubeconfig, ['rollout', 'status', 'deployment/web', '--timeout=60s'], { timeoutMs: 70_000 });
+    assert.equal(r.code, 0, r.stderr + logs);
+    assert.match(r.stdout, /successfully rolled out/);
+    const pods = await livePods('web');
+    assert.equal(pods.length, 3);
+    for (const p of pods) {
+      assert.match(p.metadata.name, /^web-[a-z0-9]+-[a-z0-9]{5}$/);
+      assert.equal(p.metadata.ownerReferences?.[0]?.kind, 'ReplicaSet');
+      assert.ok(p.metadata.labels['pod-template-hash']);
+    }
+    let d = (await json('/apis/apps/v1/namespaces/default/deployments/web')).body;
+    assert.equal(d.metadata.annotations['deployment.kubernetes.io/revision'], '1');
+    assert.equal(d.status.availableReplicas, 3);
+    assert.deepEqual(
+      d.status.conditions.map((c: Obj) => `${c.type}/${c.reason}`).sort(),
+      ['Available/MinimumReplicasAvailable', 'Progressing/NewReplicaSetAvailable'],
+    );
+
+    await kubectlOk(api.kubeconfig, ['set', 'image', 'deployment/web', 'c=nginx:2']);
+    r = await kubectl(api.kubeconfig, ['rollout', 'status', 'deployment/web', '--timeout=60s'], { timeoutMs: 70_000 });
+    assert.equal(r.code, 0, r.stderr + logs);
+    await waitFor(async () => {
+      const ps = await livePods('web');
+      return ps.length === 3 && ps.every((p) => p.spec.containers[0].image === 'nginx:2');
+    }, 'three nginx:2 pods', 30_000, 200);
+    const rss = (await json('/apis/apps/v1/namespaces/default/replicasets')).body.items as Obj[];
+    assert.equal(rss.length, 2);
+    assert.deepEqual(rss.map((rs) => rs.metadata.annotations['deployment.kubernetes.io/revision']).sort(), ['1', '2']);
+    const history = await kubectlOk(api.kubeconfig, ['rollout', 'history', 'deployment/web']);
+    assert.match(history, /1\s/);
+    assert.match(history, /2\s/);
+
+    await kubectlOk(api.kubeconfig, ['rollout', 'undo', 'deployment/web']);
+    r = await kubectl(api.kubeconfig, ['rollout', 'status', 'deployment/web', '--timeout=60s'], { timeoutMs: 70_000 });
+    assert.equal(r.code, 0, r.stderr + logs);
+    await waitFor(async () => {
+      const ps = await livePods('web');
+      return ps.length === 3 && ps.every((p) => p.spec.containers[0].image === 'nginx:1');
+    }, 'back to three nginx:1 pods', 30_000, 200);
+    d = (await json('/apis/apps/v1/namespaces/default/deployments/web')).body;
+    assert.equal(d.metadata.annotations['deployment.kubernetes.io/revision'], '3');
+
+    await kubectlOk(api.kubeconfig, ['scale', 'deployment/web', '--replicas=1']);
+    await waitFor(async () => (await livePods('web')).length === 1, 'scaled to one pod', 30_000, 200);
+    r = await kubectl(api.kubeconfig, ['rollout', 'status', 'deployment/web', '--timeout=60s'], { timeoutMs: 70_000 });
+    assert.equal(r.code, 0, r.stderr + logs);
+  });
+});
