@@ -156,6 +156,12 @@ export async function startControllerManager(options: ControllerManagerOptions, 
   let resolveDone!: (code: number) => void;
   const done = new Promise<number>((r) => (resolveDone = r));
 
+  for (const [flag, on] of [
+    ['--use-service-account-credentials', options.useServiceAccountCredentials === true],
+    ['--contention-profiling', options.contentionProfiling === true],
+  ] as const) {
+    if (on) log({ msg: `${flag} is accepted but has no effect in kubelite`, level: 'warning' });
+  }
   const recorder = clients.recorder ?? ((): EventRecorder => ({ event: () => {} }));
 
   /** One request to the API server: updates the apiserver health check. */

@@ -111,6 +111,9 @@ describe('kubelite controller-manager', () => {
     await new Promise((r) => setTimeout(r, 1500));
     assert.equal((await lease())?.holderIdentity, first, 'the standby must not take the lease from a live leader');
     assert.equal(await leaderGauge(b), '0');
+    // controllers run in the leader only
+    assert.match(a.logs(), /"msg":"started controller","controller":"deployment"/);
+    assert.doesNotMatch(b.logs(), /"msg":"started controller"/);
 
     const killedAt = Date.now();
     a.child.kill('SIGKILL');
@@ -124,6 +127,7 @@ describe('kubelite controller-manager', () => {
     assert.notEqual(second, first);
     assert.equal(((await lease())!.leaseTransitions as number) >= 1, true);
     await waitFor(async () => (await leaderGauge(b)) === '1', 'the new leader gauge');
+    await waitFor(() => /"msg":"started controller","controller":"deployment"/.test(b.logs()), 'the new leader starting its controllers');
 
     b.child.kill('SIGTERM');
     assert.equal(await b.exited, 0);
