@@ -159,4 +159,26 @@ describe('deployment and replicaset controllers in kubelite controller-manager',
     r = await kubectl(api.kubeconfig, ['rollout', 'status', 'deployment/web', '--timeout=60s'], { timeoutMs: 70_000 });
     assert.equal(r.code, 0, r.stderr + logs);
   });
+
+  it('the beta spec.rollbackTo (apps/v1beta1) rolls back to a revision and is cleared', async () => {
+    // After the first test: revision 2 is nginx:2, revision 3 (current) nginx:1.
+    const p = await json('/apis/apps/v1beta1/namespaces/default/deployments/web', {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ spec: { rollbackTo: { revision: 2 } } }),
+    });
+    assert.equal(p.status, 200, JSON.stringify(p.body));
+    await waitFor(async () => {
+      const d = (await json('/apis/apps/v1beta1/namespaces/default/deployments/web')).body;
+      return d.spec.template.spec.containers[0].image === 'nginx:2' && d.spec.rollbackTo === undefined;
+    }, 'the template rolled back to revision 2 and rollbackTo cleared', 30_000, 200);
+    const r = await kubectl(api.kubeconfig, ['rollout', 'status', 'deployment/web', '--timeout=60s'], { timeoutMs: 70_000 });
+    assert.equal(r.code, 0, r.stderr + logs);
+    const d = (await json('/apis/apps/v1/namespaces/default/deployments/web')).body;
+    assert.equal(d.metadata.annotations['deployment.kubernetes.io/revision'], '4');
+    assert.equal(d.metadata.annotations['deprecated.deployment.rollback.to'], undefined);
+    const ev = (await json('/api/v1/namespaces/default/events')).body.items as Obj[];
+    assert.ok(ev.some((e) => e.reason === 'DeploymentRollback'), 'a DeploymentRollback event');
+    assert.ok(ev.some((e) => e.reason === 'ScalingReplicaSet'), 'ScalingReplicaSet events');
+  });
 });
