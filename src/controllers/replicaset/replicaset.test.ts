@@ -289,3 +289,25 @@ test('replicaset: event handlers enqueue owners and track expectations; run() sy
   ac.abort();
   await done;
 });
+
+test('replicationcontroller: the same controller over core/v1 ReplicationControllers (map selector; kubelite does not serve the kind yet)', async () => {
+  const { REPLICATIONCONTROLLER_KIND, REPLICATIONCONTROLLERS } = await import('./replicaset.js');
+  const rc: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    metadata: { name: 'legacy', namespace: 'default', uid: 'uid-legacy', generation: 2 },
+    spec: { replicas: 2, selector: { app: 'web' }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    status: { replicas: 0 },
+  };
+  const ctx = fakeControllerContext({ objects: [pod('orphan', { labels: { app: 'web' } })], now: T0 });
+  ctx.clientset.tracker.add(rc, REPLICATIONCONTROLLERS);
+  const c = new ReplicaSetController(ctx, REPLICATIONCONTROLLER_KIND);
+  ctx.clientset.clearActions();
+  await c.sync('default/legacy');
+  const adopt = ctx.clientset.writes().find((a) => a.verb === 'patch')!;
+  assert.deepEqual((adopt.patch as any).metadata.ownerReferences[0], { apiVersion: 'v1', kind: 'ReplicationController', name: 'legacy', uid: 'uid-legacy', controller: true, blockOwnerDeletion: true });
+  assert.equal(ctx.clientset.writes().filter((a) => a.verb === 'create').length, 1);
+  const st = ctx.clientset.tracker.get(REPLICATIONCONTROLLERS, 'default', 'legacy')!.status as Record<string, number>;
+  assert.equal(st.observedGeneration, 2);
+  assert.equal(st.replicas, 1);
+});
