@@ -150,6 +150,39 @@ describe('kubelite controller-manager', () => {
     assert.equal(await m.exited, 0);
   });
 
+  it('a 409 storm (many conflicting writers on what the controllers write) does not crash the daemon', async () => {
+    const m = await startManager(['--kubeconfig', api.kubeconfig, '--leader-elect=false']);
+    await waitFor(() => /"msg":"started informers"/.test(m.logs()), 'controllers started');
+    const base = `${api.url}/apis/apps/v1/namespaces/kube-system/deployments`;
+    const dep = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'storm' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'storm' } }, template: { metadata: { labels: { app: 'storm' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    };
+    assert.equal((await fetch(base, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(dep) })).status, 201);
+    let conflicts = 0;
+    let ok = 0;
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, w) => {
+        for (let i = 0; i < 15; i++) {
+          const cur = (await (await fetch(`${base}/storm`)).json()) as { spec: { replicas: number } };
+          cur.spec.replicas = 1 + ((w + i) % 4);
+          const r = await fetch(`${base}/storm`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cur) });
+          await r.arrayBuffer();
+          if (r.status === 409) conflicts++;
+          else if (r.status === 200) ok++;
+        }
+      }),
+    );
+    assert.ok(conflicts > 0 && ok > 0, `conflicts ${conflicts}, ok ${ok}`);
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(m.child.exitCode, null, 'the daemon is still running');
+    assert.equal((await get(`${m.url}/healthz`)).status, 200);
+    m.child.kill('SIGTERM');
+    assert.equal(await m.exited, 0);
+  });
+
   it('an unreachable API server: retries with back-off, a clear log line, /healthz reports it', async () => {
     const port = await freePort();
     const kubeconfig = join(api.dir, 'unreachable.kubeconfig');
