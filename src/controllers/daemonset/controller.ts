@@ -62,6 +62,12 @@ export function scaledValue(v: number | string | undefined, total: number, dflt:
   return /^\d+$/.test(v) ? Number(v) : dflt;
 }
 
+/** util.AllowsSurge: a RollingUpdate with a non-zero maxSurge. */
+export function allowsSurge(ds: KubeObject): boolean {
+  const st = specOf(ds).updateStrategy;
+  return (st?.type ?? 'RollingUpdate') === 'RollingUpdate' && scaledValue(st?.rollingUpdate?.maxSurge, 1, 0) !== 0;
+}
+
 function byCreationAndPhase(a: KubeObject, b: KubeObject): number {
   const pa = (a.status as { phase?: string } | undefined)?.phase ?? '';
   const pb = (b.status as { phase?: string } | undefined)?.phase ?? '';
@@ -283,7 +289,27 @@ export class DaemonSetController implements Controller {
           } else if (phase === 'Succeeded') toDelete.push(nameOf(p));
           else running.push(p);
         }
-        if (running.length > 1) toDelete.push(...running.sort(byCreationAndPhase).slice(1).map(nameOf));
+        if (!allowsSurge(ds)) {
+          if (running.length > 1) toDelete.push(...running.sort(byCreationAndPhase).slice(1).map(nameOf));
+        } else {
+          // with surge: at most the oldest new pod and the oldest old pod; the old one goes when it is
+          // not ready or the new one is available
+          let oldestNew: KubeObject | undefined;
+          let oldestOld: KubeObject | undefined;
+          for (const p of running.sort(byCreationAndPhase)) {
+            if (labelsOf(p)[UNIQUE_LABEL] === hash) {
+              if (!oldestNew) {
+                oldestNew = p;
+                continue;
+              }
+            } else if (!oldestOld) {
+              oldestOld = p;
+              continue;
+            }
+            toDelete.push(nameOf(p));
+          }
+          if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, specOf(ds).minReadySeconds ?? 0, this.ctx.now()))) toDelete.push(nameOf(oldestOld));
+        }
       } else if (!shouldContinue && pods) {
         for (const p of pods) if (!isBeingDeleted(p)) toDelete.push(nameOf(p));
       }
@@ -374,10 +400,12 @@ export class DaemonSetController implements Controller {
       if (!byNode.has(nameOf(node))) byNode.set(nameOf(node), []);
     }
     let maxUnavailable = scaledValue(specOf(ds).updateStrategy?.rollingUpdate?.maxUnavailable, desired, 1);
-    if (desired > 0 && maxUnavailable === 0) maxUnavailable = 1;
+    const maxSurge = scaledValue(specOf(ds).updateStrategy?.rollingUpdate?.maxSurge, desired, 0);
+    if (desired > 0 && maxUnavailable === 0 && maxSurge === 0) maxUnavailable = 1;
     const generation = templateGeneration(ds);
     const now = this.ctx.now();
     const minReady = specOf(ds).minReadySeconds ?? 0;
+    if (maxSurge > 0) return this.surgingUpdate(ds, byNode, desired, maxSurge, hash, spec);
     let numUnavailable = 0;
     const allowed: string[] = [];
     const candidates: string[] = [];
@@ -408,6 +436,55 @@ export class DaemonSetController implements Controller {
     }
     const remaining = Math.min(Math.max(0, maxUnavailable - numUnavailable), candidates.length);
     await this.syncNodes(ds, [...allowed, ...candidates.slice(0, remaining)], [], hash);
+  }
+
+  /** rollingUpdate with maxSurge: new pods start next to available old ones, old ones go once the new are available. */
+  private async surgingUpdate(ds: KubeObject, byNode: Map<string, KubeObject[]>, desired: number, maxSurge: number, hash: string, spec: ReturnType<typeof daemonPodSpec>): Promise<void> {
+    const generation = templateGeneration(ds);
+    const now = this.ctx.now();
+    const minReady = specOf(ds).minReadySeconds ?? 0;
+    const available = (p: KubeObject) => isPodAvailable(p, minReady, now);
+    const shouldRun = (nodeName: string) => {
+      const node = this.nodeLister.get('', nodeName);
+      return node !== undefined && nodeShouldRunDaemonPod(node, ds, spec)[0];
+    };
+    const oldToDelete: string[] = [];
+    const shouldNotRunToDelete: string[] = [];
+    const candidates: string[] = [];
+    const allowed: string[] = [];
+    let numSurge = 0;
+    let numAvailable = 0;
+    for (const [nodeName, pods] of [...byNode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      let newPod: KubeObject | undefined;
+      let oldPod: KubeObject | undefined;
+      let ok = true;
+      for (const p of pods) {
+        if (isBeingDeleted(p)) continue;
+        if (isPodUpdated(p, hash, generation)) {
+          if (newPod) ok = false;
+          newPod = p;
+        } else {
+          if (oldPod) ok = false;
+          oldPod = p;
+        }
+      }
+      if (!ok) {
+        numSurge++;
+        continue;
+      }
+      if (oldPod ? available(oldPod) : newPod ? available(newPod) : false) numAvailable++;
+      if (!oldPod) continue;
+      if (!newPod) {
+        if (!shouldRun(nodeName)) shouldNotRunToDelete.push(nameOf(oldPod));
+        else if (!available(oldPod)) allowed.push(nodeName);
+        else if (numSurge < maxSurge) candidates.push(nodeName);
+      } else if (!available(newPod)) numSurge++;
+      else oldToDelete.push(nameOf(oldPod));
+    }
+    const deletable = Math.min(Math.max(0, numAvailable - desired), shouldNotRunToDelete.length);
+    oldToDelete.push(...shouldNotRunToDelete.slice(0, deletable));
+    const remainingSurge = Math.min(Math.max(0, maxSurge - numSurge), candidates.length);
+    await this.syncNodes(ds, oldToDelete, [...allowed, ...candidates.slice(0, remainingSurge)], hash);
   }
 
   private async updateStatus(ds: KubeObject, nodes: KubeObject[], hash: string, updateObservedGen: boolean): Promise<void> {

@@ -212,3 +212,26 @@ test('run: informer events drive syncs (a node added later gets its pod, a relab
     await done;
   }
 });
+
+test('RollingUpdate with maxSurge: a new pod starts beside an available old one, which goes once the new one is available', async () => {
+  const { ctx } = await rolled({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } }, 3);
+  const c = new DaemonSetController(ctx);
+  const writes = () => ctx.clientset.actionStrings({ writesOnly: true }).filter((a) => a.startsWith('create pods') || a.startsWith('delete pods'));
+  // the sync in rolled() surged onto one node: 4 pods, none deleted
+  assert.deepEqual(writes(), ['create pods default/ds-']);
+  assert.equal(pods(ctx).length, 4);
+  const fresh = pods(ctx).find((p) => labelsOf(p)['pod-template-generation'] === '2')!;
+  const node0 = targetNodeName(fresh);
+  // not available yet: nothing more happens
+  ctx.clientset.clearActions();
+  await c.sync('default/ds');
+  assert.deepEqual(writes(), []);
+  // available: its old pod goes and the next node surges
+  fresh.status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-01-01T00:00:00Z' }] };
+  ctx.clientset.tracker.add(fresh);
+  await c.sync('default/ds');
+  const old0 = ctx.clientset.actions.find((a) => a.verb === 'delete');
+  assert.ok(old0);
+  assert.equal(pods(ctx).filter((p) => targetNodeName(p) === node0).length, 1);
+  assert.equal(ctx.clientset.actions.filter((a) => a.verb === 'create' && a.resource === 'pods').length, 1);
+});
