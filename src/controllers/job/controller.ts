@@ -15,6 +15,7 @@ import { deepCopy, isNotFound, keyOf, meta, splitKey, timeMs, unwrapTombstone } 
 import { comparePodsForDeletion, filterActivePods, isPodReady } from '../common/pods.js';
 import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
 import { BackoffStore, remainingBackoffMs, type BackoffRecord } from './backoff.js';
+import { completionIndexOf, duplicatedIndexPodsForRemoval, firstPendingIndexes, formatIndexes, indexedTemplate, parseIndexes } from './indexed.js';
 import {
   FinalizerExpectations,
   JOB_TRACKING_FINALIZER,
@@ -27,6 +28,7 @@ import {
   ensureCondition,
   findCondition,
   hasTrackingFinalizer,
+  isIndexedJob,
   isPodFailed,
   jobSpec,
   jobStatus,
@@ -59,6 +61,9 @@ interface SyncCtx {
   failed: number;
   newBackoffRecord: BackoffRecord;
   finishedCondition?: JobCondition;
+  /** Indexed jobs: the indexes of status.completedIndexes, and those plus newly succeeded pods'. */
+  prevSucceededIndexes: Set<number>;
+  succeededIndexes: Set<number>;
 }
 
 const uidOf = (o: KubeObject): string => String(meta(o).uid ?? '');
@@ -292,14 +297,24 @@ export class JobController implements Controller {
       succeeded: 0,
       failed: 0,
       newBackoffRecord: { key, failuresAfterLastSuccess: 0 },
+      prevSucceededIndexes: new Set(),
+      succeededIndexes: new Set(),
     };
+    const indexed = isIndexedJob(job);
+    const completionsN = completionsOf(job) ?? 0;
+    const validIndex = (p: KubeObject): boolean => !indexed || (completionIndexOf(p) >= 0 && completionIndexOf(p) < completionsN);
     let active = activePods.length;
     const valid = (uncounted: Set<string>, f: (p: KubeObject) => boolean): KubeObject[] =>
-      pods.filter((p) => hasTrackingFinalizer(p) && !uncounted.has(uidOf(p)) && !c.expectedRmFinalizers.has(uidOf(p)) && f(p));
+      pods.filter((p) => hasTrackingFinalizer(p) && !uncounted.has(uidOf(p)) && !c.expectedRmFinalizers.has(uidOf(p)) && validIndex(p) && f(p));
     const newSucceeded = valid(c.uncountedSucceeded, (p) => podPhaseOf(p) === 'Succeeded');
     const newFailed = valid(c.uncountedFailed, (p) => isPodFailed(p, job));
     c.succeeded = (status.succeeded ?? 0) + newSucceeded.length + c.uncountedSucceeded.size;
     c.failed = (status.failed ?? 0) + newFailed.length + c.uncountedFailed.size;
+    if (indexed) {
+      c.prevSucceededIndexes = parseIndexes(status.completedIndexes, completionsN);
+      c.succeededIndexes = new Set([...c.prevSucceededIndexes, ...newSucceeded.map(completionIndexOf)]);
+      c.succeeded = c.succeededIndexes.size;
+    }
     let startTimeChanged = false;
     if (status.startTime === undefined && !jobSuspended(job)) {
       status.startTime = rfc3339(now);
@@ -382,7 +397,7 @@ export class JobController implements Controller {
     const parallelism = parallelismOf(job);
     const key = c.key;
     if (jobSuspended(job)) {
-      const toDelete = activePodsForRemoval(c.activePods, active);
+      const toDelete = activePodsForRemoval(job, c.activePods, active);
       this.expectations.expectDeletions(key, toDelete.map(keyOf));
       const r = await this.deleteJobPods(job, key, toDelete);
       c.terminating += r.deleted;
@@ -394,7 +409,7 @@ export class JobController implements Controller {
     if (completions === undefined) wantActive = c.succeeded > 0 ? active : parallelism;
     else wantActive = Math.max(0, Math.min(completions - c.succeeded, parallelism));
 
-    const toDelete = activePodsForRemoval(c.activePods, Math.max(0, active - wantActive)).slice(0, MAX_POD_CREATE_DELETE_PER_SYNC);
+    const toDelete = activePodsForRemoval(job, c.activePods, Math.max(0, active - wantActive)).slice(0, MAX_POD_CREATE_DELETE_PER_SYNC);
     if (toDelete.length > 0) {
       this.expectations.expectDeletions(key, toDelete.map(keyOf));
       const r = await this.deleteJobPods(job, key, toDelete);
@@ -411,6 +426,8 @@ export class JobController implements Controller {
       return { active };
     }
     diff = Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC);
+    const indexesToAdd = isIndexedJob(job) ? firstPendingIndexes(c.activePods, c.succeededIndexes, diff, completions ?? 0) : [];
+    if (isIndexedJob(job)) diff = indexesToAdd.length;
     this.expectations.expectCreations(key, diff);
     active += diff;
     const template = deepCopy(jobSpec(job).template ?? {});
@@ -422,18 +439,22 @@ export class JobController implements Controller {
       const before = errors.length;
       await Promise.all(
         Array.from({ length: batch }, async () => {
+          const ix = indexesToAdd.shift();
+          const t = deepCopy(template);
+          if (ix !== undefined) indexedTemplate(t, String(meta(job).name), ix);
+          const m = (t.metadata ?? {}) as typeof tmeta;
           const pod: KubeObject = {
             apiVersion: 'v1',
             kind: 'Pod',
             metadata: {
-              generateName: `${meta(job).name}-`,
+              generateName: ix === undefined ? `${meta(job).name}-` : `${meta(job).name}-${ix}-`,
               namespace: nsOf(job),
-              labels: { ...(tmeta.labels ?? {}) },
-              annotations: { ...(tmeta.annotations ?? {}) },
+              labels: { ...(m.labels ?? {}) },
+              annotations: { ...(m.annotations ?? {}) },
               finalizers: [...finalizers],
               ownerReferences: [newControllerRef(job, 'batch/v1', 'Job')],
             },
-            spec: deepCopy(template.spec ?? {}),
+            spec: t.spec ?? {},
           };
           try {
             const created = await this.podClient.create(nsOf(job), pod);
@@ -532,27 +553,46 @@ export class JobController implements Controller {
     const unc = jobStatus(c.job).uncountedTerminatedPods!;
     const toRemove: KubeObject[] = [];
     let reachedMax = false;
+    const indexed = isIndexedJob(c.job);
+    const completions = completionsOf(c.job) ?? 0;
+    const newSucceededIndexes: number[] = [];
     for (const pod of c.pods) {
       const uid = uidOf(pod);
       if (!hasTrackingFinalizer(pod) || c.expectedRmFinalizers.has(uid)) continue;
       const considerFailed = isPodFailed(pod, c.job);
       if (!this.canRemoveFinalizer(c, pod, considerFailed)) continue;
       toRemove.push(pod);
+      const ix = completionIndexOf(pod);
       if (podPhaseOf(pod) === 'Succeeded' && !c.uncountedFailed.has(uid)) {
-        if (!c.uncountedSucceeded.has(uid)) {
+        if (indexed) {
+          // The completion index is enough to avoid counting a pod twice.
+          if (ix >= 0 && ix < completions && !c.prevSucceededIndexes.has(ix)) {
+            newSucceededIndexes.push(ix);
+            needsFlush = true;
+          }
+        } else if (!c.uncountedSucceeded.has(uid)) {
           needsFlush = true;
           unc.succeeded = [...(unc.succeeded ?? []), uid];
         }
       } else if (considerFailed || (c.finishedCondition && c.finishedCondition.type !== 'SuccessCriteriaMet')) {
-        if (!c.uncountedFailed.has(uid)) {
+        if (!c.uncountedFailed.has(uid) && (!indexed || (ix >= 0 && ix < completions))) {
           needsFlush = true;
           unc.failed = [...(unc.failed ?? []), uid];
         }
       }
-      if ((unc.succeeded?.length ?? 0) + (unc.failed?.length ?? 0) >= MAX_UNCOUNTED_PODS) {
+      if (newSucceededIndexes.length + (unc.succeeded?.length ?? 0) + (unc.failed?.length ?? 0) >= MAX_UNCOUNTED_PODS) {
         reachedMax = true;
         break;
       }
+    }
+    if (indexed) {
+      c.succeededIndexes = new Set([...c.succeededIndexes, ...newSucceededIndexes]);
+      const st = jobStatus(c.job);
+      const str = formatIndexes(c.succeededIndexes);
+      if (str !== (st.completedIndexes ?? '')) needsFlush = true;
+      st.succeeded = c.succeededIndexes.size;
+      if (str === '') delete st.completedIndexes;
+      else st.completedIndexes = str;
     }
     const now = this.ctx.now();
     const fc = c.finishedCondition;
@@ -657,10 +697,13 @@ export class JobController implements Controller {
   }
 }
 
-/** activePodsForRemoval (NonIndexed): the `count` least valuable active pods. */
-function activePodsForRemoval(pods: KubeObject[], count: number): KubeObject[] {
-  if (count <= 0) return [];
-  return [...pods].sort((a, b) => comparePodsForDeletion(a, b)).slice(0, count);
+/** activePodsForRemoval: for Indexed jobs first the pods of bad or duplicated indexes, then the least valuable. */
+function activePodsForRemoval(job: KubeObject, pods: KubeObject[], count: number): KubeObject[] {
+  let rm: KubeObject[] = [];
+  let left = pods;
+  if (isIndexedJob(job)) [rm, left] = duplicatedIndexPodsForRemoval(pods, completionsOf(job) ?? 0);
+  if (rm.length < count) rm = [...rm, ...[...left].sort((a, b) => comparePodsForDeletion(a, b)).slice(0, count - rm.length)];
+  return rm;
 }
 
 /** pastBackoffLimitOnFailure: with restartPolicy OnFailure, container restarts count as failures. */

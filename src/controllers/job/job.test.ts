@@ -225,3 +225,46 @@ test('job: pods of a deleted job lose the tracking finalizer', async () => {
   await h.c.syncOrphanPod(`default/${(p!.metadata as { name: string }).name}`);
   assert.deepEqual((h.pods()[0]!.metadata as { finalizers?: string[] }).finalizers ?? [], []);
 });
+
+test('job: Indexed completion mode — one pod per index (annotation, label, hostname, env), completedIndexes, duplicates removed', async () => {
+  const h = harness(job('ix', { completions: 3, parallelism: 2, completionMode: 'Indexed' }));
+  await h.sync();
+  const ixOf = (p: KubeObject): string => (p.metadata as { annotations: Record<string, string> }).annotations['batch.kubernetes.io/job-completion-index']!;
+  let pods = h.active();
+  assert.deepEqual(pods.map(ixOf).sort(), ['0', '1']);
+  for (const p of pods) {
+    const ix = ixOf(p);
+    const m = p.metadata as { name: string; labels: Record<string, string> };
+    assert.match(m.name, new RegExp(`^ix-${ix}-[a-z0-9]{5}$`));
+    assert.equal(m.labels['batch.kubernetes.io/job-completion-index'], ix);
+    const spec = p.spec as { hostname: string; containers: { env: unknown[] }[] };
+    assert.equal(spec.hostname, `ix-${ix}`);
+    assert.deepEqual(spec.containers[0]!.env, [{ name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } } }]);
+  }
+  h.finish(pods.find((p) => ixOf(p) === '1')!, 'Succeeded');
+  await h.sync();
+  assert.equal(status(h.job()).completedIndexes, '1');
+  assert.equal(status(h.job()).succeeded, 1);
+  pods = h.active();
+  assert.deepEqual(pods.map(ixOf).sort(), ['0', '2']);
+  // A second pod of index 0 (e.g. created by hand) is removed.
+  const dup = structuredClone(pods.find((p) => ixOf(p) === '0')!);
+  Object.assign(dup.metadata as object, { name: 'ix-0-dupli', uid: 'dup-uid', creationTimestamp: '2026-01-01T00:00:05Z' });
+  h.ctx.clientset.tracker.add(dup);
+  await h.sync();
+  assert.deepEqual(h.active().map(ixOf).sort(), ['0', '2']);
+  assert.equal(h.active().filter((p) => ixOf(p) === '0').length, 1);
+  for (const p of h.active()) h.finish(p, 'Succeeded');
+  await h.sync();
+  const j = h.job();
+  assert.equal(status(j).completedIndexes, '0-2');
+  assert.equal(status(j).succeeded, 3);
+  assert.deepEqual(conds(j), ['SuccessCriteriaMet=True/CompletionsReached', 'Complete=True/CompletionsReached']);
+});
+
+test('job: completedIndexes intervals as Kubernetes writes them', async () => {
+  const { formatIndexes, parseIndexes } = await import('./indexed.js');
+  assert.equal(formatIndexes([]), '');
+  assert.equal(formatIndexes([0, 1, 2, 4, 6, 7, 9]), '0-2,4,6,7,9');
+  assert.deepEqual([...parseIndexes('0-2,4,6,7,9', 8)].sort((a, b) => a - b), [0, 1, 2, 4, 6, 7]);
+});

@@ -1,0 +1,92 @@
+// Indexed completion mode (pkg/controller/job/indexed_job_utils.go): each pod carries a completion
+// index in [0, completions) (annotation, label, hostname <job>-<index>, env JOB_COMPLETION_INDEX);
+// the Job succeeds once every index has a succeeded pod; status.completedIndexes lists them as
+// intervals ("0-2,4,6,7").
+import type { KubeObject } from '../../client/types.js';
+import { meta } from '../common/objects.js';
+import { comparePodsForDeletion } from '../common/pods.js';
+import { COMPLETION_INDEX_ANNOTATION } from './util.js';
+
+export const COMPLETION_INDEX_LABEL = 'batch.kubernetes.io/job-completion-index';
+export const COMPLETION_INDEX_ENV = 'JOB_COMPLETION_INDEX';
+
+/** getCompletionIndex: the pod's index, or -1 when missing or invalid. */
+export function completionIndexOf(pod: KubeObject): number {
+  const v = meta(pod).annotations?.[COMPLETION_INDEX_ANNOTATION];
+  if (v === undefined || !/^\d+$/.test(v)) return -1;
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : -1;
+}
+
+/** parseIndexesFromString: the indexes below `completions` of a completedIndexes string. */
+export function parseIndexes(s: string | undefined, completions: number): Set<number> {
+  const out = new Set<number>();
+  if (!s) return out;
+  for (const part of s.split(',')) {
+    const [a, b] = part.split('-');
+    const first = Number(a);
+    const last = b === undefined ? first : Number(b);
+    if (!Number.isInteger(first) || !Number.isInteger(last)) continue;
+    for (let i = first; i <= last && i < completions; i++) out.add(i);
+  }
+  return out;
+}
+
+/** orderedIntervals.String: "1,3-5,7" (two consecutive indexes are written "1,2"). */
+export function formatIndexes(indexes: Iterable<number>): string {
+  const sorted = [...new Set(indexes)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    const first = sorted[i]!;
+    const last = sorted[j]!;
+    if (last === first) parts.push(String(first));
+    else if (last === first + 1) parts.push(`${first},${last}`);
+    else parts.push(`${first}-${last}`);
+    i = j + 1;
+  }
+  return parts.join(',');
+}
+
+/** firstPendingIndexes: the lowest `count` indexes neither succeeded nor held by an active pod. */
+export function firstPendingIndexes(activePods: KubeObject[], succeeded: Set<number>, count: number, completions: number): number[] {
+  const taken = new Set(activePods.map(completionIndexOf));
+  const out: number[] = [];
+  for (let i = 0; i < completions && out.length < count; i++) if (!succeeded.has(i) && !taken.has(i)) out.push(i);
+  return out;
+}
+
+/**
+ * appendDuplicatedIndexPodsForRemoval: active pods with an invalid or out-of-range index, and all
+ * but the most valuable pod of each index; returns [toRemove, remaining].
+ */
+export function duplicatedIndexPodsForRemoval(pods: KubeObject[], completions: number): [KubeObject[], KubeObject[]] {
+  const rm: KubeObject[] = [];
+  const left: KubeObject[] = [];
+  const byIndex = new Map<number, KubeObject[]>();
+  for (const p of pods) {
+    const ix = completionIndexOf(p);
+    if (ix < 0 || ix >= completions) rm.push(p);
+    else byIndex.set(ix, [...(byIndex.get(ix) ?? []), p]);
+  }
+  for (const group of byIndex.values()) {
+    group.sort((a, b) => comparePodsForDeletion(a, b));
+    rm.push(...group.slice(0, -1));
+    left.push(group[group.length - 1]!);
+  }
+  return [rm, left];
+}
+
+/** The pod template of one index: annotation, label, hostname and the env var in every container. */
+export function indexedTemplate(template: { metadata?: Record<string, unknown>; spec?: Record<string, unknown> }, jobName: string, index: number): void {
+  const m = (template.metadata ??= {}) as { annotations?: Record<string, string>; labels?: Record<string, string> };
+  m.annotations = { ...(m.annotations ?? {}), [COMPLETION_INDEX_ANNOTATION]: String(index) };
+  m.labels = { ...(m.labels ?? {}), [COMPLETION_INDEX_LABEL]: String(index) };
+  const spec = (template.spec ??= {}) as { hostname?: string; containers?: { env?: { name: string }[] }[]; initContainers?: { env?: { name: string }[] }[] };
+  spec.hostname = `${jobName}-${index}`;
+  for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
+    if ((c.env ?? []).some((e) => e.name === COMPLETION_INDEX_ENV)) continue;
+    c.env = [...(c.env ?? []), { name: COMPLETION_INDEX_ENV, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX_ANNOTATION}']` } } } as { name: string }];
+  }
+}
