@@ -41,7 +41,16 @@ async function livePods(app: string): Promise<Obj[]> {
 async function kubeletPass(): Promise<void> {
   const r = await json('/api/v1/namespaces/default/pods');
   for (const p of (r.body.items ?? []) as Obj[]) {
-    if (p.metadata.deletionTimestamp || p.status?.phase === 'Running') continue;
+    if (p.metadata.deletionTimestamp) {
+      // A terminating pod's containers stopped: the kubelet removes it.
+      await fetch(`${api.url}/api/v1/namespaces/default/pods/${p.metadata.name}`, {
+        method: 'DELETE',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 }),
+      });
+      continue;
+    }
+    if (p.status?.phase === 'Running' || p.metadata.labels?.stuck === 'true') continue;
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const status = { phase: 'Running', startTime: now, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }] };
     await json(`/api/v1/namespaces/default/pods/${p.metadata.name}/status`, {
@@ -52,22 +61,22 @@ async function kubeletPass(): Promise<void> {
   }
 }
 
-function deploymentYaml(image: string, replicas: number): string {
+function deploymentYaml(image: string, replicas: number, name = 'web', extraSpec = '', extraLabels = ''): string {
   return `apiVersion: apps/v1
 kind: Deployment
 metadata:
-  name: web
+  name: ${name}
   namespace: default
 spec:
   replicas: ${replicas}
-  selector:
+${extraSpec}  selector:
     matchLabels:
-      app: web
+      app: ${name}
   template:
     metadata:
       labels:
-        app: web
-    spec:
+        app: ${name}
+${extraLabels}    spec:
       containers:
       - name: c
         image: ${image}
@@ -180,5 +189,48 @@ describe('deployment and replicaset controllers in kubelite controller-manager',
     const ev = (await json('/api/v1/namespaces/default/events')).body.items as Obj[];
     assert.ok(ev.some((e) => e.reason === 'DeploymentRollback'), 'a DeploymentRollback event');
     assert.ok(ev.some((e) => e.reason === 'ScalingReplicaSet'), 'ScalingReplicaSet events');
+  });
+
+  it('Recreate: old pods go before new ones come; pause and resume hold a template change', async () => {
+    await kubectlOk(api.kubeconfig, ['apply', '-f', '-'], { input: deploymentYaml('nginx:1', 2, 'rec', '  strategy:\n    type: Recreate\n') });
+    let r = await kubectl(api.kubeconfig, ['rollout', 'status', 'deployment/rec', '--timeout=60s'], { timeoutMs: 70_000 });
+    assert.equal(r.code, 0, r.stderr + logs);
+    await kubectlOk(api.kubeconfig, ['rollout', 'pause', 'deployment/rec']);
+    await kubectlOk(api.kubeconfig, ['set', 'image', 'deployment/rec', 'c=nginx:2']);
+    await waitFor(async () => {
+      const d = (await json('/apis/apps/v1/namespaces/default/deployments/rec')).body;
+      return d.status?.conditions?.some((c: Obj) => c.type === 'Progressing' && c.reason === 'DeploymentPaused');
+    }, 'Progressing Unknown/DeploymentPaused', 20_000, 200);
+    assert.equal(((await json('/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Drec')).body.items as Obj[]).length, 1, 'no new replica set while paused');
+    await kubectlOk(api.kubeconfig, ['rollout', 'resume', 'deployment/rec']);
+    // Never old and new pods at once.
+    let mixed = false;
+    const watcher = setInterval(() => {
+      livePods('rec')
+        .then((ps) => {
+          const imgs = new Set(ps.filter((p) => p.status?.phase === 'Running').map((p) => p.spec.containers[0].image));
+          if (imgs.size > 1) mixed = true;
+        })
+        .catch(() => undefined);
+    }, 50);
+    r = await kubectl(api.kubeconfig, ['rollout', 'status', 'deployment/rec', '--timeout=60s'], { timeoutMs: 70_000 });
+    clearInterval(watcher);
+    assert.equal(r.code, 0, r.stderr + logs);
+    assert.equal(mixed, false, 'Recreate never runs both templates');
+    await waitFor(async () => {
+      const ps = await livePods('rec');
+      return ps.length === 2 && ps.every((p) => p.spec.containers[0].image === 'nginx:2');
+    }, 'two nginx:2 pods', 30_000, 200);
+  });
+
+  it('a rollout whose pods never become ready exceeds its progress deadline', async () => {
+    await kubectlOk(api.kubeconfig, ['apply', '-f', '-'], { input: deploymentYaml('nginx:1', 1, 'stuck', '  progressDeadlineSeconds: 2\n', '        stuck: "true"\n') });
+    await waitFor(async () => {
+      const d = (await json('/apis/apps/v1/namespaces/default/deployments/stuck')).body;
+      return d.status?.conditions?.some((c: Obj) => c.type === 'Progressing' && c.status === 'False' && c.reason === 'ProgressDeadlineExceeded');
+    }, 'Progressing False/ProgressDeadlineExceeded', 30_000, 200);
+    const r = await kubectl(api.kubeconfig, ['rollout', 'status', 'deployment/stuck', '--timeout=20s'], { timeoutMs: 30_000 });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /exceeded its progress deadline/);
   });
 });
