@@ -1,7 +1,6 @@
 // `kubelite controller-manager`: the controller manager daemon of seed 001, until SIGTERM/SIGINT
 // (clean stop, lock released) or lost leadership (exit 1).
 import { startControllerManager } from '../controller-manager/manager.js';
-import { buildClients } from '../controller-manager/clients.js';
 import { parseControllerManagerOptions } from '../controller-manager/options.js';
 
 export async function controllerManagerMain(argv: string[]): Promise<number> {
@@ -10,7 +9,7 @@ export async function controllerManagerMain(argv: string[]): Promise<number> {
   const options = parsed.options!;
   let handle;
   try {
-    handle = await startControllerManager(options, { buildClients });
+    handle = await startControllerManager(options);
   } catch (err) {
     process.stderr.write(`kubelite controller-manager: ${(err as Error).message}\n`);
     // a kubeconfig that cannot be read or used, or neither --kubeconfig nor --master: a bad flag value

@@ -9,6 +9,7 @@ import { setMaxListeners } from 'node:events';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { realClock, type Clock } from '../client/clock.js';
 import type { Clientset, Controller, ControllerContext, EventRecorder, InformerFactory, KubeObject } from '../client/types.js';
+import { buildClients } from './clients.js';
 import { CONTROLLERS, resolveControllers, type ControllerEntry } from './controllers.js';
 import { LeaderElector, newIdentity, newResourceLock, sleep } from './leader-election.js';
 import { optionsForConfigz, type ControllerManagerOptions } from './options.js';
@@ -26,7 +27,7 @@ export interface ClientBundle {
 export interface ManagerDeps {
   /** The clients to use; default: built from --kubeconfig / --master by `buildClients`. */
   clients?: ClientBundle;
-  /** Builds the clients from the options (the REST client of src/client). */
+  /** Builds the clients from the options (default: src/client's REST client, informers, events). */
   buildClients?: (options: ControllerManagerOptions, registry: Registry, log: (fields: Record<string, unknown>) => void) => Promise<ClientBundle> | ClientBundle;
   /** The controller table (default: CONTROLLERS). */
   controllers?: Record<string, ControllerEntry>;
@@ -115,8 +116,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
   let clients: ClientBundle;
   // configuration errors (kubeconfig) end the start before any port is bound
   if (deps.clients) clients = deps.clients;
-  else if (deps.buildClients) clients = await deps.buildClients(options, registry, log);
-  else throw new Error('no API client: pass clients or buildClients');
+  else clients = await (deps.buildClients ?? buildClients)(options, registry, log);
 
   let server: RunningServer | undefined;
   const serve = deps.serve ?? options.port !== 0;
