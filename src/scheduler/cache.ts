@@ -1,0 +1,125 @@
+// The scheduler's cache (kube-scheduler's internal/cache): per-node aggregates kept incrementally
+// from the informers' events, plus the pods the scheduler has assumed (bound, or binding, but not
+// yet seen back from the watch), so a burst never overcommits a node.
+import type { KubeObject } from '../client/types.js';
+import { addPodToNode, emptyNodeInfo, newPodInfo, removePodFromNode, setNode, type NodeInfo, type PodInfo } from './model.js';
+
+export function isTerminal(pod: KubeObject): boolean {
+  const phase = (pod.status as { phase?: string } | undefined)?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+export class SchedulerCache {
+  /** Nodes with a Node object (a NodeInfo may exist for pods of a node not seen yet). */
+  private readonly nodeInfos = new Map<string, NodeInfo>();
+  private readonly nodeList: NodeInfo[] = [];
+  private readonly listed = new Set<NodeInfo>();
+  /** pod key → the node it is counted on. */
+  private readonly podNode = new Map<string, string>();
+  private readonly assumed = new Set<string>();
+  /** Pods counted anywhere with (anti-)affinity terms, for the inter-pod affinity pre-filter. */
+  readonly podsWithAffinity = new Set<PodInfo>();
+  readonly podsWithAntiAffinity = new Set<PodInfo>();
+
+  /** Every node with a Node object, in a stable order. */
+  nodes(): readonly NodeInfo[] {
+    return this.nodeList;
+  }
+
+  nodeInfo(name: string): NodeInfo | undefined {
+    return this.nodeInfos.get(name);
+  }
+
+  private ensure(name: string): NodeInfo {
+    let ni = this.nodeInfos.get(name);
+    if (!ni) {
+      ni = emptyNodeInfo(name);
+      this.nodeInfos.set(name, ni);
+    }
+    return ni;
+  }
+
+  addOrUpdateNode(node: KubeObject): void {
+    const name = String((node.metadata as { name?: string } | undefined)?.name ?? '');
+    const ni = this.ensure(name);
+    setNode(ni, node);
+    if (!this.listed.has(ni)) {
+      this.listed.add(ni);
+      this.nodeList.push(ni);
+    }
+  }
+
+  removeNode(name: string): void {
+    const ni = this.nodeInfos.get(name);
+    if (!ni) return;
+    const i = this.nodeList.indexOf(ni);
+    if (i >= 0) this.nodeList.splice(i, 1);
+    this.listed.delete(ni);
+    if (ni.pods.size === 0) this.nodeInfos.delete(name);
+  }
+
+  /** Counts a pod on its node (or moves it); terminal pods are not counted. */
+  addOrUpdatePod(pod: KubeObject): void {
+    const p = newPodInfo(pod);
+    if (p.nodeName === '' || isTerminal(pod)) {
+      this.removePod(p.key);
+      return;
+    }
+    this.assumed.delete(p.key);
+    this.removePod(p.key);
+    this.place(p, p.nodeName);
+  }
+
+  private place(p: PodInfo, nodeName: string): void {
+    addPodToNode(this.ensure(nodeName), p);
+    this.podNode.set(p.key, nodeName);
+    if (p.affinity.length > 0 || p.preferredAffinity.length > 0 || p.preferredAntiAffinity.length > 0 || p.antiAffinity.length > 0) this.podsWithAffinity.add(p);
+    if (p.antiAffinity.length > 0) this.podsWithAntiAffinity.add(p);
+  }
+
+  removePod(key: string): void {
+    const nodeName = this.podNode.get(key);
+    if (nodeName === undefined) return;
+    this.podNode.delete(key);
+    this.assumed.delete(key);
+    const ni = this.nodeInfos.get(nodeName);
+    if (!ni) return;
+    const p = removePodFromNode(ni, key);
+    if (p) {
+      this.podsWithAffinity.delete(p);
+      this.podsWithAntiAffinity.delete(p);
+    }
+    if (ni.pods.size === 0 && !this.listed.has(ni)) this.nodeInfos.delete(nodeName);
+  }
+
+  /** Counts a pod being bound on `nodeName` until its binding is seen (or forgotten). */
+  assume(p: PodInfo, nodeName: string): void {
+    this.removePod(p.key);
+    const placed: PodInfo = { ...p, nodeName };
+    this.place(placed, nodeName);
+    this.assumed.add(p.key);
+  }
+
+  /** Drops an assumed pod whose binding failed. */
+  forget(key: string): void {
+    if (this.assumed.has(key)) this.removePod(key);
+  }
+
+  isAssumed(key: string): boolean {
+    return this.assumed.has(key);
+  }
+
+  /** Where a pod is counted ('' when nowhere). */
+  nodeOf(key: string): string {
+    return this.podNode.get(key) ?? '';
+  }
+
+  /** Every counted pod (for the pre-filters that look at the whole cluster). */
+  *allPods(): Iterable<PodInfo> {
+    for (const ni of this.nodeInfos.values()) yield* ni.pods.values();
+  }
+
+  podCount(): number {
+    return this.podNode.size;
+  }
+}

@@ -1,0 +1,423 @@
+// The scheduler's view of pods and nodes: each pod and node parsed once into what the filters and
+// scores read (kube-scheduler's framework.PodInfo / NodeInfo), so the per-node loop touches plain
+// numbers and precompiled matchers only.
+import type { KubeObject } from '../client/types.js';
+import { compileLabelSelector, type LabelSelectorObject } from '../machinery/selectors/index.js';
+import { parseQuantity } from '../machinery/quantity.js';
+
+// ------------------------------------------------------------------------------ resources
+
+/** Resource amounts: `cpu` in millicores, everything else in units (bytes for memory). */
+export type Resources = Record<string, number>;
+
+const CPU = 'cpu';
+export const MEMORY = 'memory';
+export const EPHEMERAL = 'ephemeral-storage';
+/** kube-scheduler's defaults for a container without a cpu/memory request, when scoring. */
+export const DEFAULT_MILLI_CPU_REQUEST = 100;
+export const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
+
+const quantityCache = new Map<string, number>();
+/** A quantity string as the scheduler counts it (milli for cpu); unparsable → 0. */
+export function amountOf(resource: string, q: unknown): number {
+  if (typeof q === 'number') return resource === CPU ? q * 1000 : q;
+  if (typeof q !== 'string') return 0;
+  const k = resource === CPU ? `m${q}` : q;
+  let v = quantityCache.get(k);
+  if (v === undefined) {
+    try {
+      const parsed = parseQuantity(q);
+      v = resource === CPU ? parsed.milliValue() : parsed.value();
+    } catch {
+      v = 0;
+    }
+    if (quantityCache.size > 10_000) quantityCache.clear();
+    quantityCache.set(k, v);
+  }
+  return v;
+}
+
+export function resourcesOf(list: unknown): Resources {
+  const out: Resources = {};
+  if (typeof list !== 'object' || list === null) return out;
+  for (const [name, q] of Object.entries(list as Record<string, unknown>)) out[name] = amountOf(name, q);
+  return out;
+}
+
+function addInto(into: Resources, r: Resources, sign = 1): void {
+  for (const k in r) into[k] = (into[k] ?? 0) + sign * r[k]!;
+}
+
+function maxInto(into: Resources, r: Resources): void {
+  for (const k in r) if ((into[k] ?? 0) < r[k]!) into[k] = r[k]!;
+}
+
+type Container = { name?: string; resources?: { requests?: unknown }; restartPolicy?: string; ports?: { hostPort?: number; protocol?: string; hostIP?: string }[] };
+
+/**
+ * resourcehelper.PodRequests: max(sum of the containers (plus restartable init containers, which
+ * run beside them), each init container plus the sidecars started before it) plus the overhead.
+ * `nonZero` replaces a missing cpu/memory request of a container by the scoring defaults.
+ */
+export function podRequests(spec: KubeObject, nonZero = false): Resources {
+  const reqsOf = (c: Container): Resources => {
+    const r = resourcesOf(c.resources?.requests);
+    if (nonZero) {
+      if (!(CPU in r)) r[CPU] = DEFAULT_MILLI_CPU_REQUEST;
+      if (!(MEMORY in r)) r[MEMORY] = DEFAULT_MEMORY_REQUEST;
+    }
+    return r;
+  };
+  const reqs: Resources = {};
+  for (const c of (spec.containers as Container[] | undefined) ?? []) addInto(reqs, reqsOf(c));
+  const restartable: Resources = {};
+  const initMax: Resources = {};
+  for (const c of (spec.initContainers as Container[] | undefined) ?? []) {
+    const r = reqsOf(c);
+    if (c.restartPolicy === 'Always') {
+      addInto(reqs, r);
+      addInto(restartable, r);
+      maxInto(initMax, { ...restartable });
+    } else {
+      const tmp = { ...r };
+      addInto(tmp, restartable);
+      maxInto(initMax, tmp);
+    }
+  }
+  maxInto(reqs, initMax);
+  addInto(reqs, resourcesOf(spec.overhead));
+  return reqs;
+}
+
+// ------------------------------------------------------------------------------ matching helpers
+
+export interface Toleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+}
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+
+export function toleratesTaint(t: Toleration, taint: Taint): boolean {
+  if (t.effect && t.effect !== taint.effect) return false;
+  if (t.key && t.key !== taint.key) return false;
+  const op = t.operator || 'Equal';
+  if (op === 'Exists') return true;
+  return op === 'Equal' && (t.value ?? '') === (taint.value ?? '');
+}
+
+export function tolerated(taint: Taint, tolerations: readonly Toleration[]): boolean {
+  for (const t of tolerations) if (toleratesTaint(t, taint)) return true;
+  return false;
+}
+
+interface NodeSelectorRequirement {
+  key?: string;
+  operator?: string;
+  values?: string[];
+}
+interface NodeSelectorTerm {
+  matchExpressions?: NodeSelectorRequirement[];
+  matchFields?: NodeSelectorRequirement[];
+}
+
+function requirementMatches(r: NodeSelectorRequirement, value: string | undefined): boolean {
+  const values = r.values ?? [];
+  switch (r.operator) {
+    case 'In':
+      return value !== undefined && values.includes(value);
+    case 'NotIn':
+      return value === undefined || !values.includes(value);
+    case 'Exists':
+      return value !== undefined;
+    case 'DoesNotExist':
+      return value === undefined;
+    case 'Gt':
+    case 'Lt': {
+      if (value === undefined || values.length !== 1 || !/^-?\d+$/.test(value) || !/^-?\d+$/.test(values[0]!)) return false;
+      return r.operator === 'Gt' ? BigInt(value) > BigInt(values[0]!) : BigInt(value) < BigInt(values[0]!);
+    }
+    default:
+      return false;
+  }
+}
+
+/** A node selector term (matchExpressions on labels AND matchFields on metadata.name); an empty term matches nothing. */
+export type NodeMatcher = (labels: Readonly<Record<string, string>>, name: string) => boolean;
+
+export function compileTerm(term: NodeSelectorTerm): NodeMatcher {
+  const exprs = term.matchExpressions ?? [];
+  const fields = term.matchFields ?? [];
+  if (exprs.length === 0 && fields.length === 0) return () => false;
+  return (labels, name) => {
+    for (const e of exprs) if (!requirementMatches(e, Object.prototype.hasOwnProperty.call(labels, e.key ?? '') ? labels[e.key ?? ''] : undefined)) return false;
+    for (const f of fields) {
+      if (f.key !== 'metadata.name') return false;
+      if (!requirementMatches(f, name)) return false;
+    }
+    return true;
+  };
+}
+
+/** Any of the terms (nodeSelectorTerms are ORed). */
+export function compileTerms(terms: NodeSelectorTerm[] | undefined): NodeMatcher {
+  const ms = (terms ?? []).map(compileTerm);
+  return (labels, name) => ms.some((m) => m(labels, name));
+}
+
+export type LabelMatcher = (labels: Readonly<Record<string, string>>) => boolean;
+
+export function labelMatcher(sel: unknown): LabelMatcher {
+  try {
+    return compileLabelSelector(sel as LabelSelectorObject | null | undefined) as LabelMatcher;
+  } catch {
+    return () => false;
+  }
+}
+
+// ------------------------------------------------------------------------------ pods
+
+export interface AffinityTerm {
+  matches: LabelMatcher;
+  /** Namespaces the term selects; undefined: all (an empty namespaceSelector). */
+  namespaces: Set<string> | undefined;
+  topologyKey: string;
+  weight: number;
+}
+
+export interface SpreadConstraint {
+  maxSkew: number;
+  topologyKey: string;
+  whenUnsatisfiable: 'DoNotSchedule' | 'ScheduleAnyway';
+  matches: LabelMatcher;
+  minDomains: number;
+  nodeAffinityPolicy: 'Honor' | 'Ignore';
+  nodeTaintsPolicy: 'Honor' | 'Ignore';
+}
+
+export interface HostPort {
+  port: number;
+  protocol: string;
+  ip: string;
+}
+
+export interface PodInfo {
+  key: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  pod: KubeObject;
+  labels: Readonly<Record<string, string>>;
+  nodeName: string;
+  requests: Resources;
+  nonZero: Resources;
+  hostPorts: HostPort[];
+  tolerations: Toleration[];
+  nodeSelector: Record<string, string> | undefined;
+  requiredNodeAffinity: NodeMatcher | undefined;
+  preferredNodeAffinity: { weight: number; matches: NodeMatcher }[];
+  affinity: AffinityTerm[];
+  antiAffinity: AffinityTerm[];
+  preferredAffinity: AffinityTerm[];
+  preferredAntiAffinity: AffinityTerm[];
+  spread: SpreadConstraint[];
+  priority: number;
+  preemptionNever: boolean;
+  schedulerName: string;
+}
+
+function affinityTerms(pod: KubeObject, terms: unknown, weighted: boolean): AffinityTerm[] {
+  if (!Array.isArray(terms)) return [];
+  const ns = String((pod.metadata as { namespace?: string } | undefined)?.namespace ?? '');
+  const out: AffinityTerm[] = [];
+  for (const raw of terms as Record<string, unknown>[]) {
+    const t = (weighted ? raw.podAffinityTerm : raw) as Record<string, unknown> | undefined;
+    if (!t) continue;
+    const listed = Array.isArray(t.namespaces) ? (t.namespaces as string[]) : [];
+    let namespaces: Set<string> | undefined;
+    const nsSel = t.namespaceSelector as Record<string, unknown> | undefined | null;
+    const emptyNsSel = nsSel && Object.keys((nsSel.matchLabels as object) ?? {}).length === 0 && ((nsSel.matchExpressions as unknown[]) ?? []).length === 0;
+    if (emptyNsSel) namespaces = undefined;
+    else namespaces = new Set(listed.length > 0 || nsSel ? listed : [ns]);
+    out.push({
+      matches: labelMatcher(t.labelSelector ?? null),
+      namespaces,
+      topologyKey: String(t.topologyKey ?? ''),
+      weight: weighted ? Number(raw.weight ?? 0) : 1,
+    });
+  }
+  return out;
+}
+
+export function termMatchesPod(term: AffinityTerm, p: PodInfo): boolean {
+  return (term.namespaces === undefined || term.namespaces.has(p.namespace)) && term.matches(p.labels);
+}
+
+export function newPodInfo(pod: KubeObject): PodInfo {
+  const meta = (pod.metadata ?? {}) as Record<string, unknown>;
+  const spec = (pod.spec ?? {}) as Record<string, unknown>;
+  const namespace = String(meta.namespace ?? '');
+  const name = String(meta.name ?? '');
+  const labels = (meta.labels ?? {}) as Record<string, string>;
+  const hostPorts: HostPort[] = [];
+  const containers = [...(((spec.initContainers as Container[]) ?? []).filter((c) => c.restartPolicy === 'Always')), ...((spec.containers as Container[]) ?? [])];
+  for (const c of containers)
+    for (const p of c.ports ?? []) {
+      if (!p.hostPort || p.hostPort <= 0) continue;
+      hostPorts.push({ port: p.hostPort, protocol: p.protocol || 'TCP', ip: p.hostIP || '0.0.0.0' });
+    }
+  const aff = (spec.affinity ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const na = aff.nodeAffinity;
+  const reqNA = na?.requiredDuringSchedulingIgnoredDuringExecution as { nodeSelectorTerms?: NodeSelectorTerm[] } | undefined;
+  const prefNA = (na?.preferredDuringSchedulingIgnoredDuringExecution as { weight?: number; preference?: NodeSelectorTerm }[] | undefined) ?? [];
+  const spread: SpreadConstraint[] = [];
+  for (const c of (spec.topologySpreadConstraints as Record<string, unknown>[] | undefined) ?? []) {
+    let sel = (c.labelSelector ?? null) as LabelSelectorObject | null;
+    const keys = (c.matchLabelKeys as string[] | undefined) ?? [];
+    if (sel && keys.length > 0) {
+      const exprs = [...(sel.matchExpressions ?? [])];
+      for (const k of keys) if (k in labels) exprs.push({ key: k, operator: 'In', values: [labels[k]!] });
+      sel = { ...sel, matchExpressions: exprs };
+    }
+    spread.push({
+      maxSkew: Number(c.maxSkew ?? 1),
+      topologyKey: String(c.topologyKey ?? ''),
+      whenUnsatisfiable: c.whenUnsatisfiable === 'ScheduleAnyway' ? 'ScheduleAnyway' : 'DoNotSchedule',
+      matches: labelMatcher(sel),
+      minDomains: typeof c.minDomains === 'number' ? c.minDomains : 1,
+      nodeAffinityPolicy: c.nodeAffinityPolicy === 'Ignore' ? 'Ignore' : 'Honor',
+      nodeTaintsPolicy: c.nodeTaintsPolicy === 'Honor' ? 'Honor' : 'Ignore',
+    });
+  }
+  return {
+    key: `${namespace}/${name}`,
+    namespace,
+    name,
+    uid: String(meta.uid ?? ''),
+    pod,
+    labels,
+    nodeName: typeof spec.nodeName === 'string' ? spec.nodeName : '',
+    requests: podRequests(spec),
+    nonZero: podRequests(spec, true),
+    hostPorts,
+    tolerations: (spec.tolerations as Toleration[] | undefined) ?? [],
+    nodeSelector: spec.nodeSelector && Object.keys(spec.nodeSelector as object).length > 0 ? (spec.nodeSelector as Record<string, string>) : undefined,
+    requiredNodeAffinity: reqNA ? compileTerms(reqNA.nodeSelectorTerms) : undefined,
+    preferredNodeAffinity: prefNA.map((p) => ({ weight: Number(p.weight ?? 0), matches: compileTerm(p.preference ?? {}) })),
+    affinity: affinityTerms(pod, aff.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, false),
+    antiAffinity: affinityTerms(pod, aff.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, false),
+    preferredAffinity: affinityTerms(pod, aff.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution, true),
+    preferredAntiAffinity: affinityTerms(pod, aff.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution, true),
+    spread,
+    priority: typeof spec.priority === 'number' ? spec.priority : 0,
+    preemptionNever: spec.preemptionPolicy === 'Never',
+    schedulerName: typeof spec.schedulerName === 'string' && spec.schedulerName !== '' ? spec.schedulerName : 'default-scheduler',
+  };
+}
+
+/** The pod matches the node's labels by nodeSelector and required node affinity. */
+export function nodeAffinityMatches(p: PodInfo, labels: Readonly<Record<string, string>>, name: string): boolean {
+  if (p.nodeSelector) for (const k in p.nodeSelector) if (labels[k] !== p.nodeSelector[k]) return false;
+  if (p.requiredNodeAffinity && !p.requiredNodeAffinity(labels, name)) return false;
+  return true;
+}
+
+// ------------------------------------------------------------------------------ nodes
+
+export interface NodeInfo {
+  name: string;
+  node: KubeObject;
+  labels: Readonly<Record<string, string>>;
+  taints: Taint[];
+  unschedulable: boolean;
+  ready: boolean;
+  allocatable: Resources;
+  allowedPods: number;
+  /** Sum of the requests of the pods on the node (assumed ones included). */
+  requested: Resources;
+  /** The same with the scoring defaults for missing cpu/memory requests. */
+  nonZeroRequested: Resources;
+  pods: Map<string, PodInfo>;
+  /** `protocol/port` → host IPs in use. */
+  usedPorts: Map<string, string[]>;
+  /** Pods on the node with required anti-affinity terms. */
+  podsWithAntiAffinity: Set<PodInfo>;
+  /** Pods on the node with any pod (anti-)affinity terms (for scoring symmetry). */
+  podsWithAffinity: Set<PodInfo>;
+  generation: number;
+}
+
+export function emptyNodeInfo(name: string): NodeInfo {
+  return {
+    name,
+    node: { metadata: { name } },
+    labels: {},
+    taints: [],
+    unschedulable: false,
+    ready: false,
+    allocatable: {},
+    allowedPods: 0,
+    requested: {},
+    nonZeroRequested: {},
+    pods: new Map(),
+    usedPorts: new Map(),
+    podsWithAntiAffinity: new Set(),
+    podsWithAffinity: new Set(),
+    generation: 0,
+  };
+}
+
+export function setNode(ni: NodeInfo, node: KubeObject): void {
+  const meta = (node.metadata ?? {}) as Record<string, unknown>;
+  const spec = (node.spec ?? {}) as Record<string, unknown>;
+  const status = (node.status ?? {}) as Record<string, unknown>;
+  ni.node = node;
+  ni.labels = (meta.labels ?? {}) as Record<string, string>;
+  ni.taints = ((spec.taints as Taint[] | undefined) ?? []).filter((t) => t && typeof t.key === 'string');
+  ni.unschedulable = spec.unschedulable === true;
+  const conds = (status.conditions as { type?: string; status?: string }[] | undefined) ?? [];
+  ni.ready = conds.some((c) => c.type === 'Ready' && c.status === 'True');
+  ni.allocatable = resourcesOf(status.allocatable ?? status.capacity);
+  ni.allowedPods = ni.allocatable.pods ?? 0;
+  ni.generation++;
+}
+
+export function addPodToNode(ni: NodeInfo, p: PodInfo): void {
+  ni.pods.set(p.key, p);
+  addInto(ni.requested, p.requests);
+  addInto(ni.nonZeroRequested, p.nonZero);
+  for (const hp of p.hostPorts) {
+    const k = `${hp.protocol}/${hp.port}`;
+    const ips = ni.usedPorts.get(k);
+    if (ips) ips.push(hp.ip);
+    else ni.usedPorts.set(k, [hp.ip]);
+  }
+  if (p.antiAffinity.length > 0) ni.podsWithAntiAffinity.add(p);
+  if (p.affinity.length + p.antiAffinity.length + p.preferredAffinity.length + p.preferredAntiAffinity.length > 0) ni.podsWithAffinity.add(p);
+  ni.generation++;
+}
+
+export function removePodFromNode(ni: NodeInfo, key: string): PodInfo | undefined {
+  const p = ni.pods.get(key);
+  if (!p) return undefined;
+  ni.pods.delete(key);
+  addInto(ni.requested, p.requests, -1);
+  addInto(ni.nonZeroRequested, p.nonZero, -1);
+  for (const hp of p.hostPorts) {
+    const k = `${hp.protocol}/${hp.port}`;
+    const ips = ni.usedPorts.get(k);
+    if (!ips) continue;
+    const i = ips.indexOf(hp.ip);
+    if (i >= 0) ips.splice(i, 1);
+    if (ips.length === 0) ni.usedPorts.delete(k);
+  }
+  ni.podsWithAntiAffinity.delete(p);
+  ni.podsWithAffinity.delete(p);
+  ni.generation++;
+  return p;
+}

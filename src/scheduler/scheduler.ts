@@ -1,0 +1,297 @@
+// The default scheduler's loop (kube-scheduler's scheduleOne): pods from the queue, one cycle each
+// against the cache, the pod assumed on its node at once and bound in the background (many binds
+// in flight), unschedulable pods marked PodScheduled=False and requeued by cluster events.
+import { hostname } from 'node:os';
+import { EventBroadcaster } from '../client/events.js';
+import { SharedInformerFactory } from '../client/informers.js';
+import { keyOf, objectOf } from '../client/cache.js';
+import { isConflict, isNotFound } from '../client/errors.js';
+import type { Clock } from '../client/clock.js';
+import type { Clientset, EventRecorder, InformerFactory, KubeObject, Tombstone } from '../client/types.js';
+import { SchedulerCache, isTerminal } from './cache.js';
+import { schedulePod } from './framework.js';
+import { newPodInfo } from './model.js';
+import { SchedulingQueue } from './queue.js';
+
+export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
+const PODS = { group: '', version: 'v1', resource: 'pods' };
+const NODES = { group: '', version: 'v1', resource: 'nodes' };
+
+export interface SchedulerOptions {
+  clientset: Clientset;
+  /** Shared informers (started by the scheduler when it created them, or when `startInformers`). */
+  informers?: InformerFactory;
+  /** Start `informers` (default: only when the scheduler created them). */
+  startInformers?: boolean;
+  schedulerName?: string;
+  recorder?: EventRecorder;
+  clock?: Clock;
+  /** Binds in flight at once (default 64). */
+  parallelBinds?: number;
+  log?: (fields: Record<string, unknown>) => void;
+  /** Back-off and flush timings (tests). */
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+  unschedulableFlushMs?: number;
+  random?: () => number;
+}
+
+export interface SchedulerStats {
+  scheduled: number;
+  bound: number;
+  unschedulable: number;
+  bindErrors: number;
+}
+
+export interface SchedulerHandle {
+  readonly stats: SchedulerStats;
+  readonly cache: SchedulerCache;
+  readonly queue: SchedulingQueue;
+  /** Resolves once the informers have synced. */
+  readonly ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+function specOf(pod: KubeObject): Record<string, unknown> {
+  return (pod.spec ?? {}) as Record<string, unknown>;
+}
+
+function assigned(pod: KubeObject): boolean {
+  const n = specOf(pod).nodeName;
+  return typeof n === 'string' && n !== '';
+}
+
+function deleting(pod: KubeObject): boolean {
+  return Boolean((pod.metadata as { deletionTimestamp?: unknown } | undefined)?.deletionTimestamp);
+}
+
+function rfc3339(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+}
+
+/** Scheduling-relevant parts of a node (heartbeats change none of them). */
+function nodeSignature(node: KubeObject): string {
+  const spec = specOf(node);
+  const status = (node.status ?? {}) as Record<string, unknown>;
+  const ready = ((status.conditions as { type?: string; status?: string }[] | undefined) ?? []).find((c) => c.type === 'Ready')?.status;
+  return JSON.stringify([(node.metadata as { labels?: unknown } | undefined)?.labels, spec.taints, spec.unschedulable, ready, status.allocatable]);
+}
+
+export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
+  const schedulerName = opts.schedulerName ?? DEFAULT_SCHEDULER_NAME;
+  const log = opts.log ?? (() => {});
+  const ownInformers = !opts.informers;
+  const informers = opts.informers ?? new SharedInformerFactory(opts.clientset, { log });
+  let broadcaster: EventBroadcaster | undefined;
+  const recorder = opts.recorder ?? (broadcaster = new EventBroadcaster({ clientset: opts.clientset, host: hostname(), log })).newRecorder(schedulerName);
+  const clock = opts.clock;
+  const now = () => (clock ? clock.now() : Date.now());
+  const cache = new SchedulerCache();
+  const queue = new SchedulingQueue({ clock, initialBackoffMs: opts.initialBackoffMs, maxBackoffMs: opts.maxBackoffMs, unschedulableFlushMs: opts.unschedulableFlushMs });
+  const stats: SchedulerStats = { scheduled: 0, bound: 0, unschedulable: 0, bindErrors: 0 };
+  const pods = opts.clientset.resource(PODS);
+  const abort = new AbortController();
+  const parallelBinds = opts.parallelBinds ?? 64;
+  const random = opts.random ?? Math.random;
+
+  const responsible = (pod: KubeObject): boolean => {
+    const n = specOf(pod).schedulerName;
+    return (typeof n === 'string' && n !== '' ? n : DEFAULT_SCHEDULER_NAME) === schedulerName && !deleting(pod) && !isTerminal(pod);
+  };
+
+  // Cluster events are coalesced: one move of the unschedulable pods per turn of the event loop.
+  let movePending = false;
+  const clusterEvent = () => {
+    if (movePending) return;
+    movePending = true;
+    setImmediate(() => {
+      movePending = false;
+      queue.moveAllToActiveOrBackoff();
+    });
+  };
+
+  const podInformer = informers.informer(PODS);
+  const nodeInformer = informers.informer(NODES);
+  podInformer.addEventHandler({
+    onAdd(pod) {
+      if (assigned(pod)) {
+        cache.addOrUpdatePod(pod);
+        clusterEvent();
+      } else if (responsible(pod)) queue.add(pod);
+    },
+    onUpdate(old, pod) {
+      if (assigned(pod)) {
+        const key = keyOf(pod);
+        if (!assigned(old)) queue.delete(key);
+        cache.addOrUpdatePod(pod);
+        if (old !== pod) clusterEvent();
+      } else if (responsible(pod)) {
+        if (old !== pod) queue.add(pod);
+      } else {
+        queue.delete(keyOf(pod));
+      }
+    },
+    onDelete(obj: KubeObject | Tombstone) {
+      const key = keyOf(obj);
+      queue.delete(key);
+      if (cache.nodeOf(key) !== '') {
+        cache.removePod(key);
+        clusterEvent();
+      }
+      void objectOf;
+    },
+  });
+  const nodeSigs = new Map<string, string>();
+  nodeInformer.addEventHandler({
+    onAdd(node) {
+      cache.addOrUpdateNode(node);
+      nodeSigs.set(keyOf(node), nodeSignature(node));
+      clusterEvent();
+    },
+    onUpdate(_old, node) {
+      cache.addOrUpdateNode(node);
+      const sig = nodeSignature(node);
+      if (nodeSigs.get(keyOf(node)) !== sig) {
+        nodeSigs.set(keyOf(node), sig);
+        clusterEvent();
+      }
+    },
+    onDelete(obj) {
+      const key = keyOf(obj);
+      cache.removeNode(key);
+      nodeSigs.delete(key);
+    },
+  });
+  if (ownInformers || opts.startInformers) informers.start(abort.signal);
+
+  let startIndex = 0;
+  let inFlight = 0;
+  let slotWaiter: (() => void) | undefined;
+  const binds = new Set<Promise<void>>();
+
+  const podRef = (pod: KubeObject): KubeObject => ({ ...pod, apiVersion: 'v1', kind: 'Pod' });
+
+  async function markUnschedulable(pod: KubeObject, message: string): Promise<void> {
+    const meta = (pod.metadata ?? {}) as { namespace?: string; name?: string };
+    recorder.event(podRef(pod), 'Warning', 'FailedScheduling', message);
+    const conds = ((pod.status as { conditions?: Record<string, unknown>[] } | undefined)?.conditions ?? []).find((c) => c.type === 'PodScheduled');
+    if (conds && conds.status === 'False' && conds.reason === 'Unschedulable' && conds.message === message) return;
+    const lastTransitionTime = conds && conds.status === 'False' && typeof conds.lastTransitionTime === 'string' ? conds.lastTransitionTime : rfc3339(now());
+    try {
+      await pods.patch(
+        meta.namespace ?? '',
+        meta.name ?? '',
+        'strategic',
+        { status: { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime }] } },
+        { subresource: 'status' },
+      );
+    } catch (e) {
+      if (!isNotFound(e)) log({ msg: 'failed to update pod status', pod: `${meta.namespace}/${meta.name}`, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  async function bind(pod: KubeObject, key: string, node: string): Promise<void> {
+    const meta = (pod.metadata ?? {}) as { namespace?: string; name?: string; uid?: string };
+    try {
+      await pods.createSubresource(meta.namespace ?? '', meta.name ?? '', 'binding', {
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name: meta.name, namespace: meta.namespace, ...(meta.uid ? { uid: meta.uid } : {}) },
+        target: { apiVersion: 'v1', kind: 'Node', name: node },
+      });
+      stats.bound++;
+      queue.done(key);
+      recorder.event(podRef(pod), 'Normal', 'Scheduled', `Successfully assigned ${meta.namespace}/${meta.name} to ${node}`);
+    } catch (e) {
+      cache.forget(key);
+      if (isNotFound(e) || (isConflict(e) && /already assigned|being deleted/.test(e instanceof Error ? e.message : ''))) {
+        queue.done(key);
+        return;
+      }
+      stats.bindErrors++;
+      log({ msg: 'binding failed', pod: key, node, error: e instanceof Error ? e.message : String(e) });
+      recorder.event(podRef(pod), 'Warning', 'FailedScheduling', `Binding rejected: ${e instanceof Error ? e.message : String(e)}`);
+      queue.addUnschedulable(key, true);
+      clusterEvent();
+    }
+  }
+
+  function scheduleOne(entry: { key: string; pod: KubeObject }): void {
+    const [ns, name] = [entry.key.slice(0, entry.key.indexOf('/')), entry.key.slice(entry.key.indexOf('/') + 1)];
+    const current = (podInformer.lister.get(ns, name) as KubeObject | undefined) ?? entry.pod;
+    if (assigned(current) || !responsible(current) || (podInformer.hasSynced() && !podInformer.lister.get(ns, name))) {
+      queue.done(entry.key);
+      return;
+    }
+    const p = newPodInfo(current);
+    stats.scheduled++;
+    const r = schedulePod(cache, p, startIndex, random);
+    const n = cache.nodes().length;
+    startIndex = n > 0 ? (startIndex + r.evaluated) % n : 0;
+    if (r.node) {
+      cache.assume(p, r.node);
+      inFlight++;
+      const b = bind(current, entry.key, r.node).finally(() => {
+        inFlight--;
+        binds.delete(b);
+        const w = slotWaiter;
+        slotWaiter = undefined;
+        w?.();
+      });
+      binds.add(b);
+      return;
+    }
+    stats.unschedulable++;
+    queue.addUnschedulable(entry.key);
+    const message = r.message ?? 'unschedulable';
+    log({ msg: 'unable to schedule pod', pod: entry.key, reason: message });
+    void markUnschedulable(current, message);
+  }
+
+  async function loop(): Promise<void> {
+    await informers.waitForCacheSync(abort.signal);
+    let sinceYield = 0;
+    while (!abort.signal.aborted) {
+      if (inFlight >= parallelBinds) {
+        await new Promise<void>((r) => (slotWaiter = r));
+        continue;
+      }
+      let e = queue.tryPop();
+      if (!e) {
+        sinceYield = 0;
+        e = await queue.pop();
+        if (!e) break;
+      }
+      if (abort.signal.aborted) break;
+      try {
+        scheduleOne(e);
+      } catch (err) {
+        log({ msg: 'scheduling cycle failed', pod: e.key, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        queue.addUnschedulable(e.key, true);
+      }
+      // Let the informers' events and the binds' answers in now and then.
+      if (++sinceYield >= 32) {
+        sinceYield = 0;
+        await new Promise<void>((r) => setImmediate(r));
+      }
+    }
+  }
+
+  const ready = informers.waitForCacheSync(abort.signal).then(() => undefined);
+  const running = loop().catch((err) => log({ msg: 'scheduler loop failed', error: err instanceof Error ? err.message : String(err) }));
+
+  return {
+    stats,
+    cache,
+    queue,
+    ready,
+    async stop() {
+      abort.abort();
+      queue.close();
+      slotWaiter?.();
+      await running;
+      await Promise.allSettled([...binds]);
+      broadcaster?.shutDown();
+    },
+  };
+}
