@@ -268,3 +268,23 @@ test('job: completedIndexes intervals as Kubernetes writes them', async () => {
   assert.equal(formatIndexes([0, 1, 2, 4, 6, 7, 9]), '0-2,4,6,7,9');
   assert.deepEqual([...parseIndexes('0-2,4,6,7,9', 8)].sort((a, b) => a - b), [0, 1, 2, 4, 6, 7]);
 });
+
+test('job: restartPolicy OnFailure — container restarts count towards backoffLimit', async () => {
+  const j = job('rs', { completions: 1, backoffLimit: 2 });
+  ((j.spec as { template: { spec: Record<string, unknown> } }).template.spec).restartPolicy = 'OnFailure';
+  const h = harness(j);
+  await h.sync();
+  const [p] = h.pods();
+  const running = structuredClone(p!);
+  running.status = { phase: 'Running', containerStatuses: [{ name: 'c', restartCount: 1 }] };
+  h.ctx.clientset.tracker.add(running);
+  await h.sync();
+  assert.deepEqual(conds(h.job()), []);
+  running.status = { phase: 'Running', containerStatuses: [{ name: 'c', restartCount: 2 }] };
+  h.ctx.clientset.tracker.add(running);
+  await h.sync();
+  if (!conds(h.job()).includes('Failed=True/BackoffLimitExceeded')) await h.sync();
+  assert.deepEqual(conds(h.job()), ['FailureTarget=True/BackoffLimitExceeded', 'Failed=True/BackoffLimitExceeded']);
+  assert.equal(h.pods().length, 0, 'the running pod is deleted');
+  assert.equal(status(h.job()).failed, 1);
+});
