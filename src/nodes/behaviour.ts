@@ -1,0 +1,189 @@
+// How a simulated container behaves: from annotations on its pod, the common shell forms of its
+// command/args, its readiness probe, and cluster-wide defaults (see README.md in this folder).
+import type { KubeObject } from '../client/types.js';
+
+export const ANNOTATION_PREFIX = 'kubelite.dev/';
+
+/** What one container does once started. Times in milliseconds; Infinity: forever. */
+export interface ContainerBehaviour {
+  /** How long a run lasts before the process exits (Infinity: until stopped). */
+  runMs: number;
+  exitCode: number;
+  /** Ready this long after each start. */
+  readyAfterMs: number;
+  neverReady: boolean;
+  /** How long the process takes to exit after SIGTERM (Infinity: only the grace period's SIGKILL stops it). */
+  stopMs: number;
+  /** The termination message written when it exits on its own. */
+  terminationMessage?: string;
+}
+
+/** Cluster-wide defaults (flags of `kubelite nodes`). Seconds. */
+export interface BehaviourDefaults {
+  /** Run time of restartPolicy Never/OnFailure pods' containers (default 1). */
+  jobRunSeconds: number;
+  /** Run time of restartPolicy Always pods' containers (default Infinity: forever). */
+  serviceRunSeconds: number;
+  exitCode: number;
+  readyAfterSeconds: number;
+  /** Time a container takes to exit on SIGTERM (default Infinity: it runs until the grace period ends or its run ends). */
+  stopSeconds: number;
+}
+
+export const DEFAULT_BEHAVIOUR: BehaviourDefaults = { jobRunSeconds: 1, serviceRunSeconds: Infinity, exitCode: 0, readyAfterSeconds: 0, stopSeconds: Infinity };
+
+/** What the shell form of a command says: how long it runs and how it exits (undefined: not recognised). */
+export interface ShellForm {
+  runSeconds?: number;
+  exitCode?: number;
+  forever?: boolean;
+}
+
+const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh', 'busybox']);
+
+function basename(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i >= 0 ? p.slice(i + 1) : p;
+}
+
+/** `5`, `2.5`, `10s`, `2m`, `1h`, `1d`, `infinity` → seconds. */
+export function parseSleepDuration(s: string): number | undefined {
+  if (s === 'infinity' || s === 'inf') return Infinity;
+  const m = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(s);
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  const mult = m[2] === 'm' ? 60 : m[2] === 'h' ? 3600 : m[2] === 'd' ? 86400 : 1;
+  return n * mult;
+}
+
+/** Splits a shell word list, honouring simple quotes. */
+function words(s: string): string[] {
+  const out: string[] = [];
+  const re = /'([^']*)'|"([^"]*)"|(\S+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(s)) !== null) out.push(m[1] ?? m[2] ?? m[3] ?? '');
+  return out;
+}
+
+/** A shell script (`sh -c` text): sums its sleeps, finds its exit code, spots endless loops. */
+export function parseShellScript(script: string): ShellForm | undefined {
+  if (/\bwhile\s+(true|:)\b|\bfor\s*\(\(\s*;\s*;\s*\)\)|\btail\s+-f\b|sleep\s+infinity\b/.test(script)) return { forever: true };
+  const statements = script.split(/;|&&|\|\||\n/).map((s) => s.trim()).filter((s) => s !== '');
+  let recognised = false;
+  let run = 0;
+  let exitCode: number | undefined;
+  for (const st of statements) {
+    const w = words(st);
+    const cmd = basename(w[0] ?? '');
+    if (cmd === 'sleep' && w.length >= 2) {
+      const d = parseSleepDuration(w[1]!);
+      if (d === undefined) continue;
+      recognised = true;
+      if (d === Infinity) return { forever: true };
+      run += d;
+    } else if (cmd === 'exit') {
+      recognised = true;
+      const n = w[1] === undefined ? 0 : Number(w[1]);
+      exitCode = Number.isInteger(n) ? ((n % 256) + 256) % 256 : 1;
+      break;
+    } else if (cmd === 'true' && w.length === 1) {
+      recognised = true;
+    } else if (cmd === 'false' && w.length === 1) {
+      recognised = true;
+    }
+  }
+  // A script's status is its last command's: `false` as the last statement exits 1.
+  const last = words(statements[statements.length - 1] ?? '');
+  if (exitCode === undefined && last.length === 1 && basename(last[0]!) === 'false') exitCode = 1;
+  if (!recognised) return undefined;
+  return { runSeconds: run, ...(exitCode !== undefined ? { exitCode } : {}) };
+}
+
+/** Recognises `sleep N`, `true`, `false`, `sh -c "...; exit N"` (any shell, -c/-ec/-xc) in a container's command + args. */
+export function parseShellForm(command: readonly string[] | undefined, args: readonly string[] | undefined): ShellForm | undefined {
+  const argv = [...(command ?? []), ...(args ?? [])];
+  if (argv.length === 0) return undefined;
+  let cmd = basename(argv[0]!);
+  let rest = argv.slice(1);
+  if (cmd === 'busybox' || cmd === 'env' || cmd === 'exec') {
+    cmd = basename(rest[0] ?? '');
+    rest = rest.slice(1);
+  }
+  if (cmd === 'sleep' && rest.length >= 1) {
+    const d = parseSleepDuration(rest[0]!);
+    if (d === undefined) return undefined;
+    return d === Infinity ? { forever: true } : { runSeconds: d };
+  }
+  if (cmd === 'true' && rest.length === 0) return { runSeconds: 0, exitCode: 0 };
+  if (cmd === 'false' && rest.length === 0) return { runSeconds: 0, exitCode: 1 };
+  if (cmd === 'tail' && rest[0] === '-f') return { forever: true };
+  if (SHELLS.has(cmd)) {
+    const i = rest.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a));
+    if (i < 0 || rest[i + 1] === undefined) return undefined;
+    return parseShellScript(rest[i + 1]!);
+  }
+  return undefined;
+}
+
+function parseNumber(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const s = v.trim();
+  if (s === 'infinity' || s === 'forever' || s === 'inf') return Infinity;
+  if (s === '') return undefined;
+  const n = Number(s.replace(/s$/, ''));
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+function parseBool(v: string | undefined): boolean | undefined {
+  if (v === undefined) return undefined;
+  return v === 'true' || v === '1' || v === 'yes';
+}
+
+type Obj = Record<string, unknown>;
+
+/**
+ * The behaviour of one container of a pod. Precedence: per-container annotation
+ * (`kubelite.dev/<container>.<key>`), pod annotation (`kubelite.dev/<key>`), the shell form of its
+ * command, its readiness probe (readiness only), the defaults.
+ */
+export function containerBehaviour(pod: KubeObject, container: Obj, defaults: BehaviourDefaults = DEFAULT_BEHAVIOUR, restartPolicy?: string): ContainerBehaviour {
+  const annotations = ((pod.metadata as Obj | undefined)?.annotations ?? {}) as Record<string, string>;
+  const name = String(container.name ?? '');
+  const get = (key: string): string | undefined => annotations[`${ANNOTATION_PREFIX}${name}.${key}`] ?? annotations[`${ANNOTATION_PREFIX}${key}`];
+  const rp = restartPolicy ?? String((pod.spec as Obj | undefined)?.restartPolicy ?? 'Always');
+  const shell = parseShellForm(container.command as string[] | undefined, container.args as string[] | undefined);
+
+  let runSeconds = rp === 'Always' ? defaults.serviceRunSeconds : defaults.jobRunSeconds;
+  let exitCode = defaults.exitCode;
+  if (shell) {
+    if (shell.forever) runSeconds = Infinity;
+    else if (shell.runSeconds !== undefined) runSeconds = shell.runSeconds;
+    if (shell.exitCode !== undefined) exitCode = shell.exitCode;
+  }
+  const crash = parseNumber(get('crash-after-seconds'));
+  if (crash !== undefined) {
+    runSeconds = crash;
+    exitCode = 1;
+  }
+  const run = parseNumber(get('run-seconds'));
+  if (run !== undefined) runSeconds = run;
+  const code = get('exit-code');
+  if (code !== undefined && /^\d+$/.test(code.trim())) exitCode = Number(code.trim()) % 256;
+
+  const probe = container.readinessProbe as Obj | undefined;
+  let readyAfter = defaults.readyAfterSeconds;
+  if (probe && typeof probe.initialDelaySeconds === 'number') readyAfter = probe.initialDelaySeconds;
+  const ra = parseNumber(get('ready-after-seconds'));
+  if (ra !== undefined) readyAfter = ra;
+  const neverReady = parseBool(get('never-ready')) ?? false;
+  const stop = parseNumber(get('stop-seconds')) ?? defaults.stopSeconds;
+  const msg = get('termination-message');
+  return {
+    runMs: runSeconds * 1000,
+    exitCode,
+    readyAfterMs: readyAfter === Infinity ? Infinity : readyAfter * 1000,
+    neverReady: neverReady || readyAfter === Infinity,
+    stopMs: stop * 1000,
+    ...(msg !== undefined ? { terminationMessage: msg } : {}),
+  };
+}

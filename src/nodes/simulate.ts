@@ -1,0 +1,375 @@
+// The pod timeline: given when the node accepted a pod, how its containers behave, and whether it
+// is being deleted, the status a kubelet would report at a moment — and when it next changes.
+// Pure (no I/O, no clock): the agent calls it whenever a pod's timer fires or the pod changes.
+import { createHash } from 'node:crypto';
+import type { KubeObject } from '../client/types.js';
+import { containerBehaviour, DEFAULT_BEHAVIOUR, type BehaviourDefaults, type ContainerBehaviour } from './behaviour.js';
+
+type Obj = Record<string, unknown>;
+
+export const BACKOFF_INITIAL_MS = 10_000;
+export const BACKOFF_MAX_MS = 300_000;
+/** A container that ran this long resets its crash back-off (kubelet: 2 × the maximum back-off). */
+const BACKOFF_RESET_MS = 600_000;
+const DEADLINE_MESSAGE = 'Pod was active on the node longer than the specified deadline';
+
+export function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+}
+
+function sha256(s: string): string {
+  return createHash('sha256').update(s).digest('hex');
+}
+
+/** `nginx` → `docker.io/library/nginx:latest` (the registry, repository and tag a runtime reports). */
+export function normalizeImage(image: string): { ref: string; repo: string } {
+  let name = image;
+  let tag = '';
+  const at = name.indexOf('@');
+  if (at >= 0) name = name.slice(0, at);
+  const slash = name.lastIndexOf('/');
+  const colon = name.lastIndexOf(':');
+  if (colon > slash) {
+    tag = name.slice(colon + 1);
+    name = name.slice(0, colon);
+  }
+  const first = name.split('/')[0]!;
+  if (!name.includes('/')) name = `docker.io/library/${name}`;
+  else if (!first.includes('.') && !first.includes(':') && first !== 'localhost') name = `docker.io/${name}`;
+  const ref = at >= 0 ? `${name}${image.slice(image.indexOf('@'))}` : `${name}:${tag || 'latest'}`;
+  return { ref, repo: name };
+}
+
+export function imageID(image: string): string {
+  const { repo } = normalizeImage(image);
+  const at = image.indexOf('@');
+  return at >= 0 ? `${repo}${image.slice(at)}` : `${repo}@sha256:${sha256(`image:${normalizeImage(image).ref}`)}`;
+}
+
+export function containerID(podUID: string, name: string, restartCount: number): string {
+  return `kubelite://${sha256(`${podUID}/${name}/${restartCount}`)}`;
+}
+
+/** When the pod stops: a deletion (SIGTERM, then SIGKILL at the grace period's end) or the active deadline (at once). */
+export interface Kill {
+  at: number;
+  graceMs: number;
+  hard: boolean;
+}
+
+interface Terminated {
+  exitCode: number;
+  reason: string;
+  message?: string;
+  startedAt: number;
+  finishedAt: number;
+  killed: boolean;
+}
+
+/** One container's state at a moment. */
+export interface ContainerState {
+  kind: 'waiting' | 'running' | 'terminated';
+  waitingReason?: string;
+  waitingMessage?: string;
+  runStart?: number;
+  ready: boolean;
+  restartCount: number;
+  terminated?: Terminated;
+  last?: Terminated;
+  /** The next moment this container's state changes (undefined: never, by itself). */
+  next?: number;
+  /** Whether the container was stopped by the kill. */
+  killed: boolean;
+  /** The current back-off when waiting in CrashLoopBackOff. */
+  backoffMs?: number;
+}
+
+/**
+ * One container's life from `start`: runs of `b.runMs`, exits with `b.exitCode`, restarts as
+ * `policy` says with back-off (the first restart at once, then 10 s doubling to 5 min), stopped by `kill`.
+ */
+export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnFailure' | 'Never', start: number, now: number, kill: Kill | undefined, label = ''): ContainerState {
+  let runStart = start;
+  let restarts = 0;
+  let backoff = 0;
+  let last: Terminated | undefined;
+  for (;;) {
+    if (kill && runStart >= kill.at) {
+      return { kind: 'waiting', waitingReason: last ? 'CrashLoopBackOff' : 'ContainerCreating', ready: false, restartCount: restarts, ...(last ? { last } : {}), killed: false };
+    }
+    const naturalEnd = runStart + b.runMs;
+    let end = naturalEnd;
+    let killed = false;
+    if (kill && kill.at < naturalEnd) {
+      const stopAfter = kill.hard ? 0 : Math.min(kill.graceMs, b.stopMs);
+      const killEnd = Math.max(runStart, kill.at + stopAfter);
+      if (killEnd < naturalEnd) {
+        end = killEnd;
+        killed = true;
+      }
+    }
+    if (now < end) {
+      const readyAt = b.neverReady ? Infinity : runStart + b.readyAfterMs;
+      let next = end;
+      if (readyAt > now && readyAt < next) next = readyAt;
+      if (kill && kill.at > now && kill.at < next) next = kill.at;
+      return { kind: 'running', runStart, ready: now >= readyAt && !(kill && now >= kill.at), restartCount: restarts, ...(last ? { last } : {}), ...(Number.isFinite(next) ? { next } : {}), killed: false };
+    }
+    let term: Terminated;
+    if (!killed) term = { exitCode: b.exitCode, reason: b.exitCode === 0 ? 'Completed' : 'Error', ...(b.terminationMessage !== undefined ? { message: b.terminationMessage } : {}), startedAt: runStart, finishedAt: end, killed: false };
+    else if (!kill!.hard && b.stopMs <= kill!.graceMs) term = { exitCode: 0, reason: 'Completed', startedAt: runStart, finishedAt: end, killed: true };
+    else term = { exitCode: 137, reason: 'Error', startedAt: runStart, finishedAt: end, killed: true };
+    const restart = !killed && (policy === 'Always' || (policy === 'OnFailure' && term.exitCode !== 0));
+    if (!restart) return { kind: 'terminated', ready: false, restartCount: restarts, terminated: term, ...(last ? { last } : {}), killed };
+    if (end - runStart >= BACKOFF_RESET_MS) backoff = 0;
+    const restartAt = end + backoff;
+    if ((kill && restartAt >= kill.at) || now < restartAt) {
+      const next = kill && restartAt >= kill.at ? undefined : restartAt;
+      return {
+        kind: 'waiting',
+        waitingReason: 'CrashLoopBackOff',
+        waitingMessage: `back-off ${Math.round(backoff / 1000)}s restarting failed container=${label}`,
+        ready: false,
+        restartCount: restarts,
+        last: term,
+        ...(next !== undefined ? { next } : {}),
+        killed: false,
+        backoffMs: backoff,
+      };
+    }
+    restarts++;
+    last = term;
+    runStart = restartAt;
+    backoff = backoff === 0 ? BACKOFF_INITIAL_MS : Math.min(backoff * 2, BACKOFF_MAX_MS);
+  }
+}
+
+export interface SimulateInput {
+  pod: KubeObject;
+  /** When the node accepted the pod (status.startTime). */
+  acceptedAt: number;
+  /** ContainerCreating lasts this long. */
+  startDelayMs: number;
+  now: number;
+  /** The deletion as the node saw it: when, and the grace period. */
+  deletion?: { at: number; graceMs: number };
+  defaults?: BehaviourDefaults;
+  hostIP: string;
+  podIP: string;
+  /** Report PodScheduled too (a pod created with spec.nodeName, that no scheduler bound). */
+  reportScheduled?: boolean;
+  /** The conditions last reported (their lastTransitionTime is kept while their status holds). */
+  previousConditions?: Obj[];
+}
+
+export interface SimulateResult {
+  /** The status fields the node owns (a strategic merge patch's `status`). */
+  status: Obj;
+  phase: string;
+  /** The next moment the status changes by itself. */
+  next?: number;
+  /** No container runs and none will: the pod is terminal, or stopped for its deletion. */
+  stopped: boolean;
+  containers: Map<string, ContainerState>;
+  initContainers: Map<string, ContainerState>;
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+function statusOf(pod: KubeObject, c: Obj, st: ContainerState, uid: string, isInit: boolean): Obj {
+  const name = str(c.name);
+  const image = str(c.image);
+  const norm = normalizeImage(image).ref;
+  const term = (t: Terminated, restartCount: number): Obj => ({
+    terminated: {
+      exitCode: t.exitCode,
+      reason: t.reason,
+      ...(t.message !== undefined ? { message: t.message } : {}),
+      startedAt: rfc3339(t.startedAt),
+      finishedAt: rfc3339(t.finishedAt),
+      containerID: containerID(uid, name, restartCount),
+    },
+  });
+  let state: Obj;
+  let started = false;
+  let cid: string | undefined;
+  if (st.kind === 'running') {
+    state = { running: { startedAt: rfc3339(st.runStart!) } };
+    started = true;
+    cid = containerID(uid, name, st.restartCount);
+  } else if (st.kind === 'terminated') {
+    state = term(st.terminated!, st.restartCount);
+    cid = containerID(uid, name, st.restartCount);
+  } else {
+    const msg = st.waitingReason === 'CrashLoopBackOff' ? `${st.waitingMessage ?? ''} pod=${str((pod.metadata as Obj).name)}_${str((pod.metadata as Obj).namespace)}(${uid})` : undefined;
+    state = { waiting: { reason: st.waitingReason ?? 'ContainerCreating', ...(msg ? { message: msg } : {}) } };
+    if (st.last) cid = containerID(uid, name, st.restartCount - 1 < 0 ? 0 : st.restartCount - 1);
+  }
+  const everRan = st.kind !== 'waiting' || st.last !== undefined;
+  const out: Obj = {
+    name,
+    state,
+    lastState: st.last ? term(st.last, st.restartCount - 1) : {},
+    ready: st.ready,
+    restartCount: st.restartCount,
+    image: norm,
+    imageID: everRan ? imageID(image) : '',
+    ...(cid ? { containerID: cid } : {}),
+    started,
+  };
+  void isInit;
+  return out;
+}
+
+function condition(type: string, status: boolean, at: number, prev: Obj[] | undefined, reason?: string, message?: string): Obj {
+  const s = status ? 'True' : 'False';
+  const old = prev?.find((c) => c.type === type);
+  const lt = old && old.status === s && typeof old.lastTransitionTime === 'string' ? old.lastTransitionTime : rfc3339(at);
+  return { type, status: s, lastProbeTime: null, lastTransitionTime: lt, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+}
+
+/** The status of `pod` at `input.now`. */
+export function simulatePod(input: SimulateInput): SimulateResult {
+  const { pod, now } = input;
+  const spec = (pod.spec ?? {}) as Obj;
+  const meta = (pod.metadata ?? {}) as Obj;
+  const uid = str(meta.uid);
+  const rp = (str(spec.restartPolicy) || 'Always') as 'Always' | 'OnFailure' | 'Never';
+  const defaults = input.defaults ?? DEFAULT_BEHAVIOUR;
+  const inits = (Array.isArray(spec.initContainers) ? spec.initContainers : []) as Obj[];
+  const mains = (Array.isArray(spec.containers) ? spec.containers : []) as Obj[];
+  const startAt = input.acceptedAt + input.startDelayMs;
+  const ads = typeof spec.activeDeadlineSeconds === 'number' ? spec.activeDeadlineSeconds : undefined;
+  const deadlineAt = ads !== undefined ? input.acceptedAt + ads * 1000 : Infinity;
+  let kill: Kill | undefined;
+  if (input.deletion) kill = { at: input.deletion.at, graceMs: input.deletion.graceMs, hard: false };
+  if (deadlineAt < (kill?.at ?? Infinity)) kill = { at: deadlineAt, graceMs: 0, hard: true };
+
+  const initStates = new Map<string, ContainerState>();
+  const mainStates = new Map<string, ContainerState>();
+  let next: number | undefined;
+  const consider = (t: number | undefined) => {
+    if (t !== undefined && t > now && (next === undefined || t < next)) next = t;
+  };
+  const waiting = (reason: string): ContainerState => ({ kind: 'waiting', waitingReason: reason, ready: false, restartCount: 0, killed: false });
+
+  let initFailed = false;
+  let initialized = inits.every((c) => c.restartPolicy === 'Always');
+  let mainStart: number | undefined;
+  const sandboxReady = now >= startAt && !(kill && kill.at <= startAt);
+  if (now < startAt || (kill && kill.at <= startAt)) {
+    for (const c of inits) initStates.set(str(c.name), waiting('PodInitializing'));
+    for (const c of mains) mainStates.set(str(c.name), waiting(inits.length > 0 ? 'PodInitializing' : 'ContainerCreating'));
+    if (!(kill && kill.at <= startAt)) consider(startAt);
+    initialized = inits.length === 0;
+  } else {
+    let cursor = startAt;
+    let blocked = false;
+    for (const c of inits) {
+      const name = str(c.name);
+      if (blocked) {
+        initStates.set(name, waiting('PodInitializing'));
+        continue;
+      }
+      const b = containerBehaviour(pod, c, defaults, c.restartPolicy === 'Always' ? 'Always' : rp);
+      if (c.restartPolicy === 'Always') {
+        const st = containerTimeline(b, 'Always', cursor, now, kill, name);
+        initStates.set(name, st);
+        consider(st.next);
+        continue;
+      }
+      const st = containerTimeline(b, rp === 'Never' ? 'Never' : 'OnFailure', cursor, now, kill, name);
+      initStates.set(name, st);
+      consider(st.next);
+      if (st.kind === 'terminated' && st.terminated!.exitCode === 0 && !st.terminated!.killed) {
+        cursor = st.terminated!.finishedAt;
+        continue;
+      }
+      blocked = true;
+      if (st.kind === 'terminated') initFailed = true;
+    }
+    if (!blocked) {
+      initialized = true;
+      mainStart = cursor;
+    }
+    for (const c of mains) {
+      const name = str(c.name);
+      if (mainStart === undefined || (kill && kill.at <= mainStart && inits.length > 0)) {
+        mainStates.set(name, waiting('PodInitializing'));
+        continue;
+      }
+      const st = containerTimeline(containerBehaviour(pod, c, defaults, rp), rp, mainStart, now, kill, name);
+      mainStates.set(name, st);
+      consider(st.next);
+    }
+  }
+
+  // Phase (kubelet's getPhase, plus the terminal phase of a pod stopped for its deletion).
+  const all = [...initStates.values(), ...mainStates.values()];
+  const anyRunning = all.some((s) => s.kind === 'running');
+  const pendingRestart = all.some((s) => s.kind === 'waiting' && s.next !== undefined);
+  const stopped = !anyRunning && !pendingRestart && kill !== undefined && now >= kill.at;
+  const ms = [...mainStates.values()];
+  const allMainsTerminated = ms.length > 0 && ms.every((s) => s.kind === 'terminated');
+  let phase: string;
+  let reason: string | undefined;
+  let message: string | undefined;
+  const deadlineHit = now >= deadlineAt && kill?.hard === true;
+  if (initFailed) phase = 'Failed';
+  else if (allMainsTerminated) phase = ms.every((s) => s.terminated!.exitCode === 0) ? 'Succeeded' : 'Failed';
+  else if (mainStart === undefined) phase = stopped ? 'Failed' : 'Pending';
+  else phase = stopped ? 'Failed' : 'Running';
+  if (deadlineHit && (all.some((s) => s.killed) || !allMainsTerminated)) {
+    phase = 'Failed';
+    reason = 'DeadlineExceeded';
+    message = DEADLINE_MESSAGE;
+  }
+  const terminal = phase === 'Succeeded' || phase === 'Failed';
+  const isStopped = terminal || stopped;
+
+  // Conditions.
+  const prev = input.previousConditions;
+  const notReadyNames = mains.filter((c) => !mainStates.get(str(c.name))!.ready).map((c) => str(c.name));
+  const containersReady = notReadyNames.length === 0 && !terminal;
+  const gates = (Array.isArray(spec.readinessGates) ? spec.readinessGates : []) as Obj[];
+  const podConds = ((pod.status as Obj | undefined)?.conditions ?? []) as Obj[];
+  const failedGates = gates.map((g) => str(g.conditionType)).filter((t) => !podConds.some((c) => c.type === t && c.status === 'True'));
+  const conditions: Obj[] = [];
+  if (input.reportScheduled) conditions.push(condition('PodScheduled', true, input.acceptedAt, prev));
+  conditions.push(condition('PodReadyToStartContainers', sandboxReady && !isStopped, now, prev));
+  const incompleteInits = inits.filter((c) => c.restartPolicy !== 'Always' && !(initStates.get(str(c.name))?.kind === 'terminated' && initStates.get(str(c.name))!.terminated!.exitCode === 0)).map((c) => str(c.name));
+  conditions.push(
+    initialized || (terminal && !initFailed)
+      ? condition('Initialized', true, now, prev)
+      : condition('Initialized', false, now, prev, 'ContainersNotInitialized', `containers with incomplete status: [${incompleteInits.join(' ')}]`),
+  );
+  if (terminal) {
+    conditions.push(condition('Ready', false, now, prev, 'PodCompleted'));
+    conditions.push(condition('ContainersReady', false, now, prev, 'PodCompleted'));
+  } else {
+    const crMsg = `containers with unready status: [${notReadyNames.join(' ')}]`;
+    conditions.push(containersReady ? condition('ContainersReady', true, now, prev) : condition('ContainersReady', false, now, prev, 'ContainersNotReady', crMsg));
+    if (containersReady && failedGates.length === 0) conditions.push(condition('Ready', true, now, prev));
+    else if (!containersReady) conditions.push(condition('Ready', false, now, prev, 'ContainersNotReady', crMsg));
+    else conditions.push(condition('Ready', false, now, prev, 'ReadinessGatesNotReady', `corresponding condition of pod readiness gate "${failedGates[0]}" does not exist.`));
+  }
+
+  const hostNetwork = spec.hostNetwork === true;
+  const ip = hostNetwork ? input.hostIP : input.podIP;
+  const status: Obj = {
+    phase,
+    conditions,
+    ...(reason ? { reason, message } : {}),
+    hostIP: input.hostIP,
+    hostIPs: [{ ip: input.hostIP }],
+    ...(sandboxReady || mainStart !== undefined ? { podIP: ip, podIPs: [{ ip }] } : {}),
+    startTime: rfc3339(input.acceptedAt),
+    ...(inits.length > 0 ? { initContainerStatuses: inits.map((c) => statusOf(pod, c, initStates.get(str(c.name))!, uid, true)) } : {}),
+    containerStatuses: mains.map((c) => statusOf(pod, c, mainStates.get(str(c.name))!, uid, false)),
+  };
+  if (kill) consider(kill.at);
+  if (terminal) next = undefined;
+  return { status, phase, ...(next !== undefined ? { next } : {}), stopped: isStopped, containers: mainStates, initContainers: initStates };
+}
