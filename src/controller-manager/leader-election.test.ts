@@ -220,3 +220,34 @@ test('a renewal that hangs (no answer from the API server) still ends leadership
   assert.match(a.elector.lastError ?? '', /timed out/);
   await a.done;
 });
+
+test('endpointsleases / configmapsleases: the record is written to both objects; a standby takes over both', async () => {
+  for (const [kind, resource] of [
+    ['endpointsleases', 'endpoints'],
+    ['configmapsleases', 'configmaps'],
+  ] as const) {
+    const cs = new FakeClientset();
+    const clock = new FakeClock();
+    const a = candidate(cs, clock, 'host-a_1', kind);
+    await advance(clock, 100);
+    assert.equal(a.elector.isLeader(), true);
+    const annotation = () =>
+      JSON.parse(((cs.tracker.get({ group: '', resource }, 'kube-system', 'kube-controller-manager')!.metadata as Record<string, unknown>).annotations as Record<string, string>)[LEADER_ANNOTATION]!) as Record<string, unknown>;
+    assert.equal(annotation().holderIdentity, 'host-a_1');
+    assert.equal((lease(cs).spec as Record<string, unknown>).holderIdentity, 'host-a_1');
+    const b = candidate(cs, clock, 'host-b_2', kind);
+    await advance(clock, 5_000);
+    assert.equal(b.elector.isLeader(), false);
+    a.abort.abort();
+    await advance(clock, 100);
+    await a.done;
+    await advance(clock, 16_000);
+    assert.equal(b.elector.isLeader(), true);
+    assert.equal(annotation().holderIdentity, 'host-b_2');
+    assert.equal((lease(cs).spec as Record<string, unknown>).holderIdentity, 'host-b_2');
+    assert.equal(annotation().leaderTransitions, 1);
+    b.abort.abort();
+    await advance(clock, 100);
+    await b.done;
+  }
+});
