@@ -155,17 +155,58 @@ describe('garbagecollector, namespace, podgc, ttl and daemonset controllers agai
       metadata: { name: 'agent' },
       spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { nodeSelector: { agent: 'yes' }, containers: [{ name: 'c', image: 'busybox' }] } } },
     };
-    await kubectlOk(kc, ['create', '-f', '-'], { input: JSON.stringify(ds) });
+    const agentPods = async () => (((await getJson('/api/v1/namespaces/default/pods?labelSelector=app%3Dagent'))?.items ?? []) as KubeObject[]);
     const podNodes = async () =>
-      (((await getJson('/api/v1/namespaces/default/pods?labelSelector=app%3Dagent'))?.items ?? []) as KubeObject[])
+      (await agentPods())
         .filter((p) => !meta(p).deletionTimestamp)
         .map((p) => (p.spec as { nodeName: string }).nodeName)
         .sort()
         .join(',');
-    await waitFor(async () => (await podNodes()) === 'node-a,node-b', 'a daemon pod on each node');
-    await k('label', 'node', 'node-b', 'agent-');
-    await waitFor(async () => (await podNodes()) === 'node-a', 'the pod of the relabelled node removed');
-    await waitFor(async () => ((await getJson('/apis/apps/v1/namespaces/default/daemonsets/agent'))?.status as { desiredNumberScheduled?: number } | undefined)?.desiredNumberScheduled === 1, 'status');
+    // the test plays the kubelet: pods become Ready as they appear, terminating ones finish at once
+    const kubelet = async () => {
+      for (const p of await agentPods()) {
+        const name = String(meta(p).name);
+        if (meta(p).deletionTimestamp) {
+          await fetch(`${api.url}/api/v1/namespaces/default/pods/${name}`, { method: 'DELETE', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ gracePeriodSeconds: 0 }) });
+          continue;
+        }
+        const st = p.status as { conditions?: { type: string; status: string }[] } | undefined;
+        if (st?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) continue;
+        const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+        await fetch(`${api.url}/api/v1/namespaces/default/pods/${name}/status`, {
+          method: 'PATCH',
+          headers: { 'Content-Type': 'application/merge-patch+json' },
+          body: JSON.stringify({ status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }] } }),
+        });
+      }
+    };
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      kubelet()
+        .catch(() => {})
+        .finally(() => (busy = false));
+    }, 50);
+    try {
+      await kubectlOk(kc, ['create', '-f', '-'], { input: JSON.stringify(ds) });
+      await waitFor(async () => (await podNodes()) === 'node-a,node-b', 'a daemon pod on each node');
+      await k('label', 'node', 'node-b', 'agent-');
+      await waitFor(async () => (await podNodes()) === 'node-a', 'the pod of the relabelled node removed');
+      await waitFor(async () => ((await getJson('/apis/apps/v1/namespaces/default/daemonsets/agent'))?.status as { desiredNumberScheduled?: number } | undefined)?.desiredNumberScheduled === 1, 'status');
+      await k('label', 'node', 'node-b', 'agent=yes');
+      await waitFor(async () => (await podNodes()) === 'node-a,node-b', 'pods back on both nodes');
+      await k('rollout', 'status', 'ds/agent', '--timeout=20s');
+      // a rolling update (maxUnavailable 1)
+      await k('set', 'image', 'ds/agent', 'c=busybox:2');
+      await k('rollout', 'status', 'ds/agent', '--timeout=30s');
+    } finally {
+      clearInterval(timer);
+    }
+    const images = (await agentPods()).filter((p) => !meta(p).deletionTimestamp).map((p) => (p.spec as { containers: { image: string }[] }).containers[0]!.image);
+    assert.deepEqual(images, ['busybox:2', 'busybox:2']);
+    const revs = ((await getJson('/apis/apps/v1/namespaces/default/controllerrevisions'))?.items ?? []) as KubeObject[];
+    assert.deepEqual(revs.map((r) => r.revision).sort(), [1, 2]);
     // podgc: a pod bound to a node that does not exist is force-deleted
     await kubectlOk(kc, ['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stranded' }, spec: { nodeName: 'no-such-node', containers: [{ name: 'c', image: 'nginx' }] } }) });
     await waitFor(async () => (await getJson('/api/v1/namespaces/default/pods/stranded')) === undefined, 'orphaned pod collected');

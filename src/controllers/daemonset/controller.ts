@@ -143,7 +143,7 @@ export class DaemonSetController implements Controller {
         const oldRef = getControllerOf(old);
         const newRef = getControllerOf(p);
         if (oldRef && oldRef.uid !== newRef?.uid) this.podChanged(old, 'update');
-        this.podChanged(p, 'update');
+        this.podChanged(p, !isBeingDeleted(old) && isBeingDeleted(p) ? 'deleting' : 'update');
       },
       onDelete: (p) => this.podChanged(p, 'delete'),
     });
@@ -162,15 +162,16 @@ export class DaemonSetController implements Controller {
     this.queue.add(keyOf(ds));
   }
 
-  private podChanged(obj: KubeObject | Tombstone, type: 'add' | 'update' | 'delete'): void {
+  private podChanged(obj: KubeObject | Tombstone, type: 'add' | 'update' | 'deleting' | 'delete'): void {
     const pod = objectOf(obj);
     const ref = getControllerOf(pod);
     if (ref) {
       if (ref.kind !== 'DaemonSet') return;
       const ds = this.dsLister.get(namespaceOf(pod), ref.name);
       if (!ds || metaOf(ds).uid !== ref.uid) return;
-      if (type === 'add' && !isBeingDeleted(pod)) this.expectations.observe(keyOf(ds), 1, 0);
-      if (type === 'delete') this.expectations.observe(keyOf(ds), 0, 1);
+      // a graceful deletion counts as observed when the deletionTimestamp appears, as in Kubernetes
+      if (type === 'deleting' || (type === 'delete' && !isBeingDeleted(pod)) || (type === 'add' && isBeingDeleted(pod))) this.expectations.observe(keyOf(ds), 0, 1);
+      else if (type === 'add') this.expectations.observe(keyOf(ds), 1, 0);
       this.enqueue(ds);
       return;
     }
@@ -246,10 +247,11 @@ export class DaemonSetController implements Controller {
     const m = matcher(ds);
     const out = new Map<string, KubeObject[]>();
     if (!m) return out;
+    // pods being deleted still hold their node (a new one comes once they are gone), except terminal ones
     const candidates = this.podLister.list(namespaceOf(ds)).filter((p) => {
-      if (!isBeingDeleted(p)) return true;
+      if (includeDeletedTerminal || !isBeingDeleted(p)) return true;
       const phase = (p.status as { phase?: string } | undefined)?.phase;
-      return includeDeletedTerminal && (phase === 'Succeeded' || phase === 'Failed');
+      return phase !== 'Succeeded' && phase !== 'Failed';
     });
     const claimed = await claimObjects(candidates, {
       owner: ds,
