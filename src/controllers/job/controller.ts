@@ -15,6 +15,7 @@ import { deepCopy, isNotFound, keyOf, meta, splitKey, timeMs, unwrapTombstone } 
 import { comparePodsForDeletion, filterActivePods, isPodReady } from '../common/pods.js';
 import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
 import { BackoffStore, remainingBackoffMs, type BackoffRecord } from './backoff.js';
+import { failJobMessage, matchPodFailurePolicy } from './podfailurepolicy.js';
 import { completionIndexOf, duplicatedIndexPodsForRemoval, firstPendingIndexes, formatIndexes, indexedTemplate, parseIndexes } from './indexed.js';
 import {
   FinalizerExpectations,
@@ -309,7 +310,7 @@ export class JobController implements Controller {
     const newSucceeded = valid(c.uncountedSucceeded, (p) => podPhaseOf(p) === 'Succeeded');
     const newFailed = valid(c.uncountedFailed, (p) => isPodFailed(p, job));
     c.succeeded = (status.succeeded ?? 0) + newSucceeded.length + c.uncountedSucceeded.size;
-    c.failed = (status.failed ?? 0) + newFailed.length + c.uncountedFailed.size;
+    c.failed = (status.failed ?? 0) + newFailed.filter((p) => matchPodFailurePolicy(job, p).countFailed).length + c.uncountedFailed.size;
     if (indexed) {
       c.prevSucceededIndexes = parseIndexes(status.completedIndexes, completionsN);
       c.succeededIndexes = new Set([...c.prevSucceededIndexes, ...newSucceeded.map(completionIndexOf)]);
@@ -327,6 +328,11 @@ export class JobController implements Controller {
     if (!c.finishedCondition) {
       const ft = findCondition(job, 'FailureTarget');
       if (ft?.status === 'True') c.finishedCondition = newCondition('Failed', 'True', ft.reason ?? '', ft.message ?? '', now);
+      else {
+        // The interim FailureTarget records the message before the pods' finalizers go.
+        const msg = failJobMessage(job, pods);
+        if (msg !== undefined) c.finishedCondition = newCondition('FailureTarget', 'True', 'PodFailurePolicy', msg, now);
+      }
     }
     if (!c.finishedCondition) {
       const ads = jobSpec(job).activeDeadlineSeconds;
@@ -575,7 +581,7 @@ export class JobController implements Controller {
           unc.succeeded = [...(unc.succeeded ?? []), uid];
         }
       } else if (considerFailed || (c.finishedCondition && c.finishedCondition.type !== 'SuccessCriteriaMet')) {
-        if (!c.uncountedFailed.has(uid) && (!indexed || (ix >= 0 && ix < completions))) {
+        if (!c.uncountedFailed.has(uid) && (!indexed || (ix >= 0 && ix < completions)) && matchPodFailurePolicy(c.job, pod).countFailed) {
           needsFlush = true;
           unc.failed = [...(unc.failed ?? []), uid];
         }

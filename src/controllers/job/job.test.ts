@@ -288,3 +288,52 @@ test('job: restartPolicy OnFailure — container restarts count towards backoffL
   assert.equal(h.pods().length, 0, 'the running pod is deleted');
   assert.equal(status(h.job()).failed, 1);
 });
+
+const exitPolicy = {
+  rules: [
+    { action: 'FailJob', onExitCodes: { containerName: 'c', operator: 'In', values: [42] } },
+    { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+  ],
+};
+
+function failWith(h: Harness, pod: KubeObject, exitCode: number, conditions: unknown[] = []): void {
+  const p = structuredClone(pod);
+  p.status = { phase: 'Failed', conditions, containerStatuses: [{ name: 'c', restartCount: 0, state: { terminated: { exitCode, finishedAt: rfc3339(h.ctx.now()) } } }] };
+  h.ctx.clientset.tracker.add(p);
+}
+
+test('job: podFailurePolicy FailJob on an exit code fails the job at once (reason PodFailurePolicy)', async () => {
+  const h = harness(job('pfp', { completions: 2, parallelism: 2, backoffLimit: 6, podFailurePolicy: exitPolicy }));
+  await h.sync();
+  const [a] = h.active();
+  failWith(h, a!, 42);
+  await h.sync();
+  if (!conds(h.job()).some((c) => c.startsWith('Failed='))) await h.sync();
+  const j = h.job();
+  assert.deepEqual(conds(j), ['FailureTarget=True/PodFailurePolicy', 'Failed=True/PodFailurePolicy']);
+  const msg = ((status(j).conditions as { message: string }[])[1]!).message;
+  assert.match(msg, /^Container c for pod default\/pfp-[a-z0-9]{5} failed with exit code 42 matching FailJob rule at index 0$/);
+  assert.equal(status(j).failed, 2, 'the failed pod and the deleted running one');
+});
+
+test('job: podFailurePolicy Ignore does not count the failure towards backoffLimit', async () => {
+  const h = harness(job('ign', { completions: 1, backoffLimit: 0, podFailurePolicy: exitPolicy }));
+  await h.sync();
+  const [a] = h.active();
+  failWith(h, a!, 1, [{ type: 'DisruptionTarget', status: 'True' }]);
+  await h.sync();
+  const j = h.job();
+  assert.deepEqual(conds(j), []);
+  assert.equal(status(j).failed ?? 0, 0);
+  // The pod back-off still applies to an ignored failure (as Kubernetes' backoff record counts it).
+  assert.equal(h.active().length, 0);
+  assert.deepEqual(h.delayed.at(-1), ['default/ign', 10_000]);
+  h.ctx.clock.advance(10_000);
+  await h.sync();
+  assert.equal(h.active().length, 1, 'a replacement pod after the back-off');
+  // A failure the policy does not ignore counts: past backoffLimit 0.
+  failWith(h, h.active()[0]!, 1);
+  await h.sync();
+  if (!conds(h.job()).some((c) => c.startsWith('Failed='))) await h.sync();
+  assert.deepEqual(conds(h.job()), ['FailureTarget=True/BackoffLimitExceeded', 'Failed=True/BackoffLimitExceeded']);
+});

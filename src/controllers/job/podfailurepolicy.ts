@@ -1,0 +1,86 @@
+// spec.podFailurePolicy (pkg/controller/job/pod_failure_policy.go): the first rule matching a
+// failed pod's container exit codes or pod conditions decides whether the Job fails at once
+// (FailJob), the failure is not counted towards backoffLimit (Ignore) or counted (Count).
+import type { KubeObject } from '../../client/types.js';
+import { meta } from '../common/objects.js';
+import { isPodFailed, jobSpec } from './util.js';
+
+interface OnExitCodes {
+  containerName?: string;
+  operator?: string;
+  values?: number[];
+}
+interface Rule {
+  action?: string;
+  onExitCodes?: OnExitCodes;
+  onPodConditions?: { type?: string; status?: string }[];
+}
+interface ContainerStatus {
+  name?: string;
+  state?: { terminated?: { exitCode?: number } };
+}
+
+export interface PolicyMatch {
+  /** FailJob's message. */
+  failJobMessage?: string;
+  /** Whether the failure counts towards backoffLimit. */
+  countFailed: boolean;
+  action?: string;
+}
+
+function matchingContainer(statuses: ContainerStatus[], req: OnExitCodes): ContainerStatus | undefined {
+  for (const cs of statuses) {
+    const t = cs.state?.terminated;
+    if (!t) continue;
+    if (req.containerName !== undefined && req.containerName !== cs.name) continue;
+    const code = t.exitCode ?? 0;
+    if (code === 0) continue;
+    const inValues = (req.values ?? []).includes(code);
+    if ((req.operator === 'In' && inValues) || (req.operator === 'NotIn' && !inValues)) return cs;
+  }
+  return undefined;
+}
+
+/** matchPodFailurePolicy. */
+export function matchPodFailurePolicy(job: KubeObject, pod: KubeObject): PolicyMatch {
+  const policy = jobSpec(job).podFailurePolicy as { rules?: Rule[] } | undefined | null;
+  if (!policy) return { countFailed: true };
+  const st = (pod.status ?? {}) as { containerStatuses?: ContainerStatus[]; initContainerStatuses?: ContainerStatus[]; conditions?: { type?: string; status?: string }[] };
+  const m = meta(pod);
+  const rules = policy.rules ?? [];
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i]!;
+    let failMsg: string | undefined;
+    if (rule.onExitCodes) {
+      const cs = matchingContainer(st.containerStatuses ?? [], rule.onExitCodes) ?? matchingContainer(st.initContainerStatuses ?? [], rule.onExitCodes);
+      if (!cs) continue;
+      failMsg = `Container ${cs.name} for pod ${m.namespace}/${m.name} failed with exit code ${cs.state!.terminated!.exitCode} matching FailJob rule at index ${i}`;
+    } else if (rule.onPodConditions) {
+      const cond = (st.conditions ?? []).find((c) => rule.onPodConditions!.some((p) => p.type === c.type && (p.status ?? 'True') === c.status));
+      if (!cond) continue;
+      failMsg = `Pod ${m.namespace}/${m.name} has condition ${cond.type} matching FailJob rule at index ${i}`;
+    } else continue;
+    switch (rule.action) {
+      case 'Ignore':
+        return { countFailed: false, action: 'Ignore' };
+      case 'Count':
+        return { countFailed: true, action: 'Count' };
+      case 'FailJob':
+        return { failJobMessage: failMsg, countFailed: true, action: 'FailJob' };
+      // FailIndex needs backoffLimitPerIndex, which this controller does not implement: the rule
+      // is skipped, as Kubernetes does with the feature off.
+    }
+  }
+  return { countFailed: true };
+}
+
+/** getFailJobMessage: the FailJob message of the first failed pod a FailJob rule matches. */
+export function failJobMessage(job: KubeObject, pods: KubeObject[]): string | undefined {
+  if (!jobSpec(job).podFailurePolicy) return undefined;
+  for (const p of pods) {
+    if (!isPodFailed(p, job)) continue;
+    const r = matchPodFailurePolicy(job, p);
+    if (r.failJobMessage !== undefined) return r.failJobMessage;
+  }
+  return undefined;
+}
