@@ -122,8 +122,9 @@ describe('kubelite controller-manager', () => {
       return h && h !== first ? h : undefined;
     }, 'the standby taking over', 15_000);
     const took = Date.now() - killedAt;
-    // the lease duration (3 s) plus at most one jittered retry period (0.5 s × 2.2) and the polling
-    assert.ok(took <= 3000 + 1100 + 1000, `took over after ${took} ms`);
+    // the lease duration (3 s) plus at most one jittered retry period (0.5 s × 2.2), the polling
+    // and some slack for a loaded machine
+    assert.ok(took <= 3000 + 1100 + 2000, `took over after ${took} ms`);
     assert.notEqual(second, first);
     assert.equal(((await lease())!.leaseTransitions as number) >= 1, true);
     await waitFor(async () => (await leaderGauge(b)) === '1', 'the new leader gauge');
