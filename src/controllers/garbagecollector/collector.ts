@@ -43,6 +43,8 @@ export class Collector {
 
   async getObject(id: Identity): Promise<KubeObject> {
     const { client, namespaced } = this.client(id);
+    // a namespaced type without a namespace: only a cluster-scoped dependent names an owner so
+    if (namespaced && id.namespace === '') throw namespacedOwnerOfClusterScoped;
     return client.get(namespaced ? id.namespace : '', id.name);
   }
 

@@ -237,3 +237,32 @@ test('--enable-garbage-collector=false: nothing is watched or collected', async 
   assert.ok(exists(ctx, 'replicasets', 'rs1'));
   assert.deepEqual(ctx.clientset.actions, []);
 });
+
+test('owner references in another served version of the owner (extensions/v1beta1 Deployment) resolve to the same object', async () => {
+  const d = deploy('web');
+  const viaExtensions = { ...ownerRef(d), apiVersion: 'extensions/v1beta1' };
+  const kept = rs('kept', { owners: [viaExtensions] });
+  const orphan = rs('orphan', { owners: [{ ...viaExtensions, name: 'gone', uid: 'gone-uid' }] });
+  const { ctx, stop } = await start([d, kept, orphan]);
+  try {
+    await waitFor(() => !exists(ctx, 'replicasets', 'orphan'), 2000, 'orphan collected');
+    await new Promise((res) => setTimeout(res, 30));
+    assert.ok(exists(ctx, 'replicasets', 'kept'));
+    const gets = ctx.clientset.actions.filter((a) => a.verb === 'get' && a.resource === 'deployments');
+    assert.ok(gets.every((a) => a.ref.group === 'apps' && a.ref.version === 'v1'), 'owners are read in their storage version');
+  } finally {
+    await stop();
+  }
+});
+
+test('a cluster-scoped dependent naming a namespaced owner is left alone', async () => {
+  const n = obj('v1', 'Node', 'n1', { owners: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'x', uid: 'x-uid' }] });
+  const { ctx, stop } = await start([n]);
+  try {
+    await new Promise((res) => setTimeout(res, 30));
+    assert.ok(exists(ctx, 'nodes', 'n1'));
+    assert.deepEqual(ctx.clientset.writes(), []);
+  } finally {
+    await stop();
+  }
+});
