@@ -12,7 +12,7 @@ import { isIP } from 'node:net';
 import { Option, InvalidArgumentError, type Command } from 'commander';
 import { formatDuration, parseDuration } from '../machinery/codec/time.js';
 import { program } from '../cli/flags.js';
-import { resolveControllers } from './controllers.js';
+import { CONTROLLERS, resolveControllers } from './controllers.js';
 
 export type OptionType = 'bool' | 'int32' | 'port' | 'float32' | 'duration' | 'string' | 'ip' | 'cidr' | 'stringSlice' | 'featureGates';
 
@@ -69,7 +69,7 @@ export const OPTION_SPECS: OptionSpec[] = [
   { flag: 'kube-api-qps', type: 'float32', def: 20, min: 0, help: 'QPS to use while talking with the Kubernetes API server.' },
   { flag: 'kube-api-burst', type: 'int32', def: 30, min: 0, help: 'Burst to use while talking with the Kubernetes API server.' },
   { flag: 'kube-api-content-type', type: 'string', def: 'application/vnd.kubernetes.protobuf', choices: ['application/vnd.kubernetes.protobuf', 'application/json'], help: 'Content type of requests sent to the API server.' },
-  { flag: 'controllers', type: 'stringSlice', def: ['*'], help: "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'. Off by default: bootstrapsigner, tokencleaner." },
+  { flag: 'controllers', type: 'stringSlice', def: ['*'], help: `A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'.\nAll controllers: ${Object.keys(CONTROLLERS).join(', ')}\nDisabled-by-default controllers: ${Object.entries(CONTROLLERS).filter(([, e]) => !e.enabledByDefault).map(([n]) => n).join(', ')}` },
   { flag: 'controller-start-interval', type: 'duration', def: '0s', help: 'Interval between starting controller managers.' },
   { flag: 'min-resync-period', type: 'duration', def: '12h0m0s', help: 'The resync period in reflectors will be random between MinResyncPeriod and 2*MinResyncPeriod.' },
   { flag: 'profiling', type: 'bool', def: true, help: 'Enable profiling via web interface host:port/debug/pprof/.' },
@@ -355,7 +355,6 @@ export function buildCommand(): Command {
     const def = defaultValue(s);
     defaults.set(s.flag, def);
     const o = new Option(`--${s.flag} ${PLACEHOLDER[s.type]}`, s.help);
-    if (s.type === 'bool') o.preset('true');
     o.argParser(argParser(s, defaults) as (v: string, prev: unknown) => unknown);
     if (def !== undefined) o.default(def, defaultDisplay(s));
     cmd.addOption(o);
