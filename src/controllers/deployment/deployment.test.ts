@@ -527,3 +527,34 @@ test('revision history annotation is bounded and LastRevision is the second larg
   assert.equal(u.lastRevision([mk(1), mk(4), mk(3)]), 3);
   assert.equal(u.maxRevision([mk(1), mk(4), mk(3)]), 4);
 });
+
+test('deployment: event handlers — owned and orphan replica sets enqueue their deployment; the last old pod of a Recreate deployment too', async () => {
+  const d = deployment({ replicas: 1, strategy: { type: 'Recreate' } });
+  const other: KubeObject = { ...deployment(), metadata: { name: 'other', namespace: 'default', uid: 'uid-o' } };
+  (other.spec as any).selector = { matchLabels: { app: 'db' } };
+  const { ctx, c } = setup([d, other]);
+  const keys: string[] = [];
+  c.queue.add = (k: string) => void keys.push(k);
+  ctx.informers.start(new AbortController().signal);
+  keys.length = 0;
+  // An owned replica set.
+  const owned = replicaSet('web-a', { image: 'nginx:1', replicas: 1 });
+  await ctx.clientset.resource(REPLICASETS).create('default', owned);
+  assert.deepEqual(keys, ['default/web']);
+  // An orphan matching only web's selector.
+  keys.length = 0;
+  await ctx.clientset.resource(REPLICASETS).create('default', replicaSet('web-b', { image: 'nginx:1', replicas: 0, owned: false }));
+  assert.deepEqual(keys, ['default/web']);
+  // The last pod of a Recreate deployment's replica set is deleted.
+  const rsUid = (ctx.clientset.tracker.get(REPLICASETS, 'default', 'web-a')!.metadata as any).uid;
+  const p: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web-a-x', namespace: 'default', labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-a', uid: rsUid, controller: true }] },
+    spec: { containers: [{ name: 'c', image: 'nginx:1' }] },
+  };
+  await ctx.clientset.resource({ group: '', version: 'v1', resource: 'pods' }).create('default', p);
+  keys.length = 0;
+  await ctx.clientset.resource({ group: '', version: 'v1', resource: 'pods' }).delete('default', 'web-a-x');
+  assert.deepEqual(keys, ['default/web']);
+});
