@@ -94,7 +94,7 @@ export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnF
   let backoff = 0;
   let last: Terminated | undefined;
   for (;;) {
-    if (kill && runStart >= kill.at) {
+    if (kill && (runStart > kill.at || (last !== undefined && runStart >= kill.at))) {
       return { kind: 'waiting', waitingReason: last ? 'CrashLoopBackOff' : 'ContainerCreating', ready: false, restartCount: restarts, ...(last ? { last } : {}), killed: false };
     }
     const naturalEnd = runStart + b.runMs;
@@ -258,11 +258,11 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   let initFailed = false;
   let initialized = inits.every((c) => c.restartPolicy === 'Always');
   let mainStart: number | undefined;
-  const sandboxReady = now >= startAt && !(kill && kill.at <= startAt);
-  if (now < startAt || (kill && kill.at <= startAt)) {
+  const sandboxReady = now >= startAt && !(kill && kill.at < startAt);
+  if (now < startAt || (kill && kill.at < startAt)) {
     for (const c of inits) initStates.set(str(c.name), waiting('PodInitializing'));
     for (const c of mains) mainStates.set(str(c.name), waiting(inits.length > 0 ? 'PodInitializing' : 'ContainerCreating'));
-    if (!(kill && kill.at <= startAt)) consider(startAt);
+    if (!(kill && kill.at < startAt)) consider(startAt);
     initialized = inits.length === 0;
   } else {
     let cursor = startAt;
@@ -296,7 +296,7 @@ export function simulatePod(input: SimulateInput): SimulateResult {
     }
     for (const c of mains) {
       const name = str(c.name);
-      if (mainStart === undefined || (kill && kill.at <= mainStart && inits.length > 0)) {
+      if (mainStart === undefined || (kill && kill.at < mainStart)) {
         mainStates.set(name, waiting('PodInitializing'));
         continue;
       }

@@ -1,0 +1,63 @@
+// The simulated nodes as a library: `kubelite nodes` and `kubelite up` compose it.
+//
+//   const nodes = await startNodes({ clientset, nodes: 3 });
+//   ...
+//   await nodes.stop();
+//
+// Without `informers`, a shared informer factory of its own is created and started (one list+watch
+// of pods and one of nodes for all simulated nodes). Behaviour annotations: see README.md.
+import { EventBroadcaster } from '../client/events.js';
+import { SharedInformerFactory } from '../client/informers.js';
+import type { InformerFactory } from '../client/types.js';
+import { NodeAgent, type NodeAgentOptions, type NodeAgentStats } from './agent.js';
+
+export { NodeAgent, LEASE_NAMESPACE, SIMULATE_ANNOTATION, KUBELET_VERSION, type NodeAgentOptions, type NodeAgentStats } from './agent.js';
+export { containerBehaviour, parseShellForm, parseShellScript, DEFAULT_BEHAVIOUR, ANNOTATION_PREFIX, type BehaviourDefaults, type ContainerBehaviour } from './behaviour.js';
+export { simulatePod, containerTimeline, type SimulateInput, type SimulateResult } from './simulate.js';
+
+export interface StartNodesOptions extends Omit<NodeAgentOptions, 'informers' | 'recorder'> {
+  informers?: InformerFactory;
+  /** Emit kubelet events (default true): through `recorder`, or a broadcaster of its own. */
+  events?: boolean;
+  recorder?: NodeAgentOptions['recorder'];
+}
+
+export interface NodesHandle {
+  readonly agent: NodeAgent;
+  readonly nodeNames: string[];
+  readonly stats: NodeAgentStats;
+  stop(): Promise<void>;
+}
+
+/** Registers the nodes (resolves once every Node and Lease exists) and runs the pods bound to them. */
+export async function startNodes(opts: StartNodesOptions): Promise<NodesHandle> {
+  const abort = new AbortController();
+  let informers = opts.informers;
+  const own = informers === undefined;
+  if (!informers) informers = new SharedInformerFactory(opts.clientset, { resyncPeriodMs: 0, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
+  let broadcaster: EventBroadcaster | undefined;
+  let recorder = opts.recorder;
+  if (!recorder && opts.events !== false) {
+    broadcaster = new EventBroadcaster({ clientset: opts.clientset, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
+    recorder = broadcaster.newRecorder('kubelet');
+  }
+  const agent = new NodeAgent({ ...opts, informers, ...(recorder ? { recorder } : {}) });
+  try {
+    await agent.start();
+  } catch (e) {
+    await agent.stop();
+    broadcaster?.shutDown();
+    throw e;
+  }
+  if (own) informers.start(abort.signal);
+  return {
+    agent,
+    nodeNames: agent.nodeNames(),
+    stats: agent.stats,
+    async stop() {
+      await agent.stop();
+      abort.abort();
+      broadcaster?.shutDown();
+    },
+  };
+}
