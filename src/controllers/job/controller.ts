@@ -16,7 +16,7 @@ import { comparePodsForDeletion, filterActivePods, isPodReady } from '../common/
 import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
 import { BackoffStore, remainingBackoffMs, type BackoffRecord } from './backoff.js';
 import { failJobMessage, matchPodFailurePolicy } from './podfailurepolicy.js';
-import { completionIndexOf, duplicatedIndexPodsForRemoval, firstPendingIndexes, formatIndexes, indexedTemplate, parseIndexes } from './indexed.js';
+import { completionIndexOf, duplicatedIndexPodsForRemoval, firstPendingIndexes, formatIndexes, indexedTemplate, matchSuccessPolicy, parseIndexes } from './indexed.js';
 import {
   FinalizerExpectations,
   JOB_TRACKING_FINALIZER,
@@ -343,6 +343,11 @@ export class JobController implements Controller {
       } else if (typeof ads === 'number' && !jobSuspended(job)) {
         this.queue.addAfter(key, Math.max(0, ads * 1000 - (now - timeMs(status.startTime))));
       }
+    }
+
+    if (!c.finishedCondition && indexed) {
+      const msg = matchSuccessPolicy(jobSpec(job).successPolicy, completionsN, c.succeededIndexes);
+      if (msg !== undefined) c.finishedCondition = newCondition('SuccessCriteriaMet', 'True', 'SuccessPolicy', msg, now);
     }
 
     let suspendCondChanged = false;

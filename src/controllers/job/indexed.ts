@@ -90,3 +90,31 @@ export function indexedTemplate(template: { metadata?: Record<string, unknown>; 
     c.env = [...(c.env ?? []), { name: COMPLETION_INDEX_ENV, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX_ANNOTATION}']` } } } as { name: string }];
   }
 }
+
+interface SuccessPolicyRule {
+  succeededIndexes?: string;
+  succeededCount?: number;
+}
+
+/**
+ * matchSuccessPolicy (Indexed jobs): the first rule whose succeededIndexes all succeeded (or at
+ * least succeededCount of them, or succeededCount indexes at all without a list) declares the Job
+ * successful; returns Kubernetes' message, or undefined.
+ */
+export function matchSuccessPolicy(policy: { rules?: SuccessPolicyRule[] } | undefined | null, completions: number, succeeded: Set<number>): string | undefined {
+  if (!policy || succeeded.size === 0) return undefined;
+  const rules = policy.rules ?? [];
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i]!;
+    if (rule.succeededIndexes !== undefined && rule.succeededIndexes !== null) {
+      const required = parseIndexes(rule.succeededIndexes, completions);
+      if (required.size === 0) continue;
+      let contains = 0;
+      for (const ix of required) if (succeeded.has(ix)) contains++;
+      if (contains === required.size || (typeof rule.succeededCount === 'number' && contains >= rule.succeededCount)) return `Matched rules at index ${i}`;
+    } else if (typeof rule.succeededCount === 'number' && succeeded.size >= rule.succeededCount) {
+      return `Matched rules at index ${i}`;
+    }
+  }
+  return undefined;
+}

@@ -337,3 +337,22 @@ test('job: podFailurePolicy Ignore does not count the failure towards backoffLim
   if (!conds(h.job()).some((c) => c.startsWith('Failed='))) await h.sync();
   assert.deepEqual(conds(h.job()), ['FailureTarget=True/BackoffLimitExceeded', 'Failed=True/BackoffLimitExceeded']);
 });
+
+test('job: successPolicy — an Indexed job succeeds once the rule\'s indexes did; the other pods are deleted uncounted', async () => {
+  const h = harness(job('leader', { completions: 3, parallelism: 3, completionMode: 'Indexed', successPolicy: { rules: [{ succeededIndexes: '0' }] } }));
+  await h.sync();
+  const ixOf = (p: KubeObject): string => (p.metadata as { annotations: Record<string, string> }).annotations['batch.kubernetes.io/job-completion-index']!;
+  assert.equal(h.active().length, 3);
+  h.finish(h.active().find((p) => ixOf(p) === '0')!, 'Succeeded');
+  await h.sync();
+  let j = h.job();
+  assert.ok(conds(j).includes('SuccessCriteriaMet=True/SuccessPolicy'), conds(j).join());
+  if (!conds(j).includes('Complete=True/SuccessPolicy')) await h.sync();
+  j = h.job();
+  assert.deepEqual(conds(j), ['SuccessCriteriaMet=True/SuccessPolicy', 'Complete=True/SuccessPolicy']);
+  assert.equal((status(j).conditions as { message: string }[])[1]!.message, 'Matched rules at index 0');
+  assert.equal(status(j).completedIndexes, '0');
+  assert.equal(status(j).succeeded, 1);
+  assert.equal(status(j).failed ?? 0, 0);
+  assert.equal(h.active().length, 0);
+});

@@ -26,6 +26,7 @@ export interface JobSpec {
   selector?: unknown;
   template?: { metadata?: Record<string, unknown>; spec?: Record<string, unknown> };
   managedBy?: string;
+  successPolicy?: { rules?: { succeededIndexes?: string; succeededCount?: number }[] } | null;
 }
 
 export interface JobStatus {
