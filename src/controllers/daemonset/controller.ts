@@ -105,10 +105,43 @@ class Expectations {
   }
 }
 
+/** client-go's flowcontrol.Backoff (without jitter): per-key exponential delays that expire after 2× the cap. */
+export class Backoff {
+  private readonly entries = new Map<string, { backoff: number; lastUpdate: number }>();
+  constructor(
+    private readonly initialMs: number,
+    private readonly maxMs: number,
+  ) {}
+  private expired(now: number, last: number): boolean {
+    return now - last > 2 * this.maxMs;
+  }
+  isInBackOffSinceUpdate(key: string, now: number): boolean {
+    const e = this.entries.get(key);
+    if (!e || this.expired(now, e.lastUpdate)) return false;
+    return now - e.lastUpdate < e.backoff;
+  }
+  next(key: string, now: number): void {
+    const e = this.entries.get(key);
+    if (!e || this.expired(now, e.lastUpdate)) this.entries.set(key, { backoff: this.initialMs, lastUpdate: now });
+    else {
+      e.backoff = Math.min(e.backoff * 2, this.maxMs);
+      e.lastUpdate = now;
+    }
+  }
+  get(key: string): number {
+    return this.entries.get(key)?.backoff ?? 0;
+  }
+  /** Drops entries that expired (Kubernetes calls this every minute). */
+  gc(now: number): void {
+    for (const [k, e] of this.entries) if (this.expired(now, e.lastUpdate)) this.entries.delete(k);
+  }
+}
+
 export class DaemonSetController implements Controller {
   readonly name = 'daemonset';
   readonly queue: WorkQueue<string>;
   readonly expectations: Expectations;
+  readonly failedPodsBackoff = new Backoff(1000, 15 * 60_000);
   private readonly dsLister: Lister;
   private readonly podLister: Lister;
   private readonly nodeLister: Lister;
@@ -192,6 +225,7 @@ export class DaemonSetController implements Controller {
   }
 
   async sync(key: string): Promise<void> {
+    this.failedPodsBackoff.gc(this.ctx.now());
     const [ns, name] = splitKey(key);
     const ds = this.dsLister.get(ns, name);
     if (!ds) {
@@ -286,6 +320,14 @@ export class DaemonSetController implements Controller {
           if (isBeingDeleted(p)) continue;
           const phase = (p.status as { phase?: string } | undefined)?.phase;
           if (phase === 'Failed') {
+            // the kubelet may keep rejecting the pod: deleting it again is backed off (1 s doubling to 15 min)
+            const bk = `${metaOf(ds).uid}/${nameOf(node)}`;
+            const now = this.ctx.now();
+            if (this.failedPodsBackoff.isInBackOffSinceUpdate(bk, now)) {
+              this.queue.addAfter(keyOf(ds), this.failedPodsBackoff.get(bk));
+              continue;
+            }
+            this.failedPodsBackoff.next(bk, now);
             this.recorder.event(ds, 'Warning', 'FailedDaemonPod', `Found failed daemon pod ${namespaceOf(p)}/${nameOf(p)} on node ${nameOf(node)}, will try to kill it`);
             toDelete.push(nameOf(p));
           } else if (phase === 'Succeeded') toDelete.push(nameOf(p));

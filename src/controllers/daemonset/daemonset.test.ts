@@ -235,3 +235,22 @@ test('RollingUpdate with maxSurge: a new pod starts beside an available old one,
   assert.equal(pods(ctx).filter((p) => targetNodeName(p) === node0).length, 1);
   assert.equal(ctx.clientset.actions.filter((a) => a.verb === 'create' && a.resource === 'pods').length, 1);
 });
+
+test('failed daemon pods are deleted with a back-off per node (1 s, doubling)', async () => {
+  const ds = daemonset({ strategy: { type: 'OnDelete' } });
+  const ref = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: String(metaOf(ds).uid), controller: true };
+  const failed = (name: string) => obj('v1', 'Pod', name, { namespace: 'default', labels: { app: 'agent' }, owners: [ref], spec: { nodeName: 'a' }, status: { phase: 'Failed' } });
+  const { ctx, c } = setup([node('a'), ds, failed('f1')]);
+  await c.sync('default/ds');
+  assert.ok(ctx.events.some((e) => e.reason === 'FailedDaemonPod'));
+  // the replacement fails again at once: within the back-off it is left alone
+  for (const p of pods(ctx)) ctx.clientset.tracker.remove(PODS, 'default', nameOf(p));
+  ctx.clientset.tracker.add(failed('f2'));
+  ctx.clientset.clearActions();
+  await c.sync('default/ds');
+  assert.equal(ctx.clientset.actions.filter((a) => a.verb === 'delete').length, 0);
+  ctx.clock.advance(1001);
+  await c.sync('default/ds');
+  assert.deepEqual(ctx.clientset.actions.filter((a) => a.verb === 'delete').map((a) => a.name), ['f2']);
+  assert.equal(c.failedPodsBackoff.get(`${String(metaOf(ds).uid)}/a`), 2000);
+});
