@@ -27,6 +27,8 @@ describe('writes serialized once', () => {
     ['a stale resourceVersion is replaced', pod({ name: 'a', namespace: 'ns', resourceVersion: '12', generation: 3 })],
     ['Go escapes in strings', pod({ name: 'a', annotations: { html: '<b>&</b>', seps: '\u2028\u2029', ctl: '\b\f\u0001' } })],
     ['generateName before the slot', pod({ name: 'a', generateName: 'x<', namespace: 'n&' })],
+    ['non-ASCII before and after the slot', pod({ name: 'a', generateName: 'é', namespace: 'ns' }, { status: { note: 'héllo ☃ 𝄞' } })],
+    ['resourceVersion the only metadata key but one', pod({ name: 'a' }, {})],
     ['a value that looks like the slot', pod({ name: 'a', annotations: { resourceVersion: '\u0001' } }, { status: { note: '"resourceVersion":"\u0001"' } })],
   ];
   for (const [what, obj] of cases) {
@@ -34,7 +36,7 @@ describe('writes serialized once', () => {
       const w = prepareWrite('/registry/pods/ns/a', obj, metadataFields);
       const { resourceVersion: _rv, ...rest } = obj.metadata as KubeObject;
       assert.equal(w.stored.toString(), JSON.stringify({ ...obj, metadata: rest }));
-      assert.ok(w.head !== undefined);
+      assert.ok(w.splice !== undefined);
       assert.equal(text.decode(servedBytes(w, 42)!), slowServed(w.stored, 42));
     });
   }

@@ -54,11 +54,10 @@ export interface PreparedWrite {
   /** What storage receives: compact JSON without metadata.resourceVersion. */
   readonly stored: Buffer;
   /**
-   * The served JSON (Go's escaping, trailing newline) is `head + resourceVersion + tail`; undefined
-   * when the object could not be split safely (then everyone falls back to decoding `stored`).
+   * How the served JSON (Go's escaping, trailing newline) at a revision is made from this write;
+   * undefined when the object could not be split safely (then everyone decodes `stored`).
    */
-  readonly head: string | undefined;
-  readonly tail: string | undefined;
+  readonly splice: Splice | undefined;
   readonly namespace: string;
   readonly name: string;
   readonly labels: Readonly<Record<string, string>>;
@@ -83,27 +82,50 @@ export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): 
   const common = { key, namespace: str(m.namespace), name: str(m.name), labels: { ...labelsOf(m) }, fields: fieldsOf(obj) };
   const at = text.indexOf(MARK);
   if (at === -1 || text.indexOf(MARK, at + 1) !== -1) {
-    return { ...common, stored: Buffer.from(JSON.stringify({ ...obj, metadata: rest })), head: undefined, tail: undefined };
+    return { ...common, stored: Buffer.from(JSON.stringify({ ...obj, metadata: rest })), splice: undefined };
   }
   const end = at + MARK.length;
-  // Without the slot, and the comma that separated it from its neighbour.
-  let stored: string;
-  if (text.charCodeAt(at - 1) === 0x2c) stored = text.slice(0, at - 1) + text.slice(end);
-  else if (text.charCodeAt(end) === 0x2c) stored = text.slice(0, at) + text.slice(end + 1);
-  else stored = text.slice(0, at) + text.slice(end);
-  return {
-    ...common,
-    stored: Buffer.from(stored),
-    head: goEscape(`${text.slice(0, at)}"resourceVersion":"`),
-    tail: `${goEscape(`"${text.slice(end)}`)}\n`,
-  };
+  // Stored without the slot and the comma that separated it from its neighbour: the UTF-8 of the
+  // text with those (ASCII) bytes cut out.
+  const comma = text.charCodeAt(at - 1) === 0x2c ? 'before' : text.charCodeAt(end) === 0x2c ? 'after' : 'none';
+  const cutFrom = comma === 'before' ? at - 1 : at;
+  const cutLength = MARK.length + (comma === 'none' ? 0 : 1);
+  const full = Buffer.from(text);
+  const cutAt = full.length === text.length ? cutFrom : Buffer.byteLength(text.slice(0, cutFrom));
+  full.copyWithin(cutAt, cutAt + cutLength);
+  const stored = full.subarray(0, full.length - cutLength);
+  // Go's escaping (<, >, & and the like in strings) changes nearly no object: then the served JSON
+  // is spliced from the stored bytes; otherwise from the escaped text around the slot.
+  const splice: Splice =
+    goEscape(text) === text
+      ? { at: cutAt, comma }
+      : { head: goEscape(`${text.slice(0, at)}"resourceVersion":"`), tail: `${goEscape(`"${text.slice(end)}`)}\n` };
+  return { ...common, stored, splice };
 }
 
 /** The served JSON of a prepared write committed at `revision`. */
 export function servedBytes(w: PreparedWrite, revision: number): Uint8Array | undefined {
-  if (w.head === undefined || w.tail === undefined) return undefined;
+  if (w.splice === undefined) return undefined;
   if (w.served?.revision === revision) return w.served.json;
-  return encoder.encode(`${w.head}${revision}${w.tail}`);
+  return splicedJson(w.stored, w.splice, revision);
+}
+
+/**
+ * The served JSON is the stored bytes with the resourceVersion put back at byte `at` (with the
+ * comma before or after it) and a newline — when Go's escaping changes nothing, as for nearly
+ * every object; otherwise `head + resourceVersion + tail`, already escaped.
+ */
+type Splice = { at: number; comma: 'before' | 'after' | 'none' } | { head: string; tail: string };
+
+function splicedJson(stored: Buffer, s: Splice, revision: number): Uint8Array {
+  if ('head' in s) return encoder.encode(`${s.head}${revision}${s.tail}`);
+  const rv = s.comma === 'before' ? `,"resourceVersion":"${revision}"` : s.comma === 'after' ? `"resourceVersion":"${revision}",` : `"resourceVersion":"${revision}"`;
+  const out = Buffer.allocUnsafeSlow(stored.length + rv.length + 1);
+  stored.copy(out, 0, 0, s.at);
+  out.write(rv, s.at, 'latin1');
+  stored.copy(out, s.at + rv.length, s.at);
+  out[out.length - 1] = 0x0a;
+  return out;
 }
 
 /**
@@ -116,7 +138,7 @@ export class RecentWrites {
   constructor(private readonly max = 4096) {}
 
   add(w: PreparedWrite): void {
-    if (w.head === undefined) return;
+    if (w.splice === undefined) return;
     this.byKey.delete(w.key);
     this.byKey.set(w.key, w);
     if (this.byKey.size > this.max) this.byKey.delete(this.byKey.keys().next().value!);
@@ -147,7 +169,7 @@ export class RecentWrites {
 const servedOf = new WeakMap<object, { write: PreparedWrite; revision: number; metadata: unknown }>();
 
 export function rememberServed(obj: KubeObject, write: PreparedWrite, revision: number): void {
-  if (write.head !== undefined) servedOf.set(obj, { write, revision, metadata: obj.metadata });
+  if (write.splice !== undefined) servedOf.set(obj, { write, revision, metadata: obj.metadata });
 }
 
 /** The served JSON of an object a write returned, if the store recorded it (and its metadata is untouched). */
@@ -160,8 +182,8 @@ export function servedJsonOf(obj: KubeObject): Uint8Array | undefined {
 export function materializer(fieldsOf: FieldsOf, recent?: RecentWrites): Materialize {
   return (key, value, modRevision) => {
     const w = recent?.take(key, value);
-    if (w !== undefined && w.head !== undefined) {
-      const json = encoder.encode(`${w.head}${modRevision}${w.tail}`);
+    if (w !== undefined && w.splice !== undefined) {
+      const json = splicedJson(w.stored, w.splice, modRevision);
       w.served = { revision: modRevision, json };
       return { key, namespace: w.namespace, name: w.name, revision: modRevision, json, labels: w.labels, fields: w.fields };
     }
