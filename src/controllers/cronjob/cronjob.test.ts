@@ -187,3 +187,14 @@ test('cronjob: a changed schedule requeues at the new next time', async () => {
   ctx.clientset.tracker.add(cj);
   assert.deepEqual(delayed, [['default/cj', 26 * 60_000 + 100]]);
 });
+
+test('cronjob: a TZ= prefix in the schedule still runs, with an UnsupportedSchedule warning; a bad schedule is reported', async () => {
+  const { ctx, c } = setup(cronJob({ schedule: 'TZ=Asia/Tokyo 0 9 * * *' }), [], '2026-01-02T00:00:30Z');
+  await c.sync('default/cj');
+  assert.deepEqual(jobNames(ctx), [`cj-${min('2026-01-02T00:00:00Z')}`]);
+  assert.equal(ctx.events[0]?.reason, 'UnsupportedSchedule');
+  assert.equal(ctx.events[0]?.type, 'Warning');
+  const bad = setup(cronJob({ schedule: '61 * * * *' }), [], '2026-01-01T00:00:30Z');
+  assert.equal(await bad.c.sync('default/cj'), undefined);
+  assert.deepEqual(bad.ctx.events.map((e) => `${e.type} ${e.reason} ${e.message}`), ['Warning UnparseableSchedule unparseable schedule: "61 * * * *" : end of range (61) above maximum (59): 61']);
+});
