@@ -365,7 +365,8 @@ export class LeaderElector {
       signal.removeEventListener('abort', onAbort);
       this.leading = false;
       leaderAbort.abort();
-      if (signal.aborted && this.config.releaseOnCancel) await this.release();
+      // the release is bounded: a stop never waits longer than the renew deadline for it
+      if (signal.aborted && this.config.releaseOnCancel) await this.withTimeout(this.release().then(() => true), this.config.renewDeadlineMs, new AbortController().signal);
       this.config.callbacks.onStoppedLeading();
     }
   }
@@ -373,7 +374,8 @@ export class LeaderElector {
   private async acquire(signal: AbortSignal): Promise<boolean> {
     this.log({ msg: 'attempting to acquire leader lease' });
     while (!signal.aborted) {
-      const ok = await this.tryAcquireOrRenew();
+      // a request that hangs must not hold up a stop, nor the next attempt for long
+      const ok = await this.withTimeout(this.tryAcquireOrRenew(), this.config.renewDeadlineMs, signal);
       this.maybeReportTransition();
       if (ok) {
         this.leading = true;
@@ -523,7 +525,7 @@ export class LeaderElector {
   /** Gives the lock up: an empty holder with a 1 s lease, so a standby takes over at once. */
   private async release(): Promise<void> {
     // let an attempt still in flight finish first (its write would make ours a conflict)
-    if (this.inflight) await this.withTimeout(this.inflight, this.config.renewDeadlineMs, new AbortController().signal);
+    if (this.inflight) await this.withTimeout(this.inflight, this.config.retryPeriodMs, new AbortController().signal);
     for (let attempt = 0; attempt < 2; attempt++) {
       if (attempt > 0) {
         // a conflict: read the record again; release only if it is still ours

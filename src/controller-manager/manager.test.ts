@@ -205,3 +205,43 @@ test('an unreachable API server: retries with back-off, a clear log line, /healt
   assert.equal((await fetch(`${m.server!.url}/healthz`)).status, 200);
   await m.stop();
 });
+
+test('stop() does not wait for a request that hangs', async () => {
+  const cs = new FakeClientset();
+  const clock = new FakeClock();
+  let hang = false;
+  const never = new Promise<never>(() => {});
+  const lister = cs.resource({ group: '', version: 'v1', resource: 'namespaces' });
+  const origList = lister.list.bind(lister);
+  lister.list = (ns, o) => (hang ? never : origList(ns, o));
+  const leases = cs.resource({ group: 'coordination.k8s.io', version: 'v1', resource: 'leases' });
+  const origGet = leases.get.bind(leases);
+  leases.get = (ns, n) => (hang ? never : origGet(ns, n));
+  hang = true;
+  const m = await startControllerManager(opts({ leaderElectResourceLock: 'leases' }), {
+    clients: { clientset: cs, informers: new FakeInformerFactory(cs) },
+    controllers: fakeTable([]),
+    clock,
+    serve: false,
+    log: () => {},
+  });
+  await advance(clock, 100);
+  await m.stop(); // the probe hangs
+  const m2 = await startControllerManager(opts({ leaderElectResourceLock: 'leases' }), {
+    clients: { clientset: cs, informers: new FakeInformerFactory(cs) },
+    controllers: fakeTable([]),
+    clock,
+    serve: false,
+    log: () => {},
+  });
+  await advance(clock, 5_000); // the first probe gives up
+  hang = false;
+  await advance(clock, 1_000); // the next probe answers, the lock read hangs from now on
+  assert.equal(m2.isLeader(), true);
+  hang = true;
+  await advance(clock, 3_000);
+  const stopped = m2.stop();
+  await advance(clock, 10_000); // the release waits a bounded time for the hung renewal
+  await stopped;
+  assert.equal(await m2.done, 0);
+});

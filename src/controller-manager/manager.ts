@@ -56,6 +56,7 @@ export interface ControllerManagerHandle {
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 /** kube-controller-manager: the leader is unhealthy when it has not renewed for lease duration + 20 s. */
 const LEADER_HEALTHZ_TOLERANCE_MS = 20_000;
+const PROBE_TIMEOUT_MS = 5_000;
 
 export function defaultLog(fields: Record<string, unknown>): void {
   const { level = 'info', msg, ...rest } = fields;
@@ -258,11 +259,28 @@ export async function startControllerManager(options: ControllerManagerOptions, 
     clearTimeout(timer);
   };
 
+  const aborted = new Promise<false>((resolve) => root.signal.addEventListener('abort', () => resolve(false), { once: true }));
+  /** A probe that a stop does not wait for, and that gives up after 5 s without an answer. */
+  const probeUnlessStopped = async (): Promise<boolean> => {
+    const timeout = new AbortController();
+    const timedOut = sleep(clock, PROBE_TIMEOUT_MS, timeout.signal).then(() => {
+      if (timeout.signal.aborted) return false;
+      apiError = `no answer within ${PROBE_TIMEOUT_MS / 1000}s`;
+      apiGauge.set(0);
+      return false;
+    });
+    try {
+      return await Promise.race([probe(), aborted, timedOut]);
+    } finally {
+      timeout.abort();
+    }
+  };
+
   let stopping = false;
   const main = async (): Promise<number> => {
     // wait for the API server, with back-off
     let backoff = 500;
-    while (!root.signal.aborted && !(await probe())) {
+    while (!root.signal.aborted && !(await probeUnlessStopped())) {
       log({ msg: 'waiting for the API server', error: apiError, retryInMs: backoff, level: 'warning' });
       await sleep(clock, backoff, root.signal);
       backoff = Math.min(backoff * 2, 30_000);
@@ -272,7 +290,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
     const prober = (async () => {
       while (!root.signal.aborted) {
         await sleep(clock, apiError === undefined ? 10_000 : 2_000, root.signal);
-        if (!root.signal.aborted) await probe();
+        if (!root.signal.aborted) await probeUnlessStopped();
       }
     })();
 
