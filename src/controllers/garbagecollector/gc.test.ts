@@ -266,3 +266,19 @@ test('a cluster-scoped dependent naming a namespaced owner is left alone', async
     await stop();
   }
 });
+
+test('an owner reference to an object of another namespace: OwnerRefInvalidNamespace, and the dependent is collected', async () => {
+  const owner = obj('v1', 'ConfigMap', 'o', { namespace: 'a' });
+  const dep = obj('v1', 'ConfigMap', 'd', { namespace: 'b', owners: [ownerRef(owner)] });
+  const { ctx, stop } = await start([owner, dep]);
+  try {
+    await waitFor(() => ctx.clientset.tracker.get(REF.configmaps, 'b', 'd') === undefined, 2000, 'dependent collected');
+    assert.ok(ctx.clientset.tracker.get(REF.configmaps, 'a', 'o'));
+    const ev = ctx.events.find((e) => e.reason === 'OwnerRefInvalidNamespace');
+    assert.ok(ev, 'event recorded');
+    assert.equal(ev.type, 'Warning');
+    assert.equal(ev.message, `ownerRef [v1/ConfigMap, namespace: b, name: o, uid: ${String(metaOf(owner).uid)}] does not exist in namespace "b"`);
+  } finally {
+    await stop();
+  }
+});

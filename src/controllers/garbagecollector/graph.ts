@@ -81,6 +81,8 @@ export class LruSet {
 export interface GraphQueues {
   attemptToDelete(uid: string, rateLimited?: boolean): void;
   attemptToOrphan(uid: string): void;
+  /** A dependent names an owner that lives in another namespace (Kubernetes' OwnerRefInvalidNamespace event). */
+  invalidNamespaceOwnerRef?(dependent: Identity, owner: OwnerReference): void;
 }
 
 /** Whether the owner reference names `id` (uid, name, kind, API group; Kubernetes ignores the version). */
@@ -154,7 +156,10 @@ export class GraphBuilder {
       // a virtual node is now observed: its coordinates come from the object itself
       if (!sameIdentity(identity, existing.identity)) {
         const [, invalid] = partitionDependents(existing.dependents, identity);
-        for (const dep of invalid) this.queues.attemptToDelete(dep.identity.uid);
+        for (const dep of invalid) {
+          if (identity.namespace !== '' && dep.identity.namespace !== identity.namespace) this.reportInvalidNamespace(dep, identity.uid);
+          this.queues.attemptToDelete(dep.identity.uid);
+        }
         existing = existing.clone();
         existing.identity = identity;
         this.uidToNode.set(identity.uid, existing);
@@ -233,6 +238,7 @@ export class GraphBuilder {
   }
 
   private addDependentToOwners(node: GraphNode, refs: OwnerReference[]): void {
+    let potentiallyInvalid = false;
     for (const ref of refs) {
       let owner = this.uidToNode.get(ref.uid);
       if (!owner) {
@@ -240,10 +246,27 @@ export class GraphBuilder {
         owner.dependents.add(node);
         this.uidToNode.set(ref.uid, owner);
         this.queues.attemptToDelete(ref.uid);
-      } else {
-        owner.dependents.add(node);
+        continue;
+      }
+      owner.dependents.add(node);
+      const ownerNamespaced = owner.identity.namespace !== '';
+      if (ownerNamespaced && owner.identity.namespace !== node.identity.namespace) {
+        // owners live in the dependent's namespace or are cluster-scoped
+        if (owner.observed) this.reportInvalidNamespace(node, ref.uid);
+        potentiallyInvalid = true;
+      } else if (!refMatches(ref, owner.identity)) {
+        potentiallyInvalid = true;
+      } else if (!ownerNamespaced && owner.identity.namespace !== node.identity.namespace && !owner.observed) {
+        potentiallyInvalid = true;
       }
     }
+    // the collector verifies such references with live reads
+    if (potentiallyInvalid) this.queues.attemptToDelete(node.identity.uid);
+  }
+
+  private reportInvalidNamespace(dep: GraphNode, ownerUid: string): void {
+    const ref = dep.owners.find((r) => r.uid === ownerUid);
+    if (ref) this.queues.invalidNamespaceOwnerRef?.(dep.identity, ref);
   }
 
   private removeDependentFromOwners(node: GraphNode, refs: OwnerReference[]): void {

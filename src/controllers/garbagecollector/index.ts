@@ -5,7 +5,7 @@
 import { allKinds, apiVersionOf } from '../../api/kinds.js';
 import type { KindVersion } from '../../api/schema/kind.js';
 import { objectOf } from '../../client/cache.js';
-import type { Controller, ControllerConstructor, ControllerContext, WorkQueue } from '../../client/types.js';
+import type { Controller, ControllerConstructor, ControllerContext, EventRecorder, WorkQueue } from '../../client/types.js';
 import { newRateLimitingQueue } from '../../client/workqueue.js';
 import { boolOption } from '../common/options.js';
 import { runWorkers } from '../common/workers.js';
@@ -32,18 +32,25 @@ export class GarbageCollectorController implements Controller {
   readonly collector: Collector;
   readonly attemptToDelete: WorkQueue<string>;
   readonly attemptToOrphan: WorkQueue<string>;
+  private readonly recorder: EventRecorder;
 
   constructor(
     private readonly ctx: ControllerContext,
     opts: GarbageCollectorOptions = {},
   ) {
     this.enabled = boolOption(ctx.options, 'enableGarbageCollector', true);
+    this.recorder = ctx.recorder('garbage-collector-controller');
     const newQueue = opts.newQueue ?? ((name: string) => newRateLimitingQueue<string>({ name }));
     this.attemptToDelete = newQueue('garbage_collector_attempt_to_delete');
     this.attemptToOrphan = newQueue('garbage_collector_attempt_to_orphan');
     this.graph = new GraphBuilder({
       attemptToDelete: (uid, rateLimited) => (rateLimited ? this.attemptToDelete.addRateLimited(uid) : this.attemptToDelete.add(uid)),
       attemptToOrphan: (uid) => this.attemptToOrphan.add(uid),
+      invalidNamespaceOwnerRef: (dep, owner) => {
+        const obj = { apiVersion: dep.apiVersion, kind: dep.kind, metadata: { name: dep.name, namespace: dep.namespace, uid: dep.uid } };
+        const invalid = `[${owner.apiVersion}/${owner.kind}, namespace: ${dep.namespace}, name: ${owner.name}, uid: ${owner.uid}]`;
+        this.recorder.event(obj, 'Warning', 'OwnerRefInvalidNamespace', `ownerRef ${invalid} does not exist in namespace "${dep.namespace}"`);
+      },
     });
     this.collector = new Collector(ctx.clientset, this.graph, (uid) => this.attemptToDelete.add(uid), (f) => ctx.log({ controller: this.name, ...f }));
     if (!this.enabled) return;
