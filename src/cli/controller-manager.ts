@@ -15,6 +15,8 @@ export async function controllerManagerMain(argv: string[]): Promise<number> {
     // a kubeconfig that cannot be read or used, or neither --kubeconfig nor --master: a bad flag value
     return (err as Error).name === 'KubeconfigError' ? 2 : 1;
   }
+  // one line for scripts and `kubelite up`, as `kubelite apiserver` prints
+  process.stdout.write(handle.server ? `ready: url=${handle.server.url} identity=${handle.identity}\n` : `ready: identity=${handle.identity}\n`);
   const signalled = new Promise<'signal'>((resolve) => {
     process.once('SIGINT', () => resolve('signal'));
     process.once('SIGTERM', () => resolve('signal'));

@@ -94,8 +94,11 @@ describe('kubelite controller-manager', () => {
 
   it('leads through a Lease, a standby takes over within the lease duration once the leader is killed, SIGTERM releases', async () => {
     const a = await startManager(['--kubeconfig', api.kubeconfig, ...FAST]);
+    const ready = await waitFor(() => /ready: url=(\S+) identity=(\S+)/.exec(a.logs()), 'the ready line');
+    assert.equal(ready[1], a.url);
     const first = await waitFor(async () => (await lease())?.holderIdentity as string | undefined, 'the first manager to acquire the Lease');
     assert.match(first, /^.+_[0-9a-f-]{36}$/);
+    assert.equal(first, ready[2]);
     const spec = (await lease())!;
     assert.equal(spec.leaseDurationSeconds, 3);
     await waitFor(async () => (await leaderGauge(a)) === '1', 'leader gauge 1');
