@@ -187,7 +187,7 @@ describe('kubelite controller-manager', () => {
     assert.equal(await m.exited, 0);
   });
 
-  it('an unreachable API server: retries with back-off, a clear log line, /healthz reports it', async () => {
+  it('an unreachable API server: retries with back-off, a clear log line, /healthz reports it; once it is up, the manager connects and leads', async () => {
     const port = await freePort();
     const kubeconfig = join(api.dir, 'unreachable.kubeconfig');
     writeKubeconfig(kubeconfig, `http://127.0.0.1:${port}`);
@@ -200,7 +200,22 @@ describe('kubelite controller-manager', () => {
     assert.match(hz.text, /\[-\]apiserver failed: API server unreachable/);
     await waitFor(() => (m.logs().match(/waiting for the API server/g) ?? []).length >= 2, 'a retry');
     assert.equal(m.child.exitCode, null, 'still running');
-    m.child.kill('SIGTERM');
-    assert.equal(await m.exited, 0);
+    // the API server comes up on that port: the manager connects, leads and turns healthy
+    const late = await startApiserver(['--storage', 'memory', '--port', String(port)]);
+    try {
+      const r = await fetch(`${late.url}/api/v1/namespaces`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } }),
+      });
+      assert.ok(r.status === 201 || r.status === 409);
+      await waitFor(() => /"msg":"API server reachable"/.test(m.logs()), 'the manager connecting', 30_000);
+      await waitFor(async () => (await get(`${m.url}/healthz`)).status === 200, '/healthz ok', 30_000);
+      await waitFor(async () => (await leaderGauge(m)) === '1', 'the manager leading', 30_000);
+      m.child.kill('SIGTERM');
+      assert.equal(await m.exited, 0);
+    } finally {
+      await late.stop();
+    }
   });
 });
