@@ -10,6 +10,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   storage: () => import('./storage.js'),
   codec: () => import('./codec.js'),
   apiserver: () => import('./apiserver.js'),
+  scheduler: () => import('./scheduler.js'),
 };
 
 async function main(argv: string[]): Promise<number> {
