@@ -5,137 +5,24 @@
 // (controller-revision-hash) tell updated pods; status counts desired/current/ready/available/
 // updated/misscheduled pods per node.
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone, WorkQueue } from '../../client/types.js';
-import { labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
 import { claimObjects, getControllerOf, newControllerRef, recheckOwner } from '../common/controller-ref.js';
-import { annotationsOf, creationTimestampOf, isBeingDeleted, keyOf, labelsOf, metaOf, nameOf, namespaceOf, objectOf, splitKey } from '../common/meta.js';
+import { isBeingDeleted, keyOf, labelsOf, metaOf, nameOf, namespaceOf, objectOf, splitKey } from '../common/meta.js';
 import { isConflict, isNotFound } from '../common/objects.js';
 import { isPodAvailable, isPodReady } from '../common/pods.js';
 import { runWorkers } from '../common/queue.js';
 import { newRateLimitingQueue } from '../../client/workqueue.js';
 import { cleanupHistory, constructHistory, TEMPLATE_GENERATION_LABEL, UNIQUE_LABEL } from './history.js';
 import { daemonPodSpec, nodeShouldRunDaemonPod, replaceNodeNameAffinity, targetNodeName } from './placement.js';
+import { planRollingUpdate, planSurge } from './rolling.js';
+import { allowsSurge, Backoff, byCreationAndPhase, Expectations, isPodUpdated, matcher, scaledValue, specOf, templateGeneration } from './util.js';
+
+export { allowsSurge, Backoff, isPodUpdated, scaledValue, templateGeneration } from './util.js';
 
 export const BURST_REPLICAS = 250;
 const DS = { group: 'apps', version: 'v1', resource: 'daemonsets' };
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NODES = { group: '', version: 'v1', resource: 'nodes' };
 const REVISIONS = { group: 'apps', version: 'v1', resource: 'controllerrevisions' };
-const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
-
-type Spec = {
-  selector?: LabelSelectorObject;
-  template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
-  minReadySeconds?: number;
-  templateGeneration?: number;
-  updateStrategy?: { type?: string; rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string } };
-};
-const specOf = (ds: KubeObject): Spec => (ds.spec ?? {}) as Spec;
-
-function matcher(ds: KubeObject): ((labels: Record<string, string>) => boolean) | undefined {
-  try {
-    const sel = labelSelectorAsSelector(specOf(ds).selector);
-    return (l) => sel.matches(l);
-  } catch {
-    return undefined;
-  }
-}
-
-/** GetTemplateGeneration: the deprecated annotation (apps/v1), or spec.templateGeneration. */
-export function templateGeneration(ds: KubeObject): number | undefined {
-  const a = annotationsOf(ds)[TEMPLATE_GENERATION_ANNOTATION];
-  if (a !== undefined && /^\d+$/.test(a)) return Number(a);
-  const g = specOf(ds).templateGeneration;
-  return typeof g === 'number' ? g : undefined;
-}
-
-export function isPodUpdated(pod: KubeObject, hash: string, generation: number | undefined): boolean {
-  const l = labelsOf(pod);
-  return (generation !== undefined && l[TEMPLATE_GENERATION_LABEL] === String(generation)) || (hash !== '' && l[UNIQUE_LABEL] === hash);
-}
-
-/** intstr.GetScaledValueFromIntOrPercent rounding up (maxUnavailable). */
-export function scaledValue(v: number | string | undefined, total: number, dflt: number): number {
-  if (v === undefined || v === null) return dflt;
-  if (typeof v === 'number') return v;
-  const m = /^(\d+)%$/.exec(v);
-  if (m) return Math.ceil((Number(m[1]) * total) / 100);
-  return /^\d+$/.test(v) ? Number(v) : dflt;
-}
-
-/** util.AllowsSurge: a RollingUpdate with a non-zero maxSurge. */
-export function allowsSurge(ds: KubeObject): boolean {
-  const st = specOf(ds).updateStrategy;
-  return (st?.type ?? 'RollingUpdate') === 'RollingUpdate' && scaledValue(st?.rollingUpdate?.maxSurge, 1, 0) !== 0;
-}
-
-function byCreationAndPhase(a: KubeObject, b: KubeObject): number {
-  const pa = (a.status as { phase?: string } | undefined)?.phase ?? '';
-  const pb = (b.status as { phase?: string } | undefined)?.phase ?? '';
-  if (pa !== pb) {
-    // running pods before others (podByCreationTimestampAndPhase)
-    if (pa === 'Running') return -1;
-    if (pb === 'Running') return 1;
-  }
-  const ta = Date.parse(creationTimestampOf(a)) || 0;
-  const tb = Date.parse(creationTimestampOf(b)) || 0;
-  if (ta !== tb) return ta - tb;
-  return nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0;
-}
-
-/** Add/delete counts a sync waits for (controller.ControllerExpectations). */
-class Expectations {
-  private readonly m = new Map<string, { add: number; del: number; at: number }>();
-  constructor(private readonly now: () => number) {}
-  set(key: string, add: number, del: number): void {
-    this.m.set(key, { add, del, at: this.now() });
-  }
-  satisfied(key: string): boolean {
-    const e = this.m.get(key);
-    return !e || (e.add <= 0 && e.del <= 0) || this.now() - e.at > 5 * 60_000;
-  }
-  observe(key: string, add: number, del: number): void {
-    const e = this.m.get(key);
-    if (e) {
-      e.add -= add;
-      e.del -= del;
-    }
-  }
-  delete(key: string): void {
-    this.m.delete(key);
-  }
-}
-
-/** client-go's flowcontrol.Backoff (without jitter): per-key exponential delays that expire after 2× the cap. */
-export class Backoff {
-  private readonly entries = new Map<string, { backoff: number; lastUpdate: number }>();
-  constructor(
-    private readonly initialMs: number,
-    private readonly maxMs: number,
-  ) {}
-  private expired(now: number, last: number): boolean {
-    return now - last > 2 * this.maxMs;
-  }
-  isInBackOffSinceUpdate(key: string, now: number): boolean {
-    const e = this.entries.get(key);
-    if (!e || this.expired(now, e.lastUpdate)) return false;
-    return now - e.lastUpdate < e.backoff;
-  }
-  next(key: string, now: number): void {
-    const e = this.entries.get(key);
-    if (!e || this.expired(now, e.lastUpdate)) this.entries.set(key, { backoff: this.initialMs, lastUpdate: now });
-    else {
-      e.backoff = Math.min(e.backoff * 2, this.maxMs);
-      e.lastUpdate = now;
-    }
-  }
-  get(key: string): number {
-    return this.entries.get(key)?.backoff ?? 0;
-  }
-  /** Drops entries that expired (Kubernetes calls this every minute). */
-  gc(now: number): void {
-    for (const [k, e] of this.entries) if (this.expired(now, e.lastUpdate)) this.entries.delete(k);
-  }
-}
 
 export class DaemonSetController implements Controller {
   readonly name = 'daemonset';
@@ -446,89 +333,17 @@ export class DaemonSetController implements Controller {
     let maxUnavailable = scaledValue(specOf(ds).updateStrategy?.rollingUpdate?.maxUnavailable, desired, 1);
     const maxSurge = scaledValue(specOf(ds).updateStrategy?.rollingUpdate?.maxSurge, desired, 0);
     if (desired > 0 && maxUnavailable === 0 && maxSurge === 0) maxUnavailable = 1;
-    const generation = templateGeneration(ds);
     const now = this.ctx.now();
-    const minReady = specOf(ds).minReadySeconds ?? 0;
-    if (maxSurge > 0) return this.surgingUpdate(ds, byNode, desired, maxSurge, hash, spec);
-    let numUnavailable = 0;
-    const allowed: string[] = [];
-    const candidates: string[] = [];
-    for (const [, pods] of [...byNode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      let newPod: KubeObject | undefined;
-      let oldPod: KubeObject | undefined;
-      let ok = true;
-      for (const p of pods) {
-        if (isBeingDeleted(p)) continue;
-        if (isPodUpdated(p, hash, generation)) {
-          if (newPod) ok = false;
-          newPod = p;
-        } else {
-          if (oldPod) ok = false;
-          oldPod = p;
-        }
-      }
-      if (!ok || (!newPod && !oldPod) || (newPod && oldPod)) {
-        numUnavailable++;
-      } else if (newPod) {
-        if (!isPodAvailable(newPod, minReady, now)) numUnavailable++;
-      } else if (oldPod) {
-        if (!isPodAvailable(oldPod, minReady, now)) {
-          allowed.push(nameOf(oldPod));
-          numUnavailable++;
-        } else if (numUnavailable < maxUnavailable) candidates.push(nameOf(oldPod));
-      }
+    if (maxSurge === 0) {
+      await this.syncNodes(ds, planRollingUpdate(ds, byNode, hash, now, maxUnavailable), [], hash);
+      return;
     }
-    const remaining = Math.min(Math.max(0, maxUnavailable - numUnavailable), candidates.length);
-    await this.syncNodes(ds, [...allowed, ...candidates.slice(0, remaining)], [], hash);
-  }
-
-  /** rollingUpdate with maxSurge: new pods start next to available old ones, old ones go once the new are available. */
-  private async surgingUpdate(ds: KubeObject, byNode: Map<string, KubeObject[]>, desired: number, maxSurge: number, hash: string, spec: ReturnType<typeof daemonPodSpec>): Promise<void> {
-    const generation = templateGeneration(ds);
-    const now = this.ctx.now();
-    const minReady = specOf(ds).minReadySeconds ?? 0;
-    const available = (p: KubeObject) => isPodAvailable(p, minReady, now);
     const shouldRun = (nodeName: string) => {
       const node = this.nodeLister.get('', nodeName);
       return node !== undefined && nodeShouldRunDaemonPod(node, ds, spec)[0];
     };
-    const oldToDelete: string[] = [];
-    const shouldNotRunToDelete: string[] = [];
-    const candidates: string[] = [];
-    const allowed: string[] = [];
-    let numSurge = 0;
-    let numAvailable = 0;
-    for (const [nodeName, pods] of [...byNode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      let newPod: KubeObject | undefined;
-      let oldPod: KubeObject | undefined;
-      let ok = true;
-      for (const p of pods) {
-        if (isBeingDeleted(p)) continue;
-        if (isPodUpdated(p, hash, generation)) {
-          if (newPod) ok = false;
-          newPod = p;
-        } else {
-          if (oldPod) ok = false;
-          oldPod = p;
-        }
-      }
-      if (!ok) {
-        numSurge++;
-        continue;
-      }
-      if (oldPod ? available(oldPod) : newPod ? available(newPod) : false) numAvailable++;
-      if (!oldPod) continue;
-      if (!newPod) {
-        if (!shouldRun(nodeName)) shouldNotRunToDelete.push(nameOf(oldPod));
-        else if (!available(oldPod)) allowed.push(nodeName);
-        else if (numSurge < maxSurge) candidates.push(nodeName);
-      } else if (!available(newPod)) numSurge++;
-      else oldToDelete.push(nameOf(oldPod));
-    }
-    const deletable = Math.min(Math.max(0, numAvailable - desired), shouldNotRunToDelete.length);
-    oldToDelete.push(...shouldNotRunToDelete.slice(0, deletable));
-    const remainingSurge = Math.min(Math.max(0, maxSurge - numSurge), candidates.length);
-    await this.syncNodes(ds, oldToDelete, [...allowed, ...candidates.slice(0, remainingSurge)], hash);
+    const plan = planSurge(ds, byNode, hash, now, desired, maxSurge, shouldRun);
+    await this.syncNodes(ds, plan.toDelete, plan.toCreate, hash);
   }
 
   private async updateStatus(ds: KubeObject, nodes: KubeObject[], hash: string, updateObservedGen: boolean): Promise<void> {
