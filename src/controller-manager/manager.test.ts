@@ -245,3 +245,47 @@ test('stop() does not wait for a request that hangs', async () => {
   await stopped;
   assert.equal(await m2.done, 0);
 });
+
+test('--secure-port serves the same endpoints over HTTPS with --tls-cert-file/--tls-private-key-file', async (t) => {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const https = await import('node:https');
+  const net = await import('node:net');
+  const dir = mkdtempSync(join(tmpdir(), 'cm-tls-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'tls.key', '-out', 'tls.crt', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { cwd: dir, stdio: 'ignore' });
+  } catch {
+    t.skip('openssl is not available');
+    return;
+  }
+  const port = await new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+  const cs = new FakeClientset();
+  const m = await startControllerManager(opts({ leaderElect: false, port: 0, bindAddress: '127.0.0.1', securePort: port, tlsCertFile: join(dir, 'tls.crt'), tlsPrivateKeyFile: join(dir, 'tls.key') }), {
+    clients: { clientset: cs, informers: new FakeInformerFactory(cs) },
+    controllers: fakeTable([]),
+    serve: false,
+    log: () => {},
+  });
+  try {
+    const body = await new Promise<string>((resolve, reject) => {
+      https
+        .get({ host: '127.0.0.1', port, path: '/healthz/ping', ca: readFileSync(join(dir, 'tls.crt')) }, (res) => {
+          let b = '';
+          res.on('data', (d: Buffer) => (b += d.toString()));
+          res.on('end', () => resolve(b));
+        })
+        .on('error', reject);
+    });
+    assert.equal(body, 'ok');
+  } finally {
+    await m.stop();
+  }
+});

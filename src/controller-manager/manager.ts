@@ -140,16 +140,23 @@ export async function startControllerManager(options: ControllerManagerOptions, 
     log({ msg: 'serving', url: server.url });
   }
   if (options.securePort !== 0 && options.tlsCertFile && options.tlsPrivateKeyFile) {
-    const secure = await startServer({
-      address: options.bindAddress,
-      port: options.securePort,
-      profiling: options.profiling,
-      checks,
-      registry,
-      configz: () => ({ KubeControllerManagerConfiguration: optionsForConfigz(options) }),
-      tls: { certFile: options.tlsCertFile, keyFile: options.tlsPrivateKeyFile },
-      log,
-    });
+    let secure: RunningServer;
+    try {
+      secure = await startServer({
+        address: options.bindAddress,
+        port: options.securePort,
+        profiling: options.profiling,
+        checks,
+        registry,
+        configz: () => ({ KubeControllerManagerConfiguration: optionsForConfigz(options) }),
+        tls: { certFile: options.tlsCertFile, keyFile: options.tlsPrivateKeyFile },
+        log,
+      });
+    } catch (err) {
+      await server?.close();
+      clients.close?.();
+      throw new Error(`cannot serve securely on ${options.bindAddress}:${options.securePort}: ${(err as Error).message}`);
+    }
     log({ msg: 'serving securely', url: secure.url });
     root.signal.addEventListener('abort', () => void secure.close(), { once: true });
   }
