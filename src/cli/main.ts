@@ -10,6 +10,7 @@ const commands: Record<string, { describe: string; run: (argv: string[]) => Prom
     describe: 'the controller manager daemon (control loops, leader election)',
     run: async (argv) => (await import('./controller-manager.js')).controllerManagerMain(argv),
   },
+  nodes: { describe: 'simulated nodes: registers N nodes and runs the pods bound to them', run: async (argv) => (await import('./nodes.js')).nodesMain(argv) },
   scheduler: { describe: 'the default scheduler', run: async (argv) => (await import('./scheduler.js')).schedulerMain(argv) },
 };
 

@@ -240,17 +240,28 @@ export class NodeAgent {
     await Promise.all(this.workers);
   }
 
+  registeredCount(): number {
+    let n = 0;
+    for (const node of this.nodes.values()) if (node.registered) n++;
+    return n;
+  }
+
   nodeNames(): string[] {
     return [...this.nodes.keys()];
   }
 
   // ---- nodes ----
 
+  private namespaceReady = false;
+
   private async ensureNamespace(): Promise<void> {
+    if (this.namespaceReady) return;
     try {
       await this.opts.clientset.resource(NAMESPACES).create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: LEASE_NAMESPACE } });
+      this.namespaceReady = true;
     } catch (e) {
-      if (!isAlreadyExists(e)) this.log({ msg: 'cannot create namespace', namespace: LEASE_NAMESPACE, error: errMsg(e) });
+      if (isAlreadyExists(e)) this.namespaceReady = true;
+      else this.log({ msg: 'cannot create namespace', namespace: LEASE_NAMESPACE, error: errMsg(e) });
     }
   }
 
@@ -335,6 +346,8 @@ export class NodeAgent {
   }
 
   private async register(node: SimNode): Promise<void> {
+    if (this.stopped) return;
+    await this.ensureNamespace();
     const nodes = this.opts.clientset.resource(NODES);
     const now = this.clock.now();
     node.lastReady = undefined;

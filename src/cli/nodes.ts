@@ -1,0 +1,185 @@
+// `kubelite nodes`: the simulated node agent — registers N nodes and runs the pods bound to them,
+// until SIGINT/SIGTERM. How pods behave: src/nodes/README.md.
+import { InvalidArgumentError } from 'commander';
+import { KubeconfigError, loadRestConfig } from '../client/kubeconfig.js';
+import { KUBERNETES_CLIENT_VERSION, newClientset } from '../client/rest.js';
+import { parseDuration } from '../machinery/codec/time.js';
+import { parseOrExit, program } from './flags.js';
+
+function durationMs(min: number): (value: string) => number {
+  return (value) => {
+    let ns: bigint;
+    try {
+      ns = parseDuration(/^\d+(\.\d+)?$/.test(value) ? `${value}s` : value);
+    } catch {
+      throw new InvalidArgumentError('must be a duration such as 500ms, 10s or 5m');
+    }
+    const ms = Number(ns / 1_000_000n);
+    if (ms < min) throw new InvalidArgumentError(`must be at least ${min}ms`);
+    return ms;
+  };
+}
+
+function integer(min: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer ≥ ${min}`);
+    return n;
+  };
+}
+
+function number(min: number): (value: string) => number {
+  return (value) => {
+    const n = value === 'inf' || value === 'infinity' ? Infinity : Number(value);
+    if (value.trim() === '' || Number.isNaN(n) || n < min) throw new InvalidArgumentError(`must be a number ≥ ${min}`);
+    return n;
+  };
+}
+
+function quantity(value: string): string {
+  if (!/^[0-9]+(\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/.test(value)) throw new InvalidArgumentError('must be a quantity such as 4, 500m, 8Gi');
+  return value;
+}
+
+function list(value: string): string[] {
+  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function labels(value: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const kv of list(value)) {
+    const i = kv.indexOf('=');
+    if (i <= 0) throw new InvalidArgumentError(`"${kv}" is not key=value`);
+    out[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  return out;
+}
+
+function unready(value: string): number | string[] {
+  return /^\d+$/.test(value) ? Number(value) : list(value);
+}
+
+interface NodesFlags {
+  kubeconfig?: string;
+  master?: string;
+  kubeApiQps: number;
+  kubeApiBurst: number;
+  kubeApiContentType: string;
+  nodes: number;
+  nodeNamePrefix: string;
+  firstNodeIndex: number;
+  nodeCpu: string;
+  nodeMemory: string;
+  nodePods: number;
+  nodeEphemeralStorage: string;
+  nodeArch: string;
+  nodeInstanceType: string;
+  nodeLabels?: Record<string, string>;
+  zones?: string[];
+  region?: string;
+  nodeLeaseRenewInterval: number;
+  nodeLeaseDurationSeconds: number;
+  nodeStatusUpdateFrequency: number;
+  nodeStatusReportFrequency: number;
+  podStartDelay: number;
+  defaultRunSeconds: number;
+  defaultExitCode: number;
+  defaultReadyAfterSeconds: number;
+  defaultStopSeconds: number;
+  unreadyNodes?: number | string[];
+  eventQps: number;
+  workers: number;
+}
+
+export async function nodesMain(argv: string[]): Promise<number> {
+  const cmd = program('nodes', 'Simulated nodes: registers N Node objects, keeps them alive (Lease + NodeReady heartbeats) and runs the pods bound to them as a kubelet reports them, without a container runtime. Pod behaviour comes from kubelite.dev/* annotations (see src/nodes/README.md).')
+    .option('--kubeconfig <path>', 'kubeconfig of the API server')
+    .option('--master <url>', 'the API server URL (overrides the kubeconfig\'s)')
+    .option('--kube-api-qps <qps>', 'client requests per second to the API server (0: unlimited)', number(0), 500)
+    .option('--kube-api-burst <n>', 'client request burst', integer(1), 1000)
+    .option('--kube-api-content-type <type>', 'request/response content type', 'application/vnd.kubernetes.protobuf')
+    .option('--nodes <n>', 'how many nodes to simulate', integer(0), 3)
+    .option('--node-name-prefix <prefix>', 'node names are <prefix><index>', 'kubelite-node-')
+    .option('--first-node-index <n>', 'the index of the first node (several agents side by side)', integer(0), 0)
+    .option('--node-cpu <quantity>', 'capacity and allocatable cpu of each node', quantity, '4')
+    .option('--node-memory <quantity>', 'capacity and allocatable memory of each node', quantity, '8Gi')
+    .option('--node-pods <n>', 'capacity and allocatable pods of each node', integer(0), 110)
+    .option('--node-ephemeral-storage <quantity>', 'capacity and allocatable ephemeral-storage of each node', quantity, '100Gi')
+    .option('--node-arch <arch>', 'kubernetes.io/arch and nodeInfo.architecture', 'amd64')
+    .option('--node-instance-type <type>', 'node.kubernetes.io/instance-type label', 'kubelite')
+    .option('--node-labels <k=v,...>', 'extra labels of every node', labels)
+    .option('--zones <a,b,c>', 'topology.kubernetes.io/zone labels, given round-robin', list)
+    .option('--region <region>', 'topology.kubernetes.io/region label')
+    .option('--node-lease-renew-interval <duration>', 'how often each node renews its Lease in kube-node-lease', durationMs(10), 10_000)
+    .option('--node-lease-duration-seconds <n>', 'the Leases\' leaseDurationSeconds', integer(1), 40)
+    .option('--node-status-update-frequency <duration>', 'how often each node computes its status (written when it changed)', durationMs(10), 10_000)
+    .option('--node-status-report-frequency <duration>', 'how often each node writes its status when nothing changed', durationMs(10), 300_000)
+    .option('--pod-start-delay <duration>', 'how long containers stay ContainerCreating', durationMs(0), 0)
+    .option('--default-run-seconds <s>', 'run time of restartPolicy Never/OnFailure containers without annotations or a recognised command', number(0), 1)
+    .option('--default-exit-code <n>', 'exit code of containers that end, without annotations or a recognised command', integer(0), 0)
+    .option('--default-ready-after-seconds <s>', 'time to Ready of containers without a readiness probe or annotation', number(0), 0)
+    .option('--default-stop-seconds <s>', 'time a container takes to exit after SIGTERM (default: until its grace period ends)', number(0), Infinity)
+    .option('--unready-nodes <n|names>', 'nodes that stay NotReady: a count (the last ones) or comma-separated names', unready)
+    .option('--event-qps <qps>', 'kubelet events per second over all nodes, beyond which they are dropped (0: no events)', number(0), 50)
+    .option('--workers <n>', 'concurrent pod status writers', integer(1), 16);
+  const code = parseOrExit(cmd, argv);
+  if (code !== undefined) return code;
+  const o = cmd.opts<NodesFlags>();
+  const log = (fields: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), component: 'nodes', ...fields })}\n`);
+  let config;
+  try {
+    config = loadRestConfig({ kubeconfig: o.kubeconfig ?? process.env.KUBECONFIG, master: o.master });
+  } catch (e) {
+    if (e instanceof KubeconfigError) {
+      process.stderr.write(`kubelite nodes: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const clientset = newClientset({
+    config,
+    userAgent: `kubelet/${KUBERNETES_CLIENT_VERSION} (${process.platform}/${process.arch}) kubernetes/kubelite`,
+    contentType: o.kubeApiContentType,
+    qps: o.kubeApiQps,
+    burst: o.kubeApiBurst,
+    log,
+  });
+  const { startNodes } = await import('../nodes/index.js');
+  const started = Date.now();
+  const handle = await startNodes({
+    clientset,
+    nodes: o.nodes,
+    namePrefix: o.nodeNamePrefix,
+    firstIndex: o.firstNodeIndex,
+    cpu: o.nodeCpu,
+    memory: o.nodeMemory,
+    pods: o.nodePods,
+    ephemeralStorage: o.nodeEphemeralStorage,
+    arch: o.nodeArch,
+    instanceType: o.nodeInstanceType,
+    ...(o.nodeLabels ? { labels: o.nodeLabels } : {}),
+    ...(o.zones ? { zones: o.zones } : {}),
+    ...(o.region ? { region: o.region } : {}),
+    leaseRenewIntervalMs: o.nodeLeaseRenewInterval,
+    leaseDurationSeconds: o.nodeLeaseDurationSeconds,
+    statusUpdateFrequencyMs: o.nodeStatusUpdateFrequency,
+    statusReportFrequencyMs: o.nodeStatusReportFrequency,
+    podStartDelayMs: o.podStartDelay,
+    behaviour: { jobRunSeconds: o.defaultRunSeconds, exitCode: o.defaultExitCode, readyAfterSeconds: o.defaultReadyAfterSeconds, stopSeconds: o.defaultStopSeconds },
+    ...(o.unreadyNodes !== undefined ? { unreadyNodes: o.unreadyNodes } : {}),
+    events: o.eventQps > 0,
+    eventQps: o.eventQps,
+    workers: o.workers,
+    log: (f) => {
+      if (f.msg !== 'node registered') log(f);
+    },
+  });
+  log({ msg: 'nodes started', nodes: o.nodes, registered: handle.agent.registeredCount(), ms: Date.now() - started });
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await handle.stop();
+  clientset.close();
+  return 0;
+}
