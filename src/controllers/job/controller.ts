@@ -14,9 +14,21 @@ import { JOBS, PODS, isJobFinished, type JobCondition } from '../common/jobs.js'
 import { deepCopy, isNotFound, keyOf, meta, splitKey, timeMs, unwrapTombstone } from '../common/objects.js';
 import { comparePodsForDeletion, filterActivePods, isPodReady } from '../common/pods.js';
 import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
-import { BackoffStore, remainingBackoffMs, type BackoffRecord } from './backoff.js';
+import { BackoffStore, podFinishedTime, remainingBackoffMs, type BackoffRecord } from './backoff.js';
 import { failJobMessage, matchPodFailurePolicy } from './podfailurepolicy.js';
-import { completionIndexOf, duplicatedIndexPodsForRemoval, firstPendingIndexes, formatIndexes, indexedTemplate, matchSuccessPolicy, parseIndexes } from './indexed.js';
+import {
+  INDEX_FAILURE_COUNT_ANNOTATION,
+  INDEX_IGNORED_FAILURE_COUNT_ANNOTATION,
+  completionIndexOf,
+  duplicatedIndexPodsForRemoval,
+  firstPendingIndexes,
+  formatIndexes,
+  indexAbsoluteFailureCount,
+  indexFailureCount,
+  indexedTemplate,
+  matchSuccessPolicy,
+  parseIndexes,
+} from './indexed.js';
 import {
   FinalizerExpectations,
   JOB_TRACKING_FINALIZER,
@@ -65,7 +77,15 @@ interface SyncCtx {
   /** Indexed jobs: the indexes of status.completedIndexes, and those plus newly succeeded pods'. */
   prevSucceededIndexes: Set<number>;
   succeededIndexes: Set<number>;
+  /** backoffLimitPerIndex: the failed indexes, and per index the failed pod a new pod replaces. */
+  failedIndexes?: Set<number>;
+  delayedDeletion?: Map<number, KubeObject>;
 }
+
+const perIndexLimit = (job: KubeObject): number | undefined => {
+  const v = jobSpec(job).backoffLimitPerIndex;
+  return isIndexedJob(job) && typeof v === 'number' ? v : undefined;
+};
 
 const uidOf = (o: KubeObject): string => String(meta(o).uid ?? '');
 const nsOf = (o: KubeObject): string => String(meta(o).namespace ?? '');
@@ -345,6 +365,23 @@ export class JobController implements Controller {
       }
     }
 
+    const limitPerIndex = perIndexLimit(job);
+    if (limitPerIndex !== undefined) {
+      c.failedIndexes = parseIndexes(jobStatus(job).failedIndexes, completionsN);
+      for (const p of pods) {
+        const ix = completionIndexOf(p);
+        if (ix >= 0 && ix < completionsN && isIndexFailed(job, p, limitPerIndex)) c.failedIndexes.add(ix);
+      }
+      if (!c.finishedCondition) {
+        const maxFailed = jobSpec(job).maxFailedIndexes;
+        if (typeof maxFailed === 'number' && c.failedIndexes.size > maxFailed) {
+          c.finishedCondition = newCondition('FailureTarget', 'True', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes', now);
+        } else if (c.failedIndexes.size > 0 && c.failedIndexes.size + c.succeededIndexes.size >= completionsN) {
+          c.finishedCondition = newCondition('FailureTarget', 'True', 'FailedIndexes', 'Job has failed indexes', now);
+        }
+      }
+      c.delayedDeletion = podsWithDelayedDeletionPerIndex(c, completionsN);
+    }
     if (!c.finishedCondition && indexed) {
       const msg = matchSuccessPolicy(jobSpec(job).successPolicy, completionsN, c.succeededIndexes);
       if (msg !== undefined) c.finishedCondition = newCondition('SuccessCriteriaMet', 'True', 'SuccessPolicy', msg, now);
@@ -431,14 +468,35 @@ export class JobController implements Controller {
     const terminating = onlyReplaceFailedPods(job) ? c.terminating : 0;
     let diff = wantActive - terminating - active;
     if (diff <= 0) return { active };
-    const remaining = remainingBackoffMs(c.newBackoffRecord, this.ctx.now());
-    if (remaining > 0) {
-      this.queue.addAfter(key, remaining);
-      return { active };
+    const perIndex = perIndexLimit(job) !== undefined;
+    if (!perIndex) {
+      const remaining = remainingBackoffMs(c.newBackoffRecord, this.ctx.now());
+      if (remaining > 0) {
+        this.queue.addAfter(key, remaining);
+        return { active };
+      }
     }
     diff = Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC);
-    const indexesToAdd = isIndexedJob(job) ? firstPendingIndexes(c.activePods, c.succeededIndexes, diff, completions ?? 0) : [];
-    if (isIndexedJob(job)) diff = indexesToAdd.length;
+    let indexesToAdd: number[] = [];
+    if (isIndexedJob(job)) {
+      const done = new Set([...c.succeededIndexes, ...(c.failedIndexes ?? [])]);
+      indexesToAdd = firstPendingIndexes(c.activePods, done, perIndex ? completions ?? 0 : diff, completions ?? 0);
+      if (perIndex) {
+        // getPodCreationInfoForIndependentIndexes: each index waits out its own back-off.
+        let minRemaining = 0;
+        indexesToAdd = indexesToAdd.filter((ix) => {
+          const last = c.delayedDeletion?.get(ix);
+          if (!last) return true;
+          const r = remainingBackoffMs({ key, failuresAfterLastSuccess: indexAbsoluteFailureCount(last) + 1, lastFailureTime: podFinishedTime(last) }, this.ctx.now());
+          if (r > 0 && (minRemaining === 0 || r < minRemaining)) minRemaining = r;
+          return r <= 0;
+        });
+        indexesToAdd = indexesToAdd.slice(0, diff);
+        if (indexesToAdd.length === 0 && minRemaining > 0) this.queue.addAfter(key, minRemaining);
+      }
+      diff = indexesToAdd.length;
+      if (diff === 0) return { active };
+    }
     this.expectations.expectCreations(key, diff);
     active += diff;
     const template = deepCopy(jobSpec(job).template ?? {});
@@ -452,7 +510,10 @@ export class JobController implements Controller {
         Array.from({ length: batch }, async () => {
           const ix = indexesToAdd.shift();
           const t = deepCopy(template);
-          if (ix !== undefined) indexedTemplate(t, String(meta(job).name), ix);
+          if (ix !== undefined) {
+            indexedTemplate(t, String(meta(job).name), ix);
+            if (perIndex) addIndexFailureCounts(t, job, c.delayedDeletion?.get(ix));
+          }
           const m = (t.metadata ?? {}) as typeof tmeta;
           const pod: KubeObject = {
             apiVersion: 'v1',
@@ -554,7 +615,10 @@ export class JobController implements Controller {
 
   private canRemoveFinalizer(c: SyncCtx, pod: KubeObject, considerFailed: boolean): boolean {
     if (meta(c.job).deletionTimestamp || c.finishedCondition || podPhaseOf(pod) === 'Succeeded') return true;
-    return considerFailed;
+    if (!considerFailed) return false;
+    // The last failed pod of an index keeps its finalizer until its replacement carries its count.
+    const delayed = c.delayedDeletion?.get(completionIndexOf(pod));
+    return !(delayed && uidOf(delayed) === uidOf(pod));
   }
 
   private async trackJobStatusAndRemoveFinalizers(c: SyncCtx, needsFlushIn: boolean): Promise<void> {
@@ -604,6 +668,13 @@ export class JobController implements Controller {
       st.succeeded = c.succeededIndexes.size;
       if (str === '') delete st.completedIndexes;
       else st.completedIndexes = str;
+      if (c.failedIndexes) {
+        const failedStr = formatIndexes(c.failedIndexes);
+        if (st.failedIndexes !== failedStr) {
+          st.failedIndexes = failedStr;
+          needsFlush = true;
+        }
+      }
     }
     const now = this.ctx.now();
     const fc = c.finishedCondition;
@@ -754,4 +825,41 @@ function cleanUncountedPodsWithoutFinalizers(job: KubeObject, uidsWithFinalizer:
 
 function rfc3339(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** isIndexFailed: a failed pod whose index used up its backoffLimitPerIndex (or a FailIndex rule matched). */
+function isIndexFailed(job: KubeObject, pod: KubeObject, limit: number): boolean {
+  if (!isPodFailed(pod, job)) return false;
+  const m = matchPodFailurePolicy(job, pod);
+  if (m.action === 'FailIndex') return true;
+  return m.countFailed && indexFailureCount(pod) >= limit;
+}
+
+/** getPodsWithDelayedDeletionPerIndex: per pending index, its latest failed pod still holding the finalizer. */
+function podsWithDelayedDeletionPerIndex(c: SyncCtx, completions: number): Map<number, KubeObject> {
+  const active = new Set(c.activePods.map(completionIndexOf));
+  const out = new Map<number, KubeObject>();
+  for (const p of c.pods) {
+    if (!hasTrackingFinalizer(p) || c.expectedRmFinalizers.has(uidOf(p)) || !isPodFailed(p, c.job)) continue;
+    const ix = completionIndexOf(p);
+    if (ix < 0 || ix >= completions || c.succeededIndexes.has(ix) || c.failedIndexes?.has(ix) || active.has(ix)) continue;
+    const last = out.get(ix);
+    if (!last || (indexAbsoluteFailureCount(last) <= indexAbsoluteFailureCount(p) && podFinishedTime(p) >= podFinishedTime(last))) out.set(ix, p);
+  }
+  return out;
+}
+
+/** addIndexFailureCountAnnotation: the replaced pod's counts plus its own failure. */
+function addIndexFailureCounts(template: { metadata?: Record<string, unknown> }, job: KubeObject, replaced: KubeObject | undefined): void {
+  let failures = 0;
+  let ignored = 0;
+  if (replaced) {
+    failures = indexFailureCount(replaced);
+    ignored = indexAbsoluteFailureCount(replaced) - failures;
+    if (matchPodFailurePolicy(job, replaced).countFailed) failures++;
+    else ignored++;
+  }
+  const m = (template.metadata ??= {}) as { annotations?: Record<string, string> };
+  m.annotations = { ...(m.annotations ?? {}), [INDEX_FAILURE_COUNT_ANNOTATION]: String(failures) };
+  if (ignored > 0) m.annotations[INDEX_IGNORED_FAILURE_COUNT_ANNOTATION] = String(ignored);
 }

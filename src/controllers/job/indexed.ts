@@ -118,3 +118,19 @@ export function matchSuccessPolicy(policy: { rules?: SuccessPolicyRule[] } | und
   }
   return undefined;
 }
+
+// ---- backoffLimitPerIndex ----
+
+export const INDEX_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-failure-count';
+export const INDEX_IGNORED_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-ignored-failure-count';
+
+function countAnnotation(pod: KubeObject, key: string): number {
+  const v = meta(pod).annotations?.[key];
+  if (v === undefined || !/^\d+$/.test(v)) return 0;
+  return Number(v);
+}
+
+/** getIndexFailureCount: the failures of the pod's index before this pod. */
+export const indexFailureCount = (pod: KubeObject): number => countAnnotation(pod, INDEX_FAILURE_COUNT_ANNOTATION);
+/** getIndexAbsoluteFailureCount: counted and ignored failures before this pod. */
+export const indexAbsoluteFailureCount = (pod: KubeObject): number => indexFailureCount(pod) + countAnnotation(pod, INDEX_IGNORED_FAILURE_COUNT_ANNOTATION);

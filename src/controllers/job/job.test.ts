@@ -356,3 +356,41 @@ test('job: successPolicy — an Indexed job succeeds once the rule\'s indexes di
   assert.equal(status(j).failed ?? 0, 0);
   assert.equal(h.active().length, 0);
 });
+
+test('job: backoffLimitPerIndex — an index retries with its failure count until it fails; the job fails with FailedIndexes', async () => {
+  const h = harness(job('pi', { completions: 3, parallelism: 3, completionMode: 'Indexed', backoffLimit: undefined, backoffLimitPerIndex: 1 }));
+  await h.sync();
+  const ann = (p: KubeObject): Record<string, string> => (p.metadata as { annotations: Record<string, string> }).annotations;
+  const ofIndex = (ix: string) => h.active().find((p) => ann(p)['batch.kubernetes.io/job-completion-index'] === ix)!;
+  assert.equal(h.active().length, 3);
+  for (const p of h.active()) assert.equal(ann(p)['batch.kubernetes.io/job-index-failure-count'], '0');
+  const first = ofIndex('1');
+  h.finish(first, 'Failed');
+  h.delayed.length = 0;
+  await h.sync();
+  assert.equal(h.active().length, 2, 'index 1 waits for its back-off');
+  assert.deepEqual(h.delayed.at(-1), ['default/pi', 10_000]);
+  assert.deepEqual((h.pods().find((p) => (p.metadata as { name: string }).name === (first.metadata as { name: string }).name)!.metadata as { finalizers?: string[] }).finalizers, [JOB_TRACKING_FINALIZER], 'the failed pod keeps its finalizer until replaced');
+  assert.equal(status(h.job()).failed ?? 0, 0, 'counted once its finalizer goes');
+  assert.equal(status(h.job()).failedIndexes, '');
+  h.ctx.clock.advance(10_000);
+  await h.sync();
+  const second = ofIndex('1');
+  assert.ok(second, 'index 1 recreated');
+  assert.equal(ann(second)['batch.kubernetes.io/job-index-failure-count'], '1');
+  await h.sync(); // (the replacement's add event) the replaced pod's finalizer goes, it is counted
+  assert.equal(status(h.job()).failed, 1);
+  h.finish(second, 'Failed');
+  await h.sync();
+  assert.equal(status(h.job()).failedIndexes, '1');
+  assert.equal(h.active().length, 2, 'a failed index is not retried');
+  h.finish(ofIndex('0'), 'Succeeded');
+  h.finish(ofIndex('2'), 'Succeeded');
+  await h.sync();
+  if (!conds(h.job()).some((c) => c.startsWith('Failed='))) await h.sync();
+  const j = h.job();
+  assert.deepEqual(conds(j), ['FailureTarget=True/FailedIndexes', 'Failed=True/FailedIndexes']);
+  assert.equal(status(j).completedIndexes, '0,2');
+  assert.equal(status(j).failed, 2);
+  for (const p of h.pods()) assert.deepEqual((p.metadata as { finalizers?: string[] }).finalizers ?? [], []);
+});

@@ -67,8 +67,9 @@ export function matchPodFailurePolicy(job: KubeObject, pod: KubeObject): PolicyM
         return { countFailed: true, action: 'Count' };
       case 'FailJob':
         return { failJobMessage: failMsg, countFailed: true, action: 'FailJob' };
-      // FailIndex needs backoffLimitPerIndex, which this controller does not implement: the rule
-      // is skipped, as Kubernetes does with the feature off.
+      case 'FailIndex':
+        // Only meaningful with backoffLimitPerIndex (validation requires it).
+        if (typeof jobSpec(job).backoffLimitPerIndex === 'number') return { countFailed: true, action: 'FailIndex' };
     }
   }
   return { countFailed: true };

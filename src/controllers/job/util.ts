@@ -26,6 +26,8 @@ export interface JobSpec {
   selector?: unknown;
   template?: { metadata?: Record<string, unknown>; spec?: Record<string, unknown> };
   managedBy?: string;
+  backoffLimitPerIndex?: number;
+  maxFailedIndexes?: number;
   successPolicy?: { rules?: { succeededIndexes?: string; succeededCount?: number }[] } | null;
 }
 
@@ -39,6 +41,7 @@ export interface JobStatus {
   ready?: number;
   terminating?: number;
   completedIndexes?: string;
+  failedIndexes?: string;
   uncountedTerminatedPods?: { succeeded?: string[]; failed?: string[] };
 }
 
@@ -49,7 +52,8 @@ export function jobStatus(job: KubeObject): JobStatus {
 }
 
 export const parallelismOf = (job: KubeObject): number => jobSpec(job).parallelism ?? 1;
-export const backoffLimitOf = (job: KubeObject): number => jobSpec(job).backoffLimit ?? 6;
+/** backoffLimit with the API's default: 6, or MaxInt32 with backoffLimitPerIndex. */
+export const backoffLimitOf = (job: KubeObject): number => jobSpec(job).backoffLimit ?? (typeof jobSpec(job).backoffLimitPerIndex === 'number' ? 2147483647 : 6);
 export const completionsOf = (job: KubeObject): number | undefined => {
   const c = jobSpec(job).completions;
   return typeof c === 'number' ? c : undefined;
