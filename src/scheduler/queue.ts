@@ -149,7 +149,7 @@ export class SchedulingQueue {
     this.flushTimer = this.clock.setTimer(() => {
       this.flushUnschedulable();
       this.scheduleFlush();
-    }, Math.min(30_000, Math.max(100, this.flushAfter / 2)));
+    }, Math.min(1000, this.flushAfter));
   }
 
   /** Pods that sat unschedulable longer than the flush interval go back to the queues. */
