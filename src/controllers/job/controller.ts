@@ -12,19 +12,15 @@ import { claimObjects, getControllerOf, newControllerRef, recheckOwner, type Own
 import { ControllerExpectations } from '../common/expectations.js';
 import { JOBS, PODS, isJobFinished, type JobCondition } from '../common/jobs.js';
 import { deepCopy, isNotFound, keyOf, meta, splitKey, timeMs, unwrapTombstone } from '../common/objects.js';
-import { comparePodsForDeletion, filterActivePods, isPodReady } from '../common/pods.js';
+import { filterActivePods, isPodReady } from '../common/pods.js';
 import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
-import { BackoffStore, podFinishedTime, remainingBackoffMs, type BackoffRecord } from './backoff.js';
+import { BackoffStore, podFinishedTime, remainingBackoffMs } from './backoff.js';
 import { failJobMessage, matchPodFailurePolicy } from './podfailurepolicy.js';
 import {
-  INDEX_FAILURE_COUNT_ANNOTATION,
-  INDEX_IGNORED_FAILURE_COUNT_ANNOTATION,
   completionIndexOf,
-  duplicatedIndexPodsForRemoval,
   firstPendingIndexes,
   formatIndexes,
   indexAbsoluteFailureCount,
-  indexFailureCount,
   indexedTemplate,
   matchSuccessPolicy,
   parseIndexes,
@@ -52,47 +48,13 @@ import {
   podPhaseOf,
   removeTrackingFinalizerPatch,
 } from './util.js';
+import { activePodsForRemoval, addIndexFailureCounts, cleanUncountedPodsWithoutFinalizers, isIndexFailed, isNamespaceTerminating, nsOf, pastBackoffLimitOnFailure, perIndexLimit, podsWithDelayedDeletionPerIndex, rfc3339, uidOf, type SyncCtx } from './sync-ctx.js';
 
 export interface JobControllerOptions {
   queue?: WorkQueue<string>;
   orphanQueue?: WorkQueue<string>;
   /** syncJobBatchPeriod: pod events are batched this long before a sync (Kubernetes: 1 s). */
   batchPeriodMs?: number;
-}
-
-interface SyncCtx {
-  key: string;
-  job: KubeObject;
-  pods: KubeObject[];
-  activePods: KubeObject[];
-  ready: number;
-  terminating: number;
-  uncountedSucceeded: Set<string>;
-  uncountedFailed: Set<string>;
-  expectedRmFinalizers: Set<string>;
-  succeeded: number;
-  failed: number;
-  newBackoffRecord: BackoffRecord;
-  finishedCondition?: JobCondition;
-  /** Indexed jobs: the indexes of status.completedIndexes, and those plus newly succeeded pods'. */
-  prevSucceededIndexes: Set<number>;
-  succeededIndexes: Set<number>;
-  /** backoffLimitPerIndex: the failed indexes, and per index the failed pod a new pod replaces. */
-  failedIndexes?: Set<number>;
-  delayedDeletion?: Map<number, KubeObject>;
-}
-
-const perIndexLimit = (job: KubeObject): number | undefined => {
-  const v = jobSpec(job).backoffLimitPerIndex;
-  return isIndexedJob(job) && typeof v === 'number' ? v : undefined;
-};
-
-const uidOf = (o: KubeObject): string => String(meta(o).uid ?? '');
-const nsOf = (o: KubeObject): string => String(meta(o).namespace ?? '');
-
-function isNamespaceTerminating(e: unknown): boolean {
-  const causes = ((e as { status?: { details?: { causes?: { type?: string }[] } } })?.status?.details?.causes ?? []) as { type?: string }[];
-  return causes.some((c) => c.type === 'NamespaceTerminating');
 }
 
 export class JobController implements Controller {
@@ -779,87 +741,3 @@ export class JobController implements Controller {
   }
 }
 
-/** activePodsForRemoval: for Indexed jobs first the pods of bad or duplicated indexes, then the least valuable. */
-function activePodsForRemoval(job: KubeObject, pods: KubeObject[], count: number): KubeObject[] {
-  let rm: KubeObject[] = [];
-  let left = pods;
-  if (isIndexedJob(job)) [rm, left] = duplicatedIndexPodsForRemoval(pods, completionsOf(job) ?? 0);
-  if (rm.length < count) rm = [...rm, ...[...left].sort((a, b) => comparePodsForDeletion(a, b)).slice(0, count - rm.length)];
-  return rm;
-}
-
-/** pastBackoffLimitOnFailure: with restartPolicy OnFailure, container restarts count as failures. */
-function pastBackoffLimitOnFailure(job: KubeObject, pods: KubeObject[]): boolean {
-  const rp = (jobSpec(job).template?.spec as { restartPolicy?: string } | undefined)?.restartPolicy;
-  if (rp !== 'OnFailure') return false;
-  let restarts = 0;
-  for (const p of pods) {
-    const phase = podPhaseOf(p);
-    if (phase !== 'Running' && phase !== 'Pending') continue;
-    const st = (p.status ?? {}) as { initContainerStatuses?: { restartCount?: number }[]; containerStatuses?: { restartCount?: number }[] };
-    for (const cs of [...(st.initContainerStatuses ?? []), ...(st.containerStatuses ?? [])]) restarts += cs.restartCount ?? 0;
-  }
-  const limit = backoffLimitOf(job);
-  return limit === 0 ? restarts > 0 : restarts >= limit;
-}
-
-/** cleanUncountedPodsWithoutFinalizers: uncounted pods whose finalizer is gone are counted. */
-function cleanUncountedPodsWithoutFinalizers(job: KubeObject, uidsWithFinalizer: Set<string>): boolean {
-  const st = jobStatus(job);
-  const unc = (st.uncountedTerminatedPods ??= {});
-  let updated = false;
-  const keepS = (unc.succeeded ?? []).filter((u) => uidsWithFinalizer.has(u));
-  if (keepS.length !== (unc.succeeded ?? []).length) {
-    updated = true;
-    st.succeeded = (st.succeeded ?? 0) + (unc.succeeded ?? []).length - keepS.length;
-    unc.succeeded = keepS;
-  }
-  const keepF = (unc.failed ?? []).filter((u) => uidsWithFinalizer.has(u));
-  if (keepF.length !== (unc.failed ?? []).length) {
-    updated = true;
-    st.failed = (st.failed ?? 0) + (unc.failed ?? []).length - keepF.length;
-    unc.failed = keepF;
-  }
-  return updated;
-}
-
-function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/** isIndexFailed: a failed pod whose index used up its backoffLimitPerIndex (or a FailIndex rule matched). */
-function isIndexFailed(job: KubeObject, pod: KubeObject, limit: number): boolean {
-  if (!isPodFailed(pod, job)) return false;
-  const m = matchPodFailurePolicy(job, pod);
-  if (m.action === 'FailIndex') return true;
-  return m.countFailed && indexFailureCount(pod) >= limit;
-}
-
-/** getPodsWithDelayedDeletionPerIndex: per pending index, its latest failed pod still holding the finalizer. */
-function podsWithDelayedDeletionPerIndex(c: SyncCtx, completions: number): Map<number, KubeObject> {
-  const active = new Set(c.activePods.map(completionIndexOf));
-  const out = new Map<number, KubeObject>();
-  for (const p of c.pods) {
-    if (!hasTrackingFinalizer(p) || c.expectedRmFinalizers.has(uidOf(p)) || !isPodFailed(p, c.job)) continue;
-    const ix = completionIndexOf(p);
-    if (ix < 0 || ix >= completions || c.succeededIndexes.has(ix) || c.failedIndexes?.has(ix) || active.has(ix)) continue;
-    const last = out.get(ix);
-    if (!last || (indexAbsoluteFailureCount(last) <= indexAbsoluteFailureCount(p) && podFinishedTime(p) >= podFinishedTime(last))) out.set(ix, p);
-  }
-  return out;
-}
-
-/** addIndexFailureCountAnnotation: the replaced pod's counts plus its own failure. */
-function addIndexFailureCounts(template: { metadata?: Record<string, unknown> }, job: KubeObject, replaced: KubeObject | undefined): void {
-  let failures = 0;
-  let ignored = 0;
-  if (replaced) {
-    failures = indexFailureCount(replaced);
-    ignored = indexAbsoluteFailureCount(replaced) - failures;
-    if (matchPodFailurePolicy(job, replaced).countFailed) failures++;
-    else ignored++;
-  }
-  const m = (template.metadata ??= {}) as { annotations?: Record<string, string> };
-  m.annotations = { ...(m.annotations ?? {}), [INDEX_FAILURE_COUNT_ANNOTATION]: String(failures) };
-  if (ignored > 0) m.annotations[INDEX_IGNORED_FAILURE_COUNT_ANNOTATION] = String(ignored);
-}
