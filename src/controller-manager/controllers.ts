@@ -84,14 +84,13 @@ export function canonicalControllerName(name: string, table: Record<string, Cont
 }
 
 /**
- * Resolves `--controllers` (kube-controller-manager's semantics): `*` turns on every controller
- * that is on by default, `name` turns one on, `-name` turns one off; an explicit `name`/`-name`
- * wins over `*` whatever the order. Without `*`, only the named controllers run. Throws on an
- * unknown name. Returns the enabled canonical names, sorted.
+ * Resolves `--controllers` as kube-controller-manager's IsControllerEnabled: for each controller
+ * the first of `name` / `-name` in the list decides; otherwise `*` turns on the controllers that
+ * are on by default; without `*`, only the named controllers run. Throws on an unknown name.
+ * Returns the enabled canonical names, sorted.
  */
 export function resolveControllers(spec: readonly string[], table: Record<string, ControllerEntry> = CONTROLLERS): string[] {
-  const on = new Set<string>();
-  const off = new Set<string>();
+  const decided = new Map<string, boolean>();
   let star = false;
   for (const raw of spec) {
     const item = raw.trim();
@@ -106,18 +105,12 @@ export function resolveControllers(spec: readonly string[], table: Record<string
     if (canonical === undefined) {
       throw new Error(`"${name}" is not in the list of known controllers (${Object.keys(table).join(', ')})`);
     }
-    if (neg) {
-      off.add(canonical);
-      on.delete(canonical);
-    } else {
-      on.add(canonical);
-      off.delete(canonical);
-    }
+    if (!decided.has(canonical)) decided.set(canonical, !neg);
   }
   const enabled: string[] = [];
   for (const [name, entry] of Object.entries(table)) {
-    if (off.has(name)) continue;
-    if (on.has(name) || (star && entry.enabledByDefault)) enabled.push(name);
+    const d = decided.get(name);
+    if (d ?? (star && entry.enabledByDefault)) enabled.push(name);
   }
   return enabled.sort();
 }

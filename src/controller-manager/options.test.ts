@@ -129,6 +129,9 @@ test('--controllers semantics', () => {
   const some = resolveControllers(['-job', '*', 'tokencleaner']);
   assert.ok(!some.includes('job') && some.includes('tokencleaner') && some.includes('cronjob'));
   assert.deepEqual(resolveControllers(['deployment-controller']), ['deployment']);
+  // the first mention decides (kube-controller-manager's IsControllerEnabled)
+  assert.deepEqual(resolveControllers(['job', '-job']), ['job']);
+  assert.ok(!resolveControllers(['-job', 'job', '*']).includes('job'));
   assert.deepEqual(resolveControllers([]), []);
   assert.throws(() => resolveControllers(['nope']), /not in the list/);
   for (const name of ['attachdetach', 'bootstrapsigner', 'cronjob', 'csrapproving', 'csrsigning', 'daemonset', 'deployment', 'disruption', 'endpoint', 'garbagecollector', 'horizontalpodautoscaling', 'job', 'namespace', 'node', 'persistentvolume-binder', 'podgc', 'replicaset', 'replicationcontroller', 'resourcequota', 'route', 'service', 'serviceaccount', 'serviceaccount-token', 'statefulset', 'tokencleaner', 'ttl']) {
