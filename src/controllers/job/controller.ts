@@ -237,7 +237,21 @@ export class JobController implements Controller {
       client: this.podClient,
       canAdopt: recheckOwner(this.jobs, job, 'Job'),
     });
-    return claimed;
+    // Adopted pods get the tracking finalizer, as Kubernetes' adoption patch adds it.
+    const owned = new Set(pods.filter((p) => getControllerOf(p)?.uid === uidOf(job)).map(uidOf));
+    return Promise.all(
+      claimed.map(async (p) => {
+        if (owned.has(uidOf(p)) || hasTrackingFinalizer(p)) return p;
+        const m = meta(p);
+        const finalizers = [...(m.finalizers ?? []), JOB_TRACKING_FINALIZER];
+        try {
+          return await this.podClient.patch(nsOf(p), String(m.name), 'merge', { metadata: { finalizers, resourceVersion: m.resourceVersion } });
+        } catch (e) {
+          this.ctx.log({ controller: this.name, msg: 'adding the tracking finalizer to an adopted pod', pod: keyOf(p), err: String(e) });
+          return p;
+        }
+      }),
+    );
   }
 
   async sync(key: string): Promise<void> {

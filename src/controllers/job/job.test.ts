@@ -394,3 +394,18 @@ test('job: backoffLimitPerIndex — an index retries with its failure count unti
   assert.equal(status(j).failed, 2);
   for (const p of h.pods()) assert.deepEqual((p.metadata as { finalizers?: string[] }).finalizers ?? [], []);
 });
+
+test('job: an orphan pod matching the selector is adopted with the tracking finalizer and counted', async () => {
+  const h = harness(job('adopt', { completions: 1 }));
+  const labels = { 'batch.kubernetes.io/controller-uid': UID, 'batch.kubernetes.io/job-name': 'adopt' };
+  h.ctx.clientset.tracker.add({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stray', namespace: 'default', labels }, spec: { containers: [{ name: 'c', image: 'busybox' }] }, status: { phase: 'Running' } });
+  await h.sync();
+  assert.equal(h.pods().length, 1, 'no new pod: the stray one is adopted');
+  const m = h.pods()[0]!.metadata as { ownerReferences: { uid: string; controller: boolean }[]; finalizers: string[] };
+  assert.deepEqual(m.ownerReferences.map((r) => [r.uid, r.controller]), [[UID, true]]);
+  assert.deepEqual(m.finalizers, [JOB_TRACKING_FINALIZER]);
+  h.finish(h.pods()[0]!, 'Succeeded');
+  await h.sync();
+  assert.deepEqual(conds(h.job()), ['SuccessCriteriaMet=True/CompletionsReached', 'Complete=True/CompletionsReached']);
+  assert.equal(status(h.job()).succeeded, 1);
+});
