@@ -132,11 +132,26 @@ function decodeCached(o: CachedObject): KubeObject {
   return JSON.parse(decoder.decode(o.json)) as KubeObject;
 }
 
-/**
- * A list response. The fast path — JSON of the storage version — splices the cached bytes of each
- * item (without their kind and apiVersion, as Kubernetes lists items) into the list envelope.
- */
+/** A body written in chunks as the socket takes them (a list of thousands of objects is never one buffer). */
+export interface StreamedBody {
+  contentType: string;
+  length: number;
+  chunks: Iterable<Uint8Array>;
+}
+
+/** A list response as one buffer (see encodeListStreamed). */
 export function encodeList(page: ListPage, kv: KindVersion, fmt: ResponseFormat, table?: TableOptions): Body {
+  const body = encodeListStreamed(page, kv, fmt, table);
+  if (!('chunks' in body)) return body;
+  return { contentType: body.contentType, body: Buffer.concat([...body.chunks], body.length) };
+}
+
+/**
+ * A list response. The fast paths — JSON and protobuf of the storage version — splice the cached
+ * bytes of each item (JSON without their kind and apiVersion, as Kubernetes lists items) into the
+ * list envelope, copied into the response chunk by chunk as the client reads.
+ */
+export function encodeListStreamed(page: ListPage, kv: KindVersion, fmt: ResponseFormat, table?: TableOptions): Body | StreamedBody {
   const listMeta = listMetaOf(page);
   if (fmt.as === 'Table') {
     return encodeAs(buildTable(page.items.map(decodeCached), kv, listMeta, fmt, table ?? { includeObject: 'Metadata', now: Date.now() }), Table, fmt);
@@ -156,23 +171,22 @@ export function encodeList(page: ListPage, kv: KindVersion, fmt: ResponseFormat,
     const prefix = encoder.encode(`{"kind":"${kv.kind}","apiVersion":"${apiVersion}",`);
     const head = encoder.encode(`{"kind":"${listKind}","apiVersion":"${apiVersion}","metadata":${JSON.stringify(canonicalize(listMeta, ListMeta))},"items":[`);
     const tail = encoder.encode(']}\n');
-    const open = encoder.encode('{');
-    const comma = encoder.encode(',');
-    const parts: Uint8Array[] = [head];
-    page.items.forEach((o, i) => {
-      if (i > 0) parts.push(comma);
-      if (startsWith(o.json, prefix)) {
-        parts.push(open, o.json.subarray(prefix.length, o.json.byteLength - 1)); // without the trailing newline
-      } else {
+    // Items whose bytes do not start with the kind's prefix (none, in practice) are re-encoded.
+    const other = new Map<CachedObject, Uint8Array>();
+    let length = head.byteLength + tail.byteLength + Math.max(0, page.items.length - 1);
+    for (const o of page.items) {
+      if (startsWith(o.json, prefix)) length += o.json.byteLength - prefix.byteLength; // '{' + the rest without the trailing newline
+      else {
         const { kind: _k, apiVersion: _a, ...rest } = decodeCached(o);
-        parts.push(encoder.encode(JSON.stringify(rest)));
+        const bytes = encoder.encode(JSON.stringify(rest));
+        other.set(o, bytes);
+        length += bytes.byteLength;
       }
-    });
-    parts.push(tail);
-    return { contentType: 'application/json', body: Buffer.concat(parts) };
+    }
+    return { contentType: 'application/json', length, chunks: jsonListChunks(head, tail, prefix.byteLength, page.items, other) };
   }
   if (fmt.mediaType === 'application/vnd.kubernetes.protobuf' && kv.storage && protobufSplicing(kv)) {
-    return { contentType: fmt.mediaType, body: protobufList(page.items, listMeta, listKind, apiVersion, kv) };
+    return protobufList(page.items, listMeta, listKind, apiVersion, kv);
   }
   return encodeAs(slowList(page.items, listMeta, listKind, apiVersion, kv), kv.list, fmt);
 }
@@ -224,7 +238,7 @@ function writeVarint(buf: Buffer, pos: number, n: number): number {
   return pos;
 }
 
-function protobufList(items: readonly CachedObject[], listMeta: KubeObject, listKind: string, apiVersion: string, kv: KindVersion): Buffer {
+function protobufList(items: readonly CachedObject[], listMeta: KubeObject, listKind: string, apiVersion: string, kv: KindVersion): StreamedBody {
   const meta = encodeMessage({ metadata: listMeta }, kv.list);
   const parts = items.map((o) => protobufItem(o, kv));
   let rawLength = meta.length;
@@ -232,29 +246,104 @@ function protobufList(items: readonly CachedObject[], listMeta: KubeObject, list
   const av = Buffer.from(apiVersion);
   const kind = Buffer.from(listKind);
   const typeMetaLength = 1 + varintLength(av.length) + av.length + 1 + varintLength(kind.length) + kind.length;
-  const out = Buffer.allocUnsafe(4 + 1 + varintLength(typeMetaLength) + typeMetaLength + 1 + varintLength(rawLength) + rawLength + 4);
-  let pos = out.write('k8s\0', 0, 'latin1');
-  out[pos++] = 0x0a;
-  pos = writeVarint(out, pos, typeMetaLength);
-  out[pos++] = 0x0a;
-  pos = writeVarint(out, pos, av.length);
-  pos += av.copy(out, pos);
-  out[pos++] = 0x12;
-  pos = writeVarint(out, pos, kind.length);
-  pos += kind.copy(out, pos);
-  out[pos++] = 0x12;
-  pos = writeVarint(out, pos, rawLength);
-  pos += meta.copy(out, pos);
-  for (const p of parts) {
-    out[pos++] = 0x12;
-    pos = writeVarint(out, pos, p.length);
-    pos += p.copy(out, pos);
+  const head = Buffer.allocUnsafe(4 + 1 + varintLength(typeMetaLength) + typeMetaLength + 1 + varintLength(rawLength));
+  let pos = head.write('k8s\0', 0, 'latin1');
+  head[pos++] = 0x0a;
+  pos = writeVarint(head, pos, typeMetaLength);
+  head[pos++] = 0x0a;
+  pos = writeVarint(head, pos, av.length);
+  pos += av.copy(head, pos);
+  head[pos++] = 0x12;
+  pos = writeVarint(head, pos, kind.length);
+  pos += kind.copy(head, pos);
+  head[pos++] = 0x12;
+  writeVarint(head, pos, rawLength);
+  const trailer = Buffer.from([0x1a, 0, 0x22, 0]);
+  return {
+    contentType: 'application/vnd.kubernetes.protobuf',
+    length: head.length + rawLength + trailer.length,
+    chunks: protobufListChunks(head, meta, parts, trailer),
+  };
+}
+
+/** Response chunks of this size: big enough for few writes, small enough never to hold a list whole. */
+const STREAM_CHUNK = 256 * 1024;
+
+/** Copies byte ranges into fixed-size chunks; `full` holds the chunks completed so far. */
+class ChunkCopier {
+  private buf = Buffer.allocUnsafe(STREAM_CHUNK);
+  private pos = 0;
+  full: Buffer[] = [];
+
+  put(src: Uint8Array, start = 0, end = src.byteLength): void {
+    while (start < end) {
+      const n = Math.min(end - start, this.buf.length - this.pos);
+      this.buf.set(start === 0 && n === src.byteLength ? src : src.subarray(start, start + n), this.pos);
+      this.pos += n;
+      start += n;
+      if (this.pos === this.buf.length) {
+        this.full.push(this.buf);
+        this.buf = Buffer.allocUnsafe(STREAM_CHUNK);
+        this.pos = 0;
+      }
+    }
   }
-  out[pos++] = 0x1a;
-  out[pos++] = 0;
-  out[pos++] = 0x22;
-  out[pos++] = 0;
-  return out;
+
+  byte(b: number): void {
+    this.buf[this.pos++] = b;
+    if (this.pos === this.buf.length) {
+      this.full.push(this.buf);
+      this.buf = Buffer.allocUnsafe(STREAM_CHUNK);
+      this.pos = 0;
+    }
+  }
+
+  /** The completed chunks, handed over. */
+  take(): Buffer[] {
+    const out = this.full;
+    this.full = [];
+    return out;
+  }
+
+  /** The completed chunks and what is left of the current one. */
+  finish(): Buffer[] {
+    const out = this.take();
+    if (this.pos > 0) out.push(this.buf.subarray(0, this.pos));
+    return out;
+  }
+}
+
+function* jsonListChunks(head: Uint8Array, tail: Uint8Array, prefixLength: number, items: readonly CachedObject[], other: ReadonlyMap<CachedObject, Uint8Array>): Generator<Uint8Array> {
+  const c = new ChunkCopier();
+  c.put(head);
+  for (let i = 0; i < items.length; i++) {
+    const o = items[i]!;
+    if (i > 0) c.byte(0x2c);
+    const bytes = other.get(o);
+    if (bytes !== undefined) c.put(bytes);
+    else {
+      c.byte(0x7b);
+      c.put(o.json, prefixLength, o.json.byteLength - 1); // without kind, apiVersion and the trailing newline
+    }
+    if (c.full.length > 0) yield* c.take();
+  }
+  c.put(tail);
+  yield* c.finish();
+}
+
+function* protobufListChunks(head: Uint8Array, meta: Uint8Array, parts: readonly Uint8Array[], trailer: Uint8Array): Generator<Uint8Array> {
+  const c = new ChunkCopier();
+  c.put(head);
+  c.put(meta);
+  const varint = Buffer.allocUnsafe(10);
+  for (const p of parts) {
+    c.byte(0x12);
+    c.put(varint, 0, writeVarint(varint, 0, p.byteLength));
+    c.put(p);
+    if (c.full.length > 0) yield* c.take();
+  }
+  c.put(trailer);
+  yield* c.finish();
 }
 
 /**
@@ -271,7 +360,8 @@ function protobufSplicing(kv: KindVersion): boolean {
     const o: CachedObject = { key: '/k', namespace: 'b', name: 'a', revision: 2, json: encoder.encode(JSON.stringify(sample)), labels: {}, fields: {} };
     const listMeta = { resourceVersion: '3', continue: 'x' };
     const listKind = `${kv.kind}List`;
-    const spliced = protobufList([o, o], listMeta, listKind, apiVersionOf(kv), kv);
+    const streamed = protobufList([o, o], listMeta, listKind, apiVersionOf(kv), kv);
+    const spliced = Buffer.concat([...streamed.chunks], streamed.length);
     const whole = encodeBody('protobuf', slowList([o, o], listMeta, listKind, apiVersionOf(kv), kv), kv.list);
     ok = spliced.equals(whole);
     protobufItems.delete(o);

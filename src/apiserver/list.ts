@@ -11,8 +11,8 @@ import type { Store } from '../registry/store.js';
 import { isCacheError } from '../storage/cacher/index.js';
 import type { CachedObject, ObjectFilter } from '../storage/cacher/types.js';
 import { isStorageError } from '../storage/types.js';
-import { encodeList, type TableOptions } from './encode.js';
-import { writeBytes } from './http/respond.js';
+import { encodeListStreamed, type TableOptions } from './encode.js';
+import { writeBytes, writeStreamed } from './http/respond.js';
 import { ContinueTokenError, decodeContinue, encodeContinue } from './list/continue-token.js';
 import type { RequestContext } from './resources.js';
 import { compileSelectors } from './selectors.js';
@@ -188,6 +188,7 @@ export async function handleList(ctx: RequestContext, kv: KindVersion, store: St
       remaining = result.remaining;
     }
   }
-  const body = encodeList({ items, resourceVersion: String(revision), continue: continueToken, remainingItemCount: remaining }, kv, ctx.format, table);
-  writeBytes(ctx.res, 200, body.contentType, body.body, { warnings: ctx.warnings });
+  const body = encodeListStreamed({ items, resourceVersion: String(revision), continue: continueToken, remainingItemCount: remaining }, kv, ctx.format, table);
+  if ('chunks' in body) await writeStreamed(ctx.res, 200, body, { warnings: ctx.warnings });
+  else writeBytes(ctx.res, 200, body.contentType, body.body, { warnings: ctx.warnings });
 }

@@ -46,6 +46,42 @@ export function writeBytes(res: ServerResponse, code: number, contentType: strin
   res.end(body);
 }
 
+/**
+ * A body produced chunk by chunk (a list): written as the socket takes it, waiting for `drain`,
+ * so a large list is never held whole, and the client reads while the rest is copied.
+ */
+const STREAM_BUFFER = 4 * 1024 * 1024;
+
+export async function writeStreamed(
+  res: ServerResponse,
+  code: number,
+  body: { contentType: string; length: number; chunks: Iterable<Uint8Array> },
+  extras?: ResponseExtras,
+): Promise<void> {
+  if (res.headersSent || res.destroyed) return;
+  commonHeaders(res, extras);
+  res.setHeader('Content-Type', body.contentType);
+  res.setHeader('Content-Length', body.length);
+  res.writeHead(code);
+  for (const chunk of body.chunks) {
+    if (res.destroyed) return;
+    // Up to a few megabytes may wait in the socket's buffer: waiting for `drain` after every
+    // chunk would cost a round trip with the client per chunk.
+    if (!res.write(chunk) && res.writableLength > STREAM_BUFFER) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+  }
+  res.end();
+}
+
 /** Any error as a Kubernetes Status (unknown errors become 500 InternalError, never a crash). */
 export function toStatusError(err: unknown): StatusError {
   if (err instanceof StatusError) return err;
