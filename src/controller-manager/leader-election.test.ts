@@ -77,11 +77,16 @@ test('Lease lock: one candidate leads, the other stands by, then takes over once
   // a stops renewing (its process hangs: every call fails from now on)
   const stoppedAt = clock.now();
   let aDead = true;
-  const aLock = a.elector.config.lock as unknown as { get: () => Promise<unknown> };
+  const aLock = a.elector.config.lock as unknown as { get: () => Promise<unknown>; update: (r: unknown) => Promise<void> };
   const origGet = aLock.get.bind(aLock);
+  const origUpdate = aLock.update.bind(aLock);
   aLock.get = async () => {
     if (aDead) throw new Error('connect ECONNREFUSED');
     return origGet();
+  };
+  aLock.update = async (r) => {
+    if (aDead) throw new Error('connect ECONNREFUSED');
+    return origUpdate(r);
   };
   // within the renew deadline a still believes it leads; after it, a stops (callback)
   await advance(clock, 9_000);
@@ -209,8 +214,9 @@ test('a renewal that hangs (no answer from the API server) still ends leadership
   const a = candidate(cs, clock, 'host-a_1');
   await advance(clock, 100);
   assert.equal(a.elector.isLeader(), true);
-  const lock = a.elector.config.lock as unknown as { get: () => Promise<unknown> };
+  const lock = a.elector.config.lock as unknown as { get: () => Promise<unknown>; update: () => Promise<void> };
   lock.get = () => new Promise(() => {});
+  lock.update = () => new Promise(() => {});
   await advance(clock, 8_000);
   assert.equal(a.elector.isLeader(), true);
   assert.equal(a.elector.check(20_000), undefined);
@@ -250,4 +256,26 @@ test('endpointsleases / configmapsleases: the record is written to both objects;
     await advance(clock, 100);
     await b.done;
   }
+});
+
+test('a leader renews without reading the lock first (client-go fast path); a conflict falls back to reading it', async () => {
+  const cs = new FakeClientset();
+  const clock = new FakeClock();
+  const a = candidate(cs, clock, 'host-a_1');
+  await advance(clock, 100);
+  cs.clearActions();
+  await advance(clock, 10_000);
+  const verbs = cs.actions.filter((x) => x.resource === 'leases').map((x) => x.verb);
+  assert.ok(verbs.length >= 4);
+  assert.ok(verbs.every((v) => v === 'update'), verbs.join(','));
+  // someone else touches the Lease: the next renewal conflicts, reads it and renews
+  const current = lease(cs);
+  await cs.resource({ group: 'coordination.k8s.io', version: 'v1', resource: 'leases' }).update('kube-system', { ...current, metadata: { ...(current.metadata as object), labels: { touched: 'yes' } } });
+  cs.clearActions();
+  await advance(clock, 2_100);
+  assert.deepEqual(cs.actions.filter((x) => x.resource === 'leases').map((x) => x.verb), ['update', 'get', 'update']);
+  assert.equal(a.elector.isLeader(), true);
+  a.abort.abort();
+  await advance(clock, 100);
+  await a.done;
 });

@@ -456,6 +456,21 @@ export class LeaderElector {
     record.acquireTime = stamp(now);
     record.renewTime = stamp(now);
 
+    // fast path (client-go ≥ 1.27): a leader whose lease is still valid updates the object it
+    // last wrote without reading it first; any error falls back to the slow path
+    const observed = this.observedRecord;
+    if (observed && observed.holderIdentity === this.config.identity && this.observedTime + this.config.leaseDurationMs > now) {
+      const renewal = { ...record, acquireTime: observed.acquireTime || record.acquireTime, leaderTransitions: observed.leaderTransitions };
+      try {
+        await this.config.lock.update(renewal);
+        this.setObserved(renewal, JSON.stringify(renewal), this.clock.now());
+        this.lastError = undefined;
+        return true;
+      } catch (err) {
+        if ((err as { code?: number }).code !== 409) this.log({ msg: `failed to update lock optimistically: ${(err as Error).message}, falling back to slow path`, level: 'warning' });
+      }
+    }
+
     let old: { record: LeaderElectionRecord; raw: string } | undefined;
     try {
       old = await this.config.lock.get();
