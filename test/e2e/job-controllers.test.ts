@@ -118,11 +118,10 @@ describe('job controllers in kubelite controller-manager', () => {
     assert.match(r.stdout, /job.batch\/pi condition met/);
     const job = (await json('/apis/batch/v1/namespaces/default/jobs/pi')).body;
     const status = job.status as { succeeded?: number; active?: number; completionTime?: string; conditions?: { type: string }[] };
-    if (status.conditions) {
-      assert.equal(status.succeeded, 3);
-      assert.ok(status.completionTime);
-      assert.deepEqual(status.conditions.map((c) => c.type), ['SuccessCriteriaMet', 'Complete']);
-    }
+    assert.equal(status.succeeded, 3);
+    assert.equal(status.active ?? 0, 0); // omitempty: 0 is not written
+    assert.ok(status.completionTime);
+    assert.deepEqual(status.conditions?.map((c) => c.type), ['SuccessCriteriaMet', 'Complete']);
     // ttlSecondsAfterFinished: 2 — the ttl-after-finished controller deletes it (Foreground: the
     // garbage collector deletes its pods first).
     await waitFor(async () => (await json('/apis/batch/v1/namespaces/default/jobs/pi')).status === 404, 'the finished job deleted by its TTL', 20_000, 200);
