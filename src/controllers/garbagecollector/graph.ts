@@ -296,24 +296,31 @@ export class GraphBuilder {
 }
 
 function alternateIdentity(deps: GraphNode[], verifiedAbsent: Identity): Identity | undefined {
-  const absentNamespaced = verifiedAbsent.namespace !== '';
+  const absentClusterScoped = verifiedAbsent.namespace === '';
+  const seen = new Set<string>([JSON.stringify(verifiedAbsent)]);
   let first: Identity | undefined;
-  let firstAfter: Identity | undefined;
-  const candidates: Identity[] = [];
+  let firstFollowing: Identity | undefined;
   for (const dep of deps) {
     for (const r of dep.owners) {
       if (r.uid !== verifiedAbsent.uid) continue;
       const id: Identity = { apiVersion: r.apiVersion, kind: r.kind, name: r.name, uid: r.uid, namespace: dep.identity.namespace };
-      if (!absentNamespaced) id.namespace = '';
-      if (refMatches(r, verifiedAbsent) && id.namespace === verifiedAbsent.namespace) continue;
-      candidates.push(id);
+      // this apiVersion/kind is known cluster-scoped from the verified absence
+      if (absentClusterScoped && id.apiVersion === verifiedAbsent.apiVersion && id.kind === verifiedAbsent.kind) id.namespace = '';
+      const key = JSON.stringify(id);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      first ??= id;
+      if (!firstFollowing && referenceLess(verifiedAbsent, id)) firstFollowing = id;
     }
   }
-  // Kubernetes picks the first candidate sorting after the absent one (else the first), for progress
-  const sorted = candidates.sort((a, b) => (identityKey(a) < identityKey(b) ? -1 : identityKey(a) > identityKey(b) ? 1 : 0));
-  for (const id of sorted) {
-    if (!first) first = id;
-    if (!firstAfter && identityKey(id) > identityKey(verifiedAbsent)) firstAfter = id;
+  // the first alternate following the absent one, so that retries cycle through them all
+  return firstFollowing ?? first;
+}
+
+/** Kubernetes' referenceLessThan: by apiVersion, kind, name, uid, namespace. */
+function referenceLess(a: Identity, b: Identity): boolean {
+  for (const k of ['apiVersion', 'kind', 'name', 'uid', 'namespace'] as const) {
+    if (a[k] !== b[k]) return a[k] < b[k];
   }
-  return firstAfter ?? first;
+  return false;
 }
