@@ -4,6 +4,7 @@
 // starts the scheduler (src/scheduler, over the REST client and shared informers, JSON and
 // protobuf as the CLI's default) and measures the time until every pod is bound: pods bound per
 // second from the scheduler's start (informer list included) and from its first binding.
+// KUBELITE_BENCH_NODE_ARGS is passed to the apiserver's node process (for profiling it).
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -15,6 +16,8 @@ import { startScheduler } from '../src/scheduler/index.js';
 import type { BenchReport } from './report.js';
 
 const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
+/** e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": passed to the apiserver's node process. */
+const NODE_ARGS = (process.env.KUBELITE_BENCH_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NODES = { group: '', version: 'v1', resource: 'nodes' };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
@@ -43,7 +46,7 @@ export async function run(args: string[]): Promise<BenchReport> {
   const numPods = Number(args[0] ?? 1000);
   const numNodes = Number(args[1] ?? 100);
   const port = await freePort();
-  const child = spawn(process.execPath, [KUBELITE_BIN, 'apiserver', '--storage', 'memory', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_ARGS, KUBELITE_BIN, 'apiserver', '--storage', 'memory', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
   const server = `http://127.0.0.1:${port}`;
