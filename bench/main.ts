@@ -11,6 +11,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   codec: () => import('./codec.js'),
   apiserver: () => import('./apiserver.js'),
   scheduler: () => import('./scheduler.js'),
+  nodes: () => import('./nodes.js'),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -377,7 +377,7 @@ export class NodeAgent {
       if (node.mode === 'ok') await this.removeNotReadyTaint(current);
       node.lastStatusReport = now;
       if (node.mode === 'notready') await this.writeNodeStatus(node, true);
-      await this.renewLease(node);
+      await this.renewLease(node, true);
       node.registered = true;
       this.log({ msg: 'node registered', node: node.name });
     } catch (e) {
@@ -396,22 +396,33 @@ export class NodeAgent {
     this.stats.nodeWrites++;
   }
 
-  private async renewLease(node: SimNode): Promise<void> {
+  /** Renews the node's Lease (a merge patch of its spec), creating it when missing; `create` tries the create first (registration). */
+  private async renewLease(node: SimNode, createFirst = false): Promise<void> {
     const leases = this.opts.clientset.resource(LEASES);
     const now = this.clock.now();
     const spec = { holderIdentity: node.name, leaseDurationSeconds: this.o.leaseDurationSeconds, renewTime: new Date(now).toISOString().replace('Z', '000Z') };
+    const create = () =>
+      leases.create(LEASE_NAMESPACE, {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: node.name, namespace: LEASE_NAMESPACE, ...(node.uid ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid: node.uid }] } : {}) },
+        spec,
+      });
+    if (createFirst) {
+      try {
+        await create();
+        this.stats.leaseWrites++;
+        return;
+      } catch (e) {
+        if (!isAlreadyExists(e)) throw e;
+      }
+    }
     try {
       await leases.patch(LEASE_NAMESPACE, node.name, 'merge', { spec });
       this.stats.leaseWrites++;
     } catch (e) {
       if (!isNotFound(e)) throw e;
-      const uid = node.uid;
-      await leases.create(LEASE_NAMESPACE, {
-        apiVersion: 'coordination.k8s.io/v1',
-        kind: 'Lease',
-        metadata: { name: node.name, namespace: LEASE_NAMESPACE, ...(uid ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid }] } : {}) },
-        spec,
-      });
+      await create();
       this.stats.leaseWrites++;
     }
   }

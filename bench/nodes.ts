@@ -1,0 +1,138 @@
+// `npm run bench -- nodes [nodes] [steady-seconds] [pods]`: the simulated nodes' cost. `kubelite
+// apiserver --storage memory` runs as a separate process (the other core); this process runs the
+// node agent (src/nodes over the REST client, protobuf, qps 1000 / burst 2000 as `kubelite nodes`)
+// and measures: the time from start until every node is registered and Ready (Node, not-ready
+// taint removed, Lease); the steady-state API writes/s and agent CPU with the default intervals
+// (Lease every 10 s, status computed every 10 s and written every 5 min or on change); and the
+// time for P pods bound round-robin to the nodes to all be Running.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { RestClientset } from '../src/client/rest.js';
+import type { KubeObject } from '../src/client/types.js';
+import { startNodes } from '../src/nodes/index.js';
+import type { BenchReport } from './report.js';
+
+const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
+const PODS = { group: '', version: 'v1', resource: 'pods' };
+const NODES = { group: '', version: 'v1', resource: 'nodes' };
+const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function parallel<T>(items: T[], concurrency: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let i = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (i < items.length) await fn(items[i++]!);
+    }),
+  );
+}
+
+type Obj = Record<string, unknown>;
+
+function isReady(n: KubeObject): boolean {
+  const conds = ((n.status as Obj | undefined)?.conditions ?? []) as Obj[];
+  const taints = ((n.spec as Obj | undefined)?.taints ?? []) as Obj[];
+  return conds.some((c) => c.type === 'Ready' && c.status === 'True') && !taints.some((t) => t.key === 'node.kubernetes.io/not-ready');
+}
+
+export async function run(args: string[]): Promise<BenchReport> {
+  const numNodes = Number(args[0] ?? 1000);
+  const steadySeconds = Number(args[1] ?? 30);
+  const numPods = Number(args[2] ?? 0);
+  const port = await freePort();
+  const child = spawn(process.execPath, [KUBELITE_BIN, 'apiserver', '--storage', 'memory', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
+  const server = `http://127.0.0.1:${port}`;
+  const admin = new RestClientset({ config: { server }, qps: 0 });
+  const cs = new RestClientset({ config: { server }, qps: 1000, burst: 2000, contentType: 'application/vnd.kubernetes.protobuf', userAgent: 'kubelet/v1.33.0 (bench) kubernetes/kubelite' });
+  try {
+    const t0 = Date.now();
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`apiserver exited: ${stderr}`);
+      if (Date.now() - t0 > 30_000) throw new Error(`apiserver not ready: ${stderr}`);
+      try {
+        await admin.resource(NAMESPACES).list('', { limit: 1 });
+        break;
+      } catch {
+        await sleep(20);
+      }
+    }
+    await admin.resource(NAMESPACES).create('', { metadata: { name: 'default' } }).catch(() => {});
+
+    const cpu0 = process.cpuUsage();
+    const start = Date.now();
+    const handle = await startNodes({ clientset: cs, nodes: numNodes, zones: ['a', 'b', 'c'], events: false, log: () => {} });
+    const registeredMs = Date.now() - start;
+    for (;;) {
+      const list = await admin.resource(NODES).list('');
+      if (list.items.length === numNodes && list.items.every(isReady)) break;
+      if (Date.now() - start > 120_000) throw new Error('nodes not Ready after 120 s');
+      await sleep(50);
+    }
+    const readyMs = Date.now() - start;
+    const startCpu = process.cpuUsage(cpu0);
+
+    // steady state
+    const s0 = { ...handle.stats };
+    const c0 = process.cpuUsage();
+    const w0 = Date.now();
+    await sleep(steadySeconds * 1000);
+    const elapsed = (Date.now() - w0) / 1000;
+    const c1 = process.cpuUsage(c0);
+    const s1 = { ...handle.stats };
+    const writes = s1.leaseWrites + s1.nodeWrites + s1.podStatusWrites + s1.podDeletes - (s0.leaseWrites + s0.nodeWrites + s0.podStatusWrites + s0.podDeletes);
+    const writesPerSec = writes / elapsed;
+    const cpuPct = ((c1.user + c1.system) / 1000 / (elapsed * 1000)) * 100;
+
+    let podsMs: number | undefined;
+    if (numPods > 0) {
+      const names = handle.nodeNames;
+      const pods = Array.from({ length: numPods }, (_, i) => i);
+      const p0 = Date.now();
+      await parallel(pods, 32, (i) =>
+        admin.resource(PODS).create('default', { apiVersion: 'v1', kind: 'Pod', metadata: { name: `p-${i}` }, spec: { nodeName: names[i % names.length], containers: [{ name: 'c', image: 'nginx' }] } }),
+      );
+      for (;;) {
+        const list = await admin.resource(PODS).list('default');
+        if (list.items.filter((p) => (p.status as Obj | undefined)?.phase === 'Running').length === numPods) break;
+        if (Date.now() - p0 > 300_000) throw new Error('pods not Running after 300 s');
+        await sleep(200);
+      }
+      podsMs = Date.now() - p0;
+    }
+    await handle.stop();
+
+    const rows: BenchReport['rows'] = [
+      { metric: `${numNodes} nodes registered (startNodes resolved)`, values: { kubelite: registeredMs / 1000 }, unit: 's' },
+      { metric: `${numNodes} nodes Ready (Node + Lease, not-ready taint removed)`, values: { kubelite: readyMs / 1000 }, unit: 's', target: '≤ 10 s', met: readyMs <= 10_000 },
+      { metric: 'agent CPU during registration', values: { kubelite: (startCpu.user + startCpu.system) / 1000 / 1000 }, unit: 'cpu-s' },
+      { metric: `steady-state API writes/s (${numNodes} nodes, ${Math.round(elapsed)} s)`, values: { kubelite: writesPerSec }, unit: 'writes/s' },
+      { metric: 'steady-state agent CPU', values: { kubelite: cpuPct }, unit: '% of a core' },
+    ];
+    if (podsMs !== undefined) rows.push({ metric: `${numPods} bound pods to Running`, values: { kubelite: podsMs / 1000 }, unit: 's' });
+    return {
+      name: 'nodes',
+      columns: ['kubelite'],
+      rows,
+      notes: [`apiserver --storage memory in a separate process; agent: protobuf, qps 1000 / burst 2000, lease every 10 s, node status every 5 min or on change; the first lease renewals are staggered over 10 s`],
+    };
+  } finally {
+    admin.close();
+    cs.close();
+    child.kill('SIGTERM');
+  }
+}
