@@ -144,3 +144,49 @@ test('on the fakes: binding through pods/binding, Scheduled event, pod deletion 
     await sched.stop();
   }
 });
+
+test('on the fakes: unschedulable condition and event, retry when a node is added, other schedulers, bursts never overcommit', async () => {
+  const cp = node('cp', '8', [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
+  const clientset = new FakeClientset({ objects: [cp, node('n1'), node('n2')] });
+  const informers = new FakeInformerFactory(clientset);
+  const recorder = new FakeRecorder('default-scheduler');
+  const sched = startScheduler({ clientset, informers, startInformers: true, recorder, initialBackoffMs: 10, maxBackoffMs: 20 });
+  const pods = clientset.resource(PODS);
+  try {
+    await pods.create('default', pod('big', '4'));
+    const want =
+      '0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.';
+    await until(() => recorder.strings().includes(`Warning FailedScheduling ${want}`), 'FailedScheduling event');
+    await until(() => {
+      const p = clientset.tracker.get(PODS, 'default', 'big');
+      const c = ((p?.status as { conditions?: Record<string, unknown>[] } | undefined)?.conditions ?? []).find((x) => x.type === 'PodScheduled');
+      return c?.status === 'False' && c.reason === 'Unschedulable' && c.message === want && typeof c.lastTransitionTime === 'string';
+    }, 'PodScheduled=False');
+    // Retried (back-off) without change: the status is not patched again with the same message.
+    const patches = () => clientset.actions.filter((a) => a.verb === 'patch' && a.subresource === 'status' && a.name === 'big').length;
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(patches(), 1);
+    // A node that fits: bound there.
+    await clientset.resource(NODES).create('', node('n3', '8'));
+    await until(() => (clientset.tracker.get(PODS, 'default', 'big')?.spec as { nodeName?: string } | undefined)?.nodeName === 'n3', 'big bound to n3');
+    // Another scheduler's pod stays pending; a pod being deleted is not scheduled.
+    await pods.create('default', pod('other', '1m', { schedulerName: 'someone-else' }));
+    // Burst: n1 and n2 have 2 cpu, n3 8 - 4 = 4 cpu: 8 cpu free, 20 pods of 500m → exactly 16 fit.
+    for (let i = 0; i < 20; i++) await pods.create('default', pod(`burst-${i}`, '500m'));
+    await until(() => sched.stats.bound === 17 && sched.stats.unschedulable >= 4, 'burst scheduled');
+    await flush();
+    const all = clientset.tracker.list(PODS);
+    const used = new Map<string, number>();
+    for (const p of all) {
+      const n = (p.spec as { nodeName?: string }).nodeName;
+      if (!n) continue;
+      const cpu = String((p.spec as { containers: { resources: { requests: { cpu: string } } }[] }).containers[0]!.resources.requests.cpu);
+      used.set(n, (used.get(n) ?? 0) + (cpu.endsWith('m') ? Number(cpu.slice(0, -1)) : Number(cpu) * 1000));
+    }
+    assert.deepEqual(Object.fromEntries([...used].sort()), { n1: 2000, n2: 2000, n3: 8000 });
+    assert.equal((clientset.tracker.get(PODS, 'default', 'other')?.spec as { nodeName?: string }).nodeName, undefined);
+    assert.equal(all.filter((p) => (p.spec as { nodeName?: string }).nodeName).length, 17);
+  } finally {
+    await sched.stop();
+  }
+});
