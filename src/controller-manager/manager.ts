@@ -57,6 +57,8 @@ const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 /** kube-controller-manager: the leader is unhealthy when it has not renewed for lease duration + 20 s. */
 const LEADER_HEALTHZ_TOLERANCE_MS = 20_000;
 const PROBE_TIMEOUT_MS = 5_000;
+/** The key kube-controller-manager's /configz serves its configuration under. */
+const CONFIGZ_NAME = 'kubecontrollermanager.config.k8s.io';
 
 export function defaultLog(fields: Record<string, unknown>): void {
   const { level = 'info', msg, ...rest } = fields;
@@ -130,7 +132,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
         profiling: options.profiling,
         checks,
         registry,
-        configz: () => ({ KubeControllerManagerConfiguration: optionsForConfigz(options) }),
+        configz: () => ({ [CONFIGZ_NAME]: optionsForConfigz(options) }),
         log,
       });
     } catch (err) {
@@ -148,7 +150,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
         profiling: options.profiling,
         checks,
         registry,
-        configz: () => ({ KubeControllerManagerConfiguration: optionsForConfigz(options) }),
+        configz: () => ({ [CONFIGZ_NAME]: optionsForConfigz(options) }),
         tls: { certFile: options.tlsCertFile, keyFile: options.tlsPrivateKeyFile },
         log,
       });

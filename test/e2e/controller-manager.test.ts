@@ -106,8 +106,8 @@ describe('kubelite controller-manager', () => {
     assert.equal(hz.status, 200, hz.text);
     assert.match(hz.text, /\[\+\]leaderElection ok/);
     assert.equal((await get(`${a.url}/healthz/leaderElection`)).text, 'ok');
-    const configz = JSON.parse((await get(`${a.url}/configz`)).text) as { KubeControllerManagerConfiguration: Record<string, unknown> };
-    assert.equal(configz.KubeControllerManagerConfiguration['leader-elect-lease-duration'], '3s');
+    const configz = JSON.parse((await get(`${a.url}/configz`)).text) as Record<string, Record<string, unknown>>;
+    assert.equal(configz['kubecontrollermanager.config.k8s.io']!['leader-elect-lease-duration'], '3s');
 
     const b = await startManager(['--kubeconfig', api.kubeconfig, ...FAST]);
     await waitFor(async () => (await get(`${b.url}/healthz`)).status === 200, 'the standby serving /healthz');
