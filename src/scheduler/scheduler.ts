@@ -219,7 +219,8 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
   function scheduleOne(entry: { key: string; pod: KubeObject }): void {
     const [ns, name] = [entry.key.slice(0, entry.key.indexOf('/')), entry.key.slice(entry.key.indexOf('/') + 1)];
     const current = (podInformer.lister.get(ns, name) as KubeObject | undefined) ?? entry.pod;
-    if (assigned(current) || !responsible(current) || (podInformer.hasSynced() && !podInformer.lister.get(ns, name))) {
+    // (An assumed pod is bound or being bound: an older update of it must not schedule it again.)
+    if (assigned(current) || !responsible(current) || cache.isAssumed(entry.key) || (podInformer.hasSynced() && !podInformer.lister.get(ns, name))) {
       queue.done(entry.key);
       return;
     }
