@@ -85,7 +85,7 @@ interface NodesFlags {
   defaultRunSeconds: number;
   defaultExitCode: number;
   defaultReadyAfterSeconds: number;
-  defaultStopSeconds: number;
+  defaultStopSeconds?: number;
   unreadyNodes?: number | string[];
   eventQps: number;
   workers: number;
@@ -118,7 +118,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
     .option('--default-run-seconds <s>', 'run time of restartPolicy Never/OnFailure containers without annotations or a recognised command', number(0), 1)
     .option('--default-exit-code <n>', 'exit code of containers that end, without annotations or a recognised command', integer(0), 0)
     .option('--default-ready-after-seconds <s>', 'time to Ready of containers without a readiness probe or annotation', number(0), 0)
-    .option('--default-stop-seconds <s>', 'time a container takes to exit after SIGTERM (default: until its grace period ends)', number(0), Infinity)
+    .option('--default-stop-seconds <s>', 'time a container takes to exit after SIGTERM (default: shell forms such as sleep ignore SIGTERM and stop at the grace period\'s end, other commands exit at once)', number(0))
     .option('--unready-nodes <n|names>', 'nodes that stay NotReady: a count (the last ones) or comma-separated names', unready)
     .option('--event-qps <qps>', 'kubelet events per second over all nodes, beyond which they are dropped (0: no events)', number(0), 50)
     .option('--workers <n>', 'concurrent pod status writers', integer(1), 16);
@@ -165,7 +165,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
     statusUpdateFrequencyMs: o.nodeStatusUpdateFrequency,
     statusReportFrequencyMs: o.nodeStatusReportFrequency,
     podStartDelayMs: o.podStartDelay,
-    behaviour: { jobRunSeconds: o.defaultRunSeconds, exitCode: o.defaultExitCode, readyAfterSeconds: o.defaultReadyAfterSeconds, stopSeconds: o.defaultStopSeconds },
+    behaviour: { jobRunSeconds: o.defaultRunSeconds, exitCode: o.defaultExitCode, readyAfterSeconds: o.defaultReadyAfterSeconds, ...(o.defaultStopSeconds !== undefined ? { stopSeconds: o.defaultStopSeconds } : {}) },
     ...(o.unreadyNodes !== undefined ? { unreadyNodes: o.unreadyNodes } : {}),
     events: o.eventQps > 0,
     eventQps: o.eventQps,

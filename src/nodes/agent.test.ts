@@ -156,7 +156,7 @@ test('init containers, readiness delay and activeDeadlineSeconds through the age
 
 test('graceful deletion: the pod stops after its grace period and is deleted with grace 0 and the uid precondition', async () => {
   const { agent, clientset, createPod, getPod, tick, recorder } = await setup();
-  await createPod('web', {});
+  await createPod('web', { containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'sleep 3600'] }] });
   const p = getPod('web')!;
   const meta = p.metadata as Obj;
   // (the fake removes an object with a deletionTimestamp on its next write unless a finalizer holds it)

@@ -26,11 +26,15 @@ export interface BehaviourDefaults {
   serviceRunSeconds: number;
   exitCode: number;
   readyAfterSeconds: number;
-  /** Time a container takes to exit on SIGTERM (default Infinity: it runs until the grace period ends or its run ends). */
-  stopSeconds: number;
+  /**
+   * Time a container takes to exit on SIGTERM. Undefined (the default): as real processes do — a
+   * recognised shell form (`sleep`, `sh -c`) runs as PID 1 and ignores SIGTERM, so it stops when
+   * its run or the grace period ends; any other command (a server such as nginx) exits at once.
+   */
+  stopSeconds?: number;
 }
 
-export const DEFAULT_BEHAVIOUR: BehaviourDefaults = { jobRunSeconds: 1, serviceRunSeconds: Infinity, exitCode: 0, readyAfterSeconds: 0, stopSeconds: Infinity };
+export const DEFAULT_BEHAVIOUR: BehaviourDefaults = { jobRunSeconds: 1, serviceRunSeconds: Infinity, exitCode: 0, readyAfterSeconds: 0 };
 
 /** What the shell form of a command says: how long it runs and how it exits (undefined: not recognised). */
 export interface ShellForm {
@@ -176,7 +180,7 @@ export function containerBehaviour(pod: KubeObject, container: Obj, defaults: Be
   const ra = parseNumber(get('ready-after-seconds'));
   if (ra !== undefined) readyAfter = ra;
   const neverReady = parseBool(get('never-ready')) ?? false;
-  const stop = parseNumber(get('stop-seconds')) ?? defaults.stopSeconds;
+  const stop = parseNumber(get('stop-seconds')) ?? defaults.stopSeconds ?? (shell ? Infinity : 0);
   const msg = get('termination-message');
   return {
     runMs: runSeconds * 1000,

@@ -80,9 +80,8 @@ test('a pod bound to a simulated node goes Running and Ready; deleting it remove
     return evs.some((e) => e.reason === 'Started') ? evs : undefined;
   });
   assert.ok(events.some((e) => e.reason === 'Pulled'));
-  // graceful delete (default grace 30 s; the container handles SIGTERM in 0 s here via stop-seconds? no:
-  // a short grace period keeps the test fast)
-  const still = await pods.delete('default', 'web', { gracePeriodSeconds: 1 });
+  // graceful delete: nginx (not a shell form) exits on SIGTERM at once
+  const still = await pods.delete('default', 'web', { gracePeriodSeconds: 30 });
   assert.ok(still, 'graceful: still there');
   await until('web deleted', async () => {
     try {
@@ -92,6 +91,22 @@ test('a pod bound to a simulated node goes Running and Ready; deleting it remove
       return (e as { code?: number }).code === 404 ? true : undefined;
     }
   }, 5000);
+  // a `sleep` ignores SIGTERM: it goes at the end of its grace period, killed (137)
+  await pods.create('default', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sleeper' }, spec: { nodeName: 'kubelite-node-1', containers: [{ name: 'c', image: 'busybox', command: ['sleep', '3600'] }] } });
+  await until('sleeper Running', async () => ((await pods.get('default', 'sleeper')).status as Obj).phase === 'Running');
+  const t0 = Date.now();
+  await pods.delete('default', 'sleeper', { gracePeriodSeconds: 1 });
+  const seen: Obj[] = [];
+  await until('sleeper deleted', async () => {
+    try {
+      seen.push((await pods.get('default', 'sleeper')).status as Obj);
+      return undefined;
+    } catch (e) {
+      return (e as { code?: number }).code === 404 ? true : undefined;
+    }
+  }, 5000);
+  assert.ok(Date.now() - t0 >= 900, `deleted after ${Date.now() - t0} ms`);
+  assert.ok(seen.length > 0);
 });
 
 test('a Job-style pod (restartPolicy Never, sh -c "exit 3") ends Failed with exit code 3', async () => {

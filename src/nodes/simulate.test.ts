@@ -213,7 +213,7 @@ test('activeDeadlineSeconds: Failed with reason DeadlineExceeded, containers kil
 });
 
 test('graceful deletion: stops after min(grace period, run left); exit 137 when killed', () => {
-  const forever = pod({});
+  const forever = pod({ containers: [{ name: 'c', image: 'busybox', command: ['sleep', 'infinity'] }] });
   const del = { at: T0 + 10_000, graceMs: 30_000 };
   const r1 = at(forever, 20, { deletion: del });
   assert.equal(r1.phase, 'Running');
@@ -228,8 +228,13 @@ test('graceful deletion: stops after min(grace period, run left); exit 137 when 
   const j = at(job, 15, { deletion: del });
   assert.equal(j.stopped, true);
   assert.equal(j.phase, 'Succeeded');
+  // a server (not a shell form) exits on SIGTERM at once, with 0
+  const server = at(pod({}), 10, { deletion: del });
+  assert.equal(server.stopped, true);
+  assert.equal(server.phase, 'Succeeded');
+  assert.deepEqual([((cs(server).state as Obj).terminated as Obj).exitCode, ((cs(server).state as Obj).terminated as Obj).reason], [0, 'Completed']);
   // stop-seconds: handles SIGTERM in 2 s, exit 0
-  const quick = pod({}, { 'kubelite.dev/stop-seconds': '2' });
+  const quick = pod({ containers: [{ name: 'c', image: 'busybox', command: ['sleep', 'infinity'] }] }, { 'kubelite.dev/stop-seconds': '2' });
   const q = at(quick, 12, { deletion: del });
   assert.equal(q.stopped, true);
   assert.equal(((cs(q).state as Obj).terminated as Obj).exitCode, 0);
