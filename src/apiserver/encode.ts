@@ -137,6 +137,8 @@ export interface StreamedBody {
   contentType: string;
   length: number;
   chunks: Iterable<Uint8Array>;
+  /** Called with each chunk once the socket has written it (it may be reused then). */
+  release?: (chunk: Uint8Array) => void;
 }
 
 /** A list response as one buffer (see encodeListStreamed). */
@@ -183,7 +185,7 @@ export function encodeListStreamed(page: ListPage, kv: KindVersion, fmt: Respons
         length += bytes.byteLength;
       }
     }
-    return { contentType: 'application/json', length, chunks: jsonListChunks(head, tail, prefix.byteLength, page.items, other) };
+    return { contentType: 'application/json', length, chunks: jsonListChunks(head, tail, prefix.byteLength, page.items, other), release: releaseChunk };
   }
   if (fmt.mediaType === 'application/vnd.kubernetes.protobuf' && kv.storage && protobufSplicing(kv)) {
     return protobufList(page.items, listMeta, listKind, apiVersion, kv);
@@ -263,6 +265,7 @@ function protobufList(items: readonly CachedObject[], listMeta: KubeObject, list
     contentType: 'application/vnd.kubernetes.protobuf',
     length: head.length + rawLength + trailer.length,
     chunks: protobufListChunks(head, meta, parts, trailer),
+    release: releaseChunk,
   };
 }
 
@@ -270,8 +273,23 @@ function protobufList(items: readonly CachedObject[], listMeta: KubeObject, list
 const STREAM_CHUNK = 256 * 1024;
 
 /** Copies byte ranges into fixed-size chunks; `full` holds the chunks completed so far. */
+// Chunks the socket has written are kept for the next lists (a few megabytes), instead of every
+// list allocating a copy of itself and leaving it to the collector.
+const freeChunks: Buffer[] = [];
+const MAX_FREE_CHUNKS = 32;
+
+function newChunk(): Buffer {
+  return freeChunks.pop() ?? Buffer.allocUnsafeSlow(STREAM_CHUNK);
+}
+
+/** A chunk of a streamed list that the socket has written. */
+function releaseChunk(chunk: Uint8Array): void {
+  if (chunk.buffer.byteLength !== STREAM_CHUNK || chunk.byteOffset !== 0 || freeChunks.length >= MAX_FREE_CHUNKS) return;
+  freeChunks.push(Buffer.from(chunk.buffer, 0, STREAM_CHUNK));
+}
+
 class ChunkCopier {
-  private buf = Buffer.allocUnsafe(STREAM_CHUNK);
+  private buf = newChunk();
   private pos = 0;
   full: Buffer[] = [];
 
@@ -283,7 +301,7 @@ class ChunkCopier {
       start += n;
       if (this.pos === this.buf.length) {
         this.full.push(this.buf);
-        this.buf = Buffer.allocUnsafe(STREAM_CHUNK);
+        this.buf = newChunk();
         this.pos = 0;
       }
     }
@@ -293,7 +311,7 @@ class ChunkCopier {
     this.buf[this.pos++] = b;
     if (this.pos === this.buf.length) {
       this.full.push(this.buf);
-      this.buf = Buffer.allocUnsafe(STREAM_CHUNK);
+      this.buf = newChunk();
       this.pos = 0;
     }
   }

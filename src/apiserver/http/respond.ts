@@ -55,7 +55,7 @@ const STREAM_BUFFER = 4 * 1024 * 1024;
 export async function writeStreamed(
   res: ServerResponse,
   code: number,
-  body: { contentType: string; length: number; chunks: Iterable<Uint8Array> },
+  body: { contentType: string; length: number; chunks: Iterable<Uint8Array>; release?: (chunk: Uint8Array) => void },
   extras?: ResponseExtras,
 ): Promise<void> {
   if (res.headersSent || res.destroyed) return;
@@ -67,7 +67,9 @@ export async function writeStreamed(
     if (res.destroyed) return;
     // Up to a few megabytes may wait in the socket's buffer: waiting for `drain` after every
     // chunk would cost a round trip with the client per chunk.
-    if (!res.write(chunk) && res.writableLength > STREAM_BUFFER) {
+    const release = body.release;
+    const written = res.write(chunk, release === undefined ? undefined : (err) => err == null && release(chunk));
+    if (!written && res.writableLength > STREAM_BUFFER) {
       await new Promise<void>((resolve) => {
         const done = () => {
           res.off('drain', done);
