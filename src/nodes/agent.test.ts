@@ -205,5 +205,12 @@ test('node faults: --unready-nodes, and the kubelite.dev/simulate annotation (No
   assert.equal(clientset.tracker.get(LEASES, 'kube-node-lease', 'kubelite-node-0'), undefined);
   await tick(3000);
   assert.equal(clientset.tracker.get(NODES, '', 'kubelite-node-0'), undefined);
+  // a node deleted by someone else comes back
+  const uid1 = (clientset.tracker.get(NODES, '', 'kubelite-node-1')!.metadata as Obj).uid;
+  await clientset.resource(NODES).delete('', 'kubelite-node-1');
+  await flush(20);
+  const again = clientset.tracker.get(NODES, '', 'kubelite-node-1')!;
+  assert.notEqual((again.metadata as Obj).uid, uid1);
+  assert.equal(((clientset.tracker.get(LEASES, 'kube-node-lease', 'kubelite-node-1')!.metadata as Obj).ownerReferences as Obj[])[0]!.uid, (again.metadata as Obj).uid);
   await agent.stop();
 });

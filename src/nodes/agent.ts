@@ -418,7 +418,8 @@ export class NodeAgent {
       }
     }
     try {
-      await leases.patch(LEASE_NAMESPACE, node.name, 'merge', { spec });
+      const owner = createFirst && node.uid ? { metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid: node.uid }] } } : {};
+      await leases.patch(LEASE_NAMESPACE, node.name, 'merge', { ...owner, spec });
       this.stats.leaseWrites++;
     } catch (e) {
       if (!isNotFound(e)) throw e;
@@ -495,8 +496,16 @@ export class NodeAgent {
     }
   }
 
+  /** A Node deleted by someone else (not by the Gone fault): registered again, as a restarted kubelet would. */
   private onNodeDeleted(obj: KubeObject | Tombstone): void {
-    void obj;
+    if (this.stopped) return;
+    const o = 'finalStateUnknown' in obj ? (obj as Tombstone).obj : (obj as KubeObject);
+    const node = this.nodes.get(String((o.metadata as Obj | undefined)?.name ?? ''));
+    if (!node || !node.registered || node.mode === 'gone') return;
+    if (String((o.metadata as Obj).uid ?? '') !== node.uid) return;
+    this.log({ msg: 'node deleted; registering it again', node: node.name });
+    node.registered = false;
+    void this.register(node);
   }
 
   private async removeNode(node: SimNode): Promise<void> {
