@@ -65,6 +65,10 @@ function deleting(pod: KubeObject): boolean {
   return Boolean((pod.metadata as { deletionTimestamp?: unknown } | undefined)?.deletionTimestamp);
 }
 
+function labelsOfPod(pod: KubeObject): unknown {
+  return (pod.metadata as { labels?: unknown } | undefined)?.labels;
+}
+
 function rfc3339(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
 }
@@ -124,7 +128,8 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
         const key = keyOf(pod);
         if (!assigned(old)) queue.delete(key);
         cache.addOrUpdatePod(pod);
-        if (old !== pod) clusterEvent();
+        // Only what can make another pod fit: a pod newly bound or ending, labels (affinity, spread).
+        if (!assigned(old) || isTerminal(pod) !== isTerminal(old) || deleting(pod) !== deleting(old) || JSON.stringify(labelsOfPod(old)) !== JSON.stringify(labelsOfPod(pod))) clusterEvent();
       } else if (responsible(pod)) {
         if (old !== pod) queue.add(pod);
       } else {
