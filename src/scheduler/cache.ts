@@ -20,6 +20,14 @@ export class SchedulerCache {
   /** Pods counted anywhere with (anti-)affinity terms, for the inter-pod affinity pre-filter. */
   readonly podsWithAffinity = new Set<PodInfo>();
   readonly podsWithAntiAffinity = new Set<PodInfo>();
+  private readonly nsLabels = new Map<string, Readonly<Record<string, string>>>();
+  /** Labels of a namespace, for namespaceSelectors in pod affinity terms. */
+  readonly namespaceLabels = (namespace: string): Readonly<Record<string, string>> | undefined => this.nsLabels.get(namespace);
+
+  setNamespace(name: string, labels: Readonly<Record<string, string>> | undefined): void {
+    if (labels === undefined) this.nsLabels.delete(name);
+    else this.nsLabels.set(name, labels);
+  }
 
   /** Every node with a Node object, in a stable order. */
   nodes(): readonly NodeInfo[] {

@@ -223,3 +223,19 @@ test('cache: assumed pods count until seen, terminal pods do not count, numFeasi
   assert.equal(numFeasibleNodesToFind(1000), 420);
   assert.equal(numFeasibleNodesToFind(5000), 500);
 });
+
+test('pod affinity namespaceSelector and namespaces', () => {
+  const nodes = [node('a1', { labels: { zone: 'a' } }), node('b1', { labels: { zone: 'b' } })];
+  const c = cacheOf(nodes, [pod({ node: 'a1', ns: 'team-x', labels: { app: 'db' } })]);
+  c.setNamespace('team-x', { team: 'x' });
+  c.setNamespace('default', {});
+  const term = (extra: Record<string, unknown>) =>
+    pod({ spec: { affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'db' } }, topologyKey: 'zone', ...extra }] } } } });
+  // Own namespace only: the db in team-x does not count.
+  assert.deepEqual(reasons(c, term({}), 'a1'), [ERR_AFFINITY]);
+  assert.deepEqual(reasons(c, term({ namespaces: ['team-x'] }), 'a1'), []);
+  assert.deepEqual(reasons(c, term({ namespaceSelector: { matchLabels: { team: 'x' } } }), 'a1'), []);
+  assert.deepEqual(reasons(c, term({ namespaceSelector: { matchLabels: { team: 'x' } } }), 'b1'), [ERR_AFFINITY]);
+  assert.deepEqual(reasons(c, term({ namespaceSelector: { matchLabels: { team: 'y' } } }), 'a1'), [ERR_AFFINITY]);
+  assert.deepEqual(reasons(c, term({ namespaceSelector: {} }), 'a1'), []);
+});

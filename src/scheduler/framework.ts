@@ -13,6 +13,7 @@ import {
   type PodInfo,
   type SpreadConstraint,
   type Taint,
+  type NamespaceLabels,
 } from './model.js';
 
 export const ERR_NOT_READY = 'node(s) were not ready';
@@ -48,6 +49,7 @@ interface SpreadState {
 /** What the pre-filters computed for one pod. */
 export interface CycleState {
   pod: PodInfo;
+  nsl: NamespaceLabels;
   /** Topology pairs where existing pods' required anti-affinity forbids this pod. */
   existingAnti: Map<string, number> | undefined;
   /** Per topology pair, how many pods match all the pod's affinity terms. */
@@ -98,14 +100,15 @@ function spreadCounts(cache: SchedulerCache, p: PodInfo, constraints: SpreadCons
 }
 
 export function preFilter(cache: SchedulerCache, p: PodInfo): CycleState {
-  const state: CycleState = { pod: p, existingAnti: undefined, affinityCounts: undefined, antiCounts: undefined, spread: [] };
+  const nsl = cache.namespaceLabels;
+  const state: CycleState = { pod: p, nsl, existingAnti: undefined, affinityCounts: undefined, antiCounts: undefined, spread: [] };
   if (cache.podsWithAntiAffinity.size > 0) {
     const m = new Map<string, number>();
     for (const ep of cache.podsWithAntiAffinity) {
       const ni = cache.nodeInfo(cache.nodeOf(ep.key));
       if (!ni) continue;
       for (const t of ep.antiAffinity) {
-        if (!termMatchesPod(t, p)) continue;
+        if (!termMatchesPod(t, p, nsl)) continue;
         const v = ni.labels[t.topologyKey];
         if (v !== undefined) m.set(pair(t.topologyKey, v), (m.get(pair(t.topologyKey, v)) ?? 0) + 1);
       }
@@ -117,13 +120,13 @@ export function preFilter(cache: SchedulerCache, p: PodInfo): CycleState {
     const anti = new Map<string, number>();
     for (const ni of cache.nodes()) {
       for (const ep of ni.pods.values()) {
-        if (p.affinity.length > 0 && p.affinity.every((t) => termMatchesPod(t, ep)))
+        if (p.affinity.length > 0 && p.affinity.every((t) => termMatchesPod(t, ep, nsl)))
           for (const t of p.affinity) {
             const v = ni.labels[t.topologyKey];
             if (v !== undefined) aff.set(pair(t.topologyKey, v), (aff.get(pair(t.topologyKey, v)) ?? 0) + 1);
           }
         for (const t of p.antiAffinity) {
-          if (!termMatchesPod(t, ep)) continue;
+          if (!termMatchesPod(t, ep, nsl)) continue;
           const v = ni.labels[t.topologyKey];
           if (v !== undefined) anti.set(pair(t.topologyKey, v), (anti.get(pair(t.topologyKey, v)) ?? 0) + 1);
         }
@@ -167,6 +170,7 @@ function portsFree(ni: NodeInfo, p: PodInfo): boolean {
 /** The filters of the default profile, in its order; undefined when the node fits. */
 export function filter(state: CycleState, ni: NodeInfo): FilterStatus | undefined {
   const p = state.pod;
+  const nsl = state.nsl;
   // NodeUnschedulable (plus the Ready condition, for nodes without the node lifecycle's taints).
   if (!ni.ready && !ni.taints.some((t) => t.key === 'node.kubernetes.io/not-ready' || t.key === 'node.kubernetes.io/unreachable')) {
     if (!tolerated({ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }, p.tolerations)) return fail(ERR_NOT_READY, true);
@@ -202,7 +206,7 @@ export function filter(state: CycleState, ni: NodeInfo): FilterStatus | undefine
     }
     if (!ok) {
       // The first pod of a group that matches its own affinity terms may go anywhere with the keys.
-      const selfOk = state.affinityCounts.size === 0 && p.affinity.every((t) => termMatchesPod(t, p) && t.topologyKey in ni.labels);
+      const selfOk = state.affinityCounts.size === 0 && p.affinity.every((t) => termMatchesPod(t, p, nsl) && t.topologyKey in ni.labels);
       if (!selfOk) return fail(ERR_AFFINITY, true);
     }
   }
@@ -292,6 +296,7 @@ export function score(cache: SchedulerCache, state: CycleState, nodes: NodeInfo[
 }
 
 function interPodAffinityScores(cache: SchedulerCache, p: PodInfo, nodes: NodeInfo[]): number[] | undefined {
+  const nsl = cache.namespaceLabels;
   const incoming = p.preferredAffinity.length + p.preferredAntiAffinity.length > 0;
   if (!incoming && cache.podsWithAffinity.size === 0) return undefined;
   const pairs = new Map<string, Map<string, number>>();
@@ -303,11 +308,11 @@ function interPodAffinityScores(cache: SchedulerCache, p: PodInfo, nodes: NodeIn
     m.set(v, (m.get(v) ?? 0) + w);
   };
   const visit = (ep: PodInfo, ni: NodeInfo) => {
-    for (const t of p.preferredAffinity) if (termMatchesPod(t, ep)) add(t.topologyKey, ni, t.weight);
-    for (const t of p.preferredAntiAffinity) if (termMatchesPod(t, ep)) add(t.topologyKey, ni, -t.weight);
-    for (const t of ep.affinity) if (termMatchesPod(t, p)) add(t.topologyKey, ni, 1);
-    for (const t of ep.preferredAffinity) if (termMatchesPod(t, p)) add(t.topologyKey, ni, t.weight);
-    for (const t of ep.preferredAntiAffinity) if (termMatchesPod(t, p)) add(t.topologyKey, ni, -t.weight);
+    for (const t of p.preferredAffinity) if (termMatchesPod(t, ep, nsl)) add(t.topologyKey, ni, t.weight);
+    for (const t of p.preferredAntiAffinity) if (termMatchesPod(t, ep, nsl)) add(t.topologyKey, ni, -t.weight);
+    for (const t of ep.affinity) if (termMatchesPod(t, p, nsl)) add(t.topologyKey, ni, 1);
+    for (const t of ep.preferredAffinity) if (termMatchesPod(t, p, nsl)) add(t.topologyKey, ni, t.weight);
+    for (const t of ep.preferredAntiAffinity) if (termMatchesPod(t, p, nsl)) add(t.topologyKey, ni, -t.weight);
   };
   if (incoming) {
     for (const ni of cache.nodes()) for (const ep of ni.pods.values()) visit(ep, ni);

@@ -186,6 +186,8 @@ export interface AffinityTerm {
   matches: LabelMatcher;
   /** Namespaces the term selects; undefined: all (an empty namespaceSelector). */
   namespaces: Set<string> | undefined;
+  /** A non-empty namespaceSelector: namespaces whose labels it matches are selected too. */
+  nsSelector: LabelMatcher | undefined;
   topologyKey: string;
   weight: number;
 }
@@ -247,6 +249,7 @@ function affinityTerms(pod: KubeObject, terms: unknown, weighted: boolean): Affi
     out.push({
       matches: labelMatcher(t.labelSelector ?? null),
       namespaces,
+      nsSelector: nsSel && !emptyNsSel ? labelMatcher(nsSel) : undefined,
       topologyKey: String(t.topologyKey ?? ''),
       weight: weighted ? Number(raw.weight ?? 0) : 1,
     });
@@ -254,8 +257,16 @@ function affinityTerms(pod: KubeObject, terms: unknown, weighted: boolean): Affi
   return out;
 }
 
-export function termMatchesPod(term: AffinityTerm, p: PodInfo): boolean {
-  return (term.namespaces === undefined || term.namespaces.has(p.namespace)) && term.matches(p.labels);
+/** Labels of a namespace (from the scheduler's namespace informer), for namespaceSelectors. */
+export type NamespaceLabels = (namespace: string) => Readonly<Record<string, string>> | undefined;
+
+export function termMatchesPod(term: AffinityTerm, p: PodInfo, nsLabels?: NamespaceLabels): boolean {
+  if (term.namespaces !== undefined && !term.namespaces.has(p.namespace)) {
+    if (!term.nsSelector) return false;
+    const l = nsLabels?.(p.namespace);
+    if (!l || !term.nsSelector(l)) return false;
+  }
+  return term.matches(p.labels);
 }
 
 export function newPodInfo(pod: KubeObject): PodInfo {

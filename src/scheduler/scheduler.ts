@@ -16,6 +16,7 @@ import { SchedulingQueue } from './queue.js';
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NODES = { group: '', version: 'v1', resource: 'nodes' };
+const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 
 export interface SchedulerOptions {
   clientset: Clientset;
@@ -165,6 +166,19 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
       const key = keyOf(obj);
       cache.removeNode(key);
       nodeSigs.delete(key);
+    },
+  });
+  // Namespace labels, for namespaceSelectors of pod affinity terms.
+  informers.informer(NAMESPACES).addEventHandler({
+    onAdd(ns) {
+      cache.setNamespace(keyOf(ns), labelsOfPod(ns) as Record<string, string> | undefined ?? {});
+    },
+    onUpdate(old, ns) {
+      cache.setNamespace(keyOf(ns), (labelsOfPod(ns) as Record<string, string> | undefined) ?? {});
+      if (JSON.stringify(labelsOfPod(old)) !== JSON.stringify(labelsOfPod(ns))) clusterEvent();
+    },
+    onDelete(ns) {
+      cache.setNamespace(keyOf(ns), undefined);
     },
   });
   if (ownInformers || opts.startInformers) informers.start(abort.signal);
