@@ -107,8 +107,14 @@ export async function run(args: string[]): Promise<BenchReport> {
         admin.resource(PODS).create('default', { apiVersion: 'v1', kind: 'Pod', metadata: { name: `p-${i}` }, spec: { nodeName: names[i % names.length], containers: [{ name: 'c', image: 'nginx' }] } }),
       );
       for (;;) {
-        const list = await admin.resource(PODS).list('default');
-        if (list.items.filter((p) => (p.status as Obj | undefined)?.phase === 'Running').length === numPods) break;
+        let running = 0;
+        let cont: string | undefined;
+        do {
+          const list = await admin.resource(PODS).list('default', { limit: 1000, ...(cont ? { continue: cont } : {}) });
+          running += list.items.filter((p) => (p.status as Obj | undefined)?.phase === 'Running').length;
+          cont = list.metadata.continue || undefined;
+        } while (cont);
+        if (running === numPods) break;
         if (Date.now() - p0 > 300_000) throw new Error('pods not Running after 300 s');
         await sleep(200);
       }

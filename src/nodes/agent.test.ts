@@ -138,7 +138,7 @@ test('crash loop: restarts with back-off, BackOff events, restartCount', async (
 });
 
 test('init containers, readiness delay and activeDeadlineSeconds through the agent', async () => {
-  const { agent, createPod, getPod, tick } = await setup();
+  const { agent, createPod, getPod, tick, recorder } = await setup();
   await createPod('init', { initContainers: [{ name: 'i', image: 'busybox', command: ['sleep', '2'] }], containers: [{ name: 'c', image: 'nginx', readinessProbe: { initialDelaySeconds: 3 } }] });
   assert.equal(status(getPod('init')).phase, 'Pending');
   assert.equal(cond(getPod('init'), 'Initialized')?.status, 'False');
@@ -151,6 +151,7 @@ test('init containers, readiness delay and activeDeadlineSeconds through the age
   await tick(2000);
   assert.equal(status(getPod('deadline')).phase, 'Failed');
   assert.equal(status(getPod('deadline')).reason, 'DeadlineExceeded');
+  assert.ok(recorder.events.some((e) => e.reason === 'DeadlineExceeded' && e.type === 'Warning'));
   await agent.stop();
 });
 

@@ -99,6 +99,7 @@ interface PodRecord {
   runs: Map<string, number>;
   backoffs: Map<string, number>;
   killingSent: boolean;
+  deadlineSent?: boolean;
   reportScheduled: boolean;
   deleting: boolean;
   terminal: boolean;
@@ -740,6 +741,10 @@ export class NodeAgent {
         rec.backoffs.set(name, st.last.finishedAt);
         this.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${String(meta.name)}_${String(meta.namespace)}(${rec.uid})`);
       }
+    }
+    if (result.status.reason === 'DeadlineExceeded' && !rec.deadlineSent) {
+      rec.deadlineSent = true;
+      this.event(pod, 'Warning', 'DeadlineExceeded', 'Pod was active on the node longer than the specified deadline');
     }
     if (rec.deletion && !rec.killingSent) {
       rec.killingSent = true;
