@@ -52,7 +52,7 @@ export interface NodeAgentOptions {
   /** Nodes that start NotReady: a count (the last ones) or names. */
   unreadyNodes?: number | string[];
   /** Where kubelet events go (none when absent). */
-  recorder?: EventRecorder;
+  recorder?: EventRecorder | ((nodeName: string) => EventRecorder);
   /** Events per second across all nodes (beyond: dropped). Default 50, burst 200. */
   eventQps?: number;
   /** Concurrent pod status writers (default 16). */
@@ -713,7 +713,8 @@ export class NodeAgent {
       this.stats.eventsDropped++;
       return;
     }
-    r.event({ apiVersion: 'v1', kind: 'Pod', metadata: pod.metadata }, type, reason, message);
+    const recorder = typeof r === 'function' ? r(String((pod.spec as Obj | undefined)?.nodeName ?? '')) : r;
+    recorder.event({ apiVersion: 'v1', kind: 'Pod', metadata: pod.metadata }, type, reason, message);
   }
 
   private emitEvents(pod: KubeObject, rec: PodRecord, result: SimulateResult): void {

@@ -35,18 +35,27 @@ export async function startNodes(opts: StartNodesOptions): Promise<NodesHandle> 
   let informers = opts.informers;
   const own = informers === undefined;
   if (!informers) informers = new SharedInformerFactory(opts.clientset, { resyncPeriodMs: 0, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
-  let broadcaster: EventBroadcaster | undefined;
+  // One broadcaster per node (created on its first event): events name their node as source.host.
+  const broadcasters = new Map<string, EventBroadcaster>();
   let recorder = opts.recorder;
   if (!recorder && opts.events !== false) {
-    broadcaster = new EventBroadcaster({ clientset: opts.clientset, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
-    recorder = broadcaster.newRecorder('kubelet');
+    const recorders = new Map<string, ReturnType<EventBroadcaster['newRecorder']>>();
+    recorder = (nodeName: string) => {
+      let r = recorders.get(nodeName);
+      if (!r) {
+        const b = new EventBroadcaster({ clientset: opts.clientset, host: nodeName, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
+        broadcasters.set(nodeName, b);
+        recorders.set(nodeName, (r = b.newRecorder('kubelet')));
+      }
+      return r;
+    };
   }
   const agent = new NodeAgent({ ...opts, informers, ...(recorder ? { recorder } : {}) });
   try {
     await agent.start();
   } catch (e) {
     await agent.stop();
-    broadcaster?.shutDown();
+    for (const b of broadcasters.values()) b.shutDown();
     throw e;
   }
   if (own) informers.start(abort.signal);
@@ -57,7 +66,7 @@ export async function startNodes(opts: StartNodesOptions): Promise<NodesHandle> 
     async stop() {
       await agent.stop();
       abort.abort();
-      broadcaster?.shutDown();
+      for (const b of broadcasters.values()) b.shutDown();
     },
   };
 }

@@ -80,6 +80,7 @@ test('a pod bound to a simulated node goes Running and Ready; deleting it remove
     return evs.some((e) => e.reason === 'Started') ? evs : undefined;
   });
   assert.ok(events.some((e) => e.reason === 'Pulled'));
+  assert.deepEqual(events.find((e) => e.reason === 'Started')!.source, { component: 'kubelet', host: 'kubelite-node-1' });
   // graceful delete: nginx (not a shell form) exits on SIGTERM at once
   const still = await pods.delete('default', 'web', { gracePeriodSeconds: 30 });
   assert.ok(still, 'graceful: still there');
