@@ -72,6 +72,8 @@ interface SimNode {
   registered: boolean;
   /** NotReady from the command line (--unready-nodes), whatever its annotation says. */
   forcedNotReady: boolean;
+  /** When this agent first reported the node (the pressure conditions' transition time). */
+  registeredAt?: number;
   uid: string;
   leaseTimer?: TimerHandle;
   statusTimer?: TimerHandle;
@@ -308,7 +310,9 @@ export class NodeAgent {
     }
     const hb = rfc3339(now);
     const since = rfc3339(node.readyTransition || now);
-    const ok = (type: string, reason: string, message: string): Obj => ({ type, status: 'False', lastHeartbeatTime: hb, lastTransitionTime: rfc3339(node.readyTransition && node.lastReady !== undefined ? Math.min(node.readyTransition, now) : now), reason, message });
+    if (!node.registeredAt) node.registeredAt = now;
+    const registered = rfc3339(node.registeredAt);
+    const ok = (type: string, reason: string, message: string): Obj => ({ type, status: 'False', lastHeartbeatTime: hb, lastTransitionTime: registered, reason, message });
     return [
       ok('MemoryPressure', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
       ok('DiskPressure', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
