@@ -194,12 +194,16 @@ test('node faults: --unready-nodes, and the kubelite.dev/simulate annotation (No
   const l1 = leaseOf('kubelite-node-1');
   await tick(2000);
   assert.equal(leaseOf('kubelite-node-1'), l1);
+  const taints = (name: string) => (((clientset.tracker.get(NODES, '', name)?.spec as Obj | undefined)?.taints ?? []) as Obj[]).map((t) => `${String(t.key)}:${String(t.effect)}`);
+  assert.deepEqual(taints('kubelite-node-0'), []);
   await clientset.resource(NODES).patch('', 'kubelite-node-0', 'merge', { metadata: { annotations: { 'kubelite.dev/simulate': 'NotReady' } } });
   await flush(20);
   assert.equal(ready('kubelite-node-0'), 'False');
+  assert.deepEqual(taints('kubelite-node-0'), ['node.kubernetes.io/not-ready:NoSchedule']);
   await clientset.resource(NODES).patch('', 'kubelite-node-0', 'merge', { metadata: { annotations: { 'kubelite.dev/simulate': null } } });
   await flush(20);
   assert.equal(ready('kubelite-node-0'), 'True');
+  assert.deepEqual(taints('kubelite-node-0'), []);
   await clientset.resource(NODES).patch('', 'kubelite-node-0', 'merge', { metadata: { annotations: { 'kubelite.dev/simulate': 'Gone' } } });
   await flush(20);
   assert.equal(clientset.tracker.get(NODES, '', 'kubelite-node-0'), undefined);

@@ -493,12 +493,24 @@ export class NodeAgent {
     node.mode = want;
     this.log({ msg: 'node fault', node: node.name, mode: want });
     if (want === 'gone') void this.removeNode(node);
-    else if (want === 'notready') this.writeNodeStatus(node, true).catch((e) => this.log({ msg: 'node status update failed', node: node.name, error: errMsg(e) }));
-    else if (was === 'notready') {
+    else if (want === 'notready') {
+      this.writeNodeStatus(node, true)
+        .then(() => this.addNotReadyTaint(obj))
+        .catch((e) => this.log({ msg: 'node status update failed', node: node.name, error: errMsg(e) }));
+    } else if (was === 'notready') {
       this.writeNodeStatus(node, true)
         .then(() => this.renewLease(node))
+        .then(() => this.removeNotReadyTaint(obj))
         .catch((e) => this.log({ msg: 'node status update failed', node: node.name, error: errMsg(e) }));
     }
+  }
+
+  /** The node lifecycle controller's NoSchedule taint on a NotReady node (see removeNotReadyTaint). */
+  private async addNotReadyTaint(node: KubeObject): Promise<void> {
+    const taints = ((node.spec as Obj | undefined)?.taints ?? []) as Obj[];
+    if (taints.some((t) => t.key === NOT_READY_TAINT && t.effect === 'NoSchedule')) return;
+    await this.opts.clientset.resource(NODES).patch('', String((node.metadata as Obj).name), 'merge', { spec: { taints: [...taints, { key: NOT_READY_TAINT, effect: 'NoSchedule', timeAdded: rfc3339(this.clock.now()) }] } });
+    this.stats.nodeWrites++;
   }
 
   /** A Node deleted by someone else (not by the Gone fault): registered again, as a restarted kubelet would. */
