@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { KubeObject } from '../client/types.js';
 import { SchedulerCache } from './cache.js';
 import { ERR_AFFINITY, ERR_ANTI_AFFINITY, ERR_EXISTING_ANTI_AFFINITY, ERR_NODE_AFFINITY, ERR_NOT_READY, ERR_PORTS, ERR_SPREAD, ERR_SPREAD_LABEL, ERR_UNSCHEDULABLE, filter, fitErrorMessage, numFeasibleNodesToFind, preFilter, schedulePod, score } from './framework.js';
-import { newPodInfo, podRequests } from './model.js';
+import { newPodInfo, podRequests, systemDefaultSpread } from './model.js';
 
 function node(name: string, o: { cpu?: string; memory?: string; pods?: string; labels?: Record<string, string>; taints?: unknown[]; unschedulable?: boolean; ready?: boolean; eph?: string } = {}): KubeObject {
   return {
@@ -238,4 +238,17 @@ test('pod affinity namespaceSelector and namespaces', () => {
   assert.deepEqual(reasons(c, term({ namespaceSelector: { matchLabels: { team: 'x' } } }), 'b1'), [ERR_AFFINITY]);
   assert.deepEqual(reasons(c, term({ namespaceSelector: { matchLabels: { team: 'y' } } }), 'a1'), [ERR_AFFINITY]);
   assert.deepEqual(reasons(c, term({ namespaceSelector: {} }), 'a1'), []);
+});
+
+test('system default spread (ScheduleAnyway, hostname and zone) scores nodes missing the zone label', () => {
+  const web = (n: string) => pod({ node: n, labels: { app: 'web' } });
+  const c = cacheOf([node('n1'), node('n2')], [web('n1'), web('n1'), web('n1')]);
+  const p = newPodInfo(pod({ labels: { app: 'web' } }));
+  p.spread = systemDefaultSpread((l) => l.app === 'web');
+  p.spreadSystemDefaulted = true;
+  const nodes = [c.nodeInfo('n1')!, c.nodeInfo('n2')!];
+  const withDefaults = score(c, preFilter(c, p), nodes);
+  const plain = score(c, preFilter(c, newPodInfo(pod({ labels: { app: 'web' } }))), nodes);
+  // The spread part (weight 2) favours the node without matching pods.
+  assert.ok(withDefaults[1]! - withDefaults[0]! > plain[1]! - plain[0]!, `${withDefaults} vs ${plain}`);
 });

@@ -289,7 +289,7 @@ export function score(cache: SchedulerCache, state: CycleState, nodes: NodeInfo[
   // PodTopologySpread (weight 2)
   const soft = p.spread.filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway');
   if (soft.length > 0) {
-    const sp = spreadScores(cache, p, soft, nodes);
+    const sp = spreadScores(cache, p, soft, nodes, !p.spreadSystemDefaulted);
     for (let i = 0; i < n; i++) total[i]! += 2 * sp[i]!;
   }
   return total;
@@ -341,13 +341,14 @@ function interPodAffinityScores(cache: SchedulerCache, p: PodInfo, nodes: NodeIn
   return raw.map((s) => (diff > 0 ? Math.floor((MAX * (s - min)) / diff) : 0));
 }
 
-function spreadScores(cache: SchedulerCache, p: PodInfo, constraints: SpreadConstraint[], nodes: NodeInfo[]): number[] {
+function spreadScores(cache: SchedulerCache, p: PodInfo, constraints: SpreadConstraint[], nodes: NodeInfo[], requireAll: boolean): number[] {
   const keys = constraints.map((c) => c.topologyKey);
   const states = constraints.map((c) => {
     const counts = new Map<string, number>();
     const hostname = c.topologyKey === 'kubernetes.io/hostname';
+    const own = requireAll ? keys : [c.topologyKey];
     for (const ni of hostname ? nodes : cache.nodes()) {
-      if (!spreadEligible(ni, p, c, keys)) continue;
+      if (!spreadEligible(ni, p, c, own)) continue;
       const d = ni.labels[c.topologyKey]!;
       counts.set(d, (counts.get(d) ?? 0) + countsMatching(ni, c, p.namespace));
     }
@@ -355,12 +356,15 @@ function spreadScores(cache: SchedulerCache, p: PodInfo, constraints: SpreadCons
   });
   const ignored: boolean[] = [];
   const raw = nodes.map((ni, i) => {
-    if (!keys.every((k) => k in ni.labels)) {
+    if (requireAll ? !keys.every((k) => k in ni.labels) : !keys.some((k) => k in ni.labels)) {
       ignored[i] = true;
       return 0;
     }
     let s = 0;
-    for (const st of states) s += ((st.counts.get(ni.labels[st.c.topologyKey]!) ?? 0) + st.c.maxSkew - 1) * st.weight;
+    for (const st of states) {
+      const v = ni.labels[st.c.topologyKey];
+      if (v !== undefined) s += ((st.counts.get(v) ?? 0) + st.c.maxSkew - 1) * st.weight;
+    }
     return Math.round(s);
   });
   let min = Infinity;

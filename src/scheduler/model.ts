@@ -228,6 +228,8 @@ export interface PodInfo {
   preferredAffinity: AffinityTerm[];
   preferredAntiAffinity: AffinityTerm[];
   spread: SpreadConstraint[];
+  /** `spread` holds the scheduler's default constraints (the pod has none of its own). */
+  spreadSystemDefaulted?: boolean;
   priority: number;
   preemptionNever: boolean;
   schedulerName: string;
@@ -431,4 +433,13 @@ export function removePodFromNode(ni: NodeInfo, key: string): PodInfo | undefine
   ni.podsWithAffinity.delete(p);
   ni.generation++;
   return p;
+}
+
+/** PodTopologySpread's system defaults (ScheduleAnyway: hostname maxSkew 3, zone maxSkew 5) for a selector. */
+export function systemDefaultSpread(matches: LabelMatcher): SpreadConstraint[] {
+  const base = { whenUnsatisfiable: 'ScheduleAnyway' as const, matches, minDomains: 1, nodeAffinityPolicy: 'Honor' as const, nodeTaintsPolicy: 'Ignore' as const };
+  return [
+    { ...base, maxSkew: 3, topologyKey: 'kubernetes.io/hostname' },
+    { ...base, maxSkew: 5, topologyKey: 'topology.kubernetes.io/zone' },
+  ];
 }

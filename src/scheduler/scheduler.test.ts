@@ -122,12 +122,21 @@ test('against the API server: binds, PodScheduled, events, unschedulable reason,
 });
 
 test('on the fakes: binding through pods/binding, Scheduled event, pod deletion frees room', async () => {
-  const clientset = new FakeClientset({ objects: [node('n1', '1')] });
+  const clientset = new FakeClientset({
+    objects: [
+      node('n1', '1'),
+      // A workload and a service selecting pod a: its default spread constraints are built from them.
+      { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'a' } }, template: {} } },
+      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc', namespace: 'default' }, spec: { selector: { app: 'a' } } },
+    ],
+  });
   const informers = new FakeInformerFactory(clientset);
   const recorder = new FakeRecorder('default-scheduler');
   const sched = startScheduler({ clientset, informers, startInformers: true, recorder, initialBackoffMs: 10, maxBackoffMs: 20 });
   try {
-    await clientset.resource(PODS).create('default', pod('a', '800m'));
+    const a = pod('a', '800m');
+    (a.metadata as Record<string, unknown>).labels = { app: 'a' };
+    await clientset.resource(PODS).create('default', a);
     await until(() => sched.stats.bound === 1, 'a bound');
     const binding = clientset.actions.find((a) => a.subresource === 'binding')!;
     assert.deepEqual(binding.object?.target, { apiVersion: 'v1', kind: 'Node', name: 'n1' });

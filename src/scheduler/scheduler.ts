@@ -10,13 +10,28 @@ import type { Clock } from '../client/clock.js';
 import type { Clientset, EventRecorder, InformerFactory, KubeObject, Tombstone } from '../client/types.js';
 import { SchedulerCache, isTerminal } from './cache.js';
 import { schedulePod } from './framework.js';
-import { newPodInfo } from './model.js';
+import { labelMatcher, newPodInfo, systemDefaultSpread, type LabelMatcher, type PodInfo } from './model.js';
 import { SchedulingQueue } from './queue.js';
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NODES = { group: '', version: 'v1', resource: 'nodes' };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
+const SERVICES = { group: '', version: 'v1', resource: 'services' };
+const REPLICASETS = { group: 'apps', version: 'v1', resource: 'replicasets' };
+const STATEFULSETS = { group: 'apps', version: 'v1', resource: 'statefulsets' };
+
+const selectorCache = new WeakMap<KubeObject, LabelMatcher | null>();
+/** A workload's spec.selector as a matcher (null when empty: it selects nothing here). */
+function workloadSelector(o: KubeObject): LabelMatcher | null {
+  let m = selectorCache.get(o);
+  if (m === undefined) {
+    const sel = specOf(o).selector as { matchLabels?: object; matchExpressions?: unknown[] } | undefined;
+    m = sel && (Object.keys(sel.matchLabels ?? {}).length > 0 || (sel.matchExpressions ?? []).length > 0) ? labelMatcher(sel) : null;
+    selectorCache.set(o, m);
+  }
+  return m;
+}
 
 export interface SchedulerOptions {
   clientset: Clientset;
@@ -168,6 +183,31 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
       nodeSigs.delete(key);
     },
   });
+  // What selects a pod, for PodTopologySpread's system default constraints (helper.DefaultSelector).
+  const serviceInformer = informers.informer(SERVICES);
+  const workloadInformers = [informers.informer(REPLICASETS), informers.informer(STATEFULSETS)];
+  const defaultSpread = (p: PodInfo): void => {
+    const set: Record<string, string> = {};
+    let any = false;
+    for (const svc of serviceInformer.lister.list(p.namespace)) {
+      const sel = specOf(svc).selector as Record<string, string> | undefined;
+      if (!sel || Object.keys(sel).length === 0) continue;
+      if (Object.keys(sel).every((k) => p.labels[k] === sel[k])) {
+        Object.assign(set, sel);
+        any = true;
+      }
+    }
+    const matchers: LabelMatcher[] = [];
+    for (const inf of workloadInformers)
+      for (const o of inf.lister.list(p.namespace)) {
+        const m = workloadSelector(o);
+        if (m && m(p.labels)) matchers.push(m);
+      }
+    if (!any && matchers.length === 0) return;
+    const keys = Object.keys(set);
+    p.spread = systemDefaultSpread((labels) => keys.every((k) => labels[k] === set[k]) && matchers.every((m) => m(labels)));
+    p.spreadSystemDefaulted = true;
+  };
   // Namespace labels, for namespaceSelectors of pod affinity terms.
   informers.informer(NAMESPACES).addEventHandler({
     onAdd(ns) {
@@ -244,6 +284,7 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
       return;
     }
     const p = newPodInfo(current);
+    if (p.spread.length === 0) defaultSpread(p);
     stats.scheduled++;
     const r = schedulePod(cache, p, startIndex, random);
     const n = cache.nodes().length;
