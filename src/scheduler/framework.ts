@@ -68,11 +68,7 @@ const hardEffect = (e: string): boolean => e === 'NoSchedule' || e === 'NoExecut
 
 function countsMatching(ni: NodeInfo, c: SpreadConstraint, namespace: string): number {
   let n = 0;
-  for (const ep of ni.pods.values()) {
-    if (ep.namespace !== namespace) continue;
-    if ((ep.pod.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp) continue;
-    if (c.matches(ep.labels)) n++;
-  }
+  for (const g of ni.labelGroups.values()) if (g.namespace === namespace && c.matches(g.labels)) n += g.count;
   return n;
 }
 
@@ -343,14 +339,20 @@ function interPodAffinityScores(cache: SchedulerCache, p: PodInfo, nodes: NodeIn
 
 function spreadScores(cache: SchedulerCache, p: PodInfo, constraints: SpreadConstraint[], nodes: NodeInfo[], requireAll: boolean): number[] {
   const keys = constraints.map((c) => c.topologyKey);
+  // Constraints sharing a selector (the system defaults do) count each node's pods once.
+  const memo = new Map<SpreadConstraint['matches'], Map<NodeInfo, number>>();
   const states = constraints.map((c) => {
     const counts = new Map<string, number>();
     const hostname = c.topologyKey === 'kubernetes.io/hostname';
     const own = requireAll ? keys : [c.topologyKey];
+    let perNode = memo.get(c.matches);
+    if (!perNode) memo.set(c.matches, (perNode = new Map()));
     for (const ni of hostname ? nodes : cache.nodes()) {
       if (!spreadEligible(ni, p, c, own)) continue;
       const d = ni.labels[c.topologyKey]!;
-      counts.set(d, (counts.get(d) ?? 0) + countsMatching(ni, c, p.namespace));
+      let n = perNode.get(ni);
+      if (n === undefined) perNode.set(ni, (n = countsMatching(ni, c, p.namespace)));
+      counts.set(d, (counts.get(d) ?? 0) + n);
     }
     return { c, counts, weight: Math.log(counts.size + 2) };
   });
