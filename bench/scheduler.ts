@@ -73,6 +73,11 @@ export async function run(args: string[]): Promise<BenchReport> {
       // What the node lifecycle controller does for a Ready node: drop the not-ready taint.
       await cs.resource(NODES).patch('', name, 'merge', { spec: { taints: null } });
     });
+    // A ReplicaSet selecting the pods, as a Deployment's: they get the default spread constraints.
+    await cs.resource({ group: 'apps', version: 'v1', resource: 'replicasets' }).create('bench', {
+      metadata: { name: 'bench' },
+      spec: { replicas: 0, selector: { matchLabels: { app: 'bench' } }, template: { metadata: { labels: { app: 'bench' } }, spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10' }] } } },
+    });
     const podNames = Array.from({ length: numPods }, (_, i) => `pod-${i}`);
     await parallel(podNames, 32, (name) =>
       cs.resource(PODS).create('bench', {
@@ -115,7 +120,7 @@ export async function run(args: string[]): Promise<BenchReport> {
         { metric: 'pods with spec.nodeName (API server list)', values: { value: bound }, unit: 'pods', target: `${numPods}`, met: bound === numPods },
         { metric: 'nodes used / min-max pods per node', values: { value: `${perNode.size} / ${Math.min(...counts)}-${Math.max(...counts)}` }, unit: '' },
       ],
-      notes: ['kubelite apiserver --storage memory in a child process; scheduler in the bench process; pods created before the scheduler starts.'],
+      notes: ['kubelite apiserver --storage memory in a child process; scheduler in the bench process; pods (selected by a ReplicaSet, so with the default spread constraints) created before the scheduler starts.'],
     };
   } finally {
     cs.close();
