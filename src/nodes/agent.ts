@@ -8,7 +8,7 @@ import { TokenBucket } from '../client/rate-limit.js';
 import { ItemExponentialRateLimiter, RateLimitingQueue } from '../client/workqueue.js';
 import type { Clientset, EventRecorder, InformerFactory, KubeObject, SharedInformer, Tombstone } from '../client/types.js';
 import { ANNOTATION_PREFIX, DEFAULT_BEHAVIOUR, type BehaviourDefaults } from './behaviour.js';
-import { rfc3339, simulatePod, normalizeImage, type SimulateResult } from './simulate.js';
+import { rfc3339, simulatePod, type SimulateResult } from './simulate.js';
 
 type Obj = Record<string, unknown>;
 
@@ -750,7 +750,7 @@ export class NodeAgent {
         if (first) {
           this.event(pod, 'Normal', 'Pulling', `Pulling image "${image}"`);
           this.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${image}" in 0s (0s including waiting). Image size: 0 bytes.`);
-        } else this.event(pod, 'Normal', 'Pulled', `Container image "${normalizeImage(image).ref}" already present on machine`);
+        } else this.event(pod, 'Normal', 'Pulled', `Container image "${image}" already present on machine`);
         this.event(pod, 'Normal', 'Created', `Created container: ${name}`);
         this.event(pod, 'Normal', 'Started', `Started container ${name}`);
       }
