@@ -219,3 +219,26 @@ test('node faults: --unready-nodes, and the kubelite.dev/simulate annotation (No
   assert.equal(((clientset.tracker.get(LEASES, 'kube-node-lease', 'kubelite-node-1')!.metadata as Obj).ownerReferences as Obj[])[0]!.uid, (again.metadata as Obj).uid);
   await agent.stop();
 });
+
+test('a restarted agent adopts the pods of its nodes: IPs kept, not reused, statuses unchanged', async () => {
+  const first = await setup();
+  await first.createPod('a', {});
+  await first.createPod('b', {});
+  const ipA = status(first.getPod('a')).podIP;
+  const ipB = status(first.getPod('b')).podIP;
+  await first.agent.stop();
+  const clock = new FakeClock();
+  const informers = new FakeInformerFactory(first.clientset);
+  const agent = new NodeAgent({ clientset: first.clientset, informers, clock, nodes: 2, leaseRenewIntervalMs: 1000, statusUpdateFrequencyMs: 1000 });
+  await agent.start();
+  informers.start();
+  await flush(20);
+  assert.equal(status(first.getPod('a')).podIP, ipA);
+  assert.equal(status(first.getPod('a')).phase, 'Running');
+  await first.clientset.resource(PODS).create('default', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'c', namespace: 'default' }, spec: { nodeName: 'kubelite-node-0', containers: [{ name: 'c', image: 'nginx' }] } });
+  await flush(20);
+  const ipC = status(first.getPod('c')).podIP;
+  assert.equal(status(first.getPod('c')).phase, 'Running');
+  assert.ok(ipC !== ipA && ipC !== ipB, `${String(ipC)} vs ${String(ipA)}, ${String(ipB)}`);
+  await agent.stop();
+});
