@@ -9,6 +9,7 @@ import { apiError } from '../registry/errors.js';
 import { genericStrategy } from '../registry/generic-strategy.js';
 import { hasStrategy, strategyFor } from '../registry/strategies/index.js';
 import { Registry } from '../registry/registry.js';
+import { bootstrapSystemObjects } from './bootstrap.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
 import { openStorage, type StorageBackend } from '../storage/open.js';
 import type { Storage } from '../storage/types.js';
@@ -216,6 +217,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   serverAddress = `${host}:${address.port}`;
   const url = `http://${serverAddress}`;
+  await bootstrapSystemObjects(registry, { ip: address.address === '0.0.0.0' || address.family === 'IPv6' ? '127.0.0.1' : address.address, port: address.port });
   log({ msg: 'serving', url, storage: storage.backend });
 
   return {

@@ -13,7 +13,7 @@ import { StatusError } from '../machinery/status.js';
 import { applyPatch as apply, patchTypeFromContentType } from '../machinery/patch/index.js';
 import { fieldError } from '../machinery/validation/field-errors.js';
 import { apiError } from '../registry/errors.js';
-import { subresourceStrategyFor } from '../registry/strategies/index.js';
+import { subresourceStrategyFor, validateBinding } from '../registry/strategies/index.js';
 import { metaOf, str, timestamp } from '../registry/meta.js';
 import { decodeBody } from './decode.js';
 import { encodeObject, encodeOther } from './encode.js';
@@ -92,9 +92,9 @@ async function handleBinding(ctx: RequestContext, kv: KindVersion): Promise<void
   const { store } = resolve(ctx);
   const namespace = namespaceOf(ctx, kv);
   const binding = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], Binding, { fieldValidation: 'Ignore' }).object;
-  const target = (binding.target ?? {}) as KubeObject;
-  const node = str(target.name);
-  if (node === '') throw apiError.invalid('Binding', '', ctx.info.name, [fieldError.required('target.name')]);
+  const bindingErrors = validateBinding(binding);
+  if (bindingErrors.length > 0) throw apiError.invalid('Binding', '', ctx.info.name, bindingErrors);
+  const node = str(((binding.target ?? {}) as KubeObject).name);
   const now = Date.now();
   await store.guaranteedUpdate(namespace, ctx.info.name, (pod) => {
     const pm = metaOf(pod);
@@ -113,7 +113,7 @@ async function handleBinding(ctx: RequestContext, kv: KindVersion): Promise<void
     status.conditions = conditions;
     pod.status = status;
     return pod;
-  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb) });
+  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb), strategy: subresourceStrategyFor('', 'pods', 'binding') });
   success(ctx, 201);
 }
 

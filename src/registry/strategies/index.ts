@@ -56,10 +56,15 @@ export function hasStrategy(group: string, resource: string): boolean {
  * `resize` of pods (the containers' resources and resize policies).
  * `status` is not one of these: the store handles it with the main strategy's status functions.
  */
+const podBindingStrategy: ResourceStrategy = { ...podStrategy, hasStatus: false, prepareForUpdate: undefined, validateUpdate: () => [] };
+
 export function subresourceStrategyFor(group: string, resource: string, subresource: string): ResourceStrategy | undefined {
   if (group === '' && resource === 'namespaces' && subresource === 'finalize') return namespaceFinalizeStrategy;
   if (group === '' && resource === 'pods' && subresource === 'ephemeralcontainers') return podEphemeralContainersStrategy;
   if (group === '' && resource === 'pods' && subresource === 'resize') return podResizeStrategy;
+  // pods/binding writes spec.nodeName, annotations and the PodScheduled condition directly, as
+  // Kubernetes' binding REST does: not through the pod update rules that forbid those changes.
+  if (group === '' && resource === 'pods' && subresource === 'binding') return podBindingStrategy;
   return undefined;
 }
 

@@ -1,0 +1,52 @@
+// What kube-apiserver creates for itself at start: the system namespaces (default, kube-system,
+// kube-public, kube-node-lease) and the `kubernetes` Service in `default` with its Endpoints
+// pointing at this server, so in-cluster clients and tools that look for them find them.
+// Idempotent: a restart on existing data only brings the endpoint address up to date.
+import { findResource } from '../api/kinds.js';
+import type { KubeObject } from '../api/schema/kind.js';
+import { StatusError } from '../machinery/status.js';
+import type { Registry } from '../registry/registry.js';
+
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
+
+function defaulted(resource: string, obj: KubeObject): KubeObject {
+  findResource('', 'v1', resource)?.defaults?.(obj);
+  return obj;
+}
+
+async function ensure(registry: Registry, resource: string, namespace: string, obj: KubeObject): Promise<void> {
+  const store = registry.store('', resource)!;
+  try {
+    // Look first: creating runs allocators (a Service's cluster IP) that an existing object would fail.
+    await store.get(namespace, String((obj.metadata as KubeObject).name));
+    return;
+  } catch (err) {
+    if (!(err instanceof StatusError && err.code === 404)) throw err;
+  }
+  try {
+    await store.create(namespace, defaulted(resource, obj));
+  } catch (err) {
+    if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
+  }
+}
+
+export async function bootstrapSystemObjects(registry: Registry, endpoint: { ip: string; port: number }): Promise<void> {
+  for (const name of SYSTEM_NAMESPACES) await ensure(registry, 'namespaces', '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  await ensure(registry, 'services', 'default', {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+    spec: { type: 'ClusterIP', clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: endpoint.port }], sessionAffinity: 'None' },
+  });
+  // Endpoints may not name loopback addresses (Kubernetes' validation), and a server bound to
+  // loopback has no other address to advertise: then the Service stands without Endpoints.
+  if (endpoint.ip.startsWith('127.') || endpoint.ip === '::1') return;
+  const subsets = [{ addresses: [{ ip: endpoint.ip }], ports: [{ name: 'https', port: endpoint.port, protocol: 'TCP' }] }];
+  const endpoints = registry.store('', 'endpoints')!;
+  try {
+    await endpoints.guaranteedUpdate('default', 'kubernetes', (cur) => ({ ...cur, subsets }));
+  } catch (err) {
+    if (!(err instanceof StatusError && err.code === 404)) throw err;
+    await ensure(registry, 'endpoints', 'default', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } }, subsets });
+  }
+}
