@@ -13,6 +13,7 @@ import type { ControllerConstructor } from '../client/types.js';
 import { newGarbageCollectorController } from '../controllers/garbagecollector/index.js';
 import { newNamespaceController } from '../controllers/namespace/index.js';
 import { newPodGCController } from '../controllers/podgc/index.js';
+import { newServiceAccountsController } from '../controllers/serviceaccount/index.js';
 import { newTTLController } from '../controllers/ttl/index.js';
 import { newDaemonSetController } from '../controllers/daemonset/index.js';
 import { newDeploymentController } from '../controllers/deployment/index.js';
@@ -67,7 +68,7 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'root-ca-cert-publisher':           { enabledByDefault: true, aliases: ['root-ca-certificate-publisher-controller'] },
   'route':                            { enabledByDefault: true, aliases: ['node-route-controller'] },
   'service':                          { enabledByDefault: true, workersOption: 'concurrentServiceSyncs', aliases: ['service-lb-controller'] },
-  'serviceaccount':                   { enabledByDefault: true, aliases: ['serviceaccount-controller'] },
+  'serviceaccount':                   { ctor: newServiceAccountsController, enabledByDefault: true, workers: 1, aliases: ['serviceaccount-controller'] },
   'serviceaccount-token':             { enabledByDefault: true, workersOption: 'concurrentServiceaccountTokenSyncs', aliases: ['serviceaccount-token-controller'] },
   'statefulset':                      { enabledByDefault: true, workersOption: 'concurrentStatefulsetSyncs', aliases: ['statefulset-controller'] },
   'taint-eviction':                   { enabledByDefault: true, aliases: ['taint-eviction-controller'] },
