@@ -4,6 +4,7 @@ import { startApiServer } from '../apiserver/server.js';
 import { parseDuration } from '../machinery/codec/time.js';
 import { parseEtcdServers } from '../storage/open.js';
 import { parseChoice, parseOrExit, parsePort, program } from './flags.js';
+import { capYoungGeneration } from './young-generation.js';
 
 export async function apiserverMain(argv: string[]): Promise<number> {
   const cmd = program('apiserver', 'Serve the Kubernetes Workload Resource API (HTTP) over embedded or etcd storage.')
@@ -35,6 +36,8 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     process.stderr.write('kubelite apiserver: --storage etcd needs --etcd-servers\n');
     return 2;
   }
+  // 16 MB of young generation instead of V8's 32 (see young-generation.ts).
+  capYoungGeneration(16 * 1024 * 1024);
   const server = await startApiServer({
     storage: o.storage,
     dataDir: o.dataDir,
