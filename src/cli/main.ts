@@ -5,6 +5,7 @@
 // link) the controllers, and the other way round — module loading is most of a component's
 // startup time.
 const commands: Record<string, { describe: string; run: (argv: string[]) => Promise<number> }> = {
+  up: { describe: 'a whole local cluster: API server, controllers, scheduler, simulated nodes', run: async (argv) => (await import('./up.js')).upMain(argv) },
   apiserver: { describe: 'the API server alone', run: async (argv) => (await import('./apiserver.js')).apiserverMain(argv) },
   'controller-manager': {
     describe: 'the controller manager daemon (control loops, leader election)',

@@ -1,0 +1,67 @@
+// `kubelite up`: a whole local cluster (API server, controller manager, scheduler, simulated
+// nodes) until SIGINT/SIGTERM; prints `ready: kubeconfig=<path> server=<url>` once it is usable.
+import { InvalidArgumentError } from 'commander';
+import { parseEtcdServers } from '../storage/open.js';
+import { startCluster } from '../up/cluster.js';
+import { parseChoice, parseOrExit, parsePort, program } from './flags.js';
+
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 10_000) throw new InvalidArgumentError('must be an integer from 0 to 10000');
+  return n;
+}
+
+export async function upMain(argv: string[]): Promise<number> {
+  const cmd = program('up', 'Run a whole local cluster: API server, controller manager, scheduler and simulated nodes.')
+    .option('--data-dir <dir>', 'where the cluster keeps its state and kubeconfig', './.kubelite')
+    .option('--port <port>', 'API server port (0 picks a free one)', parsePort, 6443)
+    .option('--bind-address <ip>', 'API server address', '127.0.0.1')
+    .option('--nodes <n>', 'simulated nodes', parseCount, 3)
+    .option('--storage <backend>', 'lmdb (durable, in --data-dir), memory or etcd', parseChoice(['lmdb', 'memory', 'etcd'] as const), 'lmdb')
+    .option('--etcd-servers <urls>', 'etcd client URLs (with --storage etcd)', (v: string) => {
+      try {
+        return parseEtcdServers(v);
+      } catch (err) {
+        throw new InvalidArgumentError((err as Error).message);
+      }
+    })
+    .option('--controllers <list>', "controllers to run, as kube-controller-manager's --controllers ('*,-name,name')")
+    .option('--feature-gates <gates>', 'feature gates for the controller manager (Name=bool,...)')
+    .option('--kube-api-qps <qps>', "the controller manager's requests per second to the API server")
+    .option('--kube-api-burst <n>', "the controller manager's request burst")
+    .option('--zones <zones>', 'comma-separated zones the simulated nodes are spread over')
+    .option('--node-cpu <cpu>', 'CPU capacity of each simulated node')
+    .option('--node-memory <memory>', 'memory capacity of each simulated node')
+    .option('--quiet', 'do not print the components’ logs');
+  const code = parseOrExit(cmd, argv);
+  if (code !== undefined) return code;
+  const o = cmd.opts<{
+    dataDir: string; port: number; bindAddress: string; nodes: number; storage: 'lmdb' | 'memory' | 'etcd'; etcdServers?: string[];
+    controllers?: string; featureGates?: string; kubeApiQps?: string; kubeApiBurst?: string; zones?: string; nodeCpu?: string; nodeMemory?: string; quiet?: boolean;
+  }>();
+  if (o.storage === 'etcd' && !o.etcdServers) {
+    process.stderr.write('kubelite up: --storage etcd needs --etcd-servers\n');
+    return 2;
+  }
+  const pass = (flag: string, value: string | undefined) => (value === undefined ? [] : [flag, value]);
+  const cluster = await startCluster({
+    dataDir: o.dataDir,
+    port: o.port,
+    bindAddress: o.bindAddress,
+    nodes: o.nodes,
+    storage: o.storage,
+    etcdServers: o.etcdServers,
+    args: {
+      controllerManager: [...pass('--controllers', o.controllers), ...pass('--feature-gates', o.featureGates), ...pass('--kube-api-qps', o.kubeApiQps), ...pass('--kube-api-burst', o.kubeApiBurst)],
+      nodes: [...pass('--zones', o.zones), ...pass('--node-cpu', o.nodeCpu), ...pass('--node-memory', o.nodeMemory)],
+    },
+    log: o.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
+  });
+  process.stdout.write(`ready: kubeconfig=${cluster.kubeconfig} server=${cluster.server}\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await cluster.stop();
+  return 0;
+}

@@ -1,0 +1,192 @@
+// A whole cluster in one call: the API server, the controller manager, the scheduler and the
+// simulated nodes, each a child process (so they use both cores, not one event loop), supervised
+// (a crashed component restarts with back-off), with a kubeconfig written for clients, ready when
+// /readyz is ok, every node is Ready, the system namespaces exist and `default` has its service
+// account. `kubelite up` is this with flags; test suites use startCluster() directly — several
+// clusters at once in one process, each on its own free port and data directory.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+
+/** dist/src/up/cluster.js → dist/src/cli/main.js */
+const KUBELITE_BIN = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+
+export interface ClusterOptions {
+  /** Where state and the kubeconfig live; default: a fresh temporary directory (removed by stop()). */
+  dataDir?: string;
+  /** API server port; 0 (the default for the library) picks a free one. */
+  port?: number;
+  bindAddress?: string;
+  /** Simulated nodes (default 3). */
+  nodes?: number;
+  storage?: 'lmdb' | 'memory' | 'etcd';
+  etcdServers?: readonly string[];
+  /** Extra flags per component. */
+  args?: { apiserver?: string[]; controllerManager?: string[]; scheduler?: string[]; nodes?: string[] };
+  /** One line per notable event (component output is prefixed with its name). */
+  log?: (line: string) => void;
+  readyTimeoutMs?: number;
+}
+
+export interface Cluster {
+  /** Path of the kubeconfig (cluster, user and context named `kubelite`). */
+  kubeconfig: string;
+  /** The API server URL. */
+  server: string;
+  dataDir: string;
+  /** Milliseconds from startCluster() to ready. */
+  readyAfterMs: number;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on the bind address (the API server is then started on it explicitly). */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, host, () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolvePort(port));
+    });
+  });
+}
+
+export function kubeconfigYaml(server: string): string {
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'kubelite', cluster: { server } }],
+    users: [{ name: 'kubelite', user: {} }],
+    contexts: [{ name: 'kubelite', context: { cluster: 'kubelite', user: 'kubelite' } }],
+    'current-context': 'kubelite',
+  });
+}
+
+/** One supervised component: restarted with back-off (1 s doubling to 30 s) when it exits on its own. */
+class Component {
+  private child: ChildProcess | undefined;
+  private stopping = false;
+  private restarts = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly argv: string[],
+    private readonly log: (line: string) => void,
+  ) {}
+
+  start(): void {
+    const child = spawn(process.execPath, [KUBELITE_BIN, ...this.argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    const forward = (stream: NodeJS.ReadableStream) => {
+      let buffered = '';
+      stream.on('data', (d: Buffer) => {
+        buffered += d.toString();
+        let nl: number;
+        while ((nl = buffered.indexOf('\n')) >= 0) {
+          this.log(`${this.name}: ${buffered.slice(0, nl)}`);
+          buffered = buffered.slice(nl + 1);
+        }
+      });
+    };
+    forward(child.stdout!);
+    forward(child.stderr!);
+    const started = Date.now();
+    child.once('exit', (code, signal) => {
+      if (this.stopping) return;
+      // A component that ran for a minute starts its back-off anew.
+      if (Date.now() - started > 60_000) this.restarts = 0;
+      const delay = Math.min(30_000, 1000 * 2 ** this.restarts++);
+      this.log(`up: ${this.name} exited (${signal ?? code}); restarting in ${delay / 1000}s`);
+      this.timer = setTimeout(() => this.start(), delay);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    child.kill('SIGTERM');
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(kill);
+  }
+}
+
+async function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    const text = await res.text();
+    let body: Record<string, unknown> | undefined;
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      body = undefined;
+    }
+    return { status: res.status, body };
+  } catch {
+    return { status: 0, body: undefined };
+  }
+}
+
+/** What is still missing before the cluster is ready ('' when ready). */
+async function missing(server: string, nodes: number): Promise<string> {
+  if ((await getJson(`${server}/readyz`)).status !== 200) return 'the API server';
+  for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+    if ((await getJson(`${server}/api/v1/namespaces/${ns}`)).status !== 200) return `namespace ${ns}`;
+  }
+  if ((await getJson(`${server}/api/v1/namespaces/default/serviceaccounts/default`)).status !== 200) return 'the default service account';
+  const list = await getJson(`${server}/api/v1/nodes`);
+  const items = (list.body?.items ?? []) as Array<{ status?: { conditions?: Array<{ type: string; status: string }> } }>;
+  const ready = items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+  if (ready < nodes) return `${nodes - ready} of ${nodes} nodes`;
+  return '';
+}
+
+export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
+  const started = performance.now();
+  const temporary = opts.dataDir === undefined;
+  const dataDir = resolve(opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kubelite-cluster-')));
+  mkdirSync(dataDir, { recursive: true });
+  const bind = opts.bindAddress ?? '127.0.0.1';
+  const port = opts.port === undefined || opts.port === 0 ? await freePort(bind) : opts.port;
+  const host = bind === '0.0.0.0' ? '127.0.0.1' : bind;
+  const server = `http://${host}:${port}`;
+  const kubeconfig = join(dataDir, 'kubeconfig');
+  writeFileSync(kubeconfig, kubeconfigYaml(server));
+  const log = opts.log ?? (() => {});
+  const nodes = opts.nodes ?? 3;
+  const storageArgs = ['--storage', opts.storage ?? 'lmdb', '--data-dir', dataDir, ...(opts.etcdServers ? ['--etcd-servers', opts.etcdServers.join(',')] : [])];
+  const kc = ['--kubeconfig', kubeconfig];
+  // Every component starts at once: the others find the API server on its known address and
+  // retry until it answers, which is what makes the whole cluster ready in about a second.
+  const components = [
+    new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...(opts.args?.apiserver ?? [])], log),
+    new Component('controller-manager', ['controller-manager', ...kc, '--port', '0', '--leader-elect-resource-lock', 'leases', ...(opts.args?.controllerManager ?? [])], log),
+    new Component('scheduler', ['scheduler', ...kc, '--port', '0', ...(opts.args?.scheduler ?? [])], log),
+    ...(nodes > 0 ? [new Component('nodes', ['nodes', ...kc, '--nodes', String(nodes), ...(opts.args?.nodes ?? [])], log)] : []),
+  ];
+  for (const c of components) c.start();
+
+  const stop = async () => {
+    await Promise.all(components.map((c) => c.stop()));
+    if (temporary) rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
+  for (;;) {
+    const waiting = await missing(server, nodes);
+    if (waiting === '') break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`cluster not ready after ${opts.readyTimeoutMs ?? 60_000} ms: waiting for ${waiting}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return { kubeconfig, server, dataDir, readyAfterMs: performance.now() - started, stop };
+}
