@@ -53,6 +53,7 @@ async function proxyTo(server: ApiServer): Promise<{ url: string; urls: string[]
     state.urls.push(req.url ?? '');
     const up = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (ur) => {
       res.writeHead(ur.statusCode ?? 500, ur.headers);
+      res.flushHeaders();
       ur.pipe(res);
     });
     up.on('error', () => res.destroy());

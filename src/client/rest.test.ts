@@ -121,6 +121,7 @@ test('rest client: falls back to JSON when the server answers 415 to protobuf, a
     const u = new URL(server.url);
     const up = http.request({ host: u.hostname, port: u.port, path: req.url, method: req.method, headers: req.headers }, (ur) => {
       res.writeHead(ur.statusCode ?? 500, ur.headers);
+      res.flushHeaders();
       ur.pipe(res);
     });
     req.pipe(up);
@@ -203,4 +204,57 @@ contexts:
   assert.throws(() => parseKubeconfig(text, path, { context: 'nope' }), /context "nope" not found/);
   assert.throws(() => parseKubeconfig('clusters: [', path), /invalid kubeconfig/);
   assert.equal(programName('kubelite-controller-manager/v1.33.0 (linux/amd64) kubernetes/abc'), 'kubelite-controller-manager');
+});
+
+test('rest client: protobuf on the wire both ways (requests, answers, lists and watches)', async () => {
+  const seen: string[] = [];
+  const u = new URL(server.url);
+  const proxy = http.createServer((req, res) => {
+    const up = http.request({ host: u.hostname, port: u.port, path: req.url, method: req.method, headers: req.headers }, (ur) => {
+      seen.push(`${req.method} ${String(req.headers['content-type'] ?? '-')} → ${String(ur.headers['content-type'])}`);
+      res.writeHead(ur.statusCode ?? 500, ur.headers);
+      res.flushHeaders();
+      ur.pipe(res);
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  try {
+    const cs = new RestClientset({ config: { server: `http://127.0.0.1:${(proxy.address() as { port: number }).port}` }, qps: 0 });
+    const c = cs.resource(cms);
+    const w = await c.watch('default', { resourceVersion: (await c.list('default')).metadata.resourceVersion });
+    await c.create('default', { metadata: { name: 'pb-1' }, data: { a: 'b' } });
+    for await (const ev of w) {
+      assert.equal(ev.type, 'ADDED');
+      assert.deepEqual(ev.object.data, { a: 'b' });
+      w.close();
+    }
+    await assert.rejects(c.get('default', 'missing'), (e) => isNotFound(e));
+    assert.deepEqual(seen, [
+      'GET - → application/vnd.kubernetes.protobuf',
+      'GET - → application/vnd.kubernetes.protobuf;stream=watch',
+      'POST application/vnd.kubernetes.protobuf → application/vnd.kubernetes.protobuf',
+      'GET - → application/vnd.kubernetes.protobuf',
+    ]);
+    cs.close();
+  } finally {
+    proxy.close();
+  }
+});
+
+test('events reach the API server and aggregate there', async () => {
+  const { EventBroadcaster } = await import('./events.js');
+  const cs = new RestClientset({ config: { server: server.url }, qps: 0 });
+  const cm = await cs.resource(cms).create('default', { metadata: { name: 'ev-target' } });
+  const b = new EventBroadcaster({ clientset: cs, host: 'test-host' });
+  const rec = b.newRecorder('test-controller');
+  rec.event(cm, 'Normal', 'Touched', 'touched it');
+  rec.event(cm, 'Normal', 'Touched', 'touched it');
+  await b.flush();
+  assert.deepEqual(b.stats, { created: 1, patched: 1, dropped: 0, failed: 0 });
+  const evs = (await cs.resource({ group: '', version: 'v1', resource: 'events' }).list('default')).items.filter((e) => e.reason === 'Touched');
+  assert.equal(evs.length, 1);
+  assert.equal(evs[0]!.count, 2);
+  assert.equal((evs[0]!.involvedObject as { name: string }).name, 'ev-target');
+  cs.close();
 });
