@@ -90,6 +90,9 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       return { docs, v2: new OpenApiV2Endpoint(docs.v2) };
     }));
   const metrics = new ApiServerMetrics();
+  // Ready once the system namespaces and the kubernetes Service exist (kube-apiserver's
+  // poststarthook/bootstrap-controller), not merely once the watch cache is.
+  let bootstrapped = false;
   let serverAddress = '';
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -153,9 +156,9 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       case '/healthz':
       case '/livez':
       case '/readyz': {
-        const ready = path !== '/readyz' || registry.cacher.isReady;
+        const ready = path !== '/readyz' || (registry.cacher.isReady && bootstrapped);
         if (url.searchParams.has('verbose')) {
-          const checks = ['ping', 'log', 'etcd', ...(path === '/readyz' ? ['informer-sync', 'watch-cache'] : [])];
+          const checks = ['ping', 'log', 'etcd', ...(path === '/readyz' ? ['informer-sync', 'poststarthook/bootstrap-controller', 'watch-cache'] : [])];
           const body = checks.map((c) => `[${ready || c === 'ping' ? '+' : '-'}]${c} ${ready || c === 'ping' ? 'ok' : 'failed: not ready'}`).join('\n');
           return writeBytes(res, ready ? 200 : 500, 'text/plain; charset=utf-8', `${body}\n${path.slice(1)} check ${ready ? 'passed' : 'failed'}\n`);
         }
@@ -218,6 +221,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   serverAddress = `${host}:${address.port}`;
   const url = `http://${serverAddress}`;
   await bootstrapSystemObjects(registry, { ip: address.address === '0.0.0.0' || address.family === 'IPv6' ? '127.0.0.1' : address.address, port: address.port });
+  bootstrapped = true;
   log({ msg: 'serving', url, storage: storage.backend });
 
   return {
