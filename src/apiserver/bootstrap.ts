@@ -31,7 +31,8 @@ async function ensure(registry: Registry, resource: string, namespace: string, o
 }
 
 export async function bootstrapSystemObjects(registry: Registry, endpoint: { ip: string; port: number }): Promise<void> {
-  for (const name of SYSTEM_NAMESPACES) await ensure(registry, 'namespaces', '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  // Side by side: the four creates share one storage commit instead of waiting for four.
+  await Promise.all(SYSTEM_NAMESPACES.map((name) => ensure(registry, 'namespaces', '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } })));
   await ensure(registry, 'services', 'default', {
     apiVersion: 'v1',
     kind: 'Service',
