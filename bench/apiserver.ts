@@ -471,8 +471,14 @@ const RSS_TARGET_MIB = 200e6 / 2 ** 20;
 /** KUBELITE_BENCH_PHASES (comma-separated: ready,lists,watch,creates; default all) limits a run, e.g. for profiling. */
 const PHASES = new Set((process.env.KUBELITE_BENCH_PHASES ?? 'ready,lists,watch,creates').split(',').map((p) => p.trim()));
 
+/** The 1-minute load average (other work on the machine skews every figure here). */
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
+}
+
 export async function run(): Promise<BenchReport> {
   const notes: string[] = [];
+  const loadAtStart = loadAverage();
   const rows: BenchRow[] = [];
   const row = (metric: string, unit: string, value: number | string, target?: string, met?: boolean): void => {
     rows.push({ metric, unit, values: { lmdb: value }, target, met });
@@ -548,6 +554,7 @@ export async function run(): Promise<BenchReport> {
     notes.push(
       `The apiserver is a separate \`kubelite apiserver --storage lmdb\` process (fsync on); clients share this process and the machine's ${cpus().length} cores with it, over keep-alive HTTP/1.1.`,
       `Pods: ${podBytes} bytes as sent${lists ? `; list bodies: JSON ${lists.jsonWhole.bytes.toLocaleString('en-US')} bytes, protobuf ${lists.protobufWhole.bytes.toLocaleString('en-US')} bytes` : ''}.`,
+      `Load average (1 min) at the start and the end of the run: ${loadAtStart} and ${loadAverage()} on ${cpus().length} cores.`,
       `Create runs: ${CREATE_SECONDS} s each. Lists: median of 7 after a checked warm-up run; paged = all 20 pages following continue tokens. Watch latency: write response → event at each watcher, 300 (1 watcher) and 200 (100 watchers) sequential creates. RSS: VmRSS of the apiserver process.`,
     );
   } finally {
