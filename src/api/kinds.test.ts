@@ -12,7 +12,7 @@ test('the kind table serves what DESIGN.md lists, each kind with one storage ver
   assert.deepEqual(served('Job'), ['batch/v1']);
   assert.deepEqual(served('CronJob'), ['batch/v1', 'batch/v1beta1', 'batch/v2alpha1']);
   assert.deepEqual(served('Lease'), ['coordination.k8s.io/v1']);
-  for (const kind of ['Pod', 'Namespace', 'Node', 'Event', 'ConfigMap', 'Endpoints', 'Service', 'ServiceAccount', 'Secret']) {
+  for (const kind of ['Pod', 'Namespace', 'Node', 'Event', 'ConfigMap', 'Endpoints', 'Service', 'ServiceAccount', 'Secret', 'ReplicationController']) {
     assert.deepEqual(served(kind), ['v1'], kind);
   }
   const resources = new Set<string>();

@@ -1,5 +1,5 @@
-// Subresources other than status: scale (autoscaling/v1 Scale for deployments, replicasets and
-// statefulsets), pods/binding (the scheduler), pods/eviction, namespaces/finalize, the beta
+// Subresources other than status: scale (autoscaling/v1 Scale for deployments, replicasets,
+// replicationcontrollers and statefulsets), pods/binding (the scheduler), pods/eviction, namespaces/finalize, the beta
 // deployments' rollback, and the node-backed pod subresources (proxy, portforward, exec, attach,
 // log), which answer with a clear Status while no node agent can serve them.
 import { Binding } from '../api/core/v1/binding.js';
@@ -35,11 +35,12 @@ function requireVerb(ctx: RequestContext, ...verbs: string[]): void {
 }
 
 /** The autoscaling/v1 Scale of a scalable object (storage version). */
-function scaleOf(obj: KubeObject): KubeObject {
+function scaleOf(obj: KubeObject, kv: KindVersion): KubeObject {
   const m = metaOf(obj);
   const spec = (obj.spec ?? {}) as KubeObject;
   const status = (obj.status ?? {}) as KubeObject;
-  const selector = formatLabelSelector(spec.selector);
+  // A ReplicationController's selector is a plain map (labels.SelectorFromSet(...).String()).
+  const selector = kv.kind === 'ReplicationController' ? formatLabelSelector({ matchLabels: spec.selector }) : formatLabelSelector(spec.selector);
   const scaleStatus: KubeObject = { replicas: typeof status.replicas === 'number' ? status.replicas : 0 };
   if (selector !== '<none>') scaleStatus.selector = selector;
   return {
@@ -62,7 +63,7 @@ async function handleScale(ctx: RequestContext, kv: KindVersion): Promise<void> 
   const { store } = resolve(ctx);
   const namespace = namespaceOf(ctx, kv);
   const name = ctx.info.name;
-  if (ctx.info.verb === 'get') return reply(ctx, 200, encodeOther(scaleOf(await store.get(namespace, name)), Scale, ctx.format));
+  if (ctx.info.verb === 'get') return reply(ctx, 200, encodeOther(scaleOf(await store.get(namespace, name), kv), Scale, ctx.format));
   const body = await readBody(ctx.req);
   let requested: KubeObject | undefined;
   if (ctx.info.verb === 'update') {
@@ -75,7 +76,7 @@ async function handleScale(ctx: RequestContext, kv: KindVersion): Promise<void> 
     let scale = requested;
     if (!scale) {
       const type = patchTypeFromContentType(ctx.req.headers['content-type'], { strategic: true, apply: false });
-      const patched = apply(type as 'json' | 'merge' | 'strategic', scaleOf(current), parseJson(body), Scale);
+      const patched = apply(type as 'json' | 'merge' | 'strategic', scaleOf(current, kv), parseJson(body), Scale);
       scale = decodeParsed<KubeObject>(patched, null, Scale, fieldValidationOf(ctx.query, ctx.info.verb), undefined, body).object;
     }
     const replicas = (scale.spec as KubeObject | undefined)?.replicas ?? 0;
@@ -84,7 +85,7 @@ async function handleScale(ctx: RequestContext, kv: KindVersion): Promise<void> 
     }
     return { ...current, spec: { ...((current.spec as KubeObject) ?? {}), replicas } };
   }, { dryRun: dryRunOf(ctx.query, ctx.info.verb), expectResourceVersion: rvPin === '' ? undefined : rvPin });
-  reply(ctx, 200, encodeOther(scaleOf(result.object), Scale, ctx.format));
+  reply(ctx, 200, encodeOther(scaleOf(result.object, kv), Scale, ctx.format));
 }
 
 async function handleBinding(ctx: RequestContext, kv: KindVersion): Promise<void> {

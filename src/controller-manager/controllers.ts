@@ -17,7 +17,7 @@ import { newServiceAccountsController } from '../controllers/serviceaccount/inde
 import { newTTLController } from '../controllers/ttl/index.js';
 import { newDaemonSetController } from '../controllers/daemonset/index.js';
 import { newDeploymentController } from '../controllers/deployment/index.js';
-import { newReplicaSetController } from '../controllers/replicaset/index.js';
+import { newReplicaSetController, newReplicationControllerController } from '../controllers/replicaset/index.js';
 import { newJobController } from '../controllers/job/index.js';
 import { newCronJobController } from '../controllers/cronjob/index.js';
 import { newTTLAfterFinishedController } from '../controllers/ttlafterfinished/index.js';
@@ -63,7 +63,7 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'pv-protection':                    { enabledByDefault: true, aliases: ['persistentvolume-protection-controller'] },
   'pvc-protection':                   { enabledByDefault: true, aliases: ['persistentvolumeclaim-protection-controller'] },
   'replicaset':                       { ctor: newReplicaSetController, enabledByDefault: true, workersOption: 'concurrentReplicasetSyncs', aliases: ['replicaset-controller'] },
-  'replicationcontroller':            { enabledByDefault: true, workersOption: 'concurrentRcSyncs', aliases: ['replicationcontroller-controller'] },
+  'replicationcontroller':            { ctor: newReplicationControllerController, enabledByDefault: true, workersOption: 'concurrentRcSyncs', aliases: ['replicationcontroller-controller'] },
   'resourcequota':                    { enabledByDefault: true, workersOption: 'concurrentResourceQuotaSyncs', aliases: ['resourcequota-controller'] },
   'root-ca-cert-publisher':           { enabledByDefault: true, aliases: ['root-ca-certificate-publisher-controller'] },
   'route':                            { enabledByDefault: true, aliases: ['node-route-controller'] },

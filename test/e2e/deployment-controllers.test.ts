@@ -1,4 +1,4 @@
-// The deployment and replicaset controllers in a real `kubelite controller-manager` process against
+// The deployment, replicaset and replicationcontroller controllers in a real `kubelite controller-manager` process against
 // a real `kubelite apiserver`; the test plays the kubelet (it marks pods Running and Ready through
 // pods/status) and kubectl drives and watches the rollouts (rollout status, set image, undo, scale).
 import assert from 'node:assert/strict';
@@ -83,7 +83,7 @@ ${extraLabels}    spec:
 `;
 }
 
-describe('deployment and replicaset controllers in kubelite controller-manager', () => {
+describe('deployment, replicaset and replicationcontroller controllers in kubelite controller-manager', () => {
   before(async () => {
     api = await startApiserver(['--storage', 'memory']);
     for (const ns of ['default', 'kube-system']) {
@@ -93,7 +93,7 @@ describe('deployment and replicaset controllers in kubelite controller-manager',
     const port = await freePort();
     manager = spawn(
       process.execPath,
-      [KUBELITE_BIN, 'controller-manager', '--address=127.0.0.1', `--port=${port}`, '--kubeconfig', api.kubeconfig, '--leader-elect=false', '--controllers=deployment,replicaset'],
+      [KUBELITE_BIN, 'controller-manager', '--address=127.0.0.1', `--port=${port}`, '--kubeconfig', api.kubeconfig, '--leader-elect=false', '--controllers=deployment,replicaset,replicationcontroller'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     manager.stdout!.on('data', (d: Buffer) => (logs = (logs + d.toString()).slice(-100_000)));
@@ -232,5 +232,66 @@ describe('deployment and replicaset controllers in kubelite controller-manager',
     const r = await kubectl(api.kubeconfig, ['rollout', 'status', 'deployment/stuck', '--timeout=20s'], { timeoutMs: 30_000 });
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /exceeded its progress deadline/);
+  });
+  it('a replication controller (core/v1, rc): defaulted selector, pods kept, kubectl get -o wide, scale and its scale subresource', async () => {
+    // No selector: it defaults from the template labels, as do the controller's own labels.
+    const rcYaml = `apiVersion: v1
+kind: ReplicationController
+metadata:
+  name: legacy
+  namespace: default
+spec:
+  replicas: 2
+  template:
+    metadata:
+      labels:
+        app: legacy
+    spec:
+      containers:
+      - name: c
+        image: nginx:1
+`;
+    await kubectlOk(api.kubeconfig, ['apply', '-f', '-'], { input: rcYaml });
+    const rcPath = '/api/v1/namespaces/default/replicationcontrollers/legacy';
+    await waitFor(async () => {
+      const rc = (await json(rcPath)).body;
+      return rc.status?.readyReplicas === 2 && rc.status.availableReplicas === 2 && rc.status.observedGeneration === 1;
+    }, 'two ready replicas observed', 30_000, 200);
+    let rc = (await json(rcPath)).body;
+    assert.deepEqual(rc.spec.selector, { app: 'legacy' });
+    assert.deepEqual(rc.metadata.labels, { app: 'legacy' });
+    assert.equal(rc.metadata.generation, 1);
+    const pods = await livePods('legacy');
+    assert.equal(pods.length, 2);
+    for (const p of pods) {
+      assert.match(p.metadata.name, /^legacy-[a-z0-9]{5}$/);
+      assert.deepEqual(
+        [p.metadata.ownerReferences?.[0]?.apiVersion, p.metadata.ownerReferences?.[0]?.kind, p.metadata.ownerReferences?.[0]?.name, p.metadata.ownerReferences?.[0]?.controller],
+        ['v1', 'ReplicationController', 'legacy', true],
+      );
+    }
+    const wide = await kubectlOk(api.kubeconfig, ['get', 'rc', 'legacy', '-o', 'wide']);
+    assert.match(wide, /^NAME\s+DESIRED\s+CURRENT\s+READY\s+AGE\s+CONTAINERS\s+IMAGES\s+SELECTOR\n/);
+    assert.match(wide, /\nlegacy\s+2\s+2\s+2\s+\S+\s+c\s+nginx:1\s+app=legacy\n/);
+    assert.match(await kubectlOk(api.kubeconfig, ['get', 'all']), /replicationcontroller\/legacy/);
+
+    await kubectlOk(api.kubeconfig, ['scale', 'rc/legacy', '--replicas=3']);
+    await waitFor(async () => (await livePods('legacy')).length === 3, 'scaled to three pods', 30_000, 200);
+    const scale = (await json(`${rcPath}/scale`)).body;
+    assert.equal(scale.kind, 'Scale');
+    assert.equal(scale.spec.replicas, 3);
+    assert.equal(scale.status.selector, 'app=legacy');
+    rc = (await json(rcPath)).body;
+    assert.equal(rc.metadata.generation, 2);
+
+    // A deleted pod is replaced; scaling to 0 removes them all.
+    await fetch(`${api.url}/api/v1/namespaces/default/pods/${pods[0]!.metadata.name}`, { method: 'DELETE' });
+    await waitFor(async () => {
+      const ps = await livePods('legacy');
+      return ps.length === 3 && !ps.some((p) => p.metadata.name === pods[0]!.metadata.name);
+    }, 'the deleted pod replaced', 30_000, 200);
+    await kubectlOk(api.kubeconfig, ['scale', 'rc/legacy', '--replicas=0']);
+    await waitFor(async () => (await livePods('legacy')).length === 0, 'scaled to zero', 30_000, 200);
+    await waitFor(async () => (await json(rcPath)).body.status?.replicas === 0, 'status.replicas 0', 30_000, 200);
   });
 });

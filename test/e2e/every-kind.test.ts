@@ -36,6 +36,8 @@ function minimal(kind: string, name: string): KubeObject {
     case 'ReplicaSet':
     case 'DaemonSet':
       return { spec: { selector: { matchLabels: { app: name } }, template: template(name) } };
+    case 'ReplicationController':
+      return { spec: { selector: { app: name }, template: template(name) } };
     case 'StatefulSet':
       return { spec: { serviceName: 'svc', selector: { matchLabels: { app: name } }, template: template(name) } };
     case 'ControllerRevision':

@@ -290,7 +290,7 @@ test('replicaset: event handlers enqueue owners and track expectations; run() sy
   await done;
 });
 
-test('replicationcontroller: the same controller over core/v1 ReplicationControllers (map selector; kubelite does not serve the kind yet)', async () => {
+test('replicationcontroller: the same controller over core/v1 ReplicationControllers (map selector)', async () => {
   const { REPLICATIONCONTROLLER_KIND, REPLICATIONCONTROLLERS } = await import('./replicaset.js');
   const rc: KubeObject = {
     apiVersion: 'v1',
@@ -310,4 +310,37 @@ test('replicationcontroller: the same controller over core/v1 ReplicationControl
   const st = ctx.clientset.tracker.get(REPLICATIONCONTROLLERS, 'default', 'legacy')!.status as Record<string, number>;
   assert.equal(st.observedGeneration, 2);
   assert.equal(st.replicas, 1);
+});
+
+test('replicationcontroller: the controller manager registers it (--concurrent-rc-syncs) and its instance keeps the replicas', async () => {
+  const { CONTROLLERS } = await import('../../controller-manager/controllers.js');
+  const { REPLICATIONCONTROLLERS, newReplicationControllerController } = await import('./replicaset.js');
+  const entry = CONTROLLERS.replicationcontroller!;
+  assert.equal(entry.ctor, newReplicationControllerController);
+  assert.equal(entry.workersOption, 'concurrentRcSyncs');
+  assert.equal(entry.enabledByDefault, true);
+  const rc: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    metadata: { name: 'web', namespace: 'default', uid: 'uid-web', generation: 1 },
+    spec: { replicas: 3, selector: { app: 'web' }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+  };
+  const ctx = fakeControllerContext({ objects: [], now: T0 });
+  ctx.clientset.tracker.add(rc, REPLICATIONCONTROLLERS);
+  const c = entry.ctor!(ctx);
+  const ac = new AbortController();
+  const done = c.run(2, ac.signal);
+  await flush(30);
+  const owned = pods(ctx);
+  assert.equal(owned.length, 3);
+  for (const p of owned) {
+    const refs = (p.metadata as { ownerReferences: Array<Record<string, unknown>> }).ownerReferences;
+    assert.equal(refs[0]!.kind, 'ReplicationController');
+    assert.equal(refs[0]!.name, 'web');
+  }
+  const status = ctx.clientset.tracker.get(REPLICATIONCONTROLLERS, 'default', 'web')!.status as Record<string, number>;
+  assert.equal(status.replicas, 3);
+  assert.equal(status.observedGeneration, 1);
+  ac.abort();
+  await done;
 });

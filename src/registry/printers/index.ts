@@ -12,6 +12,7 @@ import {
   deploymentPrinter,
   jobPrinter,
   replicaSetPrinter,
+  replicationControllerPrinter,
   statefulSetPrinter,
 } from './workloads.js';
 
@@ -33,6 +34,7 @@ const printers: Record<string, TablePrinter> = {
   serviceaccounts: serviceAccountPrinter,
   services: servicePrinter,
   endpoints: endpointsPrinter,
+  replicationcontrollers: replicationControllerPrinter,
   'apps/deployments': deploymentPrinter,
   'apps/replicasets': replicaSetPrinter,
   'apps/daemonsets': daemonSetPrinter,

@@ -117,3 +117,19 @@ test('events rows match the vectors', () => {
   assert.equal(got[9], event.metadata.name);
   assert.equal(got[3], `${event.involvedObject.kind.toLowerCase()}/${event.involvedObject.name}`);
 });
+
+test('replicationcontrollers: NAME DESIRED CURRENT READY AGE, wide CONTAINERS IMAGES SELECTOR (the map as labels)', () => {
+  const printer = printerFor('', 'replicationcontrollers');
+  assert.deepEqual(
+    printer.columns.map((c) => [c.name, c.type, c.priority ?? 0]),
+    [['Name', 'string', 0], ['Desired', 'integer', 0], ['Current', 'integer', 0], ['Ready', 'integer', 0], ['Age', 'string', 0], ['Containers', 'string', 1], ['Images', 'string', 1], ['Selector', 'string', 1]],
+  );
+  const now = Date.parse('2026-01-01T00:02:05Z');
+  const rc = {
+    metadata: { name: 'web', creationTimestamp: '2026-01-01T00:00:00Z' },
+    spec: { replicas: 3, selector: { tier: 'front', app: 'web' }, template: { spec: { containers: [{ name: 'a', image: 'nginx' }, { name: 'b', image: 'busybox:1' }] } } },
+    status: { replicas: 2, readyReplicas: 1 },
+  };
+  assert.deepEqual(printer.cells(rc, now), ['web', 3, 2, 1, '2m5s', 'a,b', 'nginx,busybox:1', 'app=web,tier=front']);
+  assert.deepEqual(printer.cells({ metadata: { name: 'e', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: {} }, now), ['e', 0, 0, 0, '2m5s', '', '', '<none>']);
+});

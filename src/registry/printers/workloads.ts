@@ -1,5 +1,5 @@
 // Tables of the workload kinds: the columns kubectl get prints for deployments, replicasets,
-// daemonsets, statefulsets, jobs, cronjobs and controllerrevisions.
+// replicationcontrollers, daemonsets, statefulsets, jobs, cronjobs and controllerrevisions.
 import { arr, boolPtr, formatLabelSelector, formatMap, humanDuration, int, obj, since, str, templateContainers } from './format.js';
 import { ageColumn, column, nameColumn, type ColumnDefinition, type TablePrinter } from './types.js';
 
@@ -50,6 +50,28 @@ export const replicaSetPrinter: TablePrinter = {
     const spec = obj(o.spec);
     const status = obj(o.status);
     return [name(o), int(spec.replicas), int(status.replicas), int(status.readyReplicas), age(o, now), ...wideCells(spec)];
+  },
+};
+
+const RC_DOC = 'https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller';
+
+/** core/v1 replicationcontrollers: a ReplicaSet's columns, with the map selector printed as labels. */
+export const replicationControllerPrinter: TablePrinter = {
+  columns: [
+    nameColumn,
+    column('Desired', 'integer', `Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: ${RC_DOC}`),
+    column('Current', 'integer', `Replicas is the most recently observed number of replicas. More info: ${RC_DOC}`),
+    column('Ready', 'integer', 'The number of ready replicas for this replication controller.'),
+    ageColumn,
+    ...wideTemplateColumns(
+      'Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels#label-selectors',
+    ),
+  ],
+  cells(o, now) {
+    const spec = obj(o.spec);
+    const status = obj(o.status);
+    const { names, images } = templateContainers(spec.template);
+    return [name(o), int(spec.replicas), int(status.replicas), int(status.readyReplicas), age(o, now), names, images, formatMap(spec.selector)];
   },
 };
 

@@ -9,6 +9,7 @@ import { cronJobStrategy, jobStrategy } from './job.js';
 import { leaseStrategy } from './lease.js';
 import { namespaceFinalizeStrategy, namespaceStrategy } from './namespace.js';
 import { nodeStrategy } from './node.js';
+import { replicationControllerStrategy } from './replicationcontroller.js';
 import { podEphemeralContainersStrategy, podResizeStrategy, podStrategy } from './pod.js';
 import { secretStrategy } from './secret.js';
 import { serviceStrategy } from './service.js';
@@ -25,6 +26,7 @@ const strategies: Record<string, ResourceStrategy> = {
   '/services': serviceStrategy,
   '/serviceaccounts': serviceAccountStrategy,
   '/secrets': secretStrategy,
+  '/replicationcontrollers': replicationControllerStrategy,
   'apps/deployments': deploymentStrategy,
   'apps/replicasets': replicaSetStrategy,
   'apps/daemonsets': daemonSetStrategy,

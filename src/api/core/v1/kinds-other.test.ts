@@ -215,6 +215,7 @@ test('kinds: names, scope, short names and categories as kube-apiserver discover
     ['services', 'service', 'svc', 'all', true, 'Service'],
     ['serviceaccounts', 'serviceaccount', 'sa', '', true, 'ServiceAccount'],
     ['secrets', 'secret', '', '', true, 'Secret'],
+    ['replicationcontrollers', 'replicationcontroller', 'rc', 'all', true, 'ReplicationController'],
   ]);
   for (const k of coreV1Kinds) {
     assert.deepEqual([k.group, k.version, k.storage], ['', 'v1', true], k.kind);
@@ -230,6 +231,7 @@ test('kinds: names, scope, short names and categories as kube-apiserver discover
   assert.deepEqual(kind('Pod').subresources, { status: true, binding: true, eviction: true, ephemeralcontainers: true, resize: true });
   assert.deepEqual(kind('Namespace').subresources, { status: true, finalize: true });
   assert.deepEqual(kind('Service').subresources, { status: true });
+  assert.deepEqual(kind('ReplicationController').subresources, { status: true, scale: true });
 });
 
 test('Binding carries the node as an ObjectReference', () => {

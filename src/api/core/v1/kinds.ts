@@ -19,6 +19,7 @@ import { Event, EventList } from './event.js';
 import { Namespace, NamespaceList } from './namespace.js';
 import { Node, NodeList } from './node.js';
 import { Pod, PodList } from './pod.js';
+import { ReplicationController, ReplicationControllerList, setDefaultsReplicationController } from './replicationcontroller.js';
 import { Secret, SecretList } from './secret.js';
 import { Service, ServiceList } from './service.js';
 import { ServiceAccount, ServiceAccountList } from './serviceaccount.js';
@@ -143,6 +144,21 @@ export const secretKind: KindVersion = {
   defaults: setDefaultsSecret,
 };
 
+/** replicationcontrollers: ReplicaSet's predecessor, run by the same controller (a map selector). */
+export const replicationControllerKind: KindVersion = {
+  ...core,
+  kind: 'ReplicationController',
+  resource: 'replicationcontrollers',
+  singular: 'replicationcontroller',
+  shortNames: ['rc'],
+  categories: ['all'],
+  namespaced: true,
+  type: ReplicationController,
+  list: ReplicationControllerList,
+  defaults: setDefaultsReplicationController,
+  subresources: { status: true, scale: true },
+};
+
 /** Every core/v1 kind kubelite serves. */
 export const coreV1Kinds: readonly KindVersion[] = [
   podKind,
@@ -154,4 +170,5 @@ export const coreV1Kinds: readonly KindVersion[] = [
   serviceKind,
   serviceAccountKind,
   secretKind,
+  replicationControllerKind,
 ];
