@@ -12,6 +12,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   apiserver: () => import('./apiserver.js'),
   scheduler: () => import('./scheduler.js'),
   nodes: () => import('./nodes.js'),
+  controllers: () => import('./controllers.js'),
 };
 
 async function main(argv: string[]): Promise<number> {
