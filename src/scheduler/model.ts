@@ -4,6 +4,7 @@
 import type { KubeObject } from '../client/types.js';
 import { compileLabelSelector, type LabelSelectorObject } from '../machinery/selectors/index.js';
 import { parseQuantity } from '../machinery/quantity.js';
+import { compileNodeSelectorTerm as compileTerm, compileNodeSelectorTerms as compileTerms, toleratesTaint, type NodeMatcher, type NodeSelectorTerm, type Taint, type Toleration } from '../machinery/selectors/node-affinity.js';
 
 // ------------------------------------------------------------------------------ resources
 
@@ -91,83 +92,12 @@ export function podRequests(spec: KubeObject, nonZero = false): Resources {
 
 // ------------------------------------------------------------------------------ matching helpers
 
-export interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-}
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-}
-
-export function toleratesTaint(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  const op = t.operator || 'Equal';
-  if (op === 'Exists') return true;
-  return op === 'Equal' && (t.value ?? '') === (taint.value ?? '');
-}
+export type { NodeMatcher, Taint, Toleration } from '../machinery/selectors/node-affinity.js';
+export { toleratesTaint, compileNodeSelectorTerm as compileTerm, compileNodeSelectorTerms as compileTerms } from '../machinery/selectors/node-affinity.js';
 
 export function tolerated(taint: Taint, tolerations: readonly Toleration[]): boolean {
   for (const t of tolerations) if (toleratesTaint(t, taint)) return true;
   return false;
-}
-
-interface NodeSelectorRequirement {
-  key?: string;
-  operator?: string;
-  values?: string[];
-}
-interface NodeSelectorTerm {
-  matchExpressions?: NodeSelectorRequirement[];
-  matchFields?: NodeSelectorRequirement[];
-}
-
-function requirementMatches(r: NodeSelectorRequirement, value: string | undefined): boolean {
-  const values = r.values ?? [];
-  switch (r.operator) {
-    case 'In':
-      return value !== undefined && values.includes(value);
-    case 'NotIn':
-      return value === undefined || !values.includes(value);
-    case 'Exists':
-      return value !== undefined;
-    case 'DoesNotExist':
-      return value === undefined;
-    case 'Gt':
-    case 'Lt': {
-      if (value === undefined || values.length !== 1 || !/^-?\d+$/.test(value) || !/^-?\d+$/.test(values[0]!)) return false;
-      return r.operator === 'Gt' ? BigInt(value) > BigInt(values[0]!) : BigInt(value) < BigInt(values[0]!);
-    }
-    default:
-      return false;
-  }
-}
-
-/** A node selector term (matchExpressions on labels AND matchFields on metadata.name); an empty term matches nothing. */
-export type NodeMatcher = (labels: Readonly<Record<string, string>>, name: string) => boolean;
-
-export function compileTerm(term: NodeSelectorTerm): NodeMatcher {
-  const exprs = term.matchExpressions ?? [];
-  const fields = term.matchFields ?? [];
-  if (exprs.length === 0 && fields.length === 0) return () => false;
-  return (labels, name) => {
-    for (const e of exprs) if (!requirementMatches(e, Object.prototype.hasOwnProperty.call(labels, e.key ?? '') ? labels[e.key ?? ''] : undefined)) return false;
-    for (const f of fields) {
-      if (f.key !== 'metadata.name') return false;
-      if (!requirementMatches(f, name)) return false;
-    }
-    return true;
-  };
-}
-
-/** Any of the terms (nodeSelectorTerms are ORed). */
-export function compileTerms(terms: NodeSelectorTerm[] | undefined): NodeMatcher {
-  const ms = (terms ?? []).map(compileTerm);
-  return (labels, name) => ms.some((m) => m(labels, name));
 }
 
 export type LabelMatcher = (labels: Readonly<Record<string, string>>) => boolean;

@@ -3,28 +3,11 @@
 // template's tolerations plus the tolerations every daemon pod gets.
 import type { KubeObject } from '../../client/types.js';
 import { labelsOf, nameOf } from '../common/meta.js';
+import { compileNodeSelectorTerms, toleratesTaint, type NodeSelectorTerm, type Taint, type Toleration } from '../../machinery/selectors/node-affinity.js';
 
-export interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-  tolerationSeconds?: number;
-}
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-}
-interface NodeSelectorRequirement {
-  key: string;
-  operator: string;
-  values?: string[];
-}
-interface NodeSelectorTerm {
-  matchExpressions?: NodeSelectorRequirement[];
-  matchFields?: NodeSelectorRequirement[];
-}
+export type { Taint, Toleration } from '../../machinery/selectors/node-affinity.js';
+export { toleratesTaint } from '../../machinery/selectors/node-affinity.js';
+
 type PodSpec = Record<string, unknown> & {
   nodeName?: string;
   nodeSelector?: Record<string, string>;
@@ -50,47 +33,8 @@ export function addDaemonPodTolerations(spec: PodSpec): void {
   if (spec.hostNetwork) add({ key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' });
 }
 
-export function toleratesTaint(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  const op = t.operator ?? '';
-  if (op === '' || op === 'Equal') return (t.value ?? '') === (taint.value ?? '');
-  return op === 'Exists';
-}
-
 function untolerated(taints: Taint[], tolerations: Toleration[], effects: string[]): boolean {
   return taints.some((taint) => effects.includes(taint.effect) && !tolerations.some((t) => toleratesTaint(t, taint)));
-}
-
-function requirementMatches(r: NodeSelectorRequirement, value: string | undefined): boolean {
-  const values = r.values ?? [];
-  switch (r.operator) {
-    case 'In':
-      return value !== undefined && values.includes(value);
-    case 'NotIn':
-      return value === undefined || !values.includes(value);
-    case 'Exists':
-      return value !== undefined;
-    case 'DoesNotExist':
-      return value === undefined;
-    case 'Gt':
-    case 'Lt': {
-      if (value === undefined || values.length !== 1 || !/^-?\d+$/.test(value) || !/^-?\d+$/.test(values[0]!)) return false;
-      return r.operator === 'Gt' ? BigInt(value) > BigInt(values[0]!) : BigInt(value) < BigInt(values[0]!);
-    }
-    default:
-      return false;
-  }
-}
-
-function termMatches(term: NodeSelectorTerm, node: KubeObject): boolean {
-  const exprs = term.matchExpressions ?? [];
-  const fields = term.matchFields ?? [];
-  if (exprs.length === 0 && fields.length === 0) return false; // an empty term matches nothing
-  const labels = labelsOf(node);
-  for (const r of exprs) if (!requirementMatches(r, Object.hasOwn(labels, r.key) ? labels[r.key] : undefined)) return false;
-  for (const r of fields) if (!requirementMatches(r, r.key === 'metadata.name' ? nameOf(node) : undefined)) return false;
-  return true;
 }
 
 /** nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): nodeSelector and the required terms (ORed). */
@@ -99,7 +43,7 @@ export function matchesRequiredNodeAffinity(spec: PodSpec, node: KubeObject): bo
   for (const [k, v] of Object.entries(spec.nodeSelector ?? {})) if (labels[k] !== v) return false;
   const required = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   if (!required) return true;
-  return (required.nodeSelectorTerms ?? []).some((t) => termMatches(t, node));
+  return compileNodeSelectorTerms(required.nodeSelectorTerms)(labels, nameOf(node));
 }
 
 /** The daemon pod's spec for a node: the template's, with the daemon tolerations. */
