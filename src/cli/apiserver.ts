@@ -3,7 +3,7 @@ import { InvalidArgumentError } from 'commander';
 import { startApiServer } from '../apiserver/server.js';
 import { parseDuration } from '../machinery/codec/time.js';
 import { parseEtcdServers } from '../storage/open.js';
-import { parseChoice, parseOrExit, parsePort, program } from './flags.js';
+import { parseChoice, parseOrExit, parsePort, program } from '../machinery/flags.js';
 import { capYoungGeneration } from './young-generation.js';
 
 export async function apiserverMain(argv: string[]): Promise<number> {

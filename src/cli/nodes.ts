@@ -4,7 +4,7 @@ import { InvalidArgumentError } from 'commander';
 import { KubeconfigError, loadRestConfig } from '../client/kubeconfig.js';
 import { KUBERNETES_CLIENT_VERSION, newClientset } from '../client/rest.js';
 import { parseDuration } from '../machinery/codec/time.js';
-import { parseOrExit, program } from './flags.js';
+import { parseOrExit, program } from '../machinery/flags.js';
 
 function durationMs(min: number): (value: string) => number {
   return (value) => {

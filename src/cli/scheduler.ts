@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 import { parseDuration } from '../machinery/codec/time.js';
-import { parseChoice, parseOrExit, parsePort, program } from './flags.js';
+import { parseChoice, parseOrExit, parsePort, program } from '../machinery/flags.js';
 
 function parseBool(v: string): boolean {
   if (v === 'true' || v === '1' || v === 't' || v === 'T' || v === 'TRUE' || v === 'True') return true;

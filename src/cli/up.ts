@@ -3,7 +3,7 @@
 import { InvalidArgumentError } from 'commander';
 import { parseEtcdServers } from '../storage/open.js';
 import { startCluster } from '../up/cluster.js';
-import { parseChoice, parseOrExit, parsePort, program } from './flags.js';
+import { parseChoice, parseOrExit, parsePort, program } from '../machinery/flags.js';
 
 function parseCount(value: string): number {
   const n = Number(value);

@@ -11,7 +11,7 @@
 import { isIP } from 'node:net';
 import { Option, InvalidArgumentError, type Command } from 'commander';
 import { formatDuration, parseDuration } from '../machinery/codec/time.js';
-import { program } from '../cli/flags.js';
+import { program } from '../machinery/flags.js';
 import { CONTROLLERS, resolveControllers } from './controllers.js';
 
 export type OptionType = 'bool' | 'int32' | 'port' | 'float32' | 'duration' | 'string' | 'ip' | 'cidr' | 'stringSlice' | 'featureGates';

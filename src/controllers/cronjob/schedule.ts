@@ -4,11 +4,11 @@
 // Next walks wall-clock fields in the schedule's IANA time zone the way robfig does with Go's
 // time.Date (so DST gaps and repeats behave as in Kubernetes), with zone offsets from Intl.
 //
-// Why not an npm cron parser: the validation already is robfig's (src/registry/strategies/cron.ts,
+// Why not an npm cron parser: the validation already is robfig's (src/machinery/cron.ts,
 // whose texts we reuse for errors), and what matters to a CronJob is the exact instants robfig
 // picks — the day-of-month/day-of-week star rule, the DST adjustments, the 5-year search limit —
 // which cron-parser/croner do not promise; this port is ~200 lines without dependencies.
-import { cronScheduleError, isKnownTimeZone } from '../../registry/strategies/cron.js';
+import { cronScheduleError, isKnownTimeZone } from '../../machinery/cron.js';
 
 interface Field {
   bits: boolean[];

@@ -4,7 +4,7 @@ import type { EventRecorder, KubeObject } from '../../client/types.js';
 import { meta, timeMs } from '../common/objects.js';
 import { newControllerRef } from '../common/controller-ref.js';
 import { formatRFC3339In, type Schedule } from './schedule.js';
-import { isKnownTimeZone } from '../../registry/strategies/cron.js';
+import { isKnownTimeZone } from '../../machinery/cron.js';
 
 export const SCHEDULED_TIMESTAMP_ANNOTATION = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 /** nextScheduleDelta: requeue a little after the schedule time. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cronScheduleError, isKnownTimeZone } from './cron.js';
+import { cronScheduleError, isKnownTimeZone } from '../../machinery/cron.js';
 import { create, created, edit, lines, OBJECTS, readJSON, updateErrors } from './strategies.testutil.js';
 
 const job = readJSON(`${OBJECTS}/Job.minimal.request.json`);

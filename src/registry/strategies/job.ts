@@ -30,7 +30,7 @@ import {
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { goLabelSelector, rawError } from '../../machinery/validation/go-syntax.js';
 import type { ResourceStrategy, StrategyContext } from '../strategy.js';
-import { cronScheduleError, isKnownTimeZone } from './cron.js';
+import { cronScheduleError, isKnownTimeZone } from '../../machinery/cron.js';
 import { validatePodTemplateSpec } from './podspec.js';
 import { podWarnings } from './warnings.js';
 

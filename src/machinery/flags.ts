@@ -1,4 +1,4 @@
-// Flag parsing shared by the subcommands: Kubernetes-style long flags with commander, where any
+// Flag parsing shared by every command and daemon (cli/, controller-manager/, ...), below them all: Kubernetes-style long flags with commander, where any
 // bad flag or value ends the process with a one-line error and exit code 2.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
