@@ -130,9 +130,6 @@ export class Store {
     return canonicalize<KubeObject>(obj, this.kind.type);
   }
 
-  private get isNamespaces(): boolean {
-    return this.kind.group === '' && this.kind.resource === 'namespaces';
-  }
 
   private invalid(name: string, errors: FieldError[]): StatusError {
     return apiError.invalid(this.kind.kind, this.kind.group, name, errors);
@@ -257,8 +254,8 @@ export class Store {
       }
       const proposed = await tryUpdate(cloneJson(current));
       const next = this.prepareUpdate(proposed, current, opts.subresource ?? '', opts.requestGroupVersion, opts.strategy);
-      // (Namespaces also wait for spec.finalizers, Kubernetes' ShouldDeleteNamespaceDuringUpdate.)
-      if (emptiesFinalizers(next, current) && !(this.isNamespaces && strs((next.spec as KubeObject | undefined)?.finalizers).length > 0)) {
+      // (A deletion the object's own spec holds waits too: Kubernetes' ShouldDeleteNamespaceDuringUpdate.)
+      if (emptiesFinalizers(next, current) && !this.strategy.holdsDeletion?.(next)) {
         // Kubernetes' shouldDeleteDuringUpdate: the update removed the last finalizer of an object
         // whose deletion waits for nothing else, so the object is deleted (watchers see DELETED).
         if (opts.dryRun) return { object: next, changed: true };
@@ -419,14 +416,12 @@ export class Store {
       const graceful = this.strategy.defaultGracePeriodSeconds !== undefined;
       let deleteAfterMark = false;
       let mark = false;
-      if (this.isNamespaces && !alreadyDeleting) {
-        // Kubernetes' namespace REST: the first delete only starts termination (Terminating, no
-        // grace period); the namespace controller empties it and removes spec.finalizers.
+      if (this.strategy.beginDeletion && !alreadyDeleting) {
         nm.deletionTimestamp = timestamp(now);
-        next.status = { ...((next.status as KubeObject | undefined) ?? {}), phase: 'Terminating' };
+        this.strategy.beginDeletion(next);
         mark = true;
-      } else if (this.isNamespaces && strs((next.spec as KubeObject | undefined)?.finalizers).length > 0) {
-        throw apiError.conflict(this.name, name, 'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.');
+      } else if (this.strategy.holdsDeletion?.(next)) {
+        throw apiError.conflict(this.name, name, this.strategy.deletionHeldMessage ?? 'the object is being deleted');
       } else if (grace > 0 && (!alreadyDeleting || currentGrace === undefined || grace < currentGrace)) {
         // Graceful: the object stays until whoever runs it (the node) finishes within the period.
         nm.deletionTimestamp = timestamp(now + grace * 1000);

@@ -60,6 +60,18 @@ export interface ResourceStrategy {
    * 0 once unscheduled or terminal); absent = delete immediately.
    */
   defaultGracePeriodSeconds?(obj: KubeObject): number | undefined;
+  /**
+   * When present, the first delete only marks the object (deletionTimestamp, no grace period) and
+   * calls this for the rest (a Namespace becomes Terminating), whatever its finalizers.
+   */
+  beginDeletion?(obj: KubeObject): void;
+  /**
+   * Deletion held by the object's own spec (a Namespace's spec.finalizers): while true, neither a
+   * delete nor the removal of its last metadata finalizer removes it.
+   */
+  holdsDeletion?(obj: KubeObject): boolean;
+  /** The 409 message for a delete of an object whose deletion is held. */
+  deletionHeldMessage?: string;
   /** PUT of a missing object creates it (Kubernetes' AllowCreateOnUpdate: leases, events, ...). */
   allowCreateOnUpdate?: boolean;
   /**

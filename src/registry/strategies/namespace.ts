@@ -31,6 +31,14 @@ export const namespaceStrategy: ResourceStrategy = {
   hasStatus: true,
   tracksGeneration: false,
   nameValidator: nameIsDNSLabel,
+  // Kubernetes' namespace REST: the first delete only starts termination (Terminating, no grace
+  // period); the namespace controller empties it and removes spec.finalizers, then it goes.
+  beginDeletion(ns) {
+    ns.status = { ...obj(ns.status), phase: 'Terminating' };
+  },
+  holdsDeletion: (ns) => strs(obj(ns.spec).finalizers).length > 0,
+  deletionHeldMessage:
+    'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.',
   prepareForCreate(ns) {
     prepareNamespaceForCreate(ns);
   },
