@@ -11,6 +11,7 @@ import { fieldError } from '../machinery/validation/field-errors.js';
 import { apiError } from '../registry/errors.js';
 import { metaOf, str } from '../registry/meta.js';
 import type { Registry } from '../registry/registry.js';
+import type { UserInfo } from './auth/types.js';
 import { validateDeleteOptions, type Store } from '../registry/store.js';
 import { decodeBody, type DecodedBody } from './decode.js';
 import { encodeList, encodeObject, encodeOther, type ResponseFormat, type TableOptions } from './encode.js';
@@ -31,6 +32,8 @@ export interface RequestContext {
   query: URLSearchParams;
   format: ResponseFormat;
   registry: Registry;
+  /** The authenticated user (for admission, access reviews, managedFields). */
+  user: UserInfo;
   /** Warnings for the `Warning` response header. */
   warnings: string[];
   now: number;

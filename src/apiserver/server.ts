@@ -9,6 +9,10 @@ import { apiError } from '../registry/errors.js';
 import { genericStrategy } from '../registry/generic-strategy.js';
 import { hasStrategy, strategyFor } from '../registry/strategies/index.js';
 import { Registry } from '../registry/registry.js';
+import { alwaysAllow } from './auth/always-allow.js';
+import { AuthenticationChain, type AuthenticationOptions } from './auth/chain.js';
+import { authError } from './auth/errors.js';
+import { SYSTEM_AUTHENTICATED, SYSTEM_MASTERS, type Attributes, type Authorizer, type UserInfo } from './auth/types.js';
 import { bootstrapSystemObjects } from './bootstrap.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
 import { openStorage, type StorageBackend } from '../storage/open.js';
@@ -40,6 +44,14 @@ export interface ApiServerOptions {
   port?: number;
   bindAddress?: string;
   strategyFor?: (group: string, resource: string) => ResourceStrategy | undefined;
+  /**
+   * How requests are authenticated. Absent: no authentication at all, every request is the
+   * unsecured user (in system:masters) — for in-process tests only; the command line always
+   * configures it.
+   */
+  authentication?: AuthenticationOptions;
+  /** Decides every request (resource and non-resource) after authentication; absent: AlwaysAllow. */
+  authorizer?: Authorizer;
   log?: (fields: Record<string, unknown>) => void;
 }
 
@@ -54,6 +66,8 @@ export interface ApiServer {
 const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const OBJECT_TRANSFORMS = new Set<ResponseFormat['as']>(['', 'Table', 'PartialObjectMetadata']);
 const LIST_TRANSFORMS = new Set<ResponseFormat['as']>(['', 'Table', 'PartialObjectMetadataList']);
+/** The user of a server without authentication (kube-apiserver's former insecure port). */
+const UNSECURED_USER: UserInfo = Object.freeze({ name: 'system:unsecured', groups: Object.freeze([SYSTEM_MASTERS, SYSTEM_AUTHENTICATED]) });
 const WATCH_TRANSFORMS = new Set<ResponseFormat['as']>(['', 'Table', 'PartialObjectMetadata', 'PartialObjectMetadataList']);
 
 /** The query of a request (empty when its URL does not parse). */
@@ -90,6 +104,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       return { docs, v2: new OpenApiV2Endpoint(docs.v2) };
     }));
   const metrics = new ApiServerMetrics();
+  const authentication = opts.authentication ? new AuthenticationChain(opts.authentication) : undefined;
+  const authorizer = opts.authorizer ?? alwaysAllow;
   // Ready once the system namespaces and the kubernetes Service exist (kube-apiserver's
   // poststarthook/bootstrap-controller), not merely once the watch cache is.
   let bootstrapped = false;
@@ -121,6 +137,14 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       throw apiError.badRequest('malformed request URL');
     }
     const info = parseRequestInfo(method, url.pathname, url.searchParams);
+    const user = authentication === undefined ? UNSECURED_USER : await authentication.authenticate(req);
+    if (authorizer !== alwaysAllow) {
+      const attrs: Attributes = info.isResourceRequest
+        ? { user, verb: info.verb, resourceRequest: true, apiGroup: info.group, apiVersion: info.version, namespace: info.namespace, resource: info.resource, subresource: info.subresource, name: info.name, path: url.pathname }
+        : { user, verb: info.verb, resourceRequest: false, apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', path: url.pathname };
+      const { decision, reason } = await authorizer.authorize(attrs);
+      if (decision !== 'allow') throw authError.forbidden(attrs, reason);
+    }
     if (!info.isResourceRequest) {
       req.resume();
       return handleNonResource(req, res, url, method);
@@ -136,6 +160,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       query: url.searchParams,
       format: negotiateResource(req.headers.accept, pretty, transforms, info.verb === 'watch'),
       registry,
+      user,
       warnings: [],
       now: Date.now(),
     };

@@ -5,6 +5,8 @@ import { parseDuration } from '../machinery/codec/time.js';
 import { parseEtcdServers } from '../storage/open.js';
 import { parseChoice, parseOrExit, parsePort, program } from '../machinery/flags.js';
 import { capYoungGeneration } from './young-generation.js';
+import type { Authenticator } from '../apiserver/auth/types.js';
+import { TokenFileAuthenticator } from '../apiserver/auth/token-file.js';
 
 export async function apiserverMain(argv: string[]): Promise<number> {
   const cmd = program('apiserver', 'Serve the Kubernetes Workload Resource API (HTTP) over embedded or etcd storage.')
@@ -20,7 +22,9 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     .option('--bind-address <ip>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 6443)
     .option('--storage-history <duration>', 'how long watch history and list snapshots are kept; continue tokens expire with them (default: 5m0s)', parseDurationMs)
-    .option('--storage-history-revisions <n>', 'the newest this-many changes are kept whatever their age', parseCount, 1000);
+    .option('--storage-history-revisions <n>', 'the newest this-many changes are kept whatever their age', parseCount, 1000)
+    .option('--token-auth-file <file>', 'static bearer tokens, CSV lines token,user,uid,"group1,group2" (turns authentication on)')
+    .option('--anonymous-auth <bool>', 'requests without credentials are system:anonymous (else 401)', parseBoolFlag, true);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<{
@@ -31,10 +35,21 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     port: number;
     storageHistory?: number;
     storageHistoryRevisions: number;
+    tokenAuthFile?: string;
+    anonymousAuth: boolean;
   }>();
   if (o.storage === 'etcd' && !o.etcdServers) {
     process.stderr.write('kubelite apiserver: --storage etcd needs --etcd-servers\n');
     return 2;
+  }
+  const authenticators: Authenticator[] = [];
+  if (o.tokenAuthFile !== undefined) {
+    try {
+      authenticators.push(TokenFileAuthenticator.fromFile(o.tokenAuthFile));
+    } catch (err) {
+      process.stderr.write(`kubelite apiserver: --token-auth-file: ${(err as Error).message}\n`);
+      return 2;
+    }
   }
   // 16 MB of young generation instead of V8's 32 (see young-generation.ts).
   capYoungGeneration(16 * 1024 * 1024);
@@ -44,6 +59,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     etcdServers: o.etcdServers,
     bindAddress: o.bindAddress,
     port: o.port,
+    authentication: authenticators.length > 0 ? { authenticators, anonymous: o.anonymousAuth } : undefined,
     history: { minAgeMs: o.storageHistory ?? 5 * 60_000, minRevisions: o.storageHistoryRevisions },
   });
   process.stdout.write(`ready: server=${server.url}\n`);
@@ -72,4 +88,10 @@ function parseCount(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
   return n;
+}
+
+function parseBoolFlag(value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('must be true or false');
 }
