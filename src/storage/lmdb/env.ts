@@ -37,11 +37,10 @@ const META_FORMAT = Buffer.from('format');
 export function openEnv(dataDir: string): LmdbEnv {
   const root = open({
     path: dataDir,
-    // A commit must be on disk before its write promise resolves. With overlappingSync (the
-    // default on Linux) lmdb-js resolves writes when a commit becomes visible and fsyncs
-    // afterwards; without it, the commit itself fsyncs data and meta pages before the write
-    // thread reports it, so a resolved batch promise means durable.
-    overlappingSync: false,
+    // A batch promise resolves when its commit is visible; it is flushed to disk afterwards while
+    // the next commit proceeds (overlappingSync, lmdb-js's default on Linux), and the storage
+    // acknowledges writes only once `flushed` says they are on disk.
+    overlappingSync: true,
     noSync: false,
     // 8 KiB pages raise LMDB's key limit from 1978 to 4026 bytes (history keys are object keys
     // plus 9 bytes) and keep values up to ~4 KiB inline in leaf pages.

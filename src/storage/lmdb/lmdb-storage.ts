@@ -5,6 +5,10 @@
 // LMDB transaction is committing go into the next one (one fsync for the lot, on lmdb-js's write
 // thread). Only when that transaction is on disk do the writes' promises resolve, their watch
 // events go out, and reads start to see them: reads are taken at the newest durable revision.
+// Commits overlap their fsyncs (lmdb-js overlappingSync): the next batch commits while the previous
+// one is being flushed, and acknowledgements follow the flushes in commit order. With a single
+// commit in flight the API server sat idle for a fifth of the time at 32 concurrent writers,
+// waiting for fsyncs with requests parked behind them.
 import { mkdirSync } from 'node:fs';
 import type { Transaction } from 'lmdb';
 import { DEFAULT_RETENTION, RevisionClock, type HistoryRetention } from '../history-retention.js';
@@ -112,6 +116,10 @@ export class LmdbStorage implements Storage {
   private commitWaiters: Waiter[] = [];
   private idleWaiters: Array<() => void> = [];
   private inFlight = false;
+  /** Commits visible in LMDB but not yet flushed to disk, so not yet acknowledged. */
+  private unflushedCommits = 0;
+  /** Acknowledges flushed commits in commit order. */
+  private acks: Promise<void> = Promise.resolve();
   private flushScheduled = false;
   private readonly compactor: Compactor;
   private readonly watchers = new Set<Watcher>();
@@ -294,7 +302,7 @@ export class LmdbStorage implements Storage {
     this.closed = true;
     clearInterval(this.timer);
     // Writes already accepted still get their commit (or their failure).
-    while (this.inFlight || this.flushScheduled || this.pending.length > 0 || this.commitWaiters.length > 0) {
+    while (this.inFlight || this.unflushedCommits > 0 || this.flushScheduled || this.pending.length > 0 || this.commitWaiters.length > 0) {
       if (this.failure) break;
       await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     }
@@ -375,7 +383,9 @@ export class LmdbStorage implements Storage {
     if (this.inFlight || this.failure) return;
     let chunk: CompactionChunk | undefined;
     if (this.compactor.hasWork && !this.closed) {
-      // Planned against a snapshot holding every commit: nothing is in flight right now.
+      // Planned against a snapshot holding every commit, with nothing in flight or unflushed: the
+      // last acknowledgement schedules this flush again.
+      if (this.unflushedCommits > 0) return;
       chunk = this.withSnapshot(this.durable, (_, txn) => this.compactor.plan(txn, COMPACTION_CHUNK));
     }
     const ops = this.takeBatch();
@@ -384,11 +394,12 @@ export class LmdbStorage implements Storage {
     const writeCompacted = this.compactedDirty ? this.compacted : 0;
     this.compactedDirty = false;
     if (ops.length === 0 && !chunk && writeCompacted === 0 && waiters.length === 0) {
-      this.notifyIdle();
+      if (this.unflushedCommits === 0) this.notifyIdle();
       return;
     }
     const last = ops.length > 0 ? ops[ops.length - 1]!.revision : this.durable;
     this.inFlight = true;
+    let flushed: Promise<unknown>;
     try {
       const { meta } = this.env;
       const appends: Array<Promise<boolean>> = [];
@@ -402,6 +413,9 @@ export class LmdbStorage implements Storage {
       // A failed commit rejects these too; `committed` reports it.
       appended.catch(() => undefined);
       await committed;
+      // Taken now, before another commit starts: resolves once this commit (or a later one) is on
+      // disk. lmdb-js evaluates its flushed thenable when then() is called, so call it here.
+      flushed = new Promise((resolve, reject) => this.env.root.flushed.then(resolve, reject));
       // LMDB skips (rather than fails) an append whose key is not the largest. Revisions only grow,
       // so this cannot happen unless the files were tampered with; never acknowledge such a write.
       if ((await appended).includes(false)) {
@@ -409,14 +423,29 @@ export class LmdbStorage implements Storage {
       }
     } catch (err) {
       this.inFlight = false;
-      this.fail(
-        new StorageError('Unavailable', `lmdb commit of revisions up to ${last} failed, storage stopped: ${errorText(err)}`),
-        ops,
-        waiters,
-      );
+      this.failCommit(err, last, ops, waiters);
       return;
     }
     this.inFlight = false;
+    this.unflushedCommits++;
+    this.acks = this.acks
+      .then(() => flushed)
+      .then(
+        () => this.acknowledge(ops, waiters, chunk, last),
+        (err: unknown) => this.failCommit(err, last, ops, waiters),
+      );
+    // The next batch commits while this one is flushed.
+    if (this.pending.length > 0 || this.commitWaiters.length > 0 || this.compactedDirty) this.scheduleFlush();
+  }
+
+  private failCommit(err: unknown, last: number, ops: PendingWrite[], waiters: Waiter[]): void {
+    this.fail(new StorageError('Unavailable', `lmdb commit of revisions up to ${last} failed, storage stopped: ${errorText(err)}`), ops, waiters);
+  }
+
+  /** A commit is on disk: its writes resolve, their events go out, reads see them. */
+  private acknowledge(ops: PendingWrite[], waiters: Waiter[], chunk: CompactionChunk | undefined, last: number): void {
+    this.unflushedCommits--;
+    if (this.failure) return;
     this.durable = last;
     // Later reads (including `valueOf`) must see this commit, not a snapshot taken before it.
     this.env.root.resetReadTxn();
@@ -428,7 +457,7 @@ export class LmdbStorage implements Storage {
     this.autoCompact();
     if (this.pending.length > 0 || this.commitWaiters.length > 0 || this.compactedDirty || (this.compactor.hasWork && !this.closed)) {
       this.scheduleFlush();
-    } else {
+    } else if (this.unflushedCommits === 0 && !this.inFlight) {
       this.notifyIdle();
     }
   }
