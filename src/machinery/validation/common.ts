@@ -9,8 +9,14 @@ export type Obj = Record<string, unknown>;
 
 // ---- paths (field.Path.Child / Index / Key as strings) ----
 
-export const child = (path: string, ...names: string[]): string => names.reduce((p, n) => (p === '' ? n : `${p}.${n}`), path);
-export const index = (path: string, i: number): string => `${path}[${i}]`;
+// Called for most fields of every object validated: fixed parameters, no rest array or closure.
+export function child(path: string, a: string, b?: string, c?: string, d?: string): string {
+  let p = path === '' ? a : `${path}.${a}`;
+  if (b !== undefined) p = `${p}.${b}`;
+  if (c !== undefined) p = `${p}.${c}`;
+  if (d !== undefined) p = `${p}.${d}`;
+  return p;
+}export const index = (path: string, i: number): string => `${path}[${i}]`;
 export const key = (path: string, k: string): string => `${path}[${k}]`;
 
 // ---- reading JSON as Go would see it ----
