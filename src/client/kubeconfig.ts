@@ -12,6 +12,8 @@ export interface RestConfig {
   insecureSkipTlsVerify?: boolean;
   /** Bearer token (already read from tokenFile). */
   token?: string;
+  /** A token that changes over time (a renewed bound service account token); wins over `token`. */
+  tokenSource?: () => string;
   tokenFile?: string;
   clientCert?: Buffer;
   clientKey?: Buffer;

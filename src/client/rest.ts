@@ -196,7 +196,8 @@ export class RestClientset implements Clientset {
       h['Content-Type'] = spec.contentType ?? JSON_TYPE;
       h['Content-Length'] = spec.body.length;
     }
-    if (this.config.token) h.Authorization = `Bearer ${this.config.token}`;
+    const token = this.config.tokenSource?.() ?? this.config.token;
+    if (token) h.Authorization = `Bearer ${token}`;
     else if (this.config.username !== undefined) h.Authorization = `Basic ${Buffer.from(`${this.config.username}:${this.config.password ?? ''}`).toString('base64')}`;
     return h;
   }

@@ -1,7 +1,8 @@
 // The API clients of the daemon, built from --kubeconfig / --master, --kube-api-qps/-burst and
 // --kube-api-content-type with src/client's REST client and shared informers.
 import type { Registry } from 'prom-client';
-import { loadRestConfig } from '../client/kubeconfig.js';
+import { loadRestConfig, type RestConfig } from '../client/kubeconfig.js';
+import { ServiceAccountClients } from './service-account-clients.js';
 import { KUBERNETES_CLIENT_VERSION, newClientset } from '../client/rest.js';
 import { hostname } from 'node:os';
 import { EventBroadcaster } from '../client/events.js';
@@ -12,15 +13,25 @@ import type { ControllerManagerOptions } from './options.js';
 
 export async function buildClients(options: ControllerManagerOptions, registry: Registry, log?: (fields: Record<string, unknown>) => void): Promise<ClientBundle> {
   const config = loadRestConfig({ kubeconfig: options.kubeconfig, master: options.master });
-  const clientset = newClientset({
+  const userAgent = `kube-controller-manager/${KUBERNETES_CLIENT_VERSION} (${process.platform}/${process.arch}) kubernetes/kubelite`;
+  const clientsetOf = (c: RestConfig, suffix = '') =>
+    newClientset({
+      config: c,
+      // kube-controller-manager's client builder appends the controller's name: `.../deployment-controller`
+      userAgent: suffix === '' ? userAgent : `${userAgent}/${suffix}`,
+      contentType: options.kubeApiContentType,
+      qps: options.kubeApiQps,
+      burst: options.kubeApiBurst,
+      // the daemon waits for the API server itself (with back-off and a log line per attempt)
+      maxRetries: 0,
+      log,
+    });
+  const clientset = clientsetOf(config);
+  const serviceAccounts = new ServiceAccountClients({
+    root: clientset,
     config,
-    userAgent: `kube-controller-manager/${KUBERNETES_CLIENT_VERSION} (${process.platform}/${process.arch}) kubernetes/kubelite`,
-    contentType: options.kubeApiContentType,
-    qps: options.kubeApiQps,
-    burst: options.kubeApiBurst,
-    // the daemon waits for the API server itself (with back-off and a log line per attempt)
-    maxRetries: 0,
-    log,
+    newClientset: (c, name) => clientsetOf(c, name),
+    log: (fields) => log?.(fields),
   });
   registerRestClientMetrics(registry, clientset.metrics, new URL(config.server).host);
   const informers = new SharedInformerFactory(clientset, { resyncPeriodMs: options.minResyncPeriod, log });
@@ -29,7 +40,9 @@ export async function buildClients(options: ControllerManagerOptions, registry: 
     clientset,
     informers,
     recorder: (component) => broadcaster.newRecorder(component),
+    controllerClientset: (controller) => serviceAccounts.clientsetFor(controller),
     close: () => {
+      serviceAccounts.close();
       broadcaster.shutDown();
       clientset.close();
     },

@@ -20,6 +20,11 @@ export interface ClientBundle {
   clientset: Clientset;
   informers: InformerFactory;
   recorder?: (component: string) => EventRecorder;
+  /**
+   * --use-service-account-credentials: the clientset a controller writes with (its own service
+   * account's), or undefined for the daemon's own. Absent: every controller uses `clientset`.
+   */
+  controllerClientset?: (controller: string) => Promise<Clientset | undefined>;
   /** Called once the daemon has stopped (closes connections). */
   close?: () => void;
 }
@@ -166,12 +171,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
   let resolveDone!: (code: number) => void;
   const done = new Promise<number>((r) => (resolveDone = r));
 
-  for (const [flag, on] of [
-    ['--use-service-account-credentials', options.useServiceAccountCredentials === true],
-    ['--contention-profiling', options.contentionProfiling === true],
-  ] as const) {
-    if (on) log({ msg: `${flag} is accepted but has no effect in kubelite`, level: 'warning' });
-  }
+  if (options.contentionProfiling === true) log({ msg: '--contention-profiling is accepted but has no effect in kubelite', level: 'warning' });
   const recorder = clients.recorder ?? ((): EventRecorder => ({ event: () => {} }));
 
   /** One request to the API server: updates the apiserver health check. */
@@ -226,9 +226,11 @@ export async function startControllerManager(options: ControllerManagerOptions, 
       }
       first = false;
       const workers = entry.workersOption ? Number(options[entry.workersOption] ?? 1) : (entry.workers ?? 1);
-      const ctx: ControllerContext = { ...ctxBase, log: (fields) => log({ controller: name, ...fields }) };
       let controller: Controller;
       try {
+        const own = options.useServiceAccountCredentials === true ? await clients.controllerClientset?.(name) : undefined;
+        if (signal.aborted) return;
+        const ctx: ControllerContext = { ...ctxBase, clientset: own ?? ctxBase.clientset, log: (fields) => log({ controller: name, ...fields }) };
         controller = entry.ctor(ctx);
       } catch (err) {
         log({ msg: 'error starting controller', controller: name, error: errorMessage(err), level: 'error' });
