@@ -12,6 +12,9 @@ test('the kind table serves what DESIGN.md lists, each kind with one storage ver
   assert.deepEqual(served('Job'), ['batch/v1']);
   assert.deepEqual(served('CronJob'), ['batch/v1', 'batch/v1beta1', 'batch/v2alpha1']);
   assert.deepEqual(served('Lease'), ['coordination.k8s.io/v1']);
+  for (const kind of ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']) assert.deepEqual(served(kind), ['rbac.authorization.k8s.io/v1'], kind);
+  for (const kind of ['SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview']) assert.deepEqual(served(kind), ['authorization.k8s.io/v1'], kind);
+  assert.deepEqual(served('SelfSubjectReview'), ['authentication.k8s.io/v1', 'authentication.k8s.io/v1beta1']);
   for (const kind of ['Pod', 'Namespace', 'Node', 'Event', 'ConfigMap', 'Endpoints', 'Service', 'ServiceAccount', 'Secret', 'ReplicationController']) {
     assert.deepEqual(served(kind), ['v1'], kind);
   }
@@ -20,12 +23,17 @@ test('the kind table serves what DESIGN.md lists, each kind with one storage ver
     const id = `${k.group}/${k.version}/${k.resource}`;
     assert.ok(!resources.has(id), `${id} declared twice`);
     resources.add(id);
+    if (k.createOnly) {
+      // Virtual kinds (access reviews) are neither stored nor listed.
+      assert.ok(!k.storage && k.list === undefined && !k.toHub && !k.fromHub, `${id} is virtual`);
+      continue;
+    }
     const hub = storageVersionOf(k);
     assert.equal(hub.storage, true);
     assert.equal(allKinds.filter((s) => s.storage && s.kind === k.kind && s.resource === k.resource).length, 1, `${k.kind}: one storage version`);
     // Non-storage versions convert both ways; the storage version needs no conversion.
     assert.equal(k.storage, k.toHub === undefined && k.fromHub === undefined, `${id} conversion functions`);
-    assert.equal(k.list.fields.items?.type.kind, 'list', `${id} list has items`);
+    assert.equal(k.list!.fields.items?.type.kind, 'list', `${id} list has items`);
     assert.ok(k.type.fields.metadata, `${id} has metadata`);
   }
   assert.equal(findResource('apps', 'v1', 'deployments')?.kind, 'Deployment');

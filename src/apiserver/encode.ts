@@ -190,7 +190,7 @@ export function encodeListStreamed(page: ListPage, kv: KindVersion, fmt: Respons
   if (fmt.mediaType === 'application/vnd.kubernetes.protobuf' && kv.storage && protobufSplicing(kv)) {
     return protobufList(page.items, listMeta, listKind, apiVersion, kv);
   }
-  return encodeAs(slowList(page.items, listMeta, listKind, apiVersion, kv), kv.list, fmt);
+  return encodeAs(slowList(page.items, listMeta, listKind, apiVersion, kv), kv.list!, fmt);
 }
 
 function slowList(items: readonly CachedObject[], listMeta: KubeObject, listKind: string, apiVersion: string, kv: KindVersion): KubeObject {
@@ -241,7 +241,7 @@ function writeVarint(buf: Buffer, pos: number, n: number): number {
 }
 
 function protobufList(items: readonly CachedObject[], listMeta: KubeObject, listKind: string, apiVersion: string, kv: KindVersion): StreamedBody {
-  const meta = encodeMessage({ metadata: listMeta }, kv.list);
+  const meta = encodeMessage({ metadata: listMeta }, kv.list!);
   const parts = items.map((o) => protobufItem(o, kv));
   let rawLength = meta.length;
   for (const p of parts) rawLength += 1 + varintLength(p.length) + p.length;
@@ -380,7 +380,7 @@ function protobufSplicing(kv: KindVersion): boolean {
     const listKind = `${kv.kind}List`;
     const streamed = protobufList([o, o], listMeta, listKind, apiVersionOf(kv), kv);
     const spliced = Buffer.concat([...streamed.chunks], streamed.length);
-    const whole = encodeBody('protobuf', slowList([o, o], listMeta, listKind, apiVersionOf(kv), kv), kv.list);
+    const whole = encodeBody('protobuf', slowList([o, o], listMeta, listKind, apiVersionOf(kv), kv), kv.list!);
     ok = spliced.equals(whole);
     protobufItems.delete(o);
     splicingChecked.set(kv, ok);

@@ -110,8 +110,16 @@ function pathsFor(version: OpenApiVersion, kinds: readonly KindVersion[]): Obj {
     const ns = kv.namespaced ? [pathParam(version, 'namespace', 'The namespace.')] : [];
     const pretty = queryParam(version, 'pretty', 'string', "If 'true', the output is pretty printed.");
     const schema = kv.type.name;
-    const listSchema = kv.list.name;
     const id = opName(kv);
+    if (kv.list === undefined) {
+      // A virtual create-only kind (an access review): POST on the collection, nothing else.
+      paths[collection] = {
+        post: operation(version, kv, 'post', `create${id}`, writeParams(version), responses(version, [200, 201, 202], schema), schema),
+        parameters: [...ns, pretty],
+      };
+      continue;
+    }
+    const listSchema = kv.list.name;
     paths[collection] = {
       get: operation(version, kv, 'list', `list${id}`, listParams(version), responses(version, [200], listSchema)),
       post: operation(version, kv, 'post', `create${id}`, writeParams(version), responses(version, [200, 201, 202], schema), schema),

@@ -11,6 +11,7 @@ import { fieldError } from '../machinery/validation/field-errors.js';
 import { apiError } from '../registry/errors.js';
 import { metaOf, str } from '../registry/meta.js';
 import type { Registry } from '../registry/registry.js';
+import type { Authorization } from './auth/authorization.js';
 import type { UserInfo } from './auth/types.js';
 import { validateDeleteOptions, type Store } from '../registry/store.js';
 import { decodeBody, type DecodedBody } from './decode.js';
@@ -20,6 +21,7 @@ import { writeBytes } from './http/respond.js';
 import { cacheFailure, filterOf, handleList } from './list.js';
 import { applyPatch } from './patch.js';
 import type { ResourceRequestInfo } from './request/request-info.js';
+import { handleReview } from './reviews/access-reviews.js';
 import { handleSubresource } from './subresources.js';
 import { handleWatch } from './watch.js';
 
@@ -34,6 +36,8 @@ export interface RequestContext {
   registry: Registry;
   /** The authenticated user (for admission, access reviews, managedFields). */
   user: UserInfo;
+  /** The authorizer and what builds on it: access reviews, RBAC's escalation check. */
+  authorization: Authorization;
   /** Warnings for the `Warning` response header. */
   warnings: string[];
   now: number;
@@ -140,6 +144,8 @@ async function readObject(ctx: RequestContext, kv: KindVersion): Promise<KubeObj
 
 export async function handleResource(ctx: RequestContext): Promise<void> {
   const { info } = ctx;
+  const virtual = findResource(info.group, info.version, info.resource);
+  if (virtual?.createOnly) return handleReview(ctx, virtual, ctx.authorization);
   if (info.subresource !== '' && info.subresource !== 'status') return handleSubresource(ctx);
   const { kv, store } = resolve(ctx);
   if (info.subresource === 'status' && !kv.subresources?.status) throw apiError.unknownResource();
@@ -173,6 +179,7 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
       if (info.name !== '') throw apiError.methodNotAllowed();
       const dryRun = dryRunOf(ctx.query, 'create');
       const obj = await readObject(ctx, kv);
+      await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
       const created = await store.create(namespace, obj, { dryRun, consumeInput: true });
       return reply(ctx, 201, encodeObject(created, kv, ctx.format, tableOptions(ctx)));
     }
@@ -181,6 +188,7 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
       if (info.name === '') throw apiError.methodNotAllowed();
       const dryRun = dryRunOf(ctx.query, 'update');
       const obj = await readObject(ctx, kv);
+      await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
       const result = await store.update(namespace, info.name, obj, {
         dryRun,
         subresource: info.subresource === 'status' ? 'status' : '',
@@ -209,7 +217,8 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
           kv.defaults?.(obj);
           const next = kv.toHub ? kv.toHub(obj) : obj;
           if (hub.kind !== str(next.kind)) throw apiError.internal('conversion produced another kind');
-          return next;
+          if (store.kind.group !== 'rbac.authorization.k8s.io') return next;
+          return ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, next).then(() => next);
         },
         { dryRun, subresource: info.subresource === 'status' ? 'status' : '', expectResourceVersion: undefined },
       );

@@ -11,7 +11,9 @@ import { hasStrategy, strategyFor } from '../registry/strategies/index.js';
 import { Registry } from '../registry/registry.js';
 import { alwaysAllow } from './auth/always-allow.js';
 import { AuthenticationChain, type AuthenticationOptions } from './auth/chain.js';
+import { buildAuthorization, fixedAuthorization } from './auth/authorization.js';
 import { authError } from './auth/errors.js';
+import type { AuthorizationMode } from './auth/modes.js';
 import { SYSTEM_AUTHENTICATED, SYSTEM_MASTERS, type Attributes, type Authorizer, type UserInfo } from './auth/types.js';
 import { bootstrapSystemObjects } from './bootstrap.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
@@ -52,6 +54,12 @@ export interface ApiServerOptions {
   authentication?: AuthenticationOptions;
   /** Decides every request (resource and non-resource) after authentication; absent: AlwaysAllow. */
   authorizer?: Authorizer;
+  /**
+   * `--authorization-mode` (e.g. ['Node', 'RBAC']): builds the authorizers over the registry, and
+   * with RBAC reconciles the default roles and bindings before the server is ready. Takes
+   * precedence over `authorizer`.
+   */
+  authorizationModes?: readonly AuthorizationMode[];
   log?: (fields: Record<string, unknown>) => void;
 }
 
@@ -105,7 +113,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     }));
   const metrics = new ApiServerMetrics();
   const authentication = opts.authentication ? new AuthenticationChain(opts.authentication) : undefined;
-  const authorizer = opts.authorizer ?? alwaysAllow;
+  const authorization = opts.authorizationModes ? buildAuthorization(registry, opts.authorizationModes) : fixedAuthorization(registry, opts.authorizer);
+  const authorizer = opts.authorizationModes ? authorization.authorizer : (opts.authorizer ?? alwaysAllow);
   // Ready once the system namespaces and the kubernetes Service exist (kube-apiserver's
   // poststarthook/bootstrap-controller), not merely once the watch cache is.
   let bootstrapped = false;
@@ -161,6 +170,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       format: negotiateResource(req.headers.accept, pretty, transforms, info.verb === 'watch'),
       registry,
       user,
+      authorization,
       warnings: [],
       now: Date.now(),
     };
@@ -183,7 +193,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       case '/readyz': {
         const ready = path !== '/readyz' || (registry.cacher.isReady && bootstrapped);
         if (url.searchParams.has('verbose')) {
-          const checks = ['ping', 'log', 'etcd', ...(path === '/readyz' ? ['informer-sync', 'poststarthook/bootstrap-controller', 'watch-cache'] : [])];
+          const checks = ['ping', 'log', 'etcd', ...(path === '/readyz' ? ['informer-sync', 'poststarthook/bootstrap-controller', 'poststarthook/rbac/bootstrap-roles', 'watch-cache'] : [])];
           const body = checks.map((c) => `[${ready || c === 'ping' ? '+' : '-'}]${c} ${ready || c === 'ping' ? 'ok' : 'failed: not ready'}`).join('\n');
           return writeBytes(res, ready ? 200 : 500, 'text/plain; charset=utf-8', `${body}\n${path.slice(1)} check ${ready ? 'passed' : 'failed'}\n`);
         }
@@ -246,6 +256,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   serverAddress = `${host}:${address.port}`;
   const url = `http://${serverAddress}`;
   await bootstrapSystemObjects(registry, { ip: address.address === '0.0.0.0' || address.family === 'IPv6' ? '127.0.0.1' : address.address, port: address.port });
+  // kube-apiserver's rbac/bootstrap-roles post-start hook: ready once the default policy is in place.
+  await authorization.start();
   bootstrapped = true;
   log({ msg: 'serving', url, storage: storage.backend });
 
@@ -259,6 +271,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      authorization.stop();
       await registry.stop();
       if (!opts.storageInstance) await storage.close();
     },

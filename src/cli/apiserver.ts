@@ -7,6 +7,7 @@ import { parseChoice, parseOrExit, parsePort, program } from '../machinery/flags
 import { capYoungGeneration } from './young-generation.js';
 import type { Authenticator } from '../apiserver/auth/types.js';
 import { TokenFileAuthenticator } from '../apiserver/auth/token-file.js';
+import { parseAuthorizationModes, type AuthorizationMode } from '../apiserver/auth/modes.js';
 
 export async function apiserverMain(argv: string[]): Promise<number> {
   const cmd = program('apiserver', 'Serve the Kubernetes Workload Resource API (HTTP) over embedded or etcd storage.')
@@ -24,7 +25,8 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     .option('--storage-history <duration>', 'how long watch history and list snapshots are kept; continue tokens expire with them (default: 5m0s)', parseDurationMs)
     .option('--storage-history-revisions <n>', 'the newest this-many changes are kept whatever their age', parseCount, 1000)
     .option('--token-auth-file <file>', 'static bearer tokens, CSV lines token,user,uid,"group1,group2" (turns authentication on)')
-    .option('--anonymous-auth <bool>', 'requests without credentials are system:anonymous (else 401)', parseBoolFlag, true);
+    .option('--anonymous-auth <bool>', 'requests without credentials are system:anonymous (else 401)', parseBoolFlag, true)
+    .option('--authorization-mode <modes>', 'ordered comma list of authorizers: RBAC, Node, AlwaysAllow, AlwaysDeny (the first that allows or denies decides)', parseModes, ['RBAC'] as AuthorizationMode[]);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<{
@@ -37,6 +39,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     storageHistoryRevisions: number;
     tokenAuthFile?: string;
     anonymousAuth: boolean;
+    authorizationMode: AuthorizationMode[];
   }>();
   if (o.storage === 'etcd' && !o.etcdServers) {
     process.stderr.write('kubelite apiserver: --storage etcd needs --etcd-servers\n');
@@ -60,6 +63,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     bindAddress: o.bindAddress,
     port: o.port,
     authentication: authenticators.length > 0 ? { authenticators, anonymous: o.anonymousAuth } : undefined,
+    authorizationModes: o.authorizationMode,
     history: { minAgeMs: o.storageHistory ?? 5 * 60_000, minRevisions: o.storageHistoryRevisions },
   });
   process.stdout.write(`ready: server=${server.url}\n`);
@@ -94,4 +98,12 @@ function parseBoolFlag(value: string): boolean {
   if (value === 'true') return true;
   if (value === 'false') return false;
   throw new InvalidArgumentError('must be true or false');
+}
+
+function parseModes(value: string): AuthorizationMode[] {
+  try {
+    return parseAuthorizationModes(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }

@@ -10,6 +10,7 @@
 // `concurrentDeploymentSyncs` for `--concurrent-deployment-syncs`) holding its worker count;
 // controllers without one run `workers` (default 1) workers.
 import type { ControllerConstructor } from '../client/types.js';
+import { newClusterRoleAggregationController } from '../controllers/clusterroleaggregation/index.js';
 import { newGarbageCollectorController } from '../controllers/garbagecollector/index.js';
 import { newNamespaceController } from '../controllers/namespace/index.js';
 import { newPodGCController } from '../controllers/podgc/index.js';
@@ -37,7 +38,7 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'attachdetach':                     { enabledByDefault: true, aliases: ['persistentvolume-attach-detach-controller'] },
   'bootstrapsigner':                  { enabledByDefault: false, aliases: ['bootstrap-signer-controller'] },
   'cloud-node-lifecycle':             { enabledByDefault: true, aliases: ['cloud-node-lifecycle-controller'] },
-  'clusterrole-aggregation':          { enabledByDefault: true, aliases: ['clusterrole-aggregation-controller'] },
+  'clusterrole-aggregation':          { ctor: newClusterRoleAggregationController, enabledByDefault: true, aliases: ['clusterrole-aggregation-controller'] },
   'cronjob':                          { ctor: newCronJobController, enabledByDefault: true, workersOption: 'concurrentCronJobSyncs', aliases: ['cronjob-controller'] },
   'csrapproving':                     { enabledByDefault: true, aliases: ['certificatesigningrequest-approving-controller'] },
   'csrcleaner':                       { enabledByDefault: true, aliases: ['certificatesigningrequest-cleaner-controller'] },

@@ -571,7 +571,7 @@ describe('lists: limit/continue, one snapshot, resourceVersion semantics, 410s',
     const json = (await c.get(`${NS}/pods?${SELECTOR}`)).json;
     const r = await c.get(`${NS}/pods?${SELECTOR}`, { accept: PROTOBUF });
     assert.equal(r.headers.get('content-type'), PROTOBUF);
-    const { object, typeMeta } = decodeProtobuf(r.bytes, kindOf('v1', 'Pod').list);
+    const { object, typeMeta } = decodeProtobuf(r.bytes, kindOf('v1', 'Pod').list!);
     assert.deepEqual(typeMeta, { apiVersion: 'v1', kind: 'PodList' });
     assert.deepStrictEqual(object, json);
   });

@@ -145,7 +145,7 @@ test('the beta versions: optional selectors, rollbackTo, templateGeneration, obs
 });
 
 test('list and patch metadata is consistent', () => {
-  const structs = reachableStructs(...all.flatMap((k) => [k.type, k.list]), v1beta1.Scale, v1beta2.Scale, ext.Scale, v1beta1.DeploymentRollback, ext.DeploymentRollback);
+  const structs = reachableStructs(...all.flatMap((k) => [k.type, k.list!]), v1beta1.Scale, v1beta2.Scale, ext.Scale, v1beta1.DeploymentRollback, ext.DeploymentRollback);
   for (const s of structs.values()) {
     if (!mine(s)) continue;
     for (const [k, f] of Object.entries(s.fields)) {

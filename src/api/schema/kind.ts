@@ -17,9 +17,14 @@ export interface KindVersion {
   shortNames?: readonly string[];
   categories?: readonly string[];
   namespaced: boolean;
-  /** The object's schema and its list's schema (`DeploymentList`). */
+  /** The object's schema and its list's schema (`DeploymentList`; absent for create-only kinds). */
   type: StructType;
-  list: StructType;
+  list?: StructType;
+  /**
+   * A virtual resource that is only POSTed and answered, never stored (the access reviews,
+   * SelfSubjectReview): `storage` is false, discovery lists the verb create only.
+   */
+  createOnly?: boolean;
   /** True for the one version objects of this kind are stored in (the hub of conversion). */
   storage: boolean;
   /** Sets this version's server-side defaults in place (Kubernetes' SetObjectDefaults_<Kind>). */

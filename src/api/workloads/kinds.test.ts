@@ -35,10 +35,10 @@ test('entries: struct names, lists, type meta first, conversions only on spokes'
   for (const k of all) {
     const at = `${gv(k)} ${k.kind}`;
     assert.equal(k.type.name, `io.k8s.api.${pkg[k.group]}.${k.version}.${k.kind}`, at);
-    assert.equal(k.list.name, `${k.type.name}List`, at);
+    assert.equal(k.list!.name, `${k.type.name}List`, at);
     assert.deepEqual(Object.keys(k.type.fields).slice(0, 3), ['kind', 'apiVersion', 'metadata'], at);
-    assert.deepEqual(Object.keys(k.list.fields), ['kind', 'apiVersion', 'metadata', 'items'], at);
-    const items = k.list.fields.items!;
+    assert.deepEqual(Object.keys(k.list!.fields), ['kind', 'apiVersion', 'metadata', 'items'], at);
+    const items = k.list!.fields.items!;
     assert.ok(items.type.kind === 'list' && items.type.of === k.type, at);
     assert.equal(k.namespaced, true, at);
     assert.equal(k.resource, `${k.kind.toLowerCase()}s`, at);

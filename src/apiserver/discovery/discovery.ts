@@ -24,6 +24,9 @@ const SUBRESOURCES: Record<string, { verbs: string[]; kind?: string; group?: str
   token: { verbs: ['create'], kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1' },
 };
 
+/** Virtual resources that are only POSTed (the access reviews). */
+const CREATE_ONLY_VERBS = ['create'];
+
 /** Resources whose verbs differ from the full set (as kube-apiserver serves them). */
 const VERB_OVERRIDES: Record<string, string[]> = {
   namespaces: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
@@ -145,11 +148,12 @@ export class Discovery {
         singularName: k.singular,
         namespaced: k.namespaced,
         kind: k.kind,
-        verbs: VERB_OVERRIDES[k.resource] ?? RESOURCE_VERBS,
+        verbs: k.createOnly ? CREATE_ONLY_VERBS : (VERB_OVERRIDES[k.resource] ?? RESOURCE_VERBS),
       };
       if (k.shortNames?.length) entry.shortNames = [...k.shortNames];
       if (k.categories?.length) entry.categories = [...k.categories];
-      entry.storageVersionHash = storageVersionHash(storage.group, storage.version, storage.kind);
+      // Virtual kinds have no storage, so no storage version hash (as kube-apiserver).
+      if (!k.createOnly) entry.storageVersionHash = storageVersionHash(storage.group, storage.version, storage.kind);
       out.push(entry);
       for (const [name, sub] of this.subresourcesOf(k)) {
         const e: Record<string, unknown> = { name: `${k.resource}/${name}`, singularName: '', namespaced: k.namespaced };
@@ -178,7 +182,7 @@ export class Discovery {
               responseKind: { group: k.group, version: k.version, kind: k.kind },
               scope: k.namespaced ? 'Namespaced' : 'Cluster',
               singularResource: k.singular,
-              verbs: VERB_OVERRIDES[k.resource] ?? RESOURCE_VERBS,
+              verbs: k.createOnly ? CREATE_ONLY_VERBS : (VERB_OVERRIDES[k.resource] ?? RESOURCE_VERBS),
             };
             if (k.shortNames?.length) r.shortNames = [...k.shortNames];
             if (k.categories?.length) r.categories = [...k.categories];

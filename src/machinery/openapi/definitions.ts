@@ -181,8 +181,9 @@ export function buildDefinitions(
   const b = new Builder(version);
   for (const k of kinds) {
     b.addStruct(k.type);
-    b.addStruct(k.list);
     b.addGvk(k.type, { group: k.group, kind: k.kind, version: k.version });
+    if (k.list === undefined) continue;
+    b.addStruct(k.list);
     b.addGvk(k.list, { group: k.group, kind: `${k.kind}List`, version: k.version });
   }
   for (const root of extraRoots) {

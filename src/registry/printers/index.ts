@@ -4,6 +4,7 @@ import { configMapPrinter, endpointsPrinter, secretPrinter, serviceAccountPrinte
 import { eventPrinter, leasePrinter, namespacePrinter, nodePrinter } from './cluster.js';
 import { obj, str } from './format.js';
 import { podPrinter } from './pod.js';
+import { roleBindingPrinter, rolePrinter } from './rbac.js';
 import { column, nameColumn, type TablePrinter } from './types.js';
 import {
   controllerRevisionPrinter,
@@ -46,6 +47,10 @@ const printers: Record<string, TablePrinter> = {
   'batch/jobs': jobPrinter,
   'batch/cronjobs': cronJobPrinter,
   'coordination.k8s.io/leases': leasePrinter,
+  'rbac.authorization.k8s.io/roles': rolePrinter,
+  'rbac.authorization.k8s.io/clusterroles': rolePrinter,
+  'rbac.authorization.k8s.io/rolebindings': roleBindingPrinter,
+  'rbac.authorization.k8s.io/clusterrolebindings': roleBindingPrinter,
 };
 
 export function printerFor(group: string, resource: string): TablePrinter {

@@ -10,6 +10,7 @@ import { leaseStrategy } from './lease.js';
 import { namespaceFinalizeStrategy, namespaceStrategy } from './namespace.js';
 import { nodeStrategy } from './node.js';
 import { replicationControllerStrategy } from './replicationcontroller.js';
+import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac.js';
 import { podEphemeralContainersStrategy, podResizeStrategy, podStrategy } from './pod.js';
 import { secretStrategy } from './secret.js';
 import { serviceStrategy } from './service.js';
@@ -35,6 +36,10 @@ const strategies: Record<string, ResourceStrategy> = {
   'batch/jobs': jobStrategy,
   'batch/cronjobs': cronJobStrategy,
   'coordination.k8s.io/leases': leaseStrategy,
+  'rbac.authorization.k8s.io/roles': roleStrategy,
+  'rbac.authorization.k8s.io/clusterroles': clusterRoleStrategy,
+  'rbac.authorization.k8s.io/rolebindings': roleBindingStrategy,
+  'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindingStrategy,
 };
 
 /**

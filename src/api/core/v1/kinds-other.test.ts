@@ -220,13 +220,13 @@ test('kinds: names, scope, short names and categories as kube-apiserver discover
   for (const k of coreV1Kinds) {
     assert.deepEqual([k.group, k.version, k.storage], ['', 'v1', true], k.kind);
     assert.equal(k.type.name, `io.k8s.api.core.v1.${k.kind}`);
-    assert.equal(k.list.name, `io.k8s.api.core.v1.${k.kind}List`);
+    assert.equal(k.list!.name, `io.k8s.api.core.v1.${k.kind}List`);
     assert.deepEqual(Object.keys(k.type.fields).slice(0, 3), ['kind', 'apiVersion', 'metadata'], k.kind);
-    assert.deepEqual(Object.keys(k.list.fields), ['kind', 'apiVersion', 'metadata', 'items'], k.kind);
+    assert.deepEqual(Object.keys(k.list!.fields), ['kind', 'apiVersion', 'metadata', 'items'], k.kind);
     assert.equal(k.type.fields.metadata?.type, ObjectMeta);
-    assert.equal(k.list.fields.metadata?.type, ListMeta);
-    assert.deepEqual(k.list.fields.items?.type, listOf(k.type));
-    assert.equal(k.list.fields.items?.omitempty, false);
+    assert.equal(k.list!.fields.metadata?.type, ListMeta);
+    assert.deepEqual(k.list!.fields.items?.type, listOf(k.type));
+    assert.equal(k.list!.fields.items?.omitempty, false);
   }
   assert.deepEqual(kind('Pod').subresources, { status: true, binding: true, eviction: true, ephemeralcontainers: true, resize: true });
   assert.deepEqual(kind('Namespace').subresources, { status: true, finalize: true });

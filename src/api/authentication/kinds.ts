@@ -1,0 +1,11 @@
+// authentication.k8s.io: SelfSubjectReview in v1 and v1beta1 (virtual, create-only).
+import type { KindVersion } from '../schema/kind.js';
+import * as v1 from './v1.js';
+
+const G = 'authentication.k8s.io';
+const names = { kind: 'SelfSubjectReview', resource: 'selfsubjectreviews', singular: 'selfsubjectreview', namespaced: false, storage: false, createOnly: true } as const;
+
+export const authenticationKinds: readonly KindVersion[] = [
+  { group: G, version: 'v1', ...names, type: v1.SelfSubjectReview },
+  { group: G, version: 'v1beta1', ...names, type: v1.SelfSubjectReviewV1beta1 },
+];

@@ -1,0 +1,148 @@
+// The rbac/bootstrap-roles post-start hook: makes the default ClusterRoles and ClusterRoleBindings
+// exist and carry at least their default rules and subjects, the way Kubernetes reconciles them:
+// a missing object is created; an existing one gets the rules, aggregation selectors, subjects,
+// labels and annotations it lacks (nothing is removed); one annotated
+// `rbac.authorization.kubernetes.io/autoupdate: "false"` is left as its owner made it; a binding
+// whose roleRef differs is deleted and created again (roleRef is immutable).
+import { StatusError } from '../../../machinery/status.js';
+import type { Registry } from '../../../registry/registry.js';
+import type { Store } from '../../../registry/store.js';
+import { AUTOUPDATE_ANNOTATION, bootstrapPolicy, ruleJson } from './bootstrap-policy.js';
+import { covers, ruleOf } from './rules.js';
+
+type Obj = Record<string, unknown>;
+
+const GROUP = 'rbac.authorization.k8s.io';
+const meta = (o: Obj) => (o.metadata ?? {}) as Obj;
+const record = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, string>) : {});
+
+export interface ReconcileReport {
+  created: string[];
+  updated: string[];
+  recreated: string[];
+  /** Objects that needed changes but are annotated autoupdate=false. */
+  protected: string[];
+}
+
+/** Labels and annotations of `expected` added to `existing` where absent (existing values win). Returns whether anything changed. */
+function mergeMetadata(existing: Obj, expected: Obj): boolean {
+  let changed = false;
+  for (const field of ['labels', 'annotations'] as const) {
+    const have = { ...record(meta(existing)[field]) };
+    for (const [k, v] of Object.entries(record(meta(expected)[field]))) {
+      if (!(k in have)) {
+        have[k] = v;
+        changed = true;
+      }
+    }
+    meta(existing)[field] = have;
+  }
+  return changed;
+}
+
+function isProtected(existing: Obj): boolean {
+  return record(meta(existing).annotations)[AUTOUPDATE_ANNOTATION] === 'false';
+}
+
+/** The reconciled ClusterRole, or undefined when `existing` already holds everything. */
+export function reconcileRole(existing: Obj, expected: Obj): Obj | undefined {
+  const next = structuredClone(existing);
+  let changed = mergeMetadata(next, expected);
+  const have = Array.isArray(next.rules) ? next.rules.map(ruleOf) : [];
+  const want = Array.isArray(expected.rules) ? expected.rules.map(ruleOf) : [];
+  const { missing } = covers(have, want);
+  if (missing.length > 0) {
+    next.rules = [...(Array.isArray(next.rules) ? next.rules : []), ...missing.map(ruleJson)];
+    changed = true;
+  }
+  const wantAgg = record(expected.aggregationRule) as unknown as { clusterRoleSelectors?: unknown[] };
+  if (Array.isArray(wantAgg.clusterRoleSelectors)) {
+    const agg = (next.aggregationRule ?? {}) as { clusterRoleSelectors?: unknown[] };
+    const selectors = Array.isArray(agg.clusterRoleSelectors) ? [...agg.clusterRoleSelectors] : [];
+    for (const s of wantAgg.clusterRoleSelectors) {
+      if (!selectors.some((h) => JSON.stringify(h) === JSON.stringify(s))) {
+        selectors.push(s);
+        changed = true;
+      }
+    }
+    next.aggregationRule = { ...agg, clusterRoleSelectors: selectors };
+  }
+  return changed ? next : undefined;
+}
+
+const subjectId = (s: unknown) => {
+  const o = record(s);
+  return `${o.kind ?? ''}\0${o.apiGroup ?? ''}\0${o.name ?? ''}\0${o.namespace ?? ''}`;
+};
+
+/** The reconciled binding ('recreate' when its roleRef differs), or undefined when nothing is missing. */
+export function reconcileBinding(existing: Obj, expected: Obj): Obj | 'recreate' | undefined {
+  if (JSON.stringify(existing.roleRef) !== JSON.stringify(expected.roleRef)) return 'recreate';
+  const next = structuredClone(existing);
+  let changed = mergeMetadata(next, expected);
+  const subjects = Array.isArray(next.subjects) ? [...next.subjects] : [];
+  const have = new Set(subjects.map(subjectId));
+  for (const s of Array.isArray(expected.subjects) ? expected.subjects : []) {
+    if (!have.has(subjectId(s))) {
+      subjects.push(s);
+      changed = true;
+    }
+  }
+  if (subjects.length > 0) next.subjects = subjects;
+  return changed ? next : undefined;
+}
+
+async function getOrUndefined(store: Store, name: string): Promise<Obj | undefined> {
+  try {
+    return await store.get('', name);
+  } catch (err) {
+    if (err instanceof StatusError && err.code === 404) return undefined;
+    throw err;
+  }
+}
+
+const retriable = (err: unknown) => err instanceof StatusError && (err.reason === 'Conflict' || err.reason === 'AlreadyExists' || err.code === 404);
+
+async function reconcileOne(store: Store, expected: Obj, report: ReconcileReport, kind: 'role' | 'binding'): Promise<void> {
+  const name = String(meta(expected).name);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const existing = await getOrUndefined(store, name);
+      if (existing === undefined) {
+        await store.create('', structuredClone(expected));
+        report.created.push(name);
+        return;
+      }
+      const next = kind === 'role' ? reconcileRole(existing, expected) : reconcileBinding(existing, expected);
+      if (next === undefined) return;
+      if (isProtected(existing)) {
+        report.protected.push(name);
+        return;
+      }
+      if (next === 'recreate') {
+        await store.delete('', name, { preconditions: { uid: String(meta(existing).uid) } });
+        await store.create('', structuredClone(expected));
+        report.recreated.push(name);
+        return;
+      }
+      await store.update('', name, next);
+      report.updated.push(name);
+      return;
+    } catch (err) {
+      // Another API server reconciling at the same time: look again.
+      if (attempt < 3 && retriable(err)) continue;
+      throw err;
+    }
+  }
+}
+
+export async function reconcileBootstrapPolicy(registry: Registry): Promise<ReconcileReport> {
+  const report: ReconcileReport = { created: [], updated: [], recreated: [], protected: [] };
+  const roles = registry.store(GROUP, 'clusterroles')!;
+  const bindings = registry.store(GROUP, 'clusterrolebindings')!;
+  const policy = bootstrapPolicy();
+  // Side by side: the writes share storage commits instead of waiting one after the other.
+  await Promise.all(policy.clusterRoles.map((r) => reconcileOne(roles, r, report, 'role')));
+  await Promise.all(policy.clusterRoleBindings.map((b) => reconcileOne(bindings, b, report, 'binding')));
+  return report;
+}
