@@ -1,0 +1,165 @@
+// The RBAC and Node authorizers over a real registry: bindings by user, group and service account,
+// ClusterRoleBindings everywhere and RoleBindings in their namespace, the reason texts, the policy
+// cache following changes, the default policy reconciled (idempotently, autoupdate=false kept),
+// and the escalation check.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { StatusError } from '../../machinery/status.js';
+import { startApiServer, type ApiServer } from '../server.js';
+import { buildAuthorization, type Authorization } from './authorization.js';
+import { reconcileBootstrapPolicy } from './rbac/reconcile.js';
+import type { Attributes, UserInfo } from './types.js';
+
+let server: ApiServer;
+let authz: Authorization;
+const RBAC = 'rbac.authorization.k8s.io';
+
+before(async () => {
+  server = await startApiServer({ storage: 'memory', port: 0, log: () => {}, authorizationModes: ['Node', 'RBAC'] });
+  authz = buildAuthorization(server.registry, ['Node', 'RBAC']);
+  await authz.start();
+});
+
+after(async () => {
+  authz.stop();
+  await server.close();
+});
+
+const store = (resource: string) => server.registry.store(RBAC, resource)!;
+const u = (name: string, ...groups: string[]): UserInfo => ({ name, groups: [...groups, 'system:authenticated'] });
+
+function can(user: UserInfo, verb: string, resource: string, namespace = '', opts: { group?: string; subresource?: string; name?: string } = {}) {
+  const attrs: Attributes = { user, verb, resourceRequest: true, apiGroup: opts.group ?? '', apiVersion: 'v1', namespace, resource, subresource: opts.subresource ?? '', name: opts.name ?? '', path: '' };
+  return authz.authorizer.authorize(attrs) as { decision: string; reason: string };
+}
+
+function canPath(user: UserInfo, verb: string, path: string) {
+  return (authz.authorizer.authorize({ user, verb, resourceRequest: false, apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', path }) as { decision: string }).decision;
+}
+
+/** Waits until the policy cache reflects a write (it follows the watch cache asynchronously). */
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(check(), 'policy cache did not follow');
+}
+
+function binding(kind: 'RoleBinding' | 'ClusterRoleBinding', name: string, roleKind: string, role: string, subjects: object[], namespace?: string) {
+  return { apiVersion: `${RBAC}/v1`, kind, metadata: { name, namespace }, roleRef: { apiGroup: RBAC, kind: roleKind, name: role }, subjects };
+}
+
+test('default policy: discovery and health for everybody, basic-user reviews, nothing else', () => {
+  const anon: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
+  assert.equal(canPath(anon, 'get', '/version'), 'allow');
+  assert.equal(canPath(anon, 'get', '/healthz'), 'allow');
+  assert.equal(canPath(anon, 'get', '/api'), 'no-opinion');
+  assert.equal(canPath(u('alice'), 'get', '/apis/apps/v1'), 'allow');
+  assert.equal(canPath(u('alice'), 'get', '/metrics'), 'no-opinion');
+  assert.deepEqual(can(u('alice'), 'create', 'selfsubjectaccessreviews', '', { group: 'authorization.k8s.io' }).decision, 'allow');
+  assert.deepEqual(can(u('alice'), 'list', 'pods', 'default'), { decision: 'no-opinion', reason: '' });
+  assert.equal(can({ name: 'root', groups: ['system:masters'] }, 'delete', 'nodes').decision, 'allow');
+});
+
+test('RoleBindings apply in their namespace, ClusterRoleBindings everywhere; users, groups and service accounts', async () => {
+  await store('roles').create('team', { apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: 'pod-reader', namespace: 'team' }, rules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }] }).catch(async (err) => {
+    // The namespace must exist first.
+    if (!(err instanceof StatusError)) throw err;
+    await server.registry.store('', 'namespaces')!.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
+    await store('roles').create('team', { apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: 'pod-reader', namespace: 'team' }, rules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }] });
+  });
+  await store('rolebindings').create('team', binding('RoleBinding', 'readers', 'Role', 'pod-reader', [
+    { kind: 'User', apiGroup: RBAC, name: 'bob' },
+    { kind: 'Group', apiGroup: RBAC, name: 'devs' },
+    { kind: 'ServiceAccount', name: 'builder' },
+  ], 'team'));
+  await until(() => can(u('bob'), 'list', 'pods', 'team').decision === 'allow');
+  assert.equal(can(u('bob'), 'list', 'pods', 'team').reason, 'RBAC: allowed by RoleBinding "readers/team" of Role "pod-reader" to User "bob"');
+  assert.equal(can(u('bob'), 'list', 'pods', 'other').decision, 'no-opinion');
+  assert.equal(can(u('bob'), 'delete', 'pods', 'team').decision, 'no-opinion');
+  assert.equal(can(u('carol', 'devs'), 'get', 'pods', 'team', { name: 'p' }).decision, 'allow');
+  // A ServiceAccount subject without namespace is in the binding's namespace.
+  const sa = u('system:serviceaccount:team:builder', 'system:serviceaccounts', 'system:serviceaccounts:team');
+  assert.equal(can(sa, 'get', 'pods', 'team').decision, 'allow');
+  assert.equal(can(u('system:serviceaccount:other:builder'), 'get', 'pods', 'team').decision, 'no-opinion');
+
+  await store('clusterrolebindings').create('', binding('ClusterRoleBinding', 'all-sa-view', 'ClusterRole', 'system:node-proxier', [{ kind: 'Group', apiGroup: RBAC, name: 'system:serviceaccounts:team' }]));
+  await until(() => can(sa, 'list', 'endpoints', 'anywhere').decision === 'allow');
+  assert.equal(can(sa, 'list', 'nodes').decision, 'allow');
+});
+
+test('a binding to a missing role: no opinion, and the reason names it', async () => {
+  await store('clusterrolebindings').create('', binding('ClusterRoleBinding', 'dangling', 'ClusterRole', 'does-not-exist', [{ kind: 'User', apiGroup: RBAC, name: 'dave' }]));
+  await until(() => can(u('dave'), 'get', 'pods', 'x').reason !== '');
+  assert.deepEqual(can(u('dave'), 'get', 'pods', 'x'), { decision: 'no-opinion', reason: 'RBAC: clusterrole.rbac.authorization.k8s.io "does-not-exist" not found' });
+});
+
+test('rulesFor lists the rules of every binding that applies', () => {
+  const { rules, incomplete } = authz.rulesFor(u('bob'), 'team');
+  assert.equal(incomplete, false);
+  assert.ok(rules.some((r) => r.resources.includes('pods') && r.verbs.includes('list')));
+  assert.ok(rules.some((r) => r.nonResourceURLs.includes('/version')));
+  assert.ok(!authz.rulesFor(u('bob'), 'other').rules.some((r) => r.resources.includes('pods')));
+});
+
+test('Node authorizer: its own Node and Lease, status of pods bound to it, the system:node rules', async () => {
+  const node = { name: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] };
+  assert.equal(can(node, 'list', 'nodes').decision, 'allow');
+  assert.equal(can(node, 'patch', 'nodes', '', { name: 'n1', subresource: 'status' }).decision, 'allow');
+  assert.equal(can(node, 'patch', 'nodes', '', { name: 'n2', subresource: 'status' }).decision, 'no-opinion');
+  assert.equal(can(node, 'update', 'leases', 'kube-node-lease', { group: 'coordination.k8s.io', name: 'n1' }).decision, 'allow');
+  assert.equal(can(node, 'update', 'leases', 'kube-node-lease', { group: 'coordination.k8s.io', name: 'n2' }).decision, 'no-opinion');
+  assert.equal(can(node, 'get', 'leases', 'default', { group: 'coordination.k8s.io', name: 'n1' }).decision, 'no-opinion');
+  assert.equal(can(node, 'create', 'events', 'default').decision, 'allow');
+  assert.equal(can(node, 'watch', 'pods').decision, 'allow');
+  assert.equal(can(node, 'get', 'secrets', 'default', { name: 's' }).decision, 'no-opinion');
+  const pods = server.registry.store('', 'pods')!;
+  await pods.create('default', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', namespace: 'default' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'i', imagePullPolicy: 'Always', terminationMessagePolicy: 'File', terminationMessagePath: '/dev/termination-log' }], restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', terminationGracePeriodSeconds: 30, schedulerName: 'default-scheduler', securityContext: {} } });
+  await server.registry.cacher.waitUntilFresh();
+  assert.equal(can(node, 'patch', 'pods', 'default', { name: 'p1', subresource: 'status' }).decision, 'allow');
+  assert.equal(can({ ...node, name: 'system:node:n2' }, 'patch', 'pods', 'default', { name: 'p1', subresource: 'status' }).decision, 'no-opinion');
+  // Not a node without the group.
+  assert.equal(can({ name: 'system:node:n1', groups: [] }, 'list', 'nodes').decision, 'no-opinion');
+});
+
+test('bootstrap reconcile: idempotent, restores missing rules and subjects, respects autoupdate=false', async () => {
+  const again = await reconcileBootstrapPolicy(server.registry);
+  assert.deepEqual(again, { created: [], updated: [], recreated: [], protected: [] });
+  const roles = store('clusterroles');
+  // A default role that lost a rule gets it back; one its owner froze keeps its edits.
+  await roles.guaranteedUpdate('', 'system:basic-user', (cur) => ({ ...cur, rules: [] }));
+  await roles.guaranteedUpdate('', 'system:discovery', (cur) => ({ ...cur, metadata: { ...(cur.metadata as object), annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'false' } }, rules: [{ verbs: ['get'], nonResourceURLs: ['/version'] }] }));
+  const bindings = store('clusterrolebindings');
+  await bindings.guaranteedUpdate('', 'system:public-info-viewer', (cur) => ({ ...cur, subjects: [] }));
+  await bindings.delete('', 'system:monitoring');
+  const report = await reconcileBootstrapPolicy(server.registry);
+  assert.deepEqual(report.updated.sort(), ['system:basic-user', 'system:public-info-viewer']);
+  assert.deepEqual(report.created, ['system:monitoring']);
+  assert.deepEqual(report.protected, ['system:discovery']);
+  assert.equal(((await roles.get('', 'system:basic-user')).rules as unknown[]).length, 3);
+  assert.deepEqual((await roles.get('', 'system:discovery')).rules, [{ verbs: ['get'], nonResourceURLs: ['/version'] }]);
+  assert.equal(((await bindings.get('', 'system:public-info-viewer')).subjects as unknown[]).length, 2);
+});
+
+test('escalation: roles and bindings only grant what the writer holds, unless escalate/bind', async () => {
+  const eve = u('eve');
+  await store('rolebindings').create('team', binding('RoleBinding', 'eve-admin', 'ClusterRole', 'system:aggregate-to-admin', [{ kind: 'User', apiGroup: RBAC, name: 'eve' }], 'team'));
+  await until(() => can(eve, 'create', 'roles', 'team', { group: RBAC }).decision === 'allow');
+  const role = (rules: object[]) => ({ apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: 'r', namespace: 'team' }, rules });
+  // eve holds rolebindings/roles rights: a role with those is fine, one with secrets is not.
+  await authz.checkWrite(eve, RBAC, 'roles', 'team', role([{ verbs: ['get'], apiGroups: [RBAC], resources: ['roles'] }]));
+  await assert.rejects(authz.checkWrite(eve, RBAC, 'roles', 'team', role([{ verbs: ['get', 'list'], apiGroups: [''], resources: ['secrets'] }])), (err: StatusError) => {
+    assert.equal(err.code, 403);
+    assert.equal(err.message, 'roles.rbac.authorization.k8s.io "r" is forbidden: user "eve" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["secrets"], Verbs:["get" "list"]}');
+    return true;
+  });
+  const bind = (role: string) => binding('RoleBinding', 'b', 'ClusterRole', role, [{ kind: 'User', apiGroup: RBAC, name: 'x' }], 'team');
+  await authz.checkWrite(eve, RBAC, 'rolebindings', 'team', bind('system:aggregate-to-admin'));
+  await assert.rejects(authz.checkWrite(eve, RBAC, 'rolebindings', 'team', bind('cluster-admin')), /is attempting to grant RBAC permissions not currently held/);
+  await assert.rejects(authz.checkWrite(eve, RBAC, 'rolebindings', 'team', bind('nope')), /rolebindings.rbac.authorization.k8s.io "b" is forbidden: clusterrole.rbac.authorization.k8s.io "nope" not found/);
+  // `bind` on the role, or `escalate`, lifts the check; system:masters is never checked.
+  await store('clusterroles').create('', { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'binder' }, rules: [{ verbs: ['bind'], apiGroups: [RBAC], resources: ['clusterroles'], resourceNames: ['cluster-admin'] }, { verbs: ['escalate'], apiGroups: [RBAC], resources: ['roles'] }] });
+  await store('rolebindings').create('team', binding('RoleBinding', 'eve-binder', 'ClusterRole', 'binder', [{ kind: 'User', apiGroup: RBAC, name: 'eve' }], 'team'));
+  await until(() => can(eve, 'bind', 'clusterroles', 'team', { group: RBAC, name: 'cluster-admin' }).decision === 'allow');
+  await authz.checkWrite(eve, RBAC, 'rolebindings', 'team', bind('cluster-admin'));
+  await authz.checkWrite(eve, RBAC, 'roles', 'team', role([{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]));
+  await authz.checkWrite({ name: 'root', groups: ['system:masters'] }, RBAC, 'clusterrolebindings', '', binding('ClusterRoleBinding', 'c', 'ClusterRole', 'cluster-admin', []));
+});
