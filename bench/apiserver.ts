@@ -4,11 +4,15 @@
 // whole and in pages of 500; write-response→watch-event latency to 1 and 100 HTTP watchers;
 // resident memory idle and with 10,000 pods; spawn→/readyz time.
 //
+// `npm run bench -- apiserver --authorization-mode=RBAC` (or AlwaysAllow) runs the same load as a
+// bearer-token user who is not in system:masters, allowed by RoleBindings to the default
+// system:aggregate-to-edit/view roles (RBAC) or by AlwaysAllow: the cost of authorization.
+//
 // KUBELITE_BENCH_SECONDS (default 3) sets the length of each create run;
 // KUBELITE_BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the
 // apiserver's node process, for profiling it under this load.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
@@ -23,6 +27,9 @@ const CREATE_SECONDS = Number(process.env.KUBELITE_BENCH_SECONDS ?? 3);
 const NODE_ARGS = (process.env.KUBELITE_BENCH_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
 const LIST_PODS = 10_000;
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+/** Sent with every request (the bench user's bearer token with --authorization-mode). */
+const AUTH: Record<string, string> = {};
+const BENCH_TOKENS = 'bench-admin-token,bench-admin,1,system:masters\nbench-token,bench,2,\n';
 
 // ------------------------------------------------------------------------------ the pod
 
@@ -90,7 +97,7 @@ interface Target {
 
 function send(t: Target, method: string, path: string, body?: string, accept = 'application/json'): Promise<Response> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = { Accept: accept };
+    const headers: Record<string, string | number> = { Accept: accept, ...AUTH };
     if (body !== undefined) {
       headers['Content-Type'] = 'application/json';
       headers['Content-Length'] = Buffer.byteLength(body);
@@ -109,7 +116,7 @@ function send(t: Target, method: string, path: string, body?: string, accept = '
 /** A GET that keeps only the first 64 KB of the body (the list metadata) and counts the rest, as a lean client would. */
 function getHead(t: Target, path: string, accept: string): Promise<{ status: number; head: Buffer; length: number }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: t.port, method: 'GET', path, headers: { Accept: accept }, agent: t.agent }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port: t.port, method: 'GET', path, headers: { Accept: accept, ...AUTH }, agent: t.agent }, (res) => {
       const chunks: Buffer[] = [];
       let kept = 0;
       let length = 0;
@@ -156,10 +163,10 @@ interface Apiserver {
 }
 
 /** Spawns `kubelite apiserver --storage lmdb` and polls /readyz (fresh connections, every 2 ms). */
-async function startApiserver(dataDir: string): Promise<Apiserver> {
+async function startApiserver(dataDir: string, extraArgs: string[] = []): Promise<Apiserver> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...NODE_ARGS, KUBELITE_BIN, 'apiserver', '--storage', 'lmdb', '--data-dir', dataDir, '--port', String(port)], {
+  const child = spawn(process.execPath, [...NODE_ARGS, KUBELITE_BIN, 'apiserver', '--storage', 'lmdb', '--data-dir', dataDir, '--port', String(port), ...extraArgs], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -386,7 +393,7 @@ async function listTimes(t: Target, namespace: string, protobuf: boolean, limit:
 /** An HTTP watch stream (JSON lines) reporting the name of each event's object as it arrives. */
 function openWatch(port: number, path: string, onEvent: (name: string, at: number) => void): Promise<() => void> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { Accept: 'application/json' }, agent: false }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { Accept: 'application/json', ...AUTH }, agent: false }, (res) => {
       if (res.statusCode !== 200) {
         reject(new Error(`watch: HTTP ${res.statusCode}`));
         return;
@@ -476,7 +483,30 @@ function loadAverage(): string {
   return readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
 }
 
-export async function run(): Promise<BenchReport> {
+/** As the bench user: RoleBindings to the default edit and view rules in each bench namespace. */
+async function bindBenchUser(t: Target, namespaces: string[]): Promise<void> {
+  const previous = { ...AUTH };
+  AUTH.Authorization = 'Bearer bench-admin-token';
+  try {
+    for (const ns of namespaces) {
+      for (const role of ['system:aggregate-to-edit', 'system:aggregate-to-view']) {
+        const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: role.replace(/:/g, '-'), namespace: ns }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'bench' }] };
+        await expectStatus(send(t, 'POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, JSON.stringify(binding)), 201, 'create rolebinding');
+      }
+    }
+  } finally {
+    Object.assign(AUTH, previous);
+  }
+  // The policy cache follows the bindings asynchronously: wait until the bench user may create.
+  for (let i = 0; i < 500; i++) {
+    if ((await send(t, 'GET', `/api/v1/namespaces/${namespaces[0]}/pods?limit=1`)).status === 200) return;
+    await sleep(10);
+  }
+  throw new Error('the bench user never got its rights');
+}
+
+export async function run(args: string[] = []): Promise<BenchReport> {
+  const mode = args.find((a) => a.startsWith('--authorization-mode='))?.slice('--authorization-mode='.length);
   const notes: string[] = [];
   const loadAtStart = loadAverage();
   const rows: BenchRow[] = [];
@@ -486,13 +516,24 @@ export async function run(): Promise<BenchReport> {
   const readyMs = PHASES.has('ready') ? await readyTimes(7) : undefined;
 
   const dir = mkdtempSync(join(tmpdir(), 'kubelite-bench-apiserver-'));
-  const server = await startApiserver(dir);
+  let authArgs: string[] = [];
+  if (mode !== undefined) {
+    writeFileSync(join(dir, 'tokens.csv'), BENCH_TOKENS);
+    authArgs = ['--token-auth-file', join(dir, 'tokens.csv'), '--authorization-mode', mode];
+  }
+  const server = await startApiserver(join(dir, 'data'), authArgs);
   const pid = server.process.pid!;
   const t: Target = { port: server.port, agent: new Agent({ keepAlive: true, maxSockets: 64 }) };
   try {
     await sleep(500);
     const rssIdle = rssMiB(pid);
+    if (mode !== undefined) AUTH.Authorization = 'Bearer bench-admin-token';
     for (const ns of ['bench-list', 'bench-watch', 'bench-create']) await createNamespace(t, ns);
+    if (mode !== undefined) {
+      AUTH.Authorization = 'Bearer bench-token';
+      await bindBenchUser(t, ['bench-list', 'bench-watch', 'bench-create']);
+      notes.push(`Authorization: --authorization-mode=${mode}; every request after setup is the bearer-token user "bench" (not in system:masters)${mode.includes('RBAC') ? ', allowed by RoleBindings to system:aggregate-to-edit and system:aggregate-to-view in each namespace' : ''}.`);
+    }
 
     let lists: Record<'jsonWhole' | 'protobufWhole' | 'jsonPaged' | 'protobufPaged', { ms: number; bytes: number }> | undefined;
     let rssFilled: number | undefined;
