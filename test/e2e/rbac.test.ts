@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '../support/http.js';
 import { kubectl, kubectlOk } from '../support/kubectl.js';
 import { KUBELITE_BIN, startApiserver, type RunningApiserver } from '../support/kubelite.js';
+import { freePort } from '../support/ports.js';
 import { startTlsFront, writeTokenKubeconfig, type TlsFront } from '../support/tls-front.js';
 import { waitFor } from '../support/wait.js';
 
@@ -27,17 +27,6 @@ let api: RunningApiserver;
 let front: TlsFront;
 let manager: ChildProcess | undefined;
 const kc: Record<keyof typeof USERS, string> = { admin: '', viewer: '', editor: '', nobody: '' };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const as = (user: keyof typeof USERS, args: string[], version?: string) => kubectl(kc[user], args, { version });
 

@@ -17,16 +17,22 @@ export interface RunningApiserver {
   stop(): Promise<void>;
 }
 
-export function writeKubeconfig(path: string, server: string): void {
+/**
+ * A kubeconfig for `server`; with `user.token`, a bearer-token user (kubectl sends it to HTTPS
+ * servers only), with `insecureSkipTLSVerify`, a server certificate nobody checks (tests' own).
+ */
+export function writeKubeconfig(path: string, server: string, user: { token?: string; insecureSkipTLSVerify?: boolean } = {}): void {
+  const tls = user.insecureSkipTLSVerify ? '\n    insecure-skip-tls-verify: true' : '';
+  const credentials = user.token === undefined ? ' {}' : `\n    token: ${user.token}`;
   writeFileSync(path, `apiVersion: v1
 kind: Config
 clusters:
 - name: kubelite
   cluster:
-    server: ${server}
+    server: ${server}${tls}
 users:
 - name: kubelite
-  user: {}
+  user:${credentials}
 contexts:
 - name: kubelite
   context:

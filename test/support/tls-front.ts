@@ -3,11 +3,12 @@
 // Bytes pass through unchanged (HTTP/1.1 only). When the API server serves HTTPS itself, tests use
 // its address directly and this goes away.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
+import { writeKubeconfig } from './kubelite.js';
 
 export interface TlsFront {
   /** https://127.0.0.1:<port> */
@@ -59,22 +60,5 @@ export async function startTlsFront(targetUrl: string): Promise<TlsFront> {
 
 /** A kubeconfig for a bearer-token user of a server behind startTlsFront. */
 export function writeTokenKubeconfig(path: string, server: string, token: string): void {
-  writeFileSync(path, `apiVersion: v1
-kind: Config
-clusters:
-- name: kubelite
-  cluster:
-    server: ${server}
-    insecure-skip-tls-verify: true
-users:
-- name: user
-  user:
-    token: ${token}
-contexts:
-- name: kubelite
-  context:
-    cluster: kubelite
-    user: user
-current-context: kubelite
-`);
+  writeKubeconfig(path, server, { token, insecureSkipTLSVerify: true });
 }

@@ -36,7 +36,7 @@ export class UnionAuthorizer implements Authorizer {
       if (r.decision !== 'no-opinion') return r;
       if (r.reason !== '') (reasons ??= []).push(r.reason);
     }
-    return reasons === undefined ? NO_OPINION : { decision: 'no-opinion', reason: reasons.join(', ') };
+    return reasons === undefined ? NO_OPINION : { decision: 'no-opinion', reason: reasons.join('\n') };
   }
 
   private async rest(attrs: Attributes, i: number, pending: Promise<Result>, reasons: string[]): Promise<Result> {
@@ -47,7 +47,7 @@ export class UnionAuthorizer implements Authorizer {
       if (++i >= this.members.length) break;
       r = await this.members[i]!.authorize(attrs);
     }
-    return { decision: 'no-opinion', reason: reasons.join(', ') };
+    return { decision: 'no-opinion', reason: reasons.join('\n') };
   }
 }
 
