@@ -13,6 +13,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   scheduler: () => import('./scheduler.js'),
   nodes: () => import('./nodes.js'),
   controllers: () => import('./controllers.js'),
+  authz: () => import('./authz.js'),
 };
 
 async function main(argv: string[]): Promise<number> {
