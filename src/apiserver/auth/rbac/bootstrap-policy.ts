@@ -205,7 +205,10 @@ function clusterRoleBindings(): Obj[] {
   ];
 }
 
-/** The roles of the controllers kubelite has, by their Kubernetes service account name. */
+/**
+ * The roles of the controllers kubelite has or names for `--use-service-account-credentials`, by
+ * their Kubernetes service account name.
+ */
 function controllerRoleRules(): Record<string, Rule[]> {
   const podsWrite = res(CORE, 'pods', 'create delete list patch watch');
   return {
@@ -236,6 +239,18 @@ function controllerRoleRules(): Record<string, Rule[]> {
       res(CORE, 'pods', 'get list update watch'),
       EVENTS,
     ],
+    'endpoint-controller': [
+      res(CORE, 'pods services', READ),
+      res(CORE, 'endpoints', 'create delete get list update watch'),
+      res(CORE, 'endpoints/restricted', 'create'),
+      EVENTS,
+    ],
+    'endpointslice-controller': [
+      res(CORE, 'nodes pods services', READ),
+      res(CORE, 'services/finalizers', 'update'),
+      res(['discovery.k8s.io'], 'endpointslices', 'create delete get list update watch'),
+      EVENTS,
+    ],
     'generic-garbage-collector': [res(['*'], '*', 'delete get list patch update watch'), EVENTS],
     'job-controller': [
       res(['batch'], 'jobs', 'get list patch update watch'),
@@ -264,6 +279,7 @@ function controllerRoleRules(): Record<string, Rule[]> {
       podsWrite,
       EVENTS,
     ],
+    'root-ca-cert-publisher': [res(CORE, 'configmaps', 'create update'), EVENTS],
     'service-account-controller': [res(CORE, 'serviceaccounts', 'create'), EVENTS],
     'ttl-after-finished-controller': [res(['batch'], 'jobs', 'delete get list watch'), EVENTS],
     'ttl-controller': [res(CORE, 'nodes', 'list patch update watch'), EVENTS],
