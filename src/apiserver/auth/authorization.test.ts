@@ -163,3 +163,15 @@ test('escalation: roles and bindings only grant what the writer holds, unless es
   await authz.checkWrite(eve, RBAC, 'roles', 'team', role([{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]));
   await authz.checkWrite({ name: 'root', groups: ['system:masters'] }, RBAC, 'clusterrolebindings', '', binding('ClusterRoleBinding', 'c', 'ClusterRole', 'cluster-admin', []));
 });
+
+test('escalation: updates of only ownerReferences and finalizers (the garbage collector) are not checked', async () => {
+  const gc = u('system:serviceaccount:kube-system:generic-garbage-collector', 'system:serviceaccounts');
+  await server.registry.cacher.waitUntilFresh();
+  const current = await store('clusterrolebindings').get('', 'cluster-admin');
+  const withOwner = structuredClone(current);
+  (withOwner.metadata as Record<string, unknown>).finalizers = ['example.com/x'];
+  await authz.checkWrite(gc, RBAC, 'clusterrolebindings', '', withOwner);
+  const withSubject = structuredClone(withOwner);
+  withSubject.subjects = [{ kind: 'User', apiGroup: RBAC, name: 'gc-friend' }];
+  await assert.rejects(authz.checkWrite(gc, RBAC, 'clusterrolebindings', '', withSubject), /is attempting to grant RBAC permissions not currently held/);
+});

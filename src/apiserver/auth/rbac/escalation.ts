@@ -4,6 +4,7 @@
 // (bindings), or is in system:masters. As Kubernetes' rbac policy-based storage does it, before
 // the object is validated or stored.
 import { StatusError } from '../../../machinery/status.js';
+import { semanticEqual } from '../../../machinery/validation/common.js';
 import type { Authorization } from '../authorization.js';
 import { SYSTEM_MASTERS, type UserInfo } from '../types.js';
 import { compactRules, compactString, covers, rulesOf, type Rule } from './rules.js';
@@ -14,9 +15,26 @@ const GROUP = 'rbac.authorization.k8s.io';
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 
-/** Reads roles as the policy cache holds them. */
+/** Reads RBAC objects as the watch cache holds them. */
 export interface RoleSource {
-  get(resource: 'roles' | 'clusterroles', namespace: string, name: string): Obj | undefined;
+  get(resource: 'roles' | 'clusterroles' | 'rolebindings' | 'clusterrolebindings', namespace: string, name: string): Obj | undefined;
+}
+
+/**
+ * Kubernetes' IsOnlyMutatingGCFields: an update that changes nothing but ownerReferences and
+ * finalizers (the garbage collector's and the namespace controller's writes) is not checked.
+ */
+function onlyGCFieldsChange(object: Obj, old: Obj | undefined): boolean {
+  if (old === undefined) return false;
+  const copied = structuredClone(object);
+  const meta = obj(copied.metadata);
+  const oldMeta = obj(old.metadata);
+  for (const f of ['ownerReferences', 'finalizers', 'selfLink', 'managedFields']) {
+    if (oldMeta[f] === undefined) delete meta[f];
+    else meta[f] = oldMeta[f];
+  }
+  copied.metadata = meta;
+  return semanticEqual(copied, old);
 }
 
 function forbidden(resource: string, name: string, message: string): StatusError {
@@ -47,14 +65,15 @@ async function allowedTo(authz: Authorization, user: UserInfo, verb: string, res
  */
 export async function checkEscalation(authz: Authorization, roles: RoleSource, user: UserInfo, resource: string, namespace: string, object: Obj): Promise<void> {
   if (user.groups.includes(SYSTEM_MASTERS)) return;
+  if (resource !== 'roles' && resource !== 'clusterroles' && resource !== 'rolebindings' && resource !== 'clusterrolebindings') return;
   const name = str(obj(object.metadata).name);
+  if (name !== '' && onlyGCFieldsChange(object, roles.get(resource, namespace, name))) return;
   if (resource === 'roles' || resource === 'clusterroles') {
     if (await allowedTo(authz, user, 'escalate', resource, namespace, name)) return;
     const msg = confirmNoEscalation(authz, user, namespace, rulesOf(object));
     if (msg !== undefined) throw forbidden(resource, name, msg);
     return;
   }
-  if (resource !== 'rolebindings' && resource !== 'clusterrolebindings') return;
   const ref = obj(object.roleRef);
   const refResource = str(ref.kind) === 'Role' ? 'roles' : 'clusterroles';
   const refName = str(ref.name);
