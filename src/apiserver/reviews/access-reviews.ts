@@ -36,7 +36,8 @@ function validateSpec(spec: Obj, self: boolean): FieldError[] {
   const ra = spec.resourceAttributes;
   const nra = spec.nonResourceAttributes;
   if (present(ra) && present(nra)) errs.push(fieldError.invalidRaw('spec.nonResourceAttributes', goNonResource(nra), 'cannot be specified in combination with resourceAttributes'));
-  if (!present(ra) && !present(nra)) errs.push(fieldError.invalidRaw('spec.resourceAttributes', 'nil', 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
+  // Go prints the nil pointer as "null".
+  if (!present(ra) && !present(nra)) errs.push(fieldError.invalid('spec.resourceAttributes', null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
   if (!self && str(spec.user) === '' && (!Array.isArray(spec.groups) || spec.groups.length === 0)) {
     errs.push(fieldError.invalid('spec.user', str(spec.user), 'at least one of user or group must be specified'));
   }
@@ -45,7 +46,7 @@ function validateSpec(spec: Obj, self: boolean): FieldError[] {
 
 function goNonResource(v: unknown): string {
   const o = obj(v);
-  return `&authorization.NonResourceAttributes{Path:${JSON.stringify(str(o.path))}, Verb:${JSON.stringify(str(o.verb))}}`;
+  return `authorization.NonResourceAttributes{Path:${JSON.stringify(str(o.path))}, Verb:${JSON.stringify(str(o.verb))}}`;
 }
 
 function attributesOf(user: UserInfo, spec: Obj): Attributes {
@@ -169,6 +170,10 @@ export async function handleReview(ctx: RequestContext, kv: KindVersion, authz: 
     default:
       throw apiError.methodNotAllowed();
   }
-  const body = encodeOther(review as KubeObject, kv.type, ctx.format);
+  // In Kubernetes' field order, whatever order the request had.
+  const answer: KubeObject = { kind: review.kind, apiVersion: review.apiVersion, metadata: review.metadata };
+  if (review.spec !== undefined) answer.spec = review.spec;
+  answer.status = review.status;
+  const body = encodeOther(answer, kv.type, ctx.format);
   writeBytes(ctx.res, 201, body.contentType, body.body, { warnings: ctx.warnings });
 }
