@@ -21,12 +21,13 @@ const USERS = {
   viewer: 'viewer-token,viewer,101,',
   editor: 'editor-token,editor,102,"dev,qa"',
   nobody: 'nobody-token,nobody,103,',
+  node: 'node-token,system:node:n1,104,system:nodes',
 };
 
 let api: RunningApiserver;
 let front: TlsFront;
 let manager: ChildProcess | undefined;
-const kc: Record<keyof typeof USERS, string> = { admin: '', viewer: '', editor: '', nobody: '' };
+const kc: Record<keyof typeof USERS, string> = { admin: '', viewer: '', editor: '', nobody: '', node: '' };
 
 const as = (user: keyof typeof USERS, args: string[], version?: string) => kubectl(kc[user], args, { version });
 
@@ -34,7 +35,7 @@ describe('RBAC with kubectl', () => {
   before(async () => {
     const tokens = join(process.env.TMPDIR ?? '/tmp', `kubelite-rbac-tokens-${process.pid}.csv`);
     writeFileSync(tokens, `${Object.values(USERS).join('\n')}\n`);
-    api = await startApiserver(['--storage', 'memory', '--token-auth-file', tokens]);
+    api = await startApiserver(['--storage', 'memory', '--token-auth-file', tokens, '--authorization-mode=Node,RBAC']);
     front = await startTlsFront(api.url);
     for (const user of Object.keys(USERS) as Array<keyof typeof USERS>) {
       kc[user] = join(api.dir, `${user}.kubeconfig`);
@@ -136,6 +137,30 @@ describe('RBAC with kubectl', () => {
     assert.equal((await anon.get('/apis')).status, 403);
     for (const path of ['/version', '/healthz', '/readyz', '/livez']) assert.equal((await anon.get(path)).status, 200, path);
     assert.equal((await anon.get('/metrics')).status, 403);
+  });
+
+  it('Node authorizer: a node writes its own Node, Lease and the status of pods bound to it, nothing of others', async () => {
+    const node = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name } });
+    await kubectlOk(kc.node, ['create', '-f', '-'], { input: node('n1') });
+    await kubectlOk(kc.admin, ['create', '-f', '-'], { input: node('n2') });
+    await kubectlOk(kc.node, ['label', 'node', 'n1', 'zone=a']);
+    const other = await as('node', ['label', 'node', 'n2', 'zone=a']);
+    assert.match(other.stderr, /nodes "n2" is forbidden: User "system:node:n1" cannot patch resource "nodes" in API group "" at the cluster scope: node 'n1' cannot modify node 'n2'/);
+    assert.match(await kubectlOk(kc.node, ['get', 'nodes', '-o', 'name']), /node\/n1\nnode\/n2/);
+    const lease = (name: string) => JSON.stringify({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: 'kube-node-lease' }, spec: { holderIdentity: name } });
+    await kubectlOk(kc.node, ['create', '-f', '-'], { input: lease('n1') });
+    await kubectlOk(kc.node, ['annotate', 'lease', 'n1', '-n', 'kube-node-lease', 'x=y']);
+    await kubectlOk(kc.admin, ['create', '-f', '-'], { input: lease('n2') });
+    assert.match((await as('node', ['annotate', 'lease', 'n2', '-n', 'kube-node-lease', 'x=y'])).stderr, /can only access node lease with the same name as the requesting node/);
+    const pod = (name: string, nodeName: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'team' }, spec: { nodeName, containers: [{ name: 'c', image: 'busybox' }] } });
+    await kubectlOk(kc.admin, ['create', '-f', '-'], { input: pod('on-n1', 'n1') });
+    await kubectlOk(kc.admin, ['create', '-f', '-'], { input: pod('on-n2', 'n2') });
+    const status = ['--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Running"}}'];
+    await kubectlOk(kc.node, ['patch', 'pod', 'on-n1', '-n', 'team', ...status]);
+    assert.match((await as('node', ['patch', 'pod', 'on-n2', '-n', 'team', ...status])).stderr, /node 'n1' can only update the status of pods bound to it/);
+    assert.equal((await as('node', ['auth', 'can-i', 'list', 'pods', '-A'])).stdout.trim(), 'yes');
+    assert.equal((await as('node', ['auth', 'can-i', 'get', 'secrets', '-n', 'team'])).stdout.trim(), "no - no relationship found between node 'n1' and this object");
+    assert.equal((await as('node', ['auth', 'can-i', 'create', 'events', '-n', 'team'])).stdout.trim(), 'yes');
   });
 
   it('admin writes roles and bindings with kubectl create; describe shows the rules; escalation is refused', async () => {
