@@ -3,24 +3,13 @@
 // when the leader is killed, a clean SIGTERM (lock released), bad flags, an unreachable API server.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { KUBELITE_BIN, startApiserver, writeKubeconfig, type RunningApiserver } from '../support/kubelite.js';
 import { waitFor } from '../support/wait.js';
 import { join } from 'node:path';
+import { freePort } from '../support/ports.js';
 
 const FAST = ['--leader-elect-resource-lock=leases', '--leader-elect-lease-duration=3s', '--leader-elect-renew-deadline=2s', '--leader-elect-retry-period=500ms'];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Manager {
   child: ChildProcess;

@@ -4,22 +4,11 @@
 // failing Job ends BackoffLimitExceeded, a crash-looping pod shows CrashLoopBackOff.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { KUBELITE_BIN, startApiserver, type RunningApiserver } from '../support/kubelite.js';
 import { kubectl, kubectlOk } from '../support/kubectl.js';
 import { waitFor } from '../support/wait.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../support/ports.js';
 
 let api: RunningApiserver;
 const children: ChildProcess[] = [];
