@@ -25,7 +25,7 @@ export const Subject = struct(G + 'Subject', {
 }, { structType: 'atomic' });
 
 export const RoleRef = struct(G + 'RoleRef', {
-  apiGroup: field(t.string, 1, { omitempty: false, required: true }),
+  apiGroup: field(t.string, 1, { omitempty: false }),
   kind: field(t.string, 2, { omitempty: false, required: true }),
   name: field(t.string, 3, { omitempty: false, required: true }),
 }, { structType: 'atomic' });
