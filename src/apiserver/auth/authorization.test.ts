@@ -57,6 +57,11 @@ test('default policy: discovery and health for everybody, basic-user reviews, no
   assert.deepEqual(can(u('alice'), 'create', 'selfsubjectaccessreviews', '', { group: 'authorization.k8s.io' }).decision, 'allow');
   assert.deepEqual(can(u('alice'), 'list', 'pods', 'default'), { decision: 'no-opinion', reason: '' });
   assert.equal(can({ name: 'root', groups: ['system:masters'] }, 'delete', 'nodes').decision, 'allow');
+  // The kube-system leader-locking Role: any lease there, none elsewhere.
+  const kcm = u('system:kube-controller-manager');
+  assert.equal(can(kcm, 'update', 'leases', 'kube-system', { group: 'coordination.k8s.io', name: 'other' }).decision, 'allow');
+  assert.equal(can(kcm, 'update', 'leases', 'default', { group: 'coordination.k8s.io', name: 'other' }).decision, 'no-opinion');
+  assert.equal(can(kcm, 'update', 'leases', 'default', { group: 'coordination.k8s.io', name: 'kube-controller-manager' }).decision, 'allow');
 });
 
 test('RoleBindings apply in their namespace, ClusterRoleBindings everywhere; users, groups and service accounts', async () => {

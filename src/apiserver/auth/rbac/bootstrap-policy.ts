@@ -53,15 +53,21 @@ function clusterRole(name: string, rules: Rule[], opts: { labels?: Record<string
 
 type SubjectSpec = { kind: 'User' | 'Group'; name: string } | { kind: 'ServiceAccount'; name: string; namespace: string };
 
-function clusterRoleBinding(name: string, role: string, subjects: SubjectSpec[]): Obj {
+function clusterRoleBinding(name: string, role: string, subjects: SubjectSpec[], namespace?: string): Obj {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: { name, labels: { ...LABELS }, annotations: { ...ANNOTATIONS } },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+    kind: namespace === undefined ? 'ClusterRoleBinding' : 'RoleBinding',
+    metadata: { name, ...(namespace === undefined ? {} : { namespace }), labels: { ...LABELS }, annotations: { ...ANNOTATIONS } },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: namespace === undefined ? 'ClusterRole' : 'Role', name: role },
     subjects: subjects.map((s) => (s.kind === 'ServiceAccount' ? { kind: s.kind, name: s.name, namespace: s.namespace } : { apiGroup: 'rbac.authorization.k8s.io', kind: s.kind, name: s.name })),
   };
 }
+
+function role(namespace: string, name: string, rules: Rule[]): Obj {
+  return { ...clusterRole(name, rules), kind: 'Role', metadata: { name, namespace, labels: { ...LABELS }, annotations: { ...ANNOTATIONS } } };
+}
+
+const sa = (name: string): SubjectSpec => ({ kind: 'ServiceAccount', name, namespace: 'kube-system' });
 
 const group = (name: string): SubjectSpec => ({ kind: 'Group', name });
 const user = (name: string): SubjectSpec => ({ kind: 'User', name });
@@ -286,9 +292,36 @@ function controllerRoleRules(): Record<string, Rule[]> {
   };
 }
 
+/** The Roles and RoleBindings Kubernetes keeps in kube-system and kube-public (leader election, the authentication config reader, token controllers). */
+function namespacedPolicy(): { roles: Obj[]; roleBindings: Obj[] } {
+  const leaderLocking = [res(['coordination.k8s.io'], 'leases', 'create get list update watch'), res(['coordination.k8s.io'], 'leasecandidates', 'create get list update watch')];
+  const roles = [
+    role('kube-public', 'system:controller:bootstrap-signer', [res(CORE, 'configmaps', READ), res(CORE, 'configmaps', 'update', 'cluster-info'), EVENTS]),
+    role('kube-system', 'extension-apiserver-authentication-reader', [res(CORE, 'configmaps', READ, 'extension-apiserver-authentication')]),
+    role('kube-system', 'system::leader-locking-kube-controller-manager', leaderLocking),
+    role('kube-system', 'system::leader-locking-kube-scheduler', leaderLocking),
+    role('kube-system', 'system:controller:bootstrap-signer', [res(CORE, 'secrets', READ)]),
+    role('kube-system', 'system:controller:cloud-provider', [res(CORE, 'configmaps', 'create get list watch')]),
+    role('kube-system', 'system:controller:token-cleaner', [res(CORE, 'secrets', 'delete get list watch'), EVENTS]),
+  ];
+  const roleBindings = [
+    clusterRoleBinding('system:controller:bootstrap-signer', 'system:controller:bootstrap-signer', [sa('bootstrap-signer')], 'kube-public'),
+    clusterRoleBinding('system::extension-apiserver-authentication-reader', 'extension-apiserver-authentication-reader', [user('system:kube-controller-manager'), user('system:kube-scheduler')], 'kube-system'),
+    clusterRoleBinding('system::leader-locking-kube-controller-manager', 'system::leader-locking-kube-controller-manager', [user('system:kube-controller-manager'), sa('kube-controller-manager'), sa('leader-election-controller')], 'kube-system'),
+    clusterRoleBinding('system::leader-locking-kube-scheduler', 'system::leader-locking-kube-scheduler', [user('system:kube-scheduler'), sa('kube-scheduler')], 'kube-system'),
+    clusterRoleBinding('system:controller:bootstrap-signer', 'system:controller:bootstrap-signer', [sa('bootstrap-signer')], 'kube-system'),
+    clusterRoleBinding('system:controller:cloud-provider', 'system:controller:cloud-provider', [sa('cloud-provider')], 'kube-system'),
+    clusterRoleBinding('system:controller:token-cleaner', 'system:controller:token-cleaner', [sa('token-cleaner')], 'kube-system'),
+  ];
+  return { roles, roleBindings };
+}
+
 export interface BootstrapPolicy {
   clusterRoles: Obj[];
   clusterRoleBindings: Obj[];
+  /** Namespaced, in kube-system and kube-public. */
+  roles: Obj[];
+  roleBindings: Obj[];
 }
 
 /** Every default ClusterRole and ClusterRoleBinding, freshly built (callers may mutate them). */
@@ -297,7 +330,7 @@ export function bootstrapPolicy(): BootstrapPolicy {
   const bindings = clusterRoleBindings();
   for (const [name, rules] of Object.entries(controllerRoleRules())) {
     roles.push(clusterRole(`system:controller:${name}`, rules));
-    bindings.push(clusterRoleBinding(`system:controller:${name}`, `system:controller:${name}`, [{ kind: 'ServiceAccount', name, namespace: 'kube-system' }]));
+    bindings.push(clusterRoleBinding(`system:controller:${name}`, `system:controller:${name}`, [sa(name)]));
   }
-  return { clusterRoles: roles, clusterRoleBindings: bindings };
+  return { clusterRoles: roles, clusterRoleBindings: bindings, ...namespacedPolicy() };
 }

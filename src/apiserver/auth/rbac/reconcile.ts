@@ -1,5 +1,5 @@
 // The rbac/bootstrap-roles post-start hook: makes the default ClusterRoles and ClusterRoleBindings
-// exist and carry at least their default rules and subjects, the way Kubernetes reconciles them:
+// (and the Roles and RoleBindings of kube-system and kube-public) exist and carry at least their default rules and subjects, the way Kubernetes reconciles them:
 // a missing object is created; an existing one gets the rules, aggregation selectors, subjects,
 // labels and annotations it lacks (nothing is removed); one annotated
 // `rbac.authorization.kubernetes.io/autoupdate: "false"` is left as its owner made it; a binding
@@ -92,9 +92,9 @@ export function reconcileBinding(existing: Obj, expected: Obj): Obj | 'recreate'
   return changed ? next : undefined;
 }
 
-async function getOrUndefined(store: Store, name: string): Promise<Obj | undefined> {
+async function getOrUndefined(store: Store, namespace: string, name: string): Promise<Obj | undefined> {
   try {
-    return await store.get('', name);
+    return await store.get(namespace, name);
   } catch (err) {
     if (err instanceof StatusError && err.code === 404) return undefined;
     throw err;
@@ -105,28 +105,30 @@ const retriable = (err: unknown) => err instanceof StatusError && (err.reason ==
 
 async function reconcileOne(store: Store, expected: Obj, report: ReconcileReport, kind: 'role' | 'binding'): Promise<void> {
   const name = String(meta(expected).name);
+  const namespace = typeof meta(expected).namespace === 'string' ? String(meta(expected).namespace) : '';
+  const id = namespace === '' ? name : `${namespace}/${name}`;
   for (let attempt = 0; ; attempt++) {
     try {
-      const existing = await getOrUndefined(store, name);
+      const existing = await getOrUndefined(store, namespace, name);
       if (existing === undefined) {
-        await store.create('', structuredClone(expected));
-        report.created.push(name);
+        await store.create(namespace, structuredClone(expected));
+        report.created.push(id);
         return;
       }
       const next = kind === 'role' ? reconcileRole(existing, expected) : reconcileBinding(existing, expected);
       if (next === undefined) return;
       if (isProtected(existing)) {
-        report.protected.push(name);
+        report.protected.push(id);
         return;
       }
       if (next === 'recreate') {
-        await store.delete('', name, { preconditions: { uid: String(meta(existing).uid) } });
-        await store.create('', structuredClone(expected));
-        report.recreated.push(name);
+        await store.delete(namespace, name, { preconditions: { uid: String(meta(existing).uid) } });
+        await store.create(namespace, structuredClone(expected));
+        report.recreated.push(id);
         return;
       }
-      await store.update('', name, next);
-      report.updated.push(name);
+      await store.update(namespace, name, next);
+      report.updated.push(id);
       return;
     } catch (err) {
       // Another API server reconciling at the same time: look again.
@@ -142,7 +144,9 @@ export async function reconcileBootstrapPolicy(registry: Registry): Promise<Reco
   const bindings = registry.store(GROUP, 'clusterrolebindings')!;
   const policy = bootstrapPolicy();
   // Side by side: the writes share storage commits instead of waiting one after the other.
-  await Promise.all(policy.clusterRoles.map((r) => reconcileOne(roles, r, report, 'role')));
-  await Promise.all(policy.clusterRoleBindings.map((b) => reconcileOne(bindings, b, report, 'binding')));
+  const nsRoles = registry.store(GROUP, 'roles')!;
+  const nsBindings = registry.store(GROUP, 'rolebindings')!;
+  await Promise.all([...policy.clusterRoles.map((r) => reconcileOne(roles, r, report, 'role')), ...policy.roles.map((r) => reconcileOne(nsRoles, r, report, 'role'))]);
+  await Promise.all([...policy.clusterRoleBindings.map((b) => reconcileOne(bindings, b, report, 'binding')), ...policy.roleBindings.map((b) => reconcileOne(nsBindings, b, report, 'binding'))]);
   return report;
 }
