@@ -29,7 +29,8 @@ export function feedPolicy(registry: Registry, index: PolicyIndex): PolicyFeed {
         while (!stopped && !registry.cacher.stopped) {
           const watch = store.cache.watch({ fromRevision: 'now', sendInitialEvents: true, allowBookmarks: true });
           watches.add(watch);
-          index.reset(resource);
+          // The snapshot is collected aside and swapped in whole: decisions never see a half-listed policy.
+          let initial: Map<string, Record<string, unknown>> | undefined = new Map();
           let ended = false;
           while (!ended) {
             const batch = await watch.nextBatch(512);
@@ -40,11 +41,18 @@ export function feedPolicy(registry: Registry, index: PolicyIndex): PolicyFeed {
                 break;
               }
               if (ev.type === 'BOOKMARK') {
-                if (ev.initialEventsEnd) resolveSynced();
+                if (ev.initialEventsEnd && initial !== undefined) {
+                  index.replace(resource, initial);
+                  initial = undefined;
+                  resolveSynced();
+                }
                 continue;
               }
               const o = ev.object;
-              index.apply(resource, o.namespace, o.name, ev.type === 'DELETED' ? undefined : (JSON.parse(decoder.decode(o.json)) as Record<string, unknown>));
+              const obj = ev.type === 'DELETED' ? undefined : (JSON.parse(decoder.decode(o.json)) as Record<string, unknown>);
+              if (initial === undefined) index.apply(resource, o.namespace, o.name, obj);
+              else if (obj === undefined) initial.delete(`${o.namespace}/${o.name}`);
+              else initial.set(`${o.namespace}/${o.name}`, obj);
             }
           }
           watches.delete(watch);

@@ -71,7 +71,7 @@ type SubjectIndex = Map<string, AppliedBinding[]>;
 export class PolicyIndex {
   /** Bumped on every change; caches keyed on it forget everything older. */
   generation = 0;
-  private readonly objects: Record<PolicyResource, Map<string, Obj>> = {
+  private objects: Record<PolicyResource, Map<string, Obj>> = {
     roles: new Map(),
     clusterroles: new Map(),
     rolebindings: new Map(),
@@ -92,9 +92,9 @@ export class PolicyIndex {
     this.generation++;
   }
 
-  /** Forgets everything (before a full re-list). */
-  reset(resource: PolicyResource): void {
-    this.objects[resource].clear();
+  /** Replaces every object of a resource at once (a full re-list), keyed `<namespace>/<name>`. */
+  replace(resource: PolicyResource, objects: Map<string, Obj>): void {
+    this.objects[resource] = objects;
     this.dirty = true;
     this.generation++;
   }
