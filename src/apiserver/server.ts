@@ -1,8 +1,9 @@
-// `kubelite apiserver` as a library: an HTTP server for the Workload Resource API over a storage
-// backend, with discovery, OpenAPI, health, version and metrics. Every request ends in a response
-// (a Kubernetes Status on any failure); nothing a client sends can crash the process.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// `kubelite apiserver` as a library: an HTTPS server (HTTP/2 and HTTP/1.1) for the Workload
+// Resource API over a storage backend, with discovery, OpenAPI, health, version and metrics. Every
+// request ends in a response (a Kubernetes Status on any failure); nothing a client sends can
+// crash the process. Each request goes as in kube-apiserver's filter chain: authentication,
+// impersonation, the max-in-flight limit, authorization, then the handler.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allKinds } from '../api/kinds.js';
 import { StatusError } from '../machinery/status.js';
 import { apiError } from '../registry/errors.js';
@@ -14,6 +15,7 @@ import { AuthenticationChain, type AuthenticationOptions } from './auth/chain.js
 import { buildAuthorization, fixedAuthorization } from './auth/authorization.js';
 import { authError } from './auth/errors.js';
 import type { AuthorizationMode } from './auth/modes.js';
+import { impersonate } from './auth/impersonation.js';
 import { SYSTEM_AUTHENTICATED, SYSTEM_MASTERS, type Attributes, type Authorizer, type UserInfo } from './auth/types.js';
 import { bootstrapSystemObjects } from './bootstrap.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
@@ -21,6 +23,7 @@ import { openStorage, type StorageBackend } from '../storage/open.js';
 import type { Storage } from '../storage/types.js';
 import { Discovery } from './discovery/discovery.js';
 import type { ResponseFormat } from './encode.js';
+import { DEFAULT_INFLIGHT_LIMITS, InflightLimiter, type InflightLimits } from './http/inflight.js';
 import { isPrettyPrint, writeBytes, writeError } from './http/respond.js';
 import { ApiServerMetrics, METRICS_CONTENT_TYPE } from './metrics.js';
 import { negotiateResource, wantsAggregatedDiscovery } from './negotiate.js';
@@ -29,6 +32,7 @@ import type { OpenApiV2Endpoint } from './openapi-v2-serve.js';
 import { parseRequestInfo } from './request/request-info.js';
 import { handleResource, type RequestContext } from './resources.js';
 import { fieldsFor } from './selectors.js';
+import { plainListener, tlsListener, type TlsOptions } from './tls/serve.js';
 import { KUBERNETES_VERSION, versionInfo } from './version.js';
 
 export interface ApiServerOptions {
@@ -60,6 +64,14 @@ export interface ApiServerOptions {
    * precedence over `authorizer`.
    */
   authorizationModes?: readonly AuthorizationMode[];
+  /**
+   * Serve HTTPS (h2 and http/1.1) with this certificate, asking clients for certificates signed
+   * by `clientCA`. Absent: plain HTTP/1.1 — for in-process tests only; the command line always
+   * gives one.
+   */
+  tls?: TlsOptions;
+  /** --max-requests-inflight / --max-mutating-requests-inflight (400 / 200; 0: unlimited). */
+  inflight?: InflightLimits;
   log?: (fields: Record<string, unknown>) => void;
 }
 
@@ -115,6 +127,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const authentication = opts.authentication ? new AuthenticationChain(opts.authentication) : undefined;
   const authorization = opts.authorizationModes ? buildAuthorization(registry, opts.authorizationModes) : fixedAuthorization(registry, opts.authorizer);
   const authorizer = opts.authorizationModes ? authorization.authorizer : (opts.authorizer ?? alwaysAllow);
+  const inflight = new InflightLimiter(opts.inflight ?? DEFAULT_INFLIGHT_LIMITS);
   // Ready once the system namespaces and the kubernetes Service exist (kube-apiserver's
   // poststarthook/bootstrap-controller), not merely once the watch cache is.
   let bootstrapped = false;
@@ -146,7 +159,12 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       throw apiError.badRequest('malformed request URL');
     }
     const info = parseRequestInfo(method, url.pathname, url.searchParams);
-    const user = authentication === undefined ? UNSECURED_USER : await authentication.authenticate(req);
+    const authenticated = authentication === undefined ? UNSECURED_USER : await authentication.authenticate(req);
+    const user = await impersonate(req, authenticated, authorizer);
+    if (!inflight.admit(info, user, res)) {
+      req.resume();
+      return;
+    }
     if (authorizer !== alwaysAllow) {
       const attrs: Attributes = info.isResourceRequest
         ? { user, verb: info.verb, resourceRequest: true, apiGroup: info.group, apiVersion: info.version, namespace: info.namespace, resource: info.resource, subresource: info.subresource, name: info.name, path: url.pathname }
@@ -237,24 +255,11 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     throw apiError.unknownResource();
   }
 
-  const server: Server = createServer({ keepAliveTimeout: 65_000, headersTimeout: 70_000, requestTimeout: 0, maxHeaderSize: 64 * 1024 }, handler);
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    // What Go's HTTP server (so kube-apiserver) answers to requests it cannot parse.
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
-    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
-    else socket.destroy(err);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.bindAddress ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
+  const listener = opts.tls ? tlsListener(opts.tls, handler) : plainListener(handler);
+  const address = await listener.listen(opts.port ?? 0, opts.bindAddress ?? '127.0.0.1');
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   serverAddress = `${host}:${address.port}`;
-  const url = `http://${serverAddress}`;
+  const url = `${listener.scheme}://${serverAddress}`;
   await bootstrapSystemObjects(registry, { ip: address.address === '0.0.0.0' || address.family === 'IPv6' ? '127.0.0.1' : address.address, port: address.port });
   // kube-apiserver's rbac/bootstrap-roles post-start hook: ready once the default policy is in place.
   await authorization.start();
@@ -267,10 +272,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     registry,
     storage,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await listener.close();
       authorization.stop();
       await registry.stop();
       if (!opts.storageInstance) await storage.close();

@@ -168,7 +168,8 @@ export async function handleWatch(ctx: RequestContext, kv: KindVersion, store: S
   const contentType = ctx.format.mediaType === 'application/vnd.kubernetes.protobuf' ? 'application/vnd.kubernetes.protobuf;stream=watch' : 'application/json';
   res.setHeader('Content-Type', contentType);
   res.setHeader('Cache-Control', 'no-cache, private');
-  res.setHeader('Transfer-Encoding', 'chunked');
+  // No Content-Length: HTTP/1.1 sends the stream chunked, HTTP/2 in DATA frames (where a
+  // Transfer-Encoding header is forbidden).
   if (ctx.warnings.length > 0) res.setHeader('Warning', ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
   res.writeHead(200);
   res.flushHeaders();

@@ -8,11 +8,16 @@ import { capYoungGeneration } from './young-generation.js';
 import type { Authenticator } from '../apiserver/auth/types.js';
 import { TokenFileAuthenticator } from '../apiserver/auth/token-file.js';
 import { parseAuthorizationModes, type AuthorizationMode } from '../apiserver/auth/modes.js';
+import { X509Authenticator } from '../apiserver/auth/x509.js';
+import { ensureServingPki, servingNames } from '../apiserver/tls/pki.js';
+import type { TlsOptions } from '../apiserver/tls/serve.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export async function apiserverMain(argv: string[]): Promise<number> {
-  const cmd = program('apiserver', 'Serve the Kubernetes Workload Resource API (HTTP) over embedded or etcd storage.')
+  const cmd = program('apiserver', 'Serve the Kubernetes Workload Resource API (HTTPS) over embedded or etcd storage.')
     .option('--storage <backend>', 'storage backend: lmdb (embedded, durable), memory or etcd', parseChoice(['lmdb', 'memory', 'etcd'] as const), 'lmdb')
-    .option('--data-dir <dir>', 'directory of the lmdb database', './.kubelite')
+    .option('--data-dir <dir>', 'directory of the lmdb database and of the generated certificates (pki/)', './.kubelite')
     .option('--etcd-servers <urls>', 'comma-separated etcd client URLs (with --storage etcd)', (v: string) => {
       try {
         return parseEtcdServers(v);
@@ -24,8 +29,13 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 6443)
     .option('--storage-history <duration>', 'how long watch history and list snapshots are kept; continue tokens expire with them (default: 5m0s)', parseDurationMs)
     .option('--storage-history-revisions <n>', 'the newest this-many changes are kept whatever their age', parseCount, 1000)
-    .option('--token-auth-file <file>', 'static bearer tokens, CSV lines token,user,uid,"group1,group2" (turns authentication on)')
+    .option('--tls-cert-file <file>', 'PEM serving certificate (chain); default: one signed by the CA in <data-dir>/pki, made on first start')
+    .option('--tls-private-key-file <file>', 'PEM private key of --tls-cert-file')
+    .option('--client-ca-file <file>', 'PEM CA bundle for client certificates (CN = user, O = groups); default: the CA in <data-dir>/pki when the serving certificate is generated')
+    .option('--token-auth-file <file>', 'static bearer tokens, CSV lines token,user,uid,"group1,group2"')
     .option('--anonymous-auth <bool>', 'requests without credentials are system:anonymous (else 401)', parseBoolFlag, true)
+    .option('--max-requests-inflight <n>', 'read-only requests served at once; beyond: 429 (0: no limit)', parseLimit, 400)
+    .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once; beyond: 429 (0: no limit)', parseLimit, 200)
     .option('--authorization-mode <modes>', 'ordered comma list of authorizers: RBAC, Node, AlwaysAllow, AlwaysDeny (the first that allows or denies decides)', parseModes, ['RBAC'] as AuthorizationMode[]);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
@@ -37,15 +47,32 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     port: number;
     storageHistory?: number;
     storageHistoryRevisions: number;
+    tlsCertFile?: string;
+    tlsPrivateKeyFile?: string;
+    clientCaFile?: string;
     tokenAuthFile?: string;
     anonymousAuth: boolean;
     authorizationMode: AuthorizationMode[];
+    maxRequestsInflight: number;
+    maxMutatingRequestsInflight: number;
   }>();
   if (o.storage === 'etcd' && !o.etcdServers) {
     process.stderr.write('kubelite apiserver: --storage etcd needs --etcd-servers\n');
     return 2;
   }
-  const authenticators: Authenticator[] = [];
+  if ((o.tlsCertFile === undefined) !== (o.tlsPrivateKeyFile === undefined)) {
+    process.stderr.write('kubelite apiserver: --tls-cert-file and --tls-private-key-file go together\n');
+    return 2;
+  }
+  let tls: TlsOptions;
+  try {
+    tls = await servingTls(o);
+  } catch (err) {
+    process.stderr.write(`kubelite apiserver: ${(err as Error).message}\n`);
+    return 2;
+  }
+  // Client certificates first, then tokens, as kube-apiserver's union authenticator.
+  const authenticators: Authenticator[] = tls.clientCA === undefined ? [] : [new X509Authenticator()];
   if (o.tokenAuthFile !== undefined) {
     try {
       authenticators.push(TokenFileAuthenticator.fromFile(o.tokenAuthFile));
@@ -62,7 +89,9 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     etcdServers: o.etcdServers,
     bindAddress: o.bindAddress,
     port: o.port,
-    authentication: authenticators.length > 0 ? { authenticators, anonymous: o.anonymousAuth } : undefined,
+    authentication: { authenticators, anonymous: o.anonymousAuth },
+    tls,
+    inflight: { readOnly: o.maxRequestsInflight, mutating: o.maxMutatingRequestsInflight },
     authorizationModes: o.authorizationMode,
     history: { minAgeMs: o.storageHistory ?? 5 * 60_000, minRevisions: o.storageHistoryRevisions },
   });
@@ -73,6 +102,33 @@ export async function apiserverMain(argv: string[]): Promise<number> {
   });
   await server.close();
   return 0;
+}
+
+/**
+ * The serving certificate and client CA: the user's files, or the CA and serving certificate in
+ * <data-dir>/pki (made on first start, reused after; the generated CA also signs client
+ * certificates unless --client-ca-file names another).
+ */
+async function servingTls(o: { dataDir: string; bindAddress: string; tlsCertFile?: string; tlsPrivateKeyFile?: string; clientCaFile?: string }): Promise<TlsOptions> {
+  const read = (flag: string, file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new Error(`${flag}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  };
+  const clientCA = o.clientCaFile === undefined ? undefined : read('--client-ca-file', o.clientCaFile);
+  if (o.tlsCertFile !== undefined && o.tlsPrivateKeyFile !== undefined) {
+    return { cert: read('--tls-cert-file', o.tlsCertFile), key: read('--tls-private-key-file', o.tlsPrivateKeyFile), clientCA };
+  }
+  const pki = await ensureServingPki(join(o.dataDir, 'pki'), servingNames(o.bindAddress));
+  return { cert: pki.serving.cert, key: pki.serving.key, clientCA: clientCA ?? pki.ca.cert };
+}
+
+function parseLimit(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a non-negative integer');
+  return n;
 }
 
 /** A Go duration (`30s`, `5m0s`, `1h`) in milliseconds, at least one second. */

@@ -98,8 +98,9 @@ export function writeError(res: ServerResponse, err: unknown, extras?: ResponseE
     return;
   }
   if (e.reason === 'TooManyRequests' || e.code === 504) res.setHeader('Retry-After', String(e.details?.retryAfterSeconds ?? 1));
-  // The rest of a refused body is not read: the connection cannot be reused (Go's server closes it too).
-  if (e.code === 413) res.setHeader('Connection', 'close');
+  // The rest of a refused body is not read: the connection cannot be reused (Go's server closes it
+  // too). HTTP/2 has no such header: only the stream ends.
+  if (e.code === 413 && res.req?.httpVersionMajor === 1) res.setHeader('Connection', 'close');
   const choice = e.rawJson || extras?.accept === undefined ? undefined : negotiateErrorOutput(extras.accept);
   if (choice !== undefined && choice.codec !== 'json') {
     writeBytes(res, e.code, choice.contentType, encodeBody(choice.codec, e.toStatus(), Status), extras);

@@ -1,0 +1,129 @@
+// The API server's listener: HTTPS with HTTP/2 and HTTP/1.1 chosen by ALPN (kubectl and client-go
+// speak h2), or plain HTTP/1.1 for in-process unit tests. One TLS listener hands each connection,
+// once the handshake is done, to an HTTP/1.1 server or an HTTP/2 server, so each protocol keeps all
+// its own settings (Node's combined `allowHTTP1` server ignores the HTTP/1 header-size limit and
+// request timeout, and the latter would cut watches after five minutes).
+//
+// The TLS layer asks for a client certificate when a client CA is configured but never requires
+// one, and never fails the handshake over it: an untrusted certificate is the x509 authenticator's
+// business (401), as in kube-apiserver.
+//
+// Header limits as Go's server: more than 64 KiB of request headers → 431. HTTP/1: the parser's
+// limit. HTTP/2: the header list is accepted up to 256 KiB (advertised in SETTINGS, so Go clients
+// stay below it) and checked here; beyond that the stream or session is refused by the protocol.
+import { createServer as createHttp1Server, type IncomingMessage, type Server as Http1Server, type ServerResponse } from 'node:http';
+import { createServer as createHttp2Server, type Http2Server } from 'node:http2';
+import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
+
+export const MAX_HEADER_BYTES = 64 * 1024;
+const HTTP2_MAX_HEADER_LIST = 256 * 1024;
+
+export interface TlsOptions {
+  /** PEM serving certificate (chain) and key. */
+  cert: string | Buffer;
+  key: string | Buffer;
+  /** PEM CA bundle that client certificates must chain to; absent: clients are not asked for one. */
+  clientCA?: string | Buffer;
+}
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface Listener {
+  /** 'https' or 'http'. */
+  scheme: string;
+  listen(port: number, host: string): Promise<AddressInfo>;
+  /** Stops accepting and ends every open connection (watches included). */
+  close(): Promise<void>;
+}
+
+const HTTP1_OPTIONS = { keepAliveTimeout: 65_000, headersTimeout: 70_000, requestTimeout: 0, maxHeaderSize: MAX_HEADER_BYTES };
+
+/** What Go's HTTP/1 server (so kube-apiserver) answers to requests it cannot parse. */
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  // The parser may report the same broken request more than once: answer it once.
+  if (socket.writable && !(socket as { answered?: boolean }).answered) {
+    (socket as { answered?: boolean }).answered = true;
+    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
+  } else socket.destroy();
+}
+
+/** HTTPS request headers over the limit (HTTP/2: HPACK's accounting, 32 bytes per field). */
+function http2HeadersTooLarge(req: IncomingMessage): boolean {
+  const raw = req.rawHeaders;
+  let size = 0;
+  for (let i = 0; i < raw.length; i++) size += raw[i]!.length;
+  return size + 16 * raw.length > MAX_HEADER_BYTES;
+}
+
+function listenOn(server: { listen(port: number, host: string, cb: () => void): unknown; once(e: 'error', l: (err: Error) => void): unknown; off(e: 'error', l: (err: Error) => void): unknown; address(): unknown }, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** Plain HTTP/1.1 (in-process unit tests only). */
+export function plainListener(handler: RequestHandler): Listener {
+  const server: Http1Server = createHttp1Server(HTTP1_OPTIONS, handler);
+  server.on('clientError', answerClientError);
+  return {
+    scheme: 'http',
+    listen: (port, host) => listenOn(server, port, host),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** HTTPS, h2 and http/1.1 by ALPN. */
+export function tlsListener(tls: TlsOptions, handler: RequestHandler): Listener {
+  const http1: Http1Server = createHttp1Server(HTTP1_OPTIONS, handler);
+  http1.on('clientError', answerClientError);
+  const http2: Http2Server = createHttp2Server({ settings: { maxHeaderListSize: HTTP2_MAX_HEADER_LIST } }, (req, res) => {
+    const request = req as unknown as IncomingMessage;
+    const response = res as unknown as ServerResponse;
+    if (http2HeadersTooLarge(request)) {
+      res.writeHead(431, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('431 Request Header Fields Too Large');
+      return;
+    }
+    handler(request, response);
+  });
+  // A broken stream or session ends that stream or connection, never the process.
+  http2.on('sessionError', () => {});
+  const sockets = new Set<TLSSocket>();
+  const server = createTlsServer(
+    {
+      cert: tls.cert,
+      key: tls.key,
+      ca: tls.clientCA,
+      requestCert: tls.clientCA !== undefined,
+      rejectUnauthorized: false,
+      ALPNProtocols: ['h2', 'http/1.1'],
+    },
+    (socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+      if (socket.alpnProtocol === 'h2') http2.emit('connection', socket);
+      else http1.emit('connection', socket);
+    },
+  );
+  // Failed handshakes (a plain-HTTP client, an aborted connection) concern that connection only.
+  server.on('tlsClientError', (_err, socket) => socket.destroy());
+  return {
+    scheme: 'https',
+    listen: (port, host) => listenOn(server, port, host),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
