@@ -4,13 +4,18 @@
 // /readyz is ok, every node is Ready, the system namespaces exist and `default` has its service
 // account. `kubelite up` is this with flags; test suites use startCluster() directly — several
 // clusters at once in one process, each on its own free port and data directory.
+//
+// Security as kubeadm sets it up: the CA and the API server's serving certificate in
+// <data-dir>/pki (the API server reuses them), and one client certificate per identity, each in
+// its own kubeconfig that verifies the CA — see credentials.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { Agent, get as httpsGet } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stringify } from 'yaml';
+import { writeClusterCredentials } from './credentials.js';
 
 /** dist/src/up/cluster.js → dist/src/cli/main.js */
 const KUBELITE_BIN = fileURLToPath(new URL('../cli/main.js', import.meta.url));
@@ -52,17 +57,6 @@ function freePort(host: string): Promise<number> {
       const port = (s.address() as { port: number }).port;
       s.close(() => resolvePort(port));
     });
-  });
-}
-
-export function kubeconfigYaml(server: string): string {
-  return stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'kubelite', cluster: { server } }],
-    users: [{ name: 'kubelite', user: {} }],
-    contexts: [{ name: 'kubelite', context: { cluster: 'kubelite', user: 'kubelite' } }],
-    'current-context': 'kubelite',
   });
 }
 
@@ -119,30 +113,36 @@ class Component {
   }
 }
 
-async function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-    const text = await res.text();
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      body = undefined;
-    }
-    return { status: res.status, body };
-  } catch {
-    return { status: 0, body: undefined };
-  }
+/** A GET as the admin (status 0 when the server does not answer within 2 s). */
+function getJson(agent: Agent, url: string): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
+  return new Promise((resolveGet) => {
+    const req = httpsGet(url, { agent, timeout: 2000, headers: { accept: 'application/json' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', () => resolveGet({ status: 0, body: undefined }));
+      res.on('end', () => {
+        let body: Record<string, unknown> | undefined;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+        } catch {
+          body = undefined;
+        }
+        resolveGet({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolveGet({ status: 0, body: undefined }));
+  });
 }
 
 /** What is still missing before the cluster is ready ('' when ready). */
-async function missing(server: string, nodes: number): Promise<string> {
-  if ((await getJson(`${server}/readyz`)).status !== 200) return 'the API server';
+async function missing(agent: Agent, server: string, nodes: number): Promise<string> {
+  if ((await getJson(agent, `${server}/readyz`)).status !== 200) return 'the API server';
   for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
-    if ((await getJson(`${server}/api/v1/namespaces/${ns}`)).status !== 200) return `namespace ${ns}`;
+    if ((await getJson(agent, `${server}/api/v1/namespaces/${ns}`)).status !== 200) return `namespace ${ns}`;
   }
-  if ((await getJson(`${server}/api/v1/namespaces/default/serviceaccounts/default`)).status !== 200) return 'the default service account';
-  const list = await getJson(`${server}/api/v1/nodes`);
+  if ((await getJson(agent, `${server}/api/v1/namespaces/default/serviceaccounts/default`)).status !== 200) return 'the default service account';
+  const list = await getJson(agent, `${server}/api/v1/nodes`);
   const items = (list.body?.items ?? []) as Array<{ status?: { conditions?: Array<{ type: string; status: string }> } }>;
   const ready = items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
   if (ready < nodes) return `${nodes - ready} of ${nodes} nodes`;
@@ -157,30 +157,32 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const bind = opts.bindAddress ?? '127.0.0.1';
   const port = opts.port === undefined || opts.port === 0 ? await freePort(bind) : opts.port;
   const host = bind === '0.0.0.0' ? '127.0.0.1' : bind;
-  const server = `http://${host}:${port}`;
-  const kubeconfig = join(dataDir, 'kubeconfig');
-  writeFileSync(kubeconfig, kubeconfigYaml(server));
+  const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // The PKI and every component's kubeconfig exist before any component starts.
+  const credentials = await writeClusterCredentials(dataDir, server, bind);
+  const kubeconfig = credentials.admin.path;
   const log = opts.log ?? (() => {});
   const nodes = opts.nodes ?? 3;
   const storageArgs = ['--storage', opts.storage ?? 'lmdb', '--data-dir', dataDir, ...(opts.etcdServers ? ['--etcd-servers', opts.etcdServers.join(',')] : [])];
-  const kc = ['--kubeconfig', kubeconfig];
   // Every component starts at once: the others find the API server on its known address and
   // retry until it answers, which is what makes the whole cluster ready in about a second.
   const components = [
     new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...(opts.args?.apiserver ?? [])], log),
-    new Component('controller-manager', ['controller-manager', ...kc, '--port', '0', '--leader-elect-resource-lock', 'leases', ...(opts.args?.controllerManager ?? [])], log),
-    new Component('scheduler', ['scheduler', ...kc, '--port', '0', ...(opts.args?.scheduler ?? [])], log),
-    ...(nodes > 0 ? [new Component('nodes', ['nodes', ...kc, '--nodes', String(nodes), ...(opts.args?.nodes ?? [])], log)] : []),
+    new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--port', '0', '--leader-elect-resource-lock', 'leases', ...(opts.args?.controllerManager ?? [])], log),
+    new Component('scheduler', ['scheduler', '--kubeconfig', credentials.scheduler.path, '--port', '0', ...(opts.args?.scheduler ?? [])], log),
+    ...(nodes > 0 ? [new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, '--nodes', String(nodes), ...(opts.args?.nodes ?? [])], log)] : []),
   ];
   for (const c of components) c.start();
 
+  const agent = new Agent({ keepAlive: true, ca: credentials.ca, cert: credentials.admin.cert, key: credentials.admin.key });
   const stop = async () => {
+    agent.destroy();
     await Promise.all(components.map((c) => c.stop()));
     if (temporary) rmSync(dataDir, { recursive: true, force: true });
   };
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
   for (;;) {
-    const waiting = await missing(server, nodes);
+    const waiting = await missing(agent, server, nodes);
     if (waiting === '') break;
     if (Date.now() > deadline) {
       await stop();
@@ -188,5 +190,6 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     }
     await new Promise((r) => setTimeout(r, 25));
   }
+  agent.destroy();
   return { kubeconfig, server, dataDir, readyAfterMs: performance.now() - started, stop };
 }

@@ -179,7 +179,7 @@ describe('kubelite controller-manager', () => {
   it('an unreachable API server: retries with back-off, a clear log line, /healthz reports it; once it is up, the manager connects and leads', async () => {
     const port = await freePort();
     const kubeconfig = join(api.dir, 'unreachable.kubeconfig');
-    writeKubeconfig(kubeconfig, `http://127.0.0.1:${port}`);
+    writeKubeconfig(kubeconfig, `https://127.0.0.1:${port}`);
     const m = await startManager(['--kubeconfig', kubeconfig, ...FAST]);
     await waitFor(() => /waiting for the API server/.test(m.logs()), 'the waiting log line');
     const hz = await waitFor(async () => {

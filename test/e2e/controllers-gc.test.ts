@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SharedInformerFactory } from '../../src/client/informers.js';
 import { newClientset } from '../../src/client/rest.js';
+import { loadRestConfig } from '../../src/client/kubeconfig.js';
 import type { ControllerContext, KubeObject } from '../../src/client/types.js';
 import { DaemonSetController } from '../../src/controllers/daemonset/index.js';
 import { GarbageCollectorController } from '../../src/controllers/garbagecollector/index.js';
@@ -51,7 +52,7 @@ describe('garbagecollector, namespace, podgc, ttl and daemonset controllers agai
     // (the API server may create it itself, as kube-apiserver does)
     const ns = await kubectl(kc, ['create', 'namespace', 'default']);
     assert.ok(ns.code === 0 || /AlreadyExists/.test(ns.stderr), ns.stderr);
-    const clientset = newClientset({ config: { server: api.url }, qps: 0 });
+    const clientset = newClientset({ config: loadRestConfig({ kubeconfig: kc }), qps: 0 });
     const informers = new SharedInformerFactory(clientset, { resyncPeriodMs: 0 });
     const ctx: ControllerContext = {
       clientset,

@@ -32,7 +32,7 @@ describe('cronjob controller against kubelite apiserver, on a manual clock', () 
   });
 
   it('fires at the schedule time: job <cronjob>-<minutes>, its pod, Complete, status.active and lastSuccessfulTime', async () => {
-    const clientset = newClientset({ config: loadRestConfig({ master: api.url }), userAgent: 'kubelite-e2e/0 (linux) kubernetes/test', contentType: 'application/vnd.kubernetes.protobuf', qps: 0 });
+    const clientset = newClientset({ config: loadRestConfig({ kubeconfig: api.kubeconfig }), userAgent: 'kubelite-e2e/0 (linux) kubernetes/test', contentType: 'application/vnd.kubernetes.protobuf', qps: 0 });
     const informers = new SharedInformerFactory(clientset);
     const clock = new ManualClock(Date.now());
     const events: string[] = [];

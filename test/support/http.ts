@@ -8,6 +8,8 @@ import type { StructType } from '../../src/api/schema/dsl.js';
 import { Status } from '../../src/api/meta/v1.js';
 import { decodeWatchFrame, WatchFrameDecoder } from '../../src/machinery/codec/index.js';
 import { waitFor } from './wait.js';
+// fetch trusts the test CA and presents the test admin's certificate to HTTPS servers.
+import './tls.js';
 import { TESTDATA } from './vectors.js';
 
 export { TESTDATA };

@@ -1,10 +1,14 @@
 // Starts real `kubelite` processes for end-to-end tests (free loopback ports, temporary data
-// directories, a kubeconfig for kubectl) and stops them, whatever happens to the test.
+// directories, a kubeconfig for kubectl) and stops them, whatever happens to the test. The API
+// servers serve HTTPS with certificates from the test CA; kubeconfigs and fetch use the test admin
+// (see tls.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { kubeconfigYaml } from '../../src/up/credentials.js';
+import { seedPki, TEST_PKI } from './tls.js';
 
 /** dist/test/support/kubelite.js → dist/src/cli/main.js */
 export const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
@@ -18,11 +22,17 @@ export interface RunningApiserver {
 }
 
 /**
- * A kubeconfig for `server`; with `user.token`, a bearer-token user (kubectl sends it to HTTPS
- * servers only), with `insecureSkipTLSVerify`, a server certificate nobody checks (tests' own).
+ * A kubeconfig for `server`. HTTPS: it trusts the test CA and authenticates as the test admin
+ * (client certificate), or with `user.token` as that bearer token instead; `insecureSkipTLSVerify`
+ * checks no server certificate. http:// (in-process servers): no credentials.
  */
 export function writeKubeconfig(path: string, server: string, user: { token?: string; insecureSkipTLSVerify?: boolean } = {}): void {
-  const tls = user.insecureSkipTLSVerify ? '\n    insecure-skip-tls-verify: true' : '';
+  if (server.startsWith('https:') && user.token === undefined && !user.insecureSkipTLSVerify) {
+    writeFileSync(path, kubeconfigYaml(server, TEST_PKI.ca.cert, TEST_PKI.admin), { mode: 0o600 });
+    return;
+  }
+  const caData = server.startsWith('https:') && !user.insecureSkipTLSVerify ? `\n    certificate-authority-data: ${Buffer.from(TEST_PKI.ca.cert).toString('base64')}` : '';
+  const tls = user.insecureSkipTLSVerify ? '\n    insecure-skip-tls-verify: true' : caData;
   const credentials = user.token === undefined ? ' {}' : `\n    token: ${user.token}`;
   writeFileSync(path, `apiVersion: v1
 kind: Config
@@ -45,6 +55,9 @@ current-context: kubelite
 /** Starts `kubelite apiserver` on a free port and waits for its `ready:` line. */
 export async function startApiserver(args: string[] = ['--storage', 'memory']): Promise<RunningApiserver> {
   const dir = mkdtempSync(join(tmpdir(), 'kubelite-e2e-'));
+  // The apiserver takes the last --data-dir given: the test's own one, or this one.
+  const dataDirFlag = args.lastIndexOf('--data-dir');
+  seedPki(dataDirFlag >= 0 && args[dataDirFlag + 1] !== undefined ? args[dataDirFlag + 1]! : join(dir, 'data'));
   const child = spawn(process.execPath, [KUBELITE_BIN, 'apiserver', '--port', '0', '--data-dir', join(dir, 'data'), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,0 +1,79 @@
+// The credentials of a `kubelite up` cluster, as kubeadm makes them: the CA and the API server's
+// serving certificate in <data-dir>/pki (made on first start, reused after — the API server
+// process finds and uses the same files), and one client certificate per identity (CN = user,
+// O = groups), each in a kubeconfig that verifies the CA (no insecure-skip-tls-verify). Client
+// certificates are issued anew at every start (a few milliseconds each); older ones stay valid
+// until they expire since the CA does not change.
+//
+//   <data-dir>/kubeconfig                      kubernetes-admin in system:masters (the user's)
+//   <data-dir>/controller-manager.kubeconfig   system:kube-controller-manager
+//   <data-dir>/scheduler.kubeconfig            system:kube-scheduler
+//   <data-dir>/nodes.kubeconfig                system:kubelite-nodes in system:nodes
+//
+// The nodes process simulates every node of the cluster through one shared client (one
+// connection, one set of informers): giving it one certificate per node would mean one client,
+// connection and informer set per node. It therefore has a single identity, not a kubelet's
+// `system:node:<name>`: the Node authorizer, which only knows `system:node:<name>` users, has no
+// opinion on it, and RBAC grants it what kubelets need (the `system:node` role).
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { ensureServingPki, issueCertificate, servingNames, writeSecureFile, type KeyPair } from '../apiserver/tls/pki.js';
+
+export interface Identity {
+  commonName: string;
+  organizations: readonly string[];
+}
+
+export const ADMIN: Identity = { commonName: 'kubernetes-admin', organizations: ['system:masters'] };
+export const CONTROLLER_MANAGER: Identity = { commonName: 'system:kube-controller-manager', organizations: [] };
+export const SCHEDULER: Identity = { commonName: 'system:kube-scheduler', organizations: [] };
+export const NODES: Identity = { commonName: 'system:kubelite-nodes', organizations: ['system:nodes'] };
+
+export interface Credential {
+  /** The kubeconfig file. */
+  path: string;
+  /** PEM client certificate and key. */
+  cert: string;
+  key: string;
+}
+
+export interface ClusterCredentials {
+  /** PEM CA certificate (it signed the serving and client certificates). */
+  ca: string;
+  admin: Credential;
+  controllerManager: Credential;
+  scheduler: Credential;
+  nodes: Credential;
+}
+
+const b64 = (pem: string) => Buffer.from(pem).toString('base64');
+
+/** A kubeconfig (cluster, user and context named `kubelite`) with the CA and a client certificate embedded. */
+export function kubeconfigYaml(server: string, caPem: string, client: KeyPair): string {
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'kubelite', cluster: { server, 'certificate-authority-data': b64(caPem) } }],
+    users: [{ name: 'kubelite', user: { 'client-certificate-data': b64(client.cert), 'client-key-data': b64(client.key) } }],
+    contexts: [{ name: 'kubelite', context: { cluster: 'kubelite', user: 'kubelite' } }],
+    'current-context': 'kubelite',
+  });
+}
+
+/** Issues a client certificate for `who` and writes its kubeconfig (0600: it holds the key). */
+export async function writeClientKubeconfig(path: string, server: string, ca: KeyPair, who: Identity): Promise<Credential> {
+  const client = await issueCertificate(ca, { commonName: who.commonName, organizations: who.organizations, usage: 'client' });
+  writeSecureFile(path, kubeconfigYaml(server, ca.cert, client), 0o600);
+  return { path, ...client };
+}
+
+export async function writeClusterCredentials(dataDir: string, server: string, bindAddress: string): Promise<ClusterCredentials> {
+  const { ca } = await ensureServingPki(join(dataDir, 'pki'), servingNames(bindAddress));
+  const [admin, controllerManager, scheduler, nodes] = await Promise.all([
+    writeClientKubeconfig(join(dataDir, 'kubeconfig'), server, ca, ADMIN),
+    writeClientKubeconfig(join(dataDir, 'controller-manager.kubeconfig'), server, ca, CONTROLLER_MANAGER),
+    writeClientKubeconfig(join(dataDir, 'scheduler.kubeconfig'), server, ca, SCHEDULER),
+    writeClientKubeconfig(join(dataDir, 'nodes.kubeconfig'), server, ca, NODES),
+  ]);
+  return { ca: ca.cert, admin: admin!, controllerManager: controllerManager!, scheduler: scheduler!, nodes: nodes! };
+}
