@@ -39,14 +39,25 @@ export interface Listener {
 
 const HTTP1_OPTIONS = { keepAliveTimeout: 65_000, headersTimeout: 70_000, requestTimeout: 0, maxHeaderSize: MAX_HEADER_BYTES };
 
-/** What Go's HTTP/1 server (so kube-apiserver) answers to requests it cannot parse. */
+/**
+ * What Go's HTTP/1 server (so kube-apiserver) answers to requests it cannot parse. Like Go, it then
+ * reads and drops what the client still sends for a moment before closing: closing with unread
+ * data would reset the connection, and the client would lose the answer.
+ */
 function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
-  const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const answered = socket as Socket & { kubeliteAnswered?: boolean };
   // The parser may report the same broken request more than once: answer it once.
-  if (socket.writable && !(socket as { answered?: boolean }).answered) {
-    (socket as { answered?: boolean }).answered = true;
-    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
-  } else socket.destroy();
+  if (answered.kubeliteAnswered) return;
+  answered.kubeliteAnswered = true;
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
+  socket.on('data', () => {});
+  socket.resume();
+  setTimeout(() => socket.destroy(), 500).unref();
 }
 
 /** HTTPS request headers over the limit (HTTP/2: HPACK's accounting, 32 bytes per field). */
