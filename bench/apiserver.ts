@@ -1,5 +1,6 @@
 // `npm run bench -- apiserver`: `kubelite apiserver` (lmdb storage in a temporary directory) as a
-// separate process, driven over HTTP/1.1 keep-alive connections from this one: pod creates/s and
+// separate process, driven over HTTPS (HTTP/1.1 keep-alive connections, TLS sessions resumed,
+// an admin client certificate as `kubelite up` issues) from this one: pod creates/s and
 // latency with 1, 8 and 32 concurrent clients; a full list of 10,000 pods in JSON and protobuf,
 // whole and in pages of 500; write-response→watch-event latency to 1 and 100 HTTP watchers;
 // resident memory idle and with 10,000 pods; spawn→/readyz time.
@@ -13,12 +14,13 @@
 // apiserver's node process, for profiling it under this load.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest, type AgentOptions } from 'node:https';
 import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { prepareApiserverPki } from './tls.js';
 import { quantile, type BenchReport, type BenchRow } from './report.js';
 
 /** dist/bench/apiserver.js → dist/src/cli/main.js */
@@ -83,7 +85,11 @@ function podTemplate(namespace: string): { before: string; after: string } {
   return { before, after };
 }
 
-// ------------------------------------------------------------------------------ HTTP
+// ------------------------------------------------------------------------------ HTTPS
+
+/** The CA to trust and the admin's client certificate (system:masters), set by startApiserver. */
+let tlsOptions: Pick<AgentOptions, 'ca' | 'cert' | 'key'> = {};
+
 
 interface Response {
   status: number;
@@ -165,6 +171,8 @@ interface Apiserver {
 /** Spawns `kubelite apiserver --storage lmdb` and polls /readyz (fresh connections, every 2 ms). */
 async function startApiserver(dataDir: string, extraArgs: string[] = []): Promise<Apiserver> {
   const port = await freePort();
+  const { ca, cert, key } = await prepareApiserverPki(dataDir);
+  tlsOptions = { ca, cert, key };
   const t0 = performance.now();
   const child = spawn(process.execPath, [...NODE_ARGS, KUBELITE_BIN, 'apiserver', '--storage', 'lmdb', '--data-dir', dataDir, '--port', String(port), ...extraArgs], {
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -173,7 +181,7 @@ async function startApiserver(dataDir: string, extraArgs: string[] = []): Promis
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
   let exited = false;
   const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
-  const probe: Target = { port, agent: new Agent({ keepAlive: false }) };
+  const probe: Target = { port, agent: new Agent({ keepAlive: false, ...tlsOptions }) };
   for (;;) {
     if (exited) throw new Error(`apiserver exited before it was ready: ${stderr}`);
     if (performance.now() - t0 > 30_000) throw new Error(`apiserver not ready after 30 s: ${stderr}`);
@@ -393,7 +401,7 @@ async function listTimes(t: Target, namespace: string, protobuf: boolean, limit:
 /** An HTTP watch stream (JSON lines) reporting the name of each event's object as it arrives. */
 function openWatch(port: number, path: string, onEvent: (name: string, at: number) => void): Promise<() => void> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { Accept: 'application/json', ...AUTH }, agent: false }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { Accept: 'application/json', ...AUTH }, agent: false, ...tlsOptions }, (res) => {
       if (res.statusCode !== 200) {
         reject(new Error(`watch: HTTP ${res.statusCode}`));
         return;
@@ -522,8 +530,10 @@ export async function run(args: string[] = []): Promise<BenchReport> {
     authArgs = ['--token-auth-file', join(dir, 'tokens.csv'), '--authorization-mode', mode];
   }
   const server = await startApiserver(join(dir, 'data'), authArgs);
+  // With tokens, no client certificate: it would authenticate first (as the admin).
+  if (mode !== undefined) tlsOptions = { ca: tlsOptions.ca };
   const pid = server.process.pid!;
-  const t: Target = { port: server.port, agent: new Agent({ keepAlive: true, maxSockets: 64 }) };
+  const t: Target = { port: server.port, agent: new Agent({ keepAlive: true, maxSockets: 64, ...tlsOptions }) };
   try {
     await sleep(500);
     const rssIdle = rssMiB(pid);
@@ -589,11 +599,11 @@ export async function run(args: string[] = []): Promise<BenchReport> {
       row('RSS with 10,000 pods', 'MiB', rssFilled, '≤ 200 MB', rssFilled <= RSS_TARGET_MIB);
       row('RSS with 10,000 pods, after the lists', 'MiB', rssListed, '≤ 200 MB', rssListed <= RSS_TARGET_MIB);
     }
-    if (readyMs !== undefined) row('spawn → /readyz ok (median of 7)', 'ms', readyMs, '≤ 300', readyMs <= 300);
+    if (readyMs !== undefined) row('spawn → /readyz ok (median of 7; certificates already made)', 'ms', readyMs, '≤ 300', readyMs <= 300);
     const tpl = podTemplate('bench-create');
     const podBytes = Buffer.byteLength(`${tpl.before}c32-31-9999${tpl.after}`);
     notes.push(
-      `The apiserver is a separate \`kubelite apiserver --storage lmdb\` process (fsync on); clients share this process and the machine's ${cpus().length} cores with it, over keep-alive HTTP/1.1.`,
+      `The apiserver is a separate \`kubelite apiserver --storage lmdb\` process (fsync on); clients share this process and the machine's ${cpus().length} cores with it, over keep-alive HTTPS (HTTP/1.1, TLS 1.3, ECDSA P-256 certificates, TLS sessions resumed; an admin client certificate).`,
       `Pods: ${podBytes} bytes as sent${lists ? `; list bodies: JSON ${lists.jsonWhole.bytes.toLocaleString('en-US')} bytes, protobuf ${lists.protobufWhole.bytes.toLocaleString('en-US')} bytes` : ''}.`,
       `Load average (1 min) at the start and the end of the run: ${loadAtStart} and ${loadAverage()} on ${cpus().length} cores.`,
       `Create runs: ${CREATE_SECONDS} s each. Lists: median of 7 after a checked warm-up run; paged = all 20 pages following continue tokens. Watch latency: write response → event at each watcher, 300 (1 watcher) and 200 (100 watchers) sequential creates. RSS: VmRSS of the apiserver process.`,

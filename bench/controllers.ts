@@ -17,6 +17,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RestClientset } from '../src/client/rest.js';
+import { loadRestConfig } from '../src/client/kubeconfig.js';
 import type { KubeObject, Watch } from '../src/client/types.js';
 import { KUBELITE_BIN, startApiserver } from '../test/support/kubelite.js';
 import type { BenchReport, BenchRow } from './report.js';
@@ -91,7 +92,7 @@ async function startCluster(qps: number | undefined, burst: number | undefined):
     await api.stop();
     throw e;
   }
-  const cs = new RestClientset({ config: { server: api.url }, qps: 0, userAgent: 'kubelite-bench/v1.33.0 (bench) kubernetes/kubelite' });
+  const cs = new RestClientset({ config: loadRestConfig({ kubeconfig: api.kubeconfig }), qps: 0, userAgent: 'kubelite-bench/v1.33.0 (bench) kubernetes/kubelite' });
   await cs.resource(NAMESPACES).create('', { metadata: { name: NS } });
   return {
     cs,

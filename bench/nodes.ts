@@ -6,6 +6,8 @@
 // (Lease every 10 s, status computed every 10 s and written every 5 min or on change); and the
 // time for P pods bound round-robin to the nodes to all be Running.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,6 +16,7 @@ import { RestClientset } from '../src/client/rest.js';
 import type { KubeObject } from '../src/client/types.js';
 import { startNodes } from '../src/nodes/index.js';
 import type { BenchReport } from './report.js';
+import { prepareApiserverPki } from './tls.js';
 
 const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const PODS = { group: '', version: 'v1', resource: 'pods' };
@@ -53,12 +56,13 @@ export async function run(args: string[]): Promise<BenchReport> {
   const steadySeconds = Number(args[1] ?? 30);
   const numPods = Number(args[2] ?? 0);
   const port = await freePort();
-  const child = spawn(process.execPath, [KUBELITE_BIN, 'apiserver', '--storage', 'memory', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const dataDir = mkdtempSync(join(tmpdir(), 'kubelite-bench-'));
+  const tls = await prepareApiserverPki(dataDir);
+  const child = spawn(process.execPath, [KUBELITE_BIN, 'apiserver', '--storage', 'memory', '--data-dir', dataDir, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
-  const server = `http://127.0.0.1:${port}`;
-  const admin = new RestClientset({ config: { server }, qps: 0 });
-  const cs = new RestClientset({ config: { server }, qps: 1000, burst: 2000, contentType: 'application/vnd.kubernetes.protobuf', userAgent: 'kubelet/v1.33.0 (bench) kubernetes/kubelite' });
+  const admin = new RestClientset({ config: tls.restConfig(port), qps: 0 });
+  const cs = new RestClientset({ config: tls.restConfig(port), qps: 1000, burst: 2000, contentType: 'application/vnd.kubernetes.protobuf', userAgent: 'kubelet/v1.33.0 (bench) kubernetes/kubelite' });
   try {
     const t0 = Date.now();
     for (;;) {
@@ -140,5 +144,6 @@ export async function run(args: string[]): Promise<BenchReport> {
     admin.close();
     cs.close();
     child.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }

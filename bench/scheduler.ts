@@ -6,6 +6,8 @@
 // second from the scheduler's start (informer list included) and from its first binding.
 // KUBELITE_BENCH_NODE_ARGS is passed to the apiserver's node process (for profiling it).
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,6 +16,7 @@ import { RestClientset } from '../src/client/rest.js';
 import type { KubeObject } from '../src/client/types.js';
 import { startScheduler } from '../src/scheduler/index.js';
 import type { BenchReport } from './report.js';
+import { prepareApiserverPki } from './tls.js';
 
 const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 /** e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": passed to the apiserver's node process. */
@@ -46,11 +49,12 @@ export async function run(args: string[]): Promise<BenchReport> {
   const numPods = Number(args[0] ?? 1000);
   const numNodes = Number(args[1] ?? 100);
   const port = await freePort();
-  const child = spawn(process.execPath, [...NODE_ARGS, KUBELITE_BIN, 'apiserver', '--storage', 'memory', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const dataDir = mkdtempSync(join(tmpdir(), 'kubelite-bench-'));
+  const tls = await prepareApiserverPki(dataDir);
+  const child = spawn(process.execPath, [...NODE_ARGS, KUBELITE_BIN, 'apiserver', '--storage', 'memory', '--data-dir', dataDir, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
-  const server = `http://127.0.0.1:${port}`;
-  const cs = new RestClientset({ config: { server }, qps: 0 });
+  const cs = new RestClientset({ config: tls.restConfig(port), qps: 0 });
   try {
     const t0 = Date.now();
     for (;;) {
@@ -85,7 +89,7 @@ export async function run(args: string[]): Promise<BenchReport> {
         spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m', memory: '128Mi' } } }] },
       }),
     );
-    const schedClient = new RestClientset({ config: { server }, qps: 0, contentType: 'application/vnd.kubernetes.protobuf', userAgent: 'kube-scheduler/v1.33.0 (bench) kubernetes/kubelite' });
+    const schedClient = new RestClientset({ config: tls.restConfig(port), qps: 0, contentType: 'application/vnd.kubernetes.protobuf', userAgent: 'kube-scheduler/v1.33.0 (bench) kubernetes/kubelite' });
     const start = performance.now();
     let firstBind = 0;
     const sched = startScheduler({ clientset: schedClient, log: () => {} });
@@ -126,5 +130,6 @@ export async function run(args: string[]): Promise<BenchReport> {
     cs.close();
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
