@@ -12,6 +12,7 @@ import { X509Authenticator } from '../apiserver/auth/x509.js';
 import { ensureServingPki, servingNames } from '../apiserver/tls/pki.js';
 import type { TlsOptions } from '../apiserver/tls/serve.js';
 import { readFileSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
 
 export async function apiserverMain(argv: string[]): Promise<number> {
@@ -118,11 +119,20 @@ async function servingTls(o: { dataDir: string; bindAddress: string; tlsCertFile
     }
   };
   const clientCA = o.clientCaFile === undefined ? undefined : read('--client-ca-file', o.clientCaFile);
+  let tls: TlsOptions;
   if (o.tlsCertFile !== undefined && o.tlsPrivateKeyFile !== undefined) {
-    return { cert: read('--tls-cert-file', o.tlsCertFile), key: read('--tls-private-key-file', o.tlsPrivateKeyFile), clientCA };
+    tls = { cert: read('--tls-cert-file', o.tlsCertFile), key: read('--tls-private-key-file', o.tlsPrivateKeyFile), clientCA };
+  } else {
+    const pki = await ensureServingPki(join(o.dataDir, 'pki'), servingNames(o.bindAddress));
+    tls = { cert: pki.serving.cert, key: pki.serving.key, clientCA: clientCA ?? pki.ca.cert };
   }
-  const pki = await ensureServingPki(join(o.dataDir, 'pki'), servingNames(o.bindAddress));
-  return { cert: pki.serving.cert, key: pki.serving.key, clientCA: clientCA ?? pki.ca.cert };
+  // A certificate, key or CA that OpenSSL cannot use is a bad flag, said before anything starts.
+  try {
+    createSecureContext({ cert: tls.cert, key: tls.key, ca: tls.clientCA });
+  } catch (err) {
+    throw new Error(`the serving certificate, its key or the client CA cannot be used: ${(err as Error).message}`);
+  }
+  return tls;
 }
 
 function parseLimit(value: string): number {

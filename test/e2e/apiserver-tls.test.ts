@@ -3,17 +3,20 @@
 // another CA is refused with kubectl's "You must be logged in" message, anonymous requests are
 // served (authorization is AlwaysAllow until RBAC), and oversized headers are 431, never a crash.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { startCluster, type Cluster } from '../../src/up/cluster.js';
 import { kubeconfigYaml } from '../../src/up/credentials.js';
-import { createCA } from '../../src/apiserver/tls/pki.js';
+import { createCA, issueCertificate, type KeyPair } from '../../src/apiserver/tls/pki.js';
 import { kubectl, kubectlOk } from '../support/kubectl.js';
-import { clientCertificate } from '../support/tls.js';
+import { KUBELITE_BIN, startApiserver, type RunningApiserver } from '../support/kubelite.js';
+import { clientCertificate, TEST_PKI } from '../support/tls.js';
 
 interface KubeconfigDoc {
   clusters: Array<{ cluster: Record<string, unknown> }>;
@@ -113,5 +116,45 @@ describe('HTTPS and client certificates through `up`', () => {
     const r = await anonymousGet(`${cluster.server}/version`, ca, { 'x-huge': 'h'.repeat(100 * 1024) });
     assert.equal(r.status, 431);
     assert.equal((await anonymousGet(`${cluster.server}/readyz`, ca)).status, 200);
+  });
+});
+
+describe("kubelite apiserver with the user's own certificates", () => {
+  let server: RunningApiserver;
+  let ca: KeyPair;
+
+  before(async () => {
+    ca = await createCA('my-own-ca');
+    const serving = await issueCertificate(ca, { commonName: 'my-apiserver', usage: 'server', dnsNames: ['localhost'], ips: ['127.0.0.1'] });
+    const dir = mkdtempSync(join(tmpdir(), 'kubelite-own-tls-'));
+    writeFileSync(join(dir, 'tls.crt'), serving.cert);
+    writeFileSync(join(dir, 'tls.key'), serving.key, { mode: 0o600 });
+    writeFileSync(join(dir, 'ca.crt'), ca.cert);
+    server = await startApiserver(['--storage', 'memory', '--tls-cert-file', join(dir, 'tls.crt'), '--tls-private-key-file', join(dir, 'tls.key'), '--client-ca-file', join(dir, 'ca.crt')]);
+  });
+  after(() => server?.stop());
+
+  it('serves them, trusts client certificates of --client-ca-file only', async () => {
+    const mine = join(server.dir, 'mine.kubeconfig');
+    writeFileSync(mine, kubeconfigYaml(server.url, ca.cert, await clientCertificate('me', ['system:masters'], ca)), { mode: 0o600 });
+    assert.match(await kubectlOk(mine, ['get', 'namespaces', '-o', 'name']), /namespace\/default/);
+    // The test admin's certificate comes from another CA here.
+    const theirs = join(server.dir, 'theirs.kubeconfig');
+    writeFileSync(theirs, kubeconfigYaml(server.url, ca.cert, TEST_PKI.admin), { mode: 0o600 });
+    assert.match((await kubectl(theirs, ['get', 'namespaces'])).stderr, /You must be logged in to the server \(Unauthorized\)/);
+  });
+
+  it('a certificate that does not match its key, or a missing half: one line, exit 2', async () => {
+    const run = (args: string[]) => spawnSync(process.execPath, [KUBELITE_BIN, 'apiserver', '--storage', 'memory', '--port', '0', ...args], { encoding: 'utf8', timeout: 20_000 });
+    const dir = server.dir;
+    const [one, other] = await Promise.all([clientCertificate('x', [], ca), clientCertificate('y', [], ca)]);
+    writeFileSync(join(dir, 'one.crt'), one.cert);
+    writeFileSync(join(dir, 'other.key'), other.key);
+    const mismatch = run(['--tls-cert-file', join(dir, 'one.crt'), '--tls-private-key-file', join(dir, 'other.key')]);
+    assert.equal(mismatch.status, 2);
+    assert.match(mismatch.stderr, /^kubelite apiserver: the serving certificate, its key or the client CA cannot be used: .*key values mismatch\n$/);
+    const half = run(['--tls-cert-file', join(dir, 'other.key')]);
+    assert.equal(half.status, 2);
+    assert.equal(half.stderr, 'kubelite apiserver: --tls-cert-file and --tls-private-key-file go together\n');
   });
 });

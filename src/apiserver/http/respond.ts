@@ -36,8 +36,15 @@ function commonHeaders(res: ServerResponse, extras?: ResponseExtras): void {
   }
 }
 
+/**
+ * Whether the client is gone. HTTP/2's compatibility response has no `destroyed`: its stream does.
+ */
+function gone(res: ServerResponse): boolean {
+  return res.destroyed || (res as { stream?: { destroyed: boolean } }).stream?.destroyed === true;
+}
+
 export function writeBytes(res: ServerResponse, code: number, contentType: string, body: Uint8Array | string, extras?: ResponseExtras): void {
-  if (res.headersSent || res.destroyed) return;
+  if (res.headersSent || gone(res)) return;
   commonHeaders(res, extras);
   res.setHeader('Content-Type', contentType);
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
@@ -58,13 +65,13 @@ export async function writeStreamed(
   body: { contentType: string; length: number; chunks: Iterable<Uint8Array>; release?: (chunk: Uint8Array) => void },
   extras?: ResponseExtras,
 ): Promise<void> {
-  if (res.headersSent || res.destroyed) return;
+  if (res.headersSent || gone(res)) return;
   commonHeaders(res, extras);
   res.setHeader('Content-Type', body.contentType);
   res.setHeader('Content-Length', body.length);
   res.writeHead(code);
   for (const chunk of body.chunks) {
-    if (res.destroyed) return;
+    if (gone(res)) return;
     // Up to a few megabytes may wait in the socket's buffer: waiting for `drain` after every
     // chunk would cost a round trip with the client per chunk.
     const release = body.release;
