@@ -15,7 +15,7 @@ import { AuthenticationChain, type AuthenticationOptions } from './auth/chain.js
 import { buildAuthorization, fixedAuthorization } from './auth/authorization.js';
 import { authError } from './auth/errors.js';
 import type { AuthorizationMode } from './auth/modes.js';
-import { impersonate } from './auth/impersonation.js';
+import { impersonate, wantsImpersonation } from './auth/impersonation.js';
 import { SYSTEM_AUTHENTICATED, SYSTEM_MASTERS, type Attributes, type Authorizer, type UserInfo } from './auth/types.js';
 import { bootstrapSystemObjects } from './bootstrap.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
@@ -160,7 +160,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     }
     const info = parseRequestInfo(method, url.pathname, url.searchParams);
     const authenticated = authentication === undefined ? UNSECURED_USER : await authentication.authenticate(req);
-    const user = await impersonate(req, authenticated, authorizer);
+    const user = wantsImpersonation(req) ? await impersonate(req, authenticated, authorizer) : authenticated;
     if (!inflight.admit(info, user, res)) {
       req.resume();
       return;

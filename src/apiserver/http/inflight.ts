@@ -28,6 +28,9 @@ export function isLongRunning(info: RequestInfo): boolean {
 export class InflightLimiter {
   private readOnly = 0;
   private mutating = 0;
+  // Bound once: one listener function per pool, not a closure per request.
+  private readonly releaseReadOnly = () => void this.readOnly--;
+  private readonly releaseMutating = () => void this.mutating--;
 
   constructor(private readonly limits: InflightLimits) {}
 
@@ -52,10 +55,7 @@ export class InflightLimiter {
     }
     if (mutating) this.mutating++;
     else this.readOnly++;
-    res.once('close', () => {
-      if (mutating) this.mutating--;
-      else this.readOnly--;
-    });
+    res.once('close', mutating ? this.releaseMutating : this.releaseReadOnly);
     return true;
   }
 }
