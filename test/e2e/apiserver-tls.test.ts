@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -110,6 +111,19 @@ describe('HTTPS and client certificates through `up`', () => {
     const pods = await anonymousGet(`${cluster.server}/api/v1/namespaces/default/pods`, ca);
     assert.equal(pods.status, 200, pods.body);
     assert.equal(JSON.parse(pods.body).kind, 'PodList');
+  });
+
+  it('plain HTTP or garbage on the HTTPS port: the connection closes, the server goes on', async () => {
+    const u = new URL(cluster.server);
+    for (const bytes of ['GET /version HTTP/1.1\r\nHost: x\r\n\r\n', '\x16\x03\x01\x00\x05garbage-garbage']) {
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(u.port), u.hostname, () => socket.write(bytes));
+        socket.on('data', () => {});
+        socket.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(err)));
+        socket.on('close', () => resolve());
+      });
+    }
+    assert.equal((await anonymousGet(`${cluster.server}/readyz`, ca)).status, 200);
   });
 
   it('headers over 64 KiB: 431, and the server goes on', async () => {
