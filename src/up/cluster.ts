@@ -10,12 +10,12 @@
 // its own kubeconfig that verifies the CA — see credentials.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { Agent, get as httpsGet } from 'node:https';
+import { Agent, get as httpsGet, request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeClusterCredentials } from './credentials.js';
+import { clusterRoleBinding, COMPONENT_BINDINGS, writeClusterCredentials } from './credentials.js';
 
 /** dist/src/up/cluster.js → dist/src/cli/main.js */
 const KUBELITE_BIN = fileURLToPath(new URL('../cli/main.js', import.meta.url));
@@ -135,6 +135,30 @@ function getJson(agent: Agent, url: string): Promise<{ status: number; body: Rec
   });
 }
 
+/** POST as the admin; resolves with the status (0 when the server does not answer). */
+function postJson(agent: Agent, url: string, body: unknown): Promise<number> {
+  return new Promise((resolvePost) => {
+    const data = JSON.stringify(body);
+    const req = httpsRequest(url, { agent, method: 'POST', timeout: 2000, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolvePost(res.statusCode ?? 0));
+      res.on('error', () => resolvePost(0));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolvePost(0));
+    req.end(data);
+  });
+}
+
+/** The components' bindings (credentials.ts); those that exist already (409) are kept as they are. */
+async function bindComponents(agent: Agent, server: string): Promise<boolean> {
+  for (const b of COMPONENT_BINDINGS) {
+    const status = await postJson(agent, `${server}/apis/rbac.authorization.k8s.io/v1/clusterrolebindings`, clusterRoleBinding(b));
+    if (status !== 201 && status !== 409) return false;
+  }
+  return true;
+}
+
 /** What is still missing before the cluster is ready ('' when ready). */
 async function missing(agent: Agent, server: string, nodes: number): Promise<string> {
   if ((await getJson(agent, `${server}/readyz`)).status !== 200) return 'the API server';
@@ -164,15 +188,17 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const log = opts.log ?? (() => {});
   const nodes = opts.nodes ?? 3;
   const storageArgs = ['--storage', opts.storage ?? 'lmdb', '--data-dir', dataDir, ...(opts.etcdServers ? ['--etcd-servers', opts.etcdServers.join(',')] : [])];
-  // Every component starts at once: the others find the API server on its known address and
-  // retry until it answers, which is what makes the whole cluster ready in about a second.
+  // The components start at once: they find the API server on its known address and retry until
+  // it answers, which is what makes the whole cluster ready in about a second. The nodes start
+  // once their binding exists (a refused registration would wait a second to try again).
+  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, '--nodes', String(nodes), ...(opts.args?.nodes ?? [])], log) : undefined;
   const components = [
     new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...(opts.args?.apiserver ?? [])], log),
     new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--port', '0', '--leader-elect-resource-lock', 'leases', ...(opts.args?.controllerManager ?? [])], log),
     new Component('scheduler', ['scheduler', '--kubeconfig', credentials.scheduler.path, '--port', '0', ...(opts.args?.scheduler ?? [])], log),
-    ...(nodes > 0 ? [new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, '--nodes', String(nodes), ...(opts.args?.nodes ?? [])], log)] : []),
+    ...(nodesComponent ? [nodesComponent] : []),
   ];
-  for (const c of components) c.start();
+  for (const c of components) if (c !== nodesComponent) c.start();
 
   const agent = new Agent({ keepAlive: true, ca: credentials.ca, cert: credentials.admin.cert, key: credentials.admin.key });
   const stop = async () => {
@@ -181,8 +207,13 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     if (temporary) rmSync(dataDir, { recursive: true, force: true });
   };
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
+  let bound = false;
   for (;;) {
-    const waiting = await missing(agent, server, nodes);
+    if (!bound && (await getJson(agent, `${server}/readyz`)).status === 200 && (await bindComponents(agent, server))) {
+      bound = true;
+      nodesComponent?.start();
+    }
+    const waiting = bound ? await missing(agent, server, nodes) : 'the API server';
     if (waiting === '') break;
     if (Date.now() > deadline) {
       await stop();

@@ -14,7 +14,8 @@
 // connection, one set of informers): giving it one certificate per node would mean one client,
 // connection and informer set per node. It therefore has a single identity, not a kubelet's
 // `system:node:<name>`: the Node authorizer, which only knows `system:node:<name>` users, has no
-// opinion on it, and RBAC grants it what kubelets need (the `system:node` role).
+// opinion on it, and the binding `kubelite:nodes` grants it what kubelets need (the `system:node`
+// role) — see COMPONENT_BINDINGS.
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { ensureServingPki, issueCertificate, servingNames, writeSecureFile, type KeyPair } from '../apiserver/tls/pki.js';
@@ -28,6 +29,31 @@ export const ADMIN: Identity = { commonName: 'kubernetes-admin', organizations: 
 export const CONTROLLER_MANAGER: Identity = { commonName: 'system:kube-controller-manager', organizations: [] };
 export const SCHEDULER: Identity = { commonName: 'system:kube-scheduler', organizations: [] };
 export const NODES: Identity = { commonName: 'system:kubelite-nodes', organizations: ['system:nodes'] };
+
+/**
+ * ClusterRoleBindings `up` creates for its components beyond Kubernetes' bootstrap policy (which
+ * already binds system:kube-scheduler and system:kube-controller-manager to their roles):
+ * - the nodes identity gets the `system:node` role (a kubelet gets it from the Node authorizer);
+ * - the controller manager gets `cluster-admin`: Kubernetes' system:kube-controller-manager role
+ *   only suffices with --use-service-account-credentials (each controller under its own service
+ *   account), which needs TokenRequest and service-account token authentication in the API
+ *   server; until then its controllers act under its own identity, as kube-controller-manager
+ *   does without that flag, and that identity must hold the controllers' rights.
+ */
+export const COMPONENT_BINDINGS: ReadonlyArray<{ name: string; role: string; user: string }> = [
+  { name: 'kubelite:nodes', role: 'system:node', user: NODES.commonName },
+  { name: 'kubelite:controller-manager', role: 'cluster-admin', user: CONTROLLER_MANAGER.commonName },
+];
+
+export function clusterRoleBinding(b: { name: string; role: string; user: string }): Record<string, unknown> {
+  return {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: b.name, labels: { 'app.kubernetes.io/managed-by': 'kubelite-up' } },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: b.role },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: b.user }],
+  };
+}
 
 export interface Credential {
   /** The kubeconfig file. */

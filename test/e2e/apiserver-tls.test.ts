@@ -1,7 +1,7 @@
 // HTTPS and authentication end to end: the kubeconfigs `up` writes verify the CA and carry a client
 // certificate per component, kubectl (1.27 and 1.33) uses them as they are, a certificate from
-// another CA is refused with kubectl's "You must be logged in" message, anonymous requests are
-// served (authorization is AlwaysAllow until RBAC), and oversized headers are 431, never a crash.
+// another CA is refused with kubectl's "You must be logged in" message, anonymous requests reach
+// only what RBAC lets system:anonymous see, and oversized headers are 431, never a crash.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
@@ -103,14 +103,29 @@ describe('HTTPS and client certificates through `up`', () => {
     assert.match(r.stderr, /error: You must be logged in to the server \(Unauthorized\)/);
   });
 
-  it('anonymous requests: /version is served; resources too while authorization is AlwaysAllow', async () => {
+  it('anonymous requests: /version is served, pods are forbidden (RBAC)', async () => {
     const version = await anonymousGet(`${cluster.server}/version`, ca);
     assert.equal(version.status, 200);
     assert.equal(JSON.parse(version.body).major, '1');
-    // RBAC will answer 403 here (system:anonymous has no role); AlwaysAllow serves it.
     const pods = await anonymousGet(`${cluster.server}/api/v1/namespaces/default/pods`, ca);
-    assert.equal(pods.status, 200, pods.body);
-    assert.equal(JSON.parse(pods.body).kind, 'PodList');
+    assert.equal(pods.status, 403, pods.body);
+    assert.equal(JSON.parse(pods.body).message, 'pods is forbidden: User "system:anonymous" cannot list resource "pods" in API group "" in the namespace "default"');
+  });
+
+  it('each kubeconfig is who it says (kubectl auth whoami)', async () => {
+    const who: Record<string, string> = {
+      kubeconfig: 'kubernetes-admin',
+      'controller-manager.kubeconfig': 'system:kube-controller-manager',
+      'scheduler.kubeconfig': 'system:kube-scheduler',
+      'nodes.kubeconfig': 'system:kubelite-nodes',
+    };
+    for (const [file, user] of Object.entries(who)) {
+      assert.equal(await kubectlOk(join(cluster.dataDir, file), ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']), user, file);
+    }
+    // The nodes identity may do what kubelets do (system:node), not more.
+    const nodes = join(cluster.dataDir, 'nodes.kubeconfig');
+    assert.equal((await kubectl(nodes, ['auth', 'can-i', 'patch', 'nodes/status'])).stdout.trim(), 'yes');
+    assert.equal((await kubectl(nodes, ['auth', 'can-i', 'create', 'deployments.apps'])).stdout.trim(), 'no');
   });
 
   it('plain HTTP or garbage on the HTTPS port: the connection closes, the server goes on', async () => {

@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '../support/http.js';
 import { kubectl, kubectlOk } from '../support/kubectl.js';
-import { KUBELITE_BIN, startApiserver, type RunningApiserver } from '../support/kubelite.js';
+import { KUBELITE_BIN, startApiserver, writeKubeconfig, type RunningApiserver } from '../support/kubelite.js';
 import { freePort } from '../support/ports.js';
-import { startTlsFront, writeTokenKubeconfig, type TlsFront } from '../support/tls-front.js';
 import { waitFor } from '../support/wait.js';
 
 const VERSIONS = ['1.33', '1.27'];
@@ -25,7 +24,6 @@ const USERS = {
 };
 
 let api: RunningApiserver;
-let front: TlsFront;
 let manager: ChildProcess | undefined;
 const kc: Record<keyof typeof USERS, string> = { admin: '', viewer: '', editor: '', nobody: '', node: '' };
 
@@ -36,10 +34,9 @@ describe('RBAC with kubectl', () => {
     const tokens = join(process.env.TMPDIR ?? '/tmp', `kubelite-rbac-tokens-${process.pid}.csv`);
     writeFileSync(tokens, `${Object.values(USERS).join('\n')}\n`);
     api = await startApiserver(['--storage', 'memory', '--token-auth-file', tokens, '--authorization-mode=Node,RBAC']);
-    front = await startTlsFront(api.url);
     for (const user of Object.keys(USERS) as Array<keyof typeof USERS>) {
       kc[user] = join(api.dir, `${user}.kubeconfig`);
-      writeTokenKubeconfig(kc[user], front.url, `${user}-token`);
+      writeKubeconfig(kc[user], api.url, { token: `${user}-token` });
     }
     const port = await freePort();
     manager = spawn(process.execPath, [KUBELITE_BIN, 'controller-manager', `--kubeconfig=${kc.admin}`, '--controllers=clusterrole-aggregation', '--address=127.0.0.1', `--port=${port}`], { stdio: 'ignore' });
@@ -53,7 +50,6 @@ describe('RBAC with kubectl', () => {
 
   after(async () => {
     manager?.kill('SIGTERM');
-    await front?.close();
     await api?.stop();
   });
 
@@ -126,7 +122,7 @@ describe('RBAC with kubectl', () => {
   }
 
   it('anonymous: 403 on resources and discovery, 200 on /version /healthz /readyz /livez', async () => {
-    const anon = new Client(api.url);
+    const anon = new Client(api.url, { certless: true });
     const r = await anon.get('/api/v1/namespaces');
     assert.equal(r.status, 403);
     assert.deepEqual(r.json, {

@@ -9,7 +9,7 @@ import { Status } from '../../src/api/meta/v1.js';
 import { decodeWatchFrame, WatchFrameDecoder } from '../../src/machinery/codec/index.js';
 import { waitFor } from './wait.js';
 // fetch trusts the test CA and presents the test admin's certificate to HTTPS servers.
-import './tls.js';
+import { CERTLESS_DISPATCHER } from './tls.js';
 import { TESTDATA } from './vectors.js';
 
 export { TESTDATA };
@@ -64,12 +64,17 @@ export interface CallOptions {
 }
 
 export class Client {
-  constructor(readonly url: string) {}
+  /** `certless`: no client certificate (anonymous unless the headers carry a token); else the test admin's. */
+  constructor(
+    readonly url: string,
+    private readonly opts: { certless?: boolean } = {},
+  ) {}
 
   async call(method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
     const headers: Record<string, string> = { accept: opts.accept ?? 'application/json', 'user-agent': 'vectors-client/1.0', ...opts.headers };
     if (opts.body !== undefined) headers['content-type'] = opts.contentType ?? 'application/json';
-    const res = await fetch(this.url + path, { method, headers, body: opts.body, signal: opts.signal });
+    const init = { method, headers, body: opts.body, signal: opts.signal, ...(this.opts.certless ? { dispatcher: CERTLESS_DISPATCHER } : {}) };
+    const res = await fetch(this.url + path, init as RequestInit);
     const bytes = Buffer.from(await res.arrayBuffer());
     const text = bytes.toString('utf8');
     let parsed: unknown;

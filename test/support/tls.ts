@@ -23,6 +23,9 @@ export const TEST_PKI: TestPki = await (async () => {
 
 setGlobalDispatcher(new Agent({ connect: { ca: TEST_PKI.ca.cert, cert: TEST_PKI.admin.cert, key: TEST_PKI.admin.key } }));
 
+/** For fetch's `dispatcher`: trusts the test CA, presents no client certificate (anonymous, or a bearer token alone). */
+export const CERTLESS_DISPATCHER = new Agent({ connect: { ca: TEST_PKI.ca.cert } });
+
 /** Puts the test CA where `kubelite apiserver --data-dir <dataDir>` looks for its CA. */
 export function seedPki(dataDir: string): void {
   const pki = join(dataDir, 'pki');
