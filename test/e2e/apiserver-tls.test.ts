@@ -19,6 +19,14 @@ import { kubectl, kubectlOk } from '../support/kubectl.js';
 import { KUBELITE_BIN, startApiserver, type RunningApiserver } from '../support/kubelite.js';
 import { clientCertificate, TEST_PKI } from '../support/tls.js';
 
+/** The kubeconfigs `up` writes: the certificate's subject and the user the API server sees. */
+const COMPONENTS: Record<string, { subject: string; user: string }> = {
+  kubeconfig: { subject: 'O=system:masters\nCN=kubernetes-admin', user: 'kubernetes-admin' },
+  'controller-manager.kubeconfig': { subject: 'CN=system:kube-controller-manager', user: 'system:kube-controller-manager' },
+  'scheduler.kubeconfig': { subject: 'CN=system:kube-scheduler', user: 'system:kube-scheduler' },
+  'nodes.kubeconfig': { subject: 'O=system:nodes\nCN=system:kubelite-nodes', user: 'system:kubelite-nodes' },
+};
+
 interface KubeconfigDoc {
   clusters: Array<{ cluster: Record<string, unknown> }>;
   users: Array<{ user: Record<string, string> }>;
@@ -53,13 +61,7 @@ describe('HTTPS and client certificates through `up`', () => {
 
   it('writes kubeconfigs that verify the CA, one client certificate per component, keys 0600', () => {
     assert.match(cluster.server, /^https:\/\/127\.0\.0\.1:\d+$/);
-    const expected: Record<string, string> = {
-      kubeconfig: 'O=system:masters\nCN=kubernetes-admin',
-      'controller-manager.kubeconfig': 'CN=system:kube-controller-manager',
-      'scheduler.kubeconfig': 'CN=system:kube-scheduler',
-      'nodes.kubeconfig': 'O=system:nodes\nCN=system:kubelite-nodes',
-    };
-    for (const [file, subject] of Object.entries(expected)) {
+    for (const [file, { subject }] of Object.entries(COMPONENTS)) {
       const path = join(cluster.dataDir, file);
       const doc = readKubeconfig(path);
       const c = doc.clusters[0]!.cluster;
@@ -113,13 +115,7 @@ describe('HTTPS and client certificates through `up`', () => {
   });
 
   it('each kubeconfig is who it says (kubectl auth whoami)', async () => {
-    const who: Record<string, string> = {
-      kubeconfig: 'kubernetes-admin',
-      'controller-manager.kubeconfig': 'system:kube-controller-manager',
-      'scheduler.kubeconfig': 'system:kube-scheduler',
-      'nodes.kubeconfig': 'system:kubelite-nodes',
-    };
-    for (const [file, user] of Object.entries(who)) {
+    for (const [file, { user }] of Object.entries(COMPONENTS)) {
       assert.equal(await kubectlOk(join(cluster.dataDir, file), ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']), user, file);
     }
     // The nodes identity may do what kubelets do (system:node), not more.
