@@ -1,0 +1,6 @@
+// Typed operations of server-side apply on kubelite's schema: field sets, comparison, merge, prune.
+export { compare, type Comparison } from './compare.js';
+export { toFieldSet, TypedError } from './fieldset.js';
+export { merge } from './merge.js';
+export { prune } from './prune.js';
+export { structNode, zeroObject, deepEqual, isObject, type TypedNode, type StructNode } from './schema.js';
