@@ -1,0 +1,360 @@
+// Kubernetes' fieldmanager for kubelite: who owns which field of an object, kept in
+// metadata.managedFields on every write.
+// - trackUpdate (create, update, non-apply patch): the fields the write changed become its
+//   manager's (an Update entry per manager/apiVersion/subresource, merged with the previous one,
+//   time refreshed), and are taken away from every other manager; `[{}]` resets the list, and an
+//   invalid list in the request falls back to the live one.
+// - apply (server-side apply): the applied configuration merged into the live object by the
+//   schema, the fields its manager dropped since its last apply removed unless someone else owns
+//   them, conflicts with other managers reported (409) unless forced.
+// Fields that are the system's (name, uid, resourceVersion, ...) are never owned, and each
+// subresource owns only its part of the object (the main resource never owns status, /status
+// owns only status and metadata), like the strategies' reset fields.
+import type { StructType } from '../../api/schema/dsl.js';
+import { fieldElement, pathToString, type Path } from '../fieldpath/element.js';
+import { FieldSet } from '../fieldpath/set.js';
+import { stringifyJson } from '../codec/json.js';
+import { StatusError } from '../status.js';
+import { compare, type Comparison } from '../typed/compare.js';
+import { TypedError, toFieldSet } from '../typed/fieldset.js';
+import { merge } from '../typed/merge.js';
+import { prune } from '../typed/prune.js';
+import { deepEqual, isObject, structNode, zeroObject, type StructNode } from '../typed/schema.js';
+import { decodeManagedFields, encodeManagedFields, isResetRequest, managerId, timeOf, type Managed, type ManagerEntry } from './entries.js';
+
+type Obj = Record<string, unknown>;
+
+/** Who writes: the request's field manager, the group/version it speaks, the subresource. */
+export interface Actor {
+  manager: string;
+  apiVersion: string;
+  /** '' for the main resource; 'status', 'scale', ... */
+  subresource: string;
+  now: number;
+}
+
+/** What the field manager needs to know about a kind (built once per kind). */
+export interface KindFields {
+  readonly type: StructType;
+  readonly node: StructNode;
+  readonly zero: Obj;
+  readonly hasStatus: boolean;
+  readonly ignoredMain: FieldSet | undefined;
+  readonly ignoredStatus: FieldSet;
+}
+
+const kinds = new WeakMap<StructType, KindFields>();
+
+export function kindFields(type: StructType, hasStatus: boolean): KindFields {
+  let k = kinds.get(type);
+  if (!k) {
+    const others = Object.keys(type.fields).filter((f) => !['metadata', 'status', 'apiVersion', 'kind'].includes(f));
+    k = {
+      type,
+      node: structNode(type),
+      zero: zeroObject(type),
+      hasStatus,
+      ignoredMain: hasStatus ? FieldSet.of([fieldElement('status')]) : undefined,
+      ignoredStatus: FieldSet.of(...others.map((f) => [fieldElement(f)])),
+    };
+    kinds.set(type, k);
+  }
+  return k;
+}
+
+function ignoredFor(kind: KindFields, subresource: string): FieldSet | undefined {
+  return subresource === 'status' ? kind.ignoredStatus : subresource === '' ? kind.ignoredMain : undefined;
+}
+
+/** The system's fields, never owned by a manager (stripMetaManager). */
+const STRIP = FieldSet.of(
+  [fieldElement('apiVersion')],
+  [fieldElement('kind')],
+  [fieldElement('metadata')],
+  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map((n) => [
+    fieldElement('metadata'),
+    fieldElement(n),
+  ]),
+);
+
+function metaOf(obj: Obj): Obj {
+  if (!isObject(obj.metadata)) obj.metadata = {};
+  return obj.metadata as Obj;
+}
+
+/** Runs `fn` with metadata.managedFields taken off `obj` (comparisons must not see it), then puts it back. */
+function withoutManagedFields<T>(obj: Obj, fn: () => T): T {
+  const m = isObject(obj.metadata) ? obj.metadata : undefined;
+  if (!m || !('managedFields' in m)) return fn();
+  const saved = m.managedFields;
+  delete m.managedFields;
+  try {
+    return fn();
+  } finally {
+    m.managedFields = saved;
+  }
+}
+
+function decodeOrEmpty(v: unknown): Managed {
+  try {
+    return decodeManagedFields(v);
+  } catch {
+    return new Map();
+  }
+}
+
+/** decodeLiveOrNew: the managers a write starts from. */
+function startingManagers(live: Obj | undefined, next: Obj, subresource: string): Managed {
+  const liveMF = live && isObject(live.metadata) ? live.metadata.managedFields : undefined;
+  // Subresources never take managedFields from the request.
+  if (subresource !== '') return decodeOrEmpty(liveMF);
+  const requested = isObject(next.metadata) ? next.metadata.managedFields : undefined;
+  if (isResetRequest(requested)) return new Map();
+  try {
+    const managed = decodeManagedFields(requested);
+    if (managed.size > 0) return managed;
+  } catch {
+    // A client that does not understand managedFields must not be able to break them: use the live ones.
+  }
+  return decodeOrEmpty(liveMF);
+}
+
+function filterIgnored(c: Comparison, ignored: FieldSet | undefined): Comparison {
+  if (!ignored) return c;
+  return { added: c.added.recursiveDifference(ignored), modified: c.modified.recursiveDifference(ignored), removed: c.removed.recursiveDifference(ignored) };
+}
+
+function setEntry(managed: Managed, id: string, e: ManagerEntry): void {
+  if (e.set.isEmpty()) managed.delete(id);
+  else managed.set(id, e);
+}
+
+/** The most Update entries kept; older ones are merged into one "ancient-changes" entry (capManagersManager). */
+export const MAX_UPDATE_MANAGERS = 10;
+
+function capUpdaters(managed: Managed, actor: Actor): void {
+  const updaters = [...managed.entries()].filter(([, e]) => e.operation === 'Update');
+  if (updaters.length <= MAX_UPDATE_MANAGERS) return;
+  updaters.sort(([, a], [, b]) => (a.time ?? '') < (b.time ?? '') ? -1 : (a.time ?? '') > (b.time ?? '') ? 1 : 0);
+  const excess = updaters.length - MAX_UPDATE_MANAGERS + 1;
+  for (const [id, e] of updaters.slice(0, excess)) {
+    const bucketId = managerId('ancient-changes', 'Update', e.apiVersion, undefined);
+    if (bucketId === id) continue;
+    const bucket = managed.get(bucketId);
+    managed.delete(id);
+    managed.set(bucketId, {
+      manager: 'ancient-changes',
+      operation: 'Update',
+      apiVersion: e.apiVersion,
+      time: timeOf(actor.now),
+      set: bucket ? bucket.set.union(e.set) : e.set,
+    });
+  }
+}
+
+function encodeInto(obj: Obj, managed: Managed): void {
+  const entries = encodeManagedFields(managed);
+  const m = metaOf(obj);
+  if (entries) m.managedFields = entries;
+  else delete m.managedFields;
+}
+
+/**
+ * Records a create (`live` undefined), update or non-apply patch by `actor` in
+ * `next.metadata.managedFields`. `next` is the object about to be written; `live` is not changed.
+ */
+export function trackUpdate(live: Obj | undefined, next: Obj, actor: Actor, kind: KindFields): void {
+  const managed = startingManagers(live, next, actor.subresource);
+  const nm = metaOf(next);
+  delete nm.managedFields;
+  const old = live ?? kind.zero;
+  const c = filterIgnored(withoutManagedFields(old, () => compare(old, next, kind.node)), ignoredFor(kind, actor.subresource));
+  const changed = c.added.isEmpty() ? c.modified : c.modified.isEmpty() ? c.added : c.added.union(c.modified);
+  // Whatever the write changed or removed is no longer anyone else's.
+  if (!changed.isEmpty() || !c.removed.isEmpty()) {
+    for (const [id, e] of managed) setEntry(managed, id, { ...e, set: e.set.difference(changed).difference(c.removed) });
+  }
+  const mine = changed.difference(STRIP);
+  if (!mine.isEmpty()) {
+    const id = managerId(actor.manager, 'Update', actor.apiVersion, actor.subresource);
+    const previous = managed.get(id);
+    managed.set(id, {
+      manager: actor.manager,
+      operation: 'Update',
+      apiVersion: actor.apiVersion,
+      // The scale subresource records no time (Kubernetes rebuilds its entry without one).
+      time: actor.subresource === 'scale' ? undefined : timeOf(actor.now),
+      subresource: actor.subresource || undefined,
+      set: previous ? mine.union(previous.set) : mine,
+    });
+    capUpdaters(managed, actor);
+  }
+  encodeInto(next, managed);
+}
+
+export interface ApplyResult {
+  /** The live object with the configuration applied and managedFields updated. */
+  object: Obj;
+  /** False when the object itself (not counting managedFields) did not change. */
+  changed: boolean;
+}
+
+export interface ApplyOptions {
+  force: boolean;
+  /** "namespace/name" as the typed-patch error names the object. */
+  objectName: string;
+  /** `apps/v1, Kind=Deployment` as the typed-patch error names the kind. */
+  gvkString: string;
+}
+
+/**
+ * Server-side apply of `config` (already checked to be of the kind and version) by `actor` to
+ * `live` (for a create: the empty object with name and namespace). Throws StatusError: 400 for a
+ * configuration that does not fit the schema, 409 for conflicts.
+ */
+export function apply(live: Obj, config: Obj, actor: Actor, kind: KindFields, opts: ApplyOptions): ApplyResult {
+  if (isObject(config.metadata) && config.metadata.managedFields !== undefined && config.metadata.managedFields !== null) {
+    throw StatusError.badRequest('metadata.managedFields must be nil');
+  }
+  let managed: Managed;
+  try {
+    managed = decodeManagedFields(isObject(live.metadata) ? live.metadata.managedFields : undefined);
+  } catch (err) {
+    throw new StatusError(500, 'InternalError', `failed to decode managed fields: ${(err as Error).message}`);
+  }
+  let applied: FieldSet;
+  try {
+    applied = toFieldSet(config, kind.node);
+  } catch (err) {
+    if (!(err instanceof TypedError)) throw err;
+    throw StatusError.badRequest(`failed to create typed patch object (${opts.objectName}; ${opts.gvkString}): ${err.message}`);
+  }
+  const ignored = ignoredFor(kind, actor.subresource);
+  if (ignored) applied = applied.recursiveDifference(ignored);
+  applied = applied.difference(STRIP);
+
+  return withoutManagedFields(live, () => {
+    const id = managerId(actor.manager, 'Apply', actor.apiVersion, actor.subresource);
+    const previous = managed.get(id);
+    let result = merge(live, config, kind.node) as Obj;
+    const mine: ManagerEntry = { manager: actor.manager, operation: 'Apply', apiVersion: actor.apiVersion, subresource: actor.subresource || undefined, set: applied };
+    if (previous?.time) mine.time = previous.time;
+    managed.set(id, mine);
+    if (previous && !previous.set.isEmpty()) {
+      const owned = new FieldSet();
+      for (const e of managed.values()) owned.addAll(e.set);
+      result = prune(result, kind.node, previous.set, owned) as Obj;
+    }
+    if (result === live) result = { ...live };
+    if (isObject(result.metadata)) result.metadata = { ...result.metadata };
+    delete metaOf(result).managedFields;
+
+    const c = filterIgnored(compare(live, result, kind.node), ignored);
+    const changed = c.added.union(c.modified);
+    const conflicts: Array<{ id: string; path: Path }> = [];
+    for (const [otherId, e] of managed) {
+      if (otherId === id) continue;
+      const clash = e.set.intersection(changed);
+      if (!clash.isEmpty()) clash.iterate((path) => conflicts.push({ id: otherId, path }));
+    }
+    if (conflicts.length > 0 && !opts.force) {
+      // kubectl's own server-side apply may take over what its client-side apply set (lastAppliedManager).
+      const allowed = actor.manager === 'kubectl' ? allowedFromLastApplied(live, kind) : undefined;
+      const remaining = allowed ? conflicts.filter((c) => !allowed.has(c.path)) : conflicts;
+      if (remaining.length > 0) throw conflictError(remaining);
+    }
+    for (const [otherId, e] of managed) {
+      if (otherId === id) continue;
+      setEntry(managed, otherId, { ...e, set: e.set.difference(changed).difference(c.removed) });
+    }
+    if (mine.set.isEmpty()) managed.delete(id);
+    const objectChanged = !deepEqual(stripForEquality(live), stripForEquality(result));
+    if (objectChanged) mine.time = timeOf(actor.now);
+    encodeInto(result, managed);
+    if (actor.manager === 'kubectl') syncLastApplied(live, result, config);
+    return { object: result, changed: objectChanged };
+  });
+}
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+function lastAppliedOf(o: Obj): string | undefined {
+  const a = isObject(o.metadata) && isObject(o.metadata.annotations) ? o.metadata.annotations[LAST_APPLIED] : undefined;
+  return typeof a === 'string' && a !== '' ? a : undefined;
+}
+
+/**
+ * The fields of the client-side apply annotation, when the live object still matches it: kubectl
+ * switching to server-side apply may take those over without conflicts.
+ */
+function allowedFromLastApplied(live: Obj, kind: KindFields): FieldSet | undefined {
+  const text = lastAppliedOf(live);
+  if (!text) return undefined;
+  try {
+    const last = JSON.parse(text) as unknown;
+    if (!isObject(last)) return undefined;
+    const set = toFieldSet(last, kind.node);
+    const onLast = merge(live, last, kind.node);
+    const c = compare(live, onLast, kind.node);
+    if (!c.added.isEmpty() || !c.modified.isEmpty() || !c.removed.isEmpty()) return undefined;
+    return set;
+  } catch {
+    return undefined;
+  }
+}
+
+/** lastAppliedUpdater: kubectl's server-side apply keeps an existing client-side apply annotation current. */
+function syncLastApplied(live: Obj, result: Obj, config: Obj): void {
+  if (!lastAppliedOf(live)) return;
+  const copy = JSON.parse(JSON.stringify(config)) as Obj;
+  if (isObject(copy.metadata) && isObject(copy.metadata.annotations)) delete copy.metadata.annotations[LAST_APPLIED];
+  const m = metaOf(result);
+  m.annotations = { ...(isObject(m.annotations) ? m.annotations : {}), [LAST_APPLIED]: stringifyJson(sortKeys(copy)) + '\n' };
+}
+
+/** Go marshals map[string]interface{} with sorted keys. */
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (!isObject(v)) return v;
+  const out: Obj = {};
+  for (const k of Object.keys(v).sort()) out[k] = sortKeys(v[k]);
+  return out;
+}
+
+function stripForEquality(o: Obj): Obj {
+  if (!isObject(o.metadata) || !('managedFields' in o.metadata)) return o;
+  const { managedFields: _mf, ...rest } = o.metadata;
+  return { ...o, metadata: rest };
+}
+
+/** The manager as conflict messages name it (printManager). */
+function printManager(id: string): string {
+  const e = JSON.parse(id) as { manager?: string; operation?: string; apiVersion?: string; subresource?: string; time?: string };
+  let s = JSON.stringify(e.manager ?? '');
+  if (e.subresource) s += ` with subresource ${JSON.stringify(e.subresource)}`;
+  if (e.operation === 'Update') s += ` using ${e.apiVersion ?? ''}`;
+  return s;
+}
+
+/** The 409 of conflicting fields, worded as kube-apiserver's NewConflictError. */
+function conflictError(conflicts: Array<{ id: string; path: Path }>): StatusError {
+  const causes = conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${printManager(c.id)}`, field: pathToString(c.path) }));
+  let message: string;
+  if (conflicts.length === 1) {
+    message = `Apply failed with 1 conflict: conflict with ${printManager(conflicts[0]!.id)}: ${pathToString(conflicts[0]!.path)}`;
+  } else {
+    const byManager = new Map<string, string[]>();
+    for (const c of conflicts) {
+      const list = byManager.get(c.id) ?? [];
+      list.push(pathToString(c.path));
+      byManager.set(c.id, list);
+    }
+    const lines: string[] = [];
+    for (const id of [...byManager.keys()].sort()) {
+      lines.push(`conflicts with ${printManager(id)}:`);
+      for (const p of byManager.get(id)!) lines.push(`- ${p}`);
+    }
+    message = `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+  }
+  return new StatusError(409, 'Conflict', message, { details: { causes } });
+}
