@@ -19,6 +19,7 @@ import { encodeList, encodeObject, encodeOther, type ResponseFormat, type TableO
 import { readBody } from './http/body.js';
 import { writeBytes } from './http/respond.js';
 import { cacheFailure, filterOf, handleList } from './list.js';
+import { applyObject, fieldManagerOf, isApply } from './apply.js';
 import { applyPatch } from './patch.js';
 import type { ResourceRequestInfo } from './request/request-info.js';
 import { handleReview } from './reviews/access-reviews.js';
@@ -75,7 +76,7 @@ export function dryRunOf(query: URLSearchParams, verb = 'create'): boolean {
 }
 
 /** Kubernetes' ValidatePatchOptions: apply patches need a fieldManager, `force` is only for them. */
-function validatePatchOptions(ctx: RequestContext): void {
+export function validatePatchOptions(ctx: RequestContext): void {
   const apply = /^application\/apply-patch\+(yaml|json)\b/i.test(ctx.req.headers['content-type'] ?? '');
   const errors = [];
   if (apply && (ctx.query.get('fieldManager') ?? '') === '') errors.push(fieldError.required('fieldManager', 'is required for apply patch'));
@@ -180,7 +181,7 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
       const dryRun = dryRunOf(ctx.query, 'create');
       const obj = await readObject(ctx, kv);
       await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
-      const created = await store.create(namespace, obj, { dryRun, consumeInput: true });
+      const created = await store.create(namespace, obj, { dryRun, consumeInput: true, fieldManager: fieldManagerOf(ctx, kv) });
       return reply(ctx, 201, encodeObject(created, kv, ctx.format, tableOptions(ctx)));
     }
     case 'update': {
@@ -189,10 +190,8 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
       const dryRun = dryRunOf(ctx.query, 'update');
       const obj = await readObject(ctx, kv);
       await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
-      const result = await store.update(namespace, info.name, obj, {
-        dryRun,
-        subresource: info.subresource === 'status' ? 'status' : '',
-      });
+      const subresource = info.subresource === 'status' ? 'status' : '';
+      const result = await store.update(namespace, info.name, obj, { dryRun, subresource, fieldManager: fieldManagerOf(ctx, kv, subresource) });
       return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
     }
     case 'patch': {
@@ -200,6 +199,10 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
       const dryRun = dryRunOf(ctx.query, 'patch');
       fieldValidationOf(ctx.query, 'patch');
       validatePatchOptions(ctx);
+      if (isApply(ctx)) {
+        const applied = await applyObject(ctx, kv, store, namespace, info.subresource === 'status' ? 'status' : '');
+        return reply(ctx, applied.created ? 201 : 200, encodeObject(applied.object, kv, ctx.format, tableOptions(ctx)));
+      }
       const bytes = await readBody(ctx.req);
       const hub = storageVersionOf(kv);
       const result = await store.guaranteedUpdate(
@@ -220,7 +223,12 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
           if (store.kind.group !== 'rbac.authorization.k8s.io') return next;
           return ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, next).then(() => next);
         },
-        { dryRun, subresource: info.subresource === 'status' ? 'status' : '', expectResourceVersion: undefined },
+        {
+          dryRun,
+          subresource: info.subresource === 'status' ? 'status' : '',
+          expectResourceVersion: undefined,
+          fieldManager: fieldManagerOf(ctx, kv, info.subresource === 'status' ? 'status' : ''),
+        },
       );
       return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
     }

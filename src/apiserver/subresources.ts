@@ -19,7 +19,8 @@ import { decodeBody } from './decode.js';
 import { encodeObject, encodeOther } from './encode.js';
 import { readBody } from './http/body.js';
 import { writeBytes } from './http/respond.js';
-import { dryRunOf, fieldValidationOf, namespaceOf, resolve, type RequestContext } from './resources.js';
+import { applyScale, fieldManagerOf, isApply } from './apply.js';
+import { dryRunOf, fieldValidationOf, namespaceOf, resolve, validatePatchOptions, type RequestContext } from './resources.js';
 
 function reply(ctx: RequestContext, code: number, body: { contentType: string; body: Uint8Array | string }): void {
   writeBytes(ctx.res, code, body.contentType, body.body, { warnings: ctx.warnings });
@@ -64,7 +65,11 @@ async function handleScale(ctx: RequestContext, kv: KindVersion): Promise<void> 
   const namespace = namespaceOf(ctx, kv);
   const name = ctx.info.name;
   if (ctx.info.verb === 'get') return reply(ctx, 200, encodeOther(scaleOf(await store.get(namespace, name), kv), Scale, ctx.format));
+  if (ctx.info.verb === 'patch') validatePatchOptions(ctx);
   const body = await readBody(ctx.req);
+  if (ctx.info.verb === 'patch' && isApply(ctx)) {
+    return reply(ctx, 200, encodeOther(scaleOf(await applyScale(ctx, kv, store, namespace, body), kv), Scale, ctx.format));
+  }
   let requested: KubeObject | undefined;
   if (ctx.info.verb === 'update') {
     const decoded = decodeBody(body, ctx.req.headers['content-type'], Scale, { fieldValidation: fieldValidationOf(ctx.query, ctx.info.verb) });
@@ -84,7 +89,7 @@ async function handleScale(ctx: RequestContext, kv: KindVersion): Promise<void> 
       throw apiError.invalid('Scale', 'autoscaling', name, [fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
     }
     return { ...current, spec: { ...((current.spec as KubeObject) ?? {}), replicas } };
-  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb), expectResourceVersion: rvPin === '' ? undefined : rvPin });
+  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb), expectResourceVersion: rvPin === '' ? undefined : rvPin, fieldManager: fieldManagerOf(ctx, kv, 'scale') });
   reply(ctx, 200, encodeOther(scaleOf(result.object, kv), Scale, ctx.format));
 }
 

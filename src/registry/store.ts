@@ -5,6 +5,7 @@
 // HTTP layer converts versions and formats. Kind-specific rules come from the ResourceStrategy.
 import type { KindVersion, KubeObject } from '../api/schema/kind.js';
 import { canonicalize } from '../machinery/codec/normalize.js';
+import { kindFields, trackUpdate } from '../machinery/managedfields/index.js';
 import { StatusError } from '../machinery/status.js';
 import { fieldError, type FieldError } from '../machinery/validation/field-errors.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/object-meta.js';
@@ -45,6 +46,19 @@ export interface WriteOptions {
   consumeInput?: boolean;
   /** The group/version of the request (`apps/v1`), for rules that depend on it. */
   requestGroupVersion?: string;
+  /**
+   * The writer, recorded in metadata.managedFields as an Update (create, update, non-apply patch).
+   * Absent: managedFields stay as the object carries them (server-side apply computes its own).
+   */
+  fieldManager?: FieldManagerInfo;
+}
+
+export interface FieldManagerInfo {
+  manager: string;
+  /** The request's group/version (`apps/v1`), which the entry records. */
+  apiVersion: string;
+  /** '' (main resource), 'status', 'scale': tracked as separate entries. */
+  subresource?: string;
 }
 
 export interface UpdateResult {
@@ -177,6 +191,8 @@ export class Store {
     // Kubernetes' FillObjectMetaSystemFields comes first: strategies may derive from the uid (a Job's selector).
     m.uid = newUid();
     m.creationTimestamp = timestamp(ctx.now);
+    // Kubernetes' field manager sees the object as the client sent it (defaulted), before the strategy.
+    if (opts.fieldManager) this.trackManagedFields(undefined, obj, opts.fieldManager, ctx.now);
     this.strategy.prepareForCreate?.(obj, ctx);
     const generated = str(m.name) === '' && str(m.generateName) !== '';
     if (generated) m.name = generateName(str(m.generateName));
@@ -253,6 +269,7 @@ export class Store {
         throw apiError.modified(this.name, name);
       }
       const proposed = await tryUpdate(cloneJson(current));
+      if (opts.fieldManager) this.trackManagedFields(current, proposed, opts.fieldManager, this.now());
       const next = this.prepareUpdate(proposed, current, opts.subresource ?? '', opts.requestGroupVersion, opts.strategy);
       // (A deletion the object's own spec holds waits too: Kubernetes' ShouldDeleteNamespaceDuringUpdate.)
       if (emptiesFinalizers(next, current) && !this.strategy.holdsDeletion?.(next)) {
@@ -311,6 +328,12 @@ export class Store {
       if (!(err instanceof StatusError && err.code === 404 && this.strategy.allowCreateOnUpdate && rv === '' && opts.subresource !== 'status')) throw err;
       return { object: await this.create(namespace, { ...obj, metadata: { ...m, name } }, opts), changed: true };
     }
+  }
+
+  /** metadata.managedFields of `next` after `writer` turned `live` (undefined: nothing, a create) into it. */
+  private trackManagedFields(live: KubeObject | undefined, next: KubeObject, writer: FieldManagerInfo, now: number): void {
+    const actor = { manager: writer.manager, apiVersion: writer.apiVersion, subresource: writer.subresource ?? '', now };
+    trackUpdate(live, next, actor, kindFields(this.kind.type, !!this.strategy.hasStatus));
   }
 
   /** Kubernetes' BeforeUpdate: system metadata kept, status or spec kept by path, generation, validation. */

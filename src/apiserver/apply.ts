@@ -1,0 +1,172 @@
+// Server-side apply (PATCH with Content-Type application/apply-patch+yaml, YAML or JSON body) and
+// the field manager of every other write: who the writer is (`fieldManager`, else the first
+// segment of the User-Agent, as kube-apiserver derives it). The merge, pruning and conflicts are
+// machinery/managedfields'; here the configuration is read and checked against the URL, applied
+// to the object in the URL's version (creating it when absent), and written through the store.
+import { apiVersionOf } from '../api/kinds.js';
+import type { KindVersion, KubeObject } from '../api/schema/kind.js';
+import { bodyText } from '../machinery/codec/json.js';
+import { parseYaml } from '../machinery/codec/yaml.js';
+import { apply, kindFields, type Actor } from '../machinery/managedfields/index.js';
+import { zeroObject } from '../machinery/typed/index.js';
+import { StatusError } from '../machinery/status.js';
+import { fieldError } from '../machinery/validation/field-errors.js';
+import { apiError } from '../registry/errors.js';
+import { metaOf, str } from '../registry/meta.js';
+import type { FieldManagerInfo, Store } from '../registry/store.js';
+import { readBody } from './http/body.js';
+import { dryRunOf, fieldValidationOf, type RequestContext } from './resources.js';
+
+export const APPLY_MEDIA_TYPE = 'application/apply-patch+yaml';
+
+/** The request is a server-side apply. */
+export function isApply(ctx: RequestContext): boolean {
+  return (ctx.req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase() === APPLY_MEDIA_TYPE;
+}
+
+/** The writer of a create/update/patch: `?fieldManager=`, else the User-Agent up to its first '/'. */
+export function fieldManagerOf(ctx: RequestContext, kv: KindVersion, subresource = ''): FieldManagerInfo {
+  const manager = ctx.query.get('fieldManager') || (ctx.req.headers['user-agent'] ?? '').split('/')[0]!;
+  return { manager, apiVersion: apiVersionOf(kv), subresource };
+}
+
+/** `apps/v1, Kind=Deployment` (schema.GroupVersionKind's String). */
+function gvkString(apiVersion: string, kind: string): string {
+  return `${apiVersion.includes('/') ? apiVersion : `/${apiVersion}`}, Kind=${kind}`;
+}
+
+/** The applied configuration: a YAML (or JSON) object; duplicate keys as fieldValidation says. */
+function readConfig(ctx: RequestContext, bytes: Uint8Array): KubeObject {
+  const validation = fieldValidationOf(ctx.query, 'patch');
+  let dupMessage = '';
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(bodyText(bytes), validation === 'Ignore' ? undefined : (dups) => {
+      dupMessage = 'yaml: unmarshal errors:\n' + dups.map((d) => `  line ${d.line}: key ${JSON.stringify(d.key)} already set in map`).join('\n');
+    });
+  } catch (err) {
+    if (err instanceof StatusError) throw err;
+    throw StatusError.badRequest(`error decoding YAML: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw StatusError.badRequest('error decoding YAML: the applied configuration must be an object');
+  }
+  if (dupMessage !== '') {
+    if (validation === 'Strict') throw StatusError.badRequest(`error strict decoding YAML: error converting YAML to JSON: ${dupMessage}`);
+    ctx.warnings.push(`error converting YAML to JSON: ${dupMessage}`);
+  }
+  return parsed as KubeObject;
+}
+
+/** versionCheckManager and the patch handler's checks: the configuration is of this kind, version, name and namespace. */
+function checkConfig(config: KubeObject, apiVersion: string, kind: string, name: string, namespace: string, namespaced: boolean): void {
+  const av = str(config.apiVersion);
+  const k = str(config.kind);
+  if (av !== apiVersion || k !== kind) throw StatusError.badRequest(`invalid object type: ${gvkString(av, k)}`);
+  const m = (config.metadata ?? {}) as KubeObject;
+  if (m !== null && typeof m === 'object') {
+    if (str(m.name) !== '' && m.name !== name) {
+      throw StatusError.badRequest(`the name of the object (${str(m.name)}) does not match the name on the URL (${name})`);
+    }
+    if (namespaced && str(m.namespace) !== '' && m.namespace !== namespace) {
+      throw StatusError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+  }
+}
+
+function forceOf(ctx: RequestContext): boolean {
+  const v = ctx.query.get('force');
+  if (v === null || v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  throw StatusError.badRequest(`force: invalid boolean value ${JSON.stringify(v)}`);
+}
+
+function actorOf(ctx: RequestContext, kv: KindVersion, subresource: string): Actor {
+  const m = fieldManagerOf(ctx, kv, subresource);
+  return { manager: m.manager, apiVersion: m.apiVersion, subresource, now: Date.now() };
+}
+
+/**
+ * PATCH application/apply-patch+yaml of an object or its status. Returns the object (storage
+ * version) and whether it was created (201).
+ */
+export async function applyObject(
+  ctx: RequestContext,
+  kv: KindVersion,
+  store: Store,
+  namespace: string,
+  subresource: '' | 'status',
+): Promise<{ object: KubeObject; created: boolean }> {
+  const dryRun = dryRunOf(ctx.query, 'patch');
+  const force = forceOf(ctx);
+  const config = readConfig(ctx, await readBody(ctx.req));
+  const name = ctx.info.name;
+  checkConfig(config, apiVersionOf(kv), kv.kind, name, namespace, kv.namespaced);
+  const kind = kindFields(kv.type, store.strategy.hasStatus);
+  const actor = actorOf(ctx, kv, subresource);
+  const opts = { force, objectName: `${namespace}/${name}`, gvkString: gvkString(apiVersionOf(kv), kv.kind) };
+  const pinned = str(metaOf(config).resourceVersion);
+  const finish = (obj: KubeObject): KubeObject => {
+    kv.defaults?.(obj);
+    return kv.toHub ? kv.toHub(obj) : obj;
+  };
+  try {
+    const result = await store.guaranteedUpdate(
+      namespace,
+      name,
+      (current) => {
+        const served = kv.fromHub ? kv.fromHub(current) : current;
+        if (pinned !== '' && pinned !== str(metaOf(served).resourceVersion)) throw apiError.modified(store.kind, name);
+        return finish(apply(served, config, actor, kind, opts).object);
+      },
+      { dryRun, subresource },
+    );
+    return { object: result.object, created: false };
+  } catch (err) {
+    if (!(err instanceof StatusError && err.code === 404 && subresource === '' && err.reason === 'NotFound')) throw err;
+  }
+  // Absent: apply to the empty object of the kind, and create the result.
+  const empty: KubeObject = { ...zeroObject(kv.type), apiVersion: apiVersionOf(kv), kind: kv.kind, metadata: kv.namespaced ? { name, namespace } : { name } };
+  const obj = finish(apply(empty, config, actor, kind, opts).object);
+  await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
+  return { object: await store.create(namespace, obj, { dryRun, consumeInput: true }), created: true };
+}
+
+/**
+ * Apply to the scale subresource: an autoscaling/v1 Scale whose spec.replicas is the parent's,
+ * owned as the parent's `.spec.replicas` by an entry with subresource "scale".
+ */
+export async function applyScale(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string, bytes: Uint8Array): Promise<KubeObject> {
+  const dryRun = dryRunOf(ctx.query, 'patch');
+  const force = forceOf(ctx);
+  const config = readConfig(ctx, bytes);
+  const name = ctx.info.name;
+  checkConfig(config, 'autoscaling/v1', 'Scale', name, namespace, kv.namespaced);
+  for (const k of Object.keys(config)) {
+    if (!['apiVersion', 'kind', 'metadata', 'spec', 'status'].includes(k)) {
+      throw StatusError.badRequest(`failed to create typed patch object (${namespace}/${name}; autoscaling/v1, Kind=Scale): .${k}: field not declared in schema`);
+    }
+  }
+  const spec = (config.spec ?? {}) as KubeObject;
+  const parentConfig: KubeObject = { apiVersion: apiVersionOf(kv), kind: kv.kind, metadata: { name } };
+  if (spec !== null && typeof spec === 'object' && 'replicas' in spec) parentConfig.spec = { replicas: spec.replicas };
+  const replicas = spec?.replicas;
+  if (replicas !== undefined && replicas !== null && (typeof replicas !== 'number' || replicas < 0)) {
+    throw apiError.invalid('Scale', 'autoscaling', name, [fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+  }
+  const kind = kindFields(kv.type, store.strategy.hasStatus);
+  const actor = actorOf(ctx, kv, 'scale');
+  const opts = { force, objectName: `${namespace}/${name}`, gvkString: gvkString(apiVersionOf(kv), kv.kind) };
+  const result = await store.guaranteedUpdate(
+    namespace,
+    name,
+    (current) => {
+      const served = kv.fromHub ? kv.fromHub(current) : current;
+      const obj = apply(served, parentConfig, actor, kind, opts).object;
+      kv.defaults?.(obj);
+      return kv.toHub ? kv.toHub(obj) : obj;
+    },
+    { dryRun },
+  );
+  return result.object;
+}
