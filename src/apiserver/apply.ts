@@ -12,7 +12,7 @@ import { zeroObject } from '../machinery/typed/index.js';
 import { StatusError } from '../machinery/status.js';
 import { fieldError } from '../machinery/validation/field-errors.js';
 import { apiError } from '../registry/errors.js';
-import { metaOf, str } from '../registry/meta.js';
+import { cloneJson, metaOf, str } from '../registry/meta.js';
 import type { FieldManagerInfo, Store } from '../registry/store.js';
 import { readBody } from './http/body.js';
 import { dryRunOf, fieldValidationOf, type RequestContext } from './resources.js';
@@ -126,7 +126,7 @@ export async function applyObject(
     if (!(err instanceof StatusError && err.code === 404 && subresource === '' && err.reason === 'NotFound')) throw err;
   }
   // Absent: apply to the empty object of the kind, and create the result.
-  const empty: KubeObject = { ...zeroObject(kv.type), apiVersion: apiVersionOf(kv), kind: kv.kind, metadata: kv.namespaced ? { name, namespace } : { name } };
+  const empty: KubeObject = { ...cloneJson(zeroObject(kv.type)), apiVersion: apiVersionOf(kv), kind: kv.kind, metadata: kv.namespaced ? { name, namespace } : { name } };
   const obj = finish(apply(empty, config, actor, kind, opts).object);
   await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
   return { object: await store.create(namespace, obj, { dryRun, consumeInput: true }), created: true };

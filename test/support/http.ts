@@ -144,7 +144,7 @@ const GENERATED_SUFFIX = /[bcdfghjklmnpqrstvwxz2456789]{5}$/;
 /**
  * A deep copy with the values that legitimately differ between two servers replaced by
  * placeholders: uids, resourceVersions, timestamps, generated name suffixes, and managedFields
- * (which kubelite does not track yet) left out. Applies to every nested object with `metadata`.
+ * (their times and managers depend on the run; tests that care check them) left out. Applies to every nested object with `metadata`.
  */
 export function scrub<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v) => scrub(v)) as T;
