@@ -91,21 +91,21 @@ function podTemplate(namespace: string): { before: string; after: string } {
 let tlsOptions: Pick<AgentOptions, 'ca' | 'cert' | 'key'> = {};
 
 
-interface Response {
+export interface Response {
   status: number;
   body: Buffer;
 }
 
-interface Target {
+export interface Target {
   port: number;
   agent: Agent;
 }
 
-function send(t: Target, method: string, path: string, body?: string, accept = 'application/json'): Promise<Response> {
+export function send(t: Target, method: string, path: string, body?: string, accept = 'application/json', contentType = 'application/json'): Promise<Response> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { Accept: accept, ...AUTH };
     if (body !== undefined) {
-      headers['Content-Type'] = 'application/json';
+      headers['Content-Type'] = contentType;
       headers['Content-Length'] = Buffer.byteLength(body);
     }
     const req = httpRequest({ host: '127.0.0.1', port: t.port, method, path, headers, agent: t.agent }, (res) => {
@@ -141,7 +141,7 @@ function getHead(t: Target, path: string, accept: string): Promise<{ status: num
   });
 }
 
-async function expectStatus(p: Promise<Response>, status: number, what: string): Promise<Response> {
+export async function expectStatus(p: Promise<Response>, status: number, what: string): Promise<Response> {
   const r = await p;
   if (r.status !== status) throw new Error(`${what}: HTTP ${r.status}: ${r.body.toString().slice(0, 500)}`);
   return r;
@@ -160,7 +160,7 @@ function freePort(): Promise<number> {
 
 // ------------------------------------------------------------------------------ the process
 
-interface Apiserver {
+export interface Apiserver {
   process: ChildProcess;
   port: number;
   /** ms from spawn to the first 200 from /readyz. */
@@ -169,7 +169,7 @@ interface Apiserver {
 }
 
 /** Spawns `kubelite apiserver --storage lmdb` and polls /readyz (fresh connections, every 2 ms). */
-async function startApiserver(dataDir: string, extraArgs: string[] = []): Promise<Apiserver> {
+export async function startApiserver(dataDir: string, extraArgs: string[] = []): Promise<Apiserver> {
   const port = await freePort();
   const { ca, cert, key } = await prepareApiserverPki(dataDir);
   tlsOptions = { ca, cert, key };
@@ -215,7 +215,7 @@ function rssMiB(pid: number): number {
 
 // ------------------------------------------------------------------------------ measurements
 
-async function createNamespace(t: Target, name: string): Promise<void> {
+export async function createNamespace(t: Target, name: string): Promise<void> {
   await expectStatus(send(t, 'POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })), 201, `create namespace ${name}`);
 }
 
@@ -229,7 +229,7 @@ interface CreateResult {
 }
 
 /** user + system CPU time of a process in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }

@@ -10,6 +10,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   storage: () => import('./storage.js'),
   codec: () => import('./codec.js'),
   apiserver: () => import('./apiserver.js'),
+  apply: () => import('./apply.js'),
   scheduler: () => import('./scheduler.js'),
   nodes: () => import('./nodes.js'),
   controllers: () => import('./controllers.js'),

@@ -27,11 +27,19 @@ export function fieldElement(name: string): PathElement {
 
 /** An associative-list item element; `fields` are sorted by name here. */
 export function keyElement(fields: Array<readonly [string, unknown]>): PathElement {
-  fields.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const obj: Record<string, unknown> = {};
-  for (const [k, v] of fields) obj[k] = v;
-  return { kind: 'key', id: `k:${stringifyJson(obj)}`, fields };
+  if (fields.length > 1) fields.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  let id = 'k:{';
+  for (let i = 0; i < fields.length; i++) {
+    const [k, v] = fields[i]!;
+    id += `${i > 0 ? ',' : ''}${JSON.stringify(k)}:${typeof v === 'object' && v !== null ? JSON.stringify(canonicalValue(v)) : JSON.stringify(v)}`;
+  }
+  id += '}';
+  // Go escapes <, >, & and U+2028/9 in JSON; only the rare key that has them needs the rewrite.
+  if (GO_ESCAPED.test(id)) id = stringifyJson(JSON.parse(id.slice(2))).replace(/^/, 'k:');
+  return { kind: 'key', id, fields };
 }
+
+const GO_ESCAPED = /[<>&\u2028\u2029]/;
 
 export function valueElement(value: unknown): PathElement {
   return { kind: 'value', id: `v:${stringifyJson(canonicalValue(value))}`, value };

@@ -95,6 +95,25 @@ export class FieldSet {
     }
   }
 
+  /** Removes one element of this level (and everything under it). */
+  remove(pe: PathElement): void {
+    this.entries.delete(pe.id);
+  }
+
+  /** Removes the paths of `other` from this set, in place (as `difference`, without copying). */
+  subtract(other: FieldSet): void {
+    for (const [id, o] of other.entries) {
+      const e = this.entries.get(id);
+      if (!e) continue;
+      if (o.member) e.member = false;
+      if (o.child && e.child) {
+        e.child.subtract(o.child);
+        if (e.child.entries.size === 0) e.child = undefined;
+      }
+      if (!e.member && !e.child) this.entries.delete(id);
+    }
+  }
+
   /** The paths of this set that are not paths of `other` (members of `other` do not remove children). */
   difference(other: FieldSet): FieldSet {
     const out = new FieldSet();
@@ -150,7 +169,16 @@ export class FieldSet {
 
   /** The entries of this level in structured-merge-diff's order. */
   sorted(): SetEntry[] {
-    return [...this.entries.values()].sort((a, b) => compareElements(a.pe, b.pe));
+    const list: SetEntry[] = [];
+    let fieldsOnly = true;
+    for (const e of this.entries.values()) {
+      list.push(e);
+      if (e.pe.kind !== 'field') fieldsOnly = false;
+    }
+    if (list.length < 2) return list;
+    // Levels of struct fields and map keys only (the usual case): their ids order as their names do.
+    if (fieldsOnly) return list.sort((a, b) => (a.pe.id < b.pe.id ? -1 : a.pe.id > b.pe.id ? 1 : 0));
+    return list.sort((a, b) => compareElements(a.pe, b.pe));
   }
 
   /** Every member path in Set.Iterate's order: a level's members first, then each child's paths. */

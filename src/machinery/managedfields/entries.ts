@@ -95,6 +95,14 @@ export function encodeManagedFields(managed: Managed): Array<Record<string, unkn
 }
 
 /** metav1.Time of now: RFC 3339 in UTC, whole seconds. */
+let lastSecond = NaN;
+let lastTime = '';
+
 export function timeOf(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastTime = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return lastTime;
 }

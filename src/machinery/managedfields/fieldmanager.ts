@@ -15,7 +15,7 @@ import { fieldElement, pathToString, type Path } from '../fieldpath/element.js';
 import { FieldSet } from '../fieldpath/set.js';
 import { stringifyJson } from '../codec/json.js';
 import { StatusError } from '../status.js';
-import { compare, type Comparison } from '../typed/compare.js';
+import { compare } from '../typed/compare.js';
 import { TypedError, toFieldSet } from '../typed/fieldset.js';
 import { merge } from '../typed/merge.js';
 import { prune } from '../typed/prune.js';
@@ -39,9 +39,27 @@ export interface KindFields {
   readonly node: StructNode;
   readonly zero: Obj;
   readonly hasStatus: boolean;
+  /** Reset fields (the strategy's): what the main resource and /status never own. */
   readonly ignoredMain: FieldSet | undefined;
   readonly ignoredStatus: FieldSet;
+  /** What comparisons skip: the system's fields and the reset fields, per subresource. */
+  readonly excludeMain: FieldSet;
+  readonly excludeStatus: FieldSet;
+  readonly excludeOther: FieldSet;
 }
+
+/** The system's fields, never owned by a manager (stripMetaManager), besides `metadata` itself. */
+const SYSTEM_FIELDS: Path[] = [
+  [fieldElement('apiVersion')],
+  [fieldElement('kind')],
+  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map((n) => [
+    fieldElement('metadata'),
+    fieldElement(n),
+  ]),
+];
+
+/** stripMetaManager's set: the system's fields and `metadata` itself. */
+const STRIP = FieldSet.of(...SYSTEM_FIELDS, [fieldElement('metadata')]);
 
 const kinds = new WeakMap<StructType, KindFields>();
 
@@ -49,13 +67,19 @@ export function kindFields(type: StructType, hasStatus: boolean): KindFields {
   let k = kinds.get(type);
   if (!k) {
     const others = Object.keys(type.fields).filter((f) => !['metadata', 'status', 'apiVersion', 'kind'].includes(f));
+    const ignoredMain = hasStatus ? FieldSet.of([fieldElement('status')]) : undefined;
+    const ignoredStatus = FieldSet.of(...others.map((f) => [fieldElement(f)]));
+    const system = FieldSet.of(...SYSTEM_FIELDS);
     k = {
       type,
       node: structNode(type),
       zero: zeroObject(type),
       hasStatus,
-      ignoredMain: hasStatus ? FieldSet.of([fieldElement('status')]) : undefined,
-      ignoredStatus: FieldSet.of(...others.map((f) => [fieldElement(f)])),
+      ignoredMain,
+      ignoredStatus,
+      excludeMain: ignoredMain ? system.union(ignoredMain) : system,
+      excludeStatus: system.union(ignoredStatus),
+      excludeOther: system,
     };
     kinds.set(type, k);
   }
@@ -66,16 +90,23 @@ function ignoredFor(kind: KindFields, subresource: string): FieldSet | undefined
   return subresource === 'status' ? kind.ignoredStatus : subresource === '' ? kind.ignoredMain : undefined;
 }
 
-/** The system's fields, never owned by a manager (stripMetaManager). */
-const STRIP = FieldSet.of(
-  [fieldElement('apiVersion')],
-  [fieldElement('kind')],
-  [fieldElement('metadata')],
-  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map((n) => [
-    fieldElement('metadata'),
-    fieldElement(n),
-  ]),
-);
+function excludeFor(kind: KindFields, subresource: string): FieldSet {
+  return subresource === 'status' ? kind.excludeStatus : subresource === '' ? kind.excludeMain : kind.excludeOther;
+}
+
+const METADATA = fieldElement('metadata');
+
+/** The fields a write changed (added or modified) and removed, less what no manager can own. */
+function changesOf(old: Obj, next: Obj, kind: KindFields, subresource: string): { changed: FieldSet; removed: FieldSet } {
+  const c = withoutManagedFields(old, () => compare(old, next, kind.node, { exclude: excludeFor(kind, subresource), unionChanged: true }));
+  // `metadata` itself is the system's too (it appears when the old object had none).
+  const m = c.added.entry(METADATA);
+  if (m) {
+    if (m.child) m.member = false;
+    else c.added.remove(METADATA);
+  }
+  return { changed: c.added, removed: c.removed };
+}
 
 function metaOf(obj: Obj): Obj {
   if (!isObject(obj.metadata)) obj.metadata = {};
@@ -96,6 +127,7 @@ function withoutManagedFields<T>(obj: Obj, fn: () => T): T {
 }
 
 function decodeOrEmpty(v: unknown): Managed {
+  if (v === undefined) return new Map();
   try {
     return decodeManagedFields(v);
   } catch {
@@ -104,11 +136,9 @@ function decodeOrEmpty(v: unknown): Managed {
 }
 
 /** decodeLiveOrNew: the managers a write starts from. */
-function startingManagers(live: Obj | undefined, next: Obj, subresource: string): Managed {
-  const liveMF = live && isObject(live.metadata) ? live.metadata.managedFields : undefined;
+function startingManagers(liveMF: unknown, requested: unknown, subresource: string): Managed {
   // Subresources never take managedFields from the request.
   if (subresource !== '') return decodeOrEmpty(liveMF);
-  const requested = isObject(next.metadata) ? next.metadata.managedFields : undefined;
   if (isResetRequest(requested)) return new Map();
   try {
     const managed = decodeManagedFields(requested);
@@ -117,11 +147,6 @@ function startingManagers(live: Obj | undefined, next: Obj, subresource: string)
     // A client that does not understand managedFields must not be able to break them: use the live ones.
   }
   return decodeOrEmpty(liveMF);
-}
-
-function filterIgnored(c: Comparison, ignored: FieldSet | undefined): Comparison {
-  if (!ignored) return c;
-  return { added: c.added.recursiveDifference(ignored), modified: c.modified.recursiveDifference(ignored), removed: c.removed.recursiveDifference(ignored) };
 }
 
 function setEntry(managed: Managed, id: string, e: ManagerEntry): void {
@@ -164,20 +189,29 @@ function encodeInto(obj: Obj, managed: Managed): void {
  * `next.metadata.managedFields`. `next` is the object about to be written; `live` is not changed.
  */
 export function trackUpdate(live: Obj | undefined, next: Obj, actor: Actor, kind: KindFields): void {
-  const managed = startingManagers(live, next, actor.subresource);
   const nm = metaOf(next);
+  const requested = nm.managedFields;
   delete nm.managedFields;
-  const old = live ?? kind.zero;
-  const c = filterIgnored(withoutManagedFields(old, () => compare(old, next, kind.node)), ignoredFor(kind, actor.subresource));
-  const changed = c.added.isEmpty() ? c.modified : c.modified.isEmpty() ? c.added : c.added.union(c.modified);
-  // Whatever the write changed or removed is no longer anyone else's.
-  if (!changed.isEmpty() || !c.removed.isEmpty()) {
-    for (const [id, e] of managed) setEntry(managed, id, { ...e, set: e.set.difference(changed).difference(c.removed) });
+  const liveMF = live && isObject(live.metadata) ? live.metadata.managedFields : undefined;
+  const { changed, removed } = changesOf(live ?? kind.zero, next, kind, actor.subresource);
+  if (changed.isEmpty() && removed.isEmpty()) {
+    // Nothing changed hands: the live list stays as it is when the request kept it (or sent none).
+    if (actor.subresource !== '' || requested === undefined || (!isResetRequest(requested) && deepEqual(requested, liveMF))) {
+      if (liveMF !== undefined) nm.managedFields = liveMF;
+      return;
+    }
   }
-  const mine = changed.difference(STRIP);
-  if (!mine.isEmpty()) {
+  const managed = startingManagers(liveMF, requested, actor.subresource);
+  // Whatever the write changed or removed is no longer anyone else's.
+  for (const [id, e] of managed) {
+    e.set.subtract(changed);
+    e.set.subtract(removed);
+    if (e.set.entries.size === 0) managed.delete(id);
+  }
+  if (!changed.isEmpty()) {
     const id = managerId(actor.manager, 'Update', actor.apiVersion, actor.subresource);
     const previous = managed.get(id);
+    if (previous) previous.set.addAll(changed);
     managed.set(id, {
       manager: actor.manager,
       operation: 'Update',
@@ -185,7 +219,7 @@ export function trackUpdate(live: Obj | undefined, next: Obj, actor: Actor, kind
       // The scale subresource records no time (Kubernetes rebuilds its entry without one).
       time: actor.subresource === 'scale' ? undefined : timeOf(actor.now),
       subresource: actor.subresource || undefined,
-      set: previous ? mine.union(previous.set) : mine,
+      set: previous ? previous.set : changed,
     });
     capUpdaters(managed, actor);
   }
@@ -249,8 +283,7 @@ export function apply(live: Obj, config: Obj, actor: Actor, kind: KindFields, op
     if (isObject(result.metadata)) result.metadata = { ...result.metadata };
     delete metaOf(result).managedFields;
 
-    const c = filterIgnored(compare(live, result, kind.node), ignored);
-    const changed = c.added.union(c.modified);
+    const { changed, removed } = changesOf(live, result, kind, actor.subresource);
     const conflicts: Array<{ id: string; path: Path }> = [];
     for (const [otherId, e] of managed) {
       if (otherId === id) continue;
@@ -265,7 +298,9 @@ export function apply(live: Obj, config: Obj, actor: Actor, kind: KindFields, op
     }
     for (const [otherId, e] of managed) {
       if (otherId === id) continue;
-      setEntry(managed, otherId, { ...e, set: e.set.difference(changed).difference(c.removed) });
+      e.set.subtract(changed);
+      e.set.subtract(removed);
+      if (e.set.entries.size === 0) managed.delete(otherId);
     }
     if (mine.set.isEmpty()) managed.delete(id);
     const objectChanged = !deepEqual(stripForEquality(live), stripForEquality(result));

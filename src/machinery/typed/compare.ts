@@ -14,10 +14,18 @@ export interface Comparison {
   removed: FieldSet;
 }
 
+export interface CompareOptions {
+  /** Subtrees not compared at all: the members of this set (what no manager can own). */
+  exclude?: FieldSet;
+  /** Record added and modified fields in one set (`added === modified`), when only their union matters. */
+  unionChanged?: boolean;
+}
+
 /** Compares `lhs` (old) with `rhs` (new); `undefined` on either side means absent. */
-export function compare(lhs: unknown, rhs: unknown, node: TypedNode): Comparison {
-  const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  walk(c, node, lhs, rhs, []);
+export function compare(lhs: unknown, rhs: unknown, node: TypedNode, opts: CompareOptions = {}): Comparison {
+  const added = new FieldSet();
+  const c: Comparison = { added, modified: opts.unionChanged ? added : new FieldSet(), removed: new FieldSet() };
+  walk(c, node, lhs, rhs, [], opts.exclude);
   return c;
 }
 
@@ -41,7 +49,15 @@ function isEmptyMap(v: unknown): boolean {
   return true;
 }
 
-function walk(c: Comparison, node: TypedNode, l: unknown, r: unknown, path: PathElement[]): void {
+/** The exclusion below `pe`: 'skip' when `pe` itself is excluded. */
+function below(exclude: FieldSet | undefined, pe: PathElement): FieldSet | undefined | 'skip' {
+  if (!exclude) return undefined;
+  const e = exclude.entries.get(pe.id);
+  if (!e) return undefined;
+  return e.member ? 'skip' : e.child;
+}
+
+function walk(c: Comparison, node: TypedNode, l: unknown, r: unknown, path: PathElement[], exclude: FieldSet | undefined): void {
   if (l === undefined && r === undefined) return;
   switch (node.kind) {
     case 'leaf':
@@ -53,16 +69,22 @@ function walk(c: Comparison, node: TypedNode, l: unknown, r: unknown, path: Path
       const rm = isObject(r) ? r : undefined;
       if (lm) {
         for (const k in lm) {
-          path.push(fieldElement(k));
-          walk(c, childNode(node, k) ?? UNTYPED, lm[k], rm ? rm[k] : undefined, path);
+          const pe = fieldElement(k);
+          const ex = below(exclude, pe);
+          if (ex === 'skip') continue;
+          path.push(pe);
+          walk(c, childNode(node, k) ?? UNTYPED, lm[k], rm ? rm[k] : undefined, path, ex);
           path.pop();
         }
       }
       if (rm) {
         for (const k in rm) {
           if (lm && k in lm) continue;
-          path.push(fieldElement(k));
-          walk(c, childNode(node, k) ?? UNTYPED, undefined, rm[k], path);
+          const pe = fieldElement(k);
+          const ex = below(exclude, pe);
+          if (ex === 'skip') continue;
+          path.push(pe);
+          walk(c, childNode(node, k) ?? UNTYPED, undefined, rm[k], path, ex);
           path.pop();
         }
       }
@@ -88,7 +110,7 @@ function compareItems(c: Comparison, node: ListNode, la: unknown[], ra: unknown[
       if (!ls || !rs) containerChange(c, ls, rs, path);
       else if (!deepEqual(ls, rs)) c.modified.insert(path);
     } else {
-      walk(c, node.elem, ls?.[0], rs?.[0], path);
+      walk(c, node.elem, ls?.[0], rs?.[0], path, undefined);
     }
     path.pop();
   };
