@@ -15,7 +15,7 @@ import { apiError } from '../registry/errors.js';
 import { cloneJson, metaOf, str } from '../registry/meta.js';
 import type { FieldManagerInfo, Store } from '../registry/store.js';
 import { readBody } from './http/body.js';
-import { dryRunOf, fieldValidationOf, type RequestContext } from './resources.js';
+import { dryRunOf, fieldValidationOf, optionsKindOf, type RequestContext } from './resources.js';
 
 export const APPLY_MEDIA_TYPE = 'application/apply-patch+yaml';
 
@@ -24,9 +24,39 @@ export function isApply(ctx: RequestContext): boolean {
   return (ctx.req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase() === APPLY_MEDIA_TYPE;
 }
 
-/** The writer of a create/update/patch: `?fieldManager=`, else the User-Agent up to its first '/'. */
+/** validation.FieldManagerMaxLength. */
+const FIELD_MANAGER_MAX_LENGTH = 128;
+
+/** Go's unicode.IsPrint, closely enough: letters, marks, numbers, punctuation, symbols and ASCII space. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/**
+ * The writer of a create/update/patch: `?fieldManager=` (at most 128 bytes, printable: else 422 on
+ * the verb's options), else the User-Agent up to its first '/', without unprintable characters
+ * and cut at 128 bytes (kube-apiserver's prefixFromUserAgent).
+ */
 export function fieldManagerOf(ctx: RequestContext, kv: KindVersion, subresource = ''): FieldManagerInfo {
-  const manager = ctx.query.get('fieldManager') || (ctx.req.headers['user-agent'] ?? '').split('/')[0]!;
+  const given = ctx.query.get('fieldManager') ?? '';
+  if (given !== '') {
+    const errors = [];
+    if (Buffer.byteLength(given) > FIELD_MANAGER_MAX_LENGTH) errors.push(fieldError.tooLong('fieldManager', FIELD_MANAGER_MAX_LENGTH));
+    let i = 0;
+    for (const ch of given) {
+      if (!PRINTABLE.test(ch)) {
+        const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+        errors.push(fieldError.invalid('fieldManager', given, `invalid character U+${code} (at position ${i})`));
+      }
+      i += Buffer.byteLength(ch);
+    }
+    if (errors.length > 0) throw apiError.invalid(optionsKindOf(ctx.info.verb), 'meta.k8s.io', '', errors);
+    return { manager: given, apiVersion: apiVersionOf(kv), subresource };
+  }
+  let manager = '';
+  for (const ch of (ctx.req.headers['user-agent'] ?? '').split('/')[0]!) {
+    if (!PRINTABLE.test(ch)) continue;
+    if (Buffer.byteLength(manager + ch) > FIELD_MANAGER_MAX_LENGTH) break;
+    manager += ch;
+  }
   return { manager, apiVersion: apiVersionOf(kv), subresource };
 }
 

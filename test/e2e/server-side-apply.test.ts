@@ -214,6 +214,9 @@ spec:
       assert.equal(r.status, 201, r.text);
       assert.deepEqual(r.json.metadata.managedFields.map((e: any) => [e.manager, e.operation, e.apiVersion]), [['vectors-client', 'Update', 'apps/v1']]);
       assert.match(r.json.metadata.managedFields[0].time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      const long = await c.patch(`${NS}/ua?fieldManager=${'m'.repeat(129)}`, { metadata: { labels: { x: 'y' } } }, 'application/merge-patch+json');
+      assert.equal(long.status, 422, long.text);
+      assert.equal(long.json.details.causes[0].field, 'fieldManager');
       const reset = await c.patch(`${NS}/ua`, { metadata: { managedFields: [{}] } }, 'application/merge-patch+json');
       assert.equal(reset.status, 200, reset.text);
       assert.equal(reset.json.metadata.managedFields, undefined);

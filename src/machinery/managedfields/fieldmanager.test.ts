@@ -106,3 +106,24 @@ describe('field manager', () => {
     assert.deepEqual(e.fieldsV1, { 'f:status': { 'f:replicas': {} } });
   });
 });
+
+describe('field manager: creates from one template', () => {
+  it('share the FieldsV1 of their first create, and differ when the content does', () => {
+    const created = json('requests', '01-client-side-apply.POST.response.json');
+    delete created.metadata.managedFields;
+    const a = clone(created);
+    const b = clone(created);
+    b.metadata.name = 'other';
+    b.metadata.uid = 'another-uid';
+    const c = clone(created);
+    c.metadata.labels.extra = 'x';
+    for (const o of [a, b, c]) trackUpdate(undefined, o, actor('tmpl', '2026-11-22T02:40:03Z'), kind);
+    assert.equal(mf(a), mf(b));
+    assert.ok(Object.isFrozen(b.metadata.managedFields[0].fieldsV1));
+    assert.deepEqual(Object.keys(c.metadata.managedFields[0].fieldsV1['f:metadata']['f:labels']), ['.', 'f:app', 'f:extra']);
+    const other = clone(created);
+    trackUpdate(undefined, other, actor('someone-else', '2026-11-22T02:40:04Z'), kind);
+    assert.equal(other.metadata.managedFields[0].manager, 'someone-else');
+    assert.equal(other.metadata.managedFields[0].time, '2026-11-22T02:40:04Z');
+  });
+});

@@ -192,6 +192,15 @@ export function trackUpdate(live: Obj | undefined, next: Obj, actor: Actor, kind
   const nm = metaOf(next);
   const requested = nm.managedFields;
   delete nm.managedFields;
+  let createKey: string | undefined;
+  if (live === undefined && requested === undefined) {
+    createKey = createCacheKey(next, nm, actor, kind);
+    const fields = createCache.get(createKey);
+    if (fields !== undefined) {
+      nm.managedFields = [updateEntry(actor, fields)];
+      return;
+    }
+  }
   const liveMF = live && isObject(live.metadata) ? live.metadata.managedFields : undefined;
   const { changed, removed } = changesOf(live ?? kind.zero, next, kind, actor.subresource);
   if (changed.isEmpty() && removed.isEmpty()) {
@@ -224,6 +233,40 @@ export function trackUpdate(live: Obj | undefined, next: Obj, actor: Actor, kind
     capUpdaters(managed, actor);
   }
   encodeInto(next, managed);
+  if (createKey !== undefined && managed.size === 1) {
+    if (createCache.size >= CREATE_CACHE_MAX) createCache.clear();
+    createCache.set(createKey, deepFreeze((nm.managedFields as Obj[])[0]!.fieldsV1 as Obj));
+  }
+}
+
+/**
+ * Objects created from one template (a ReplicaSet's pods, a Job's) own the same fields, so their
+ * FieldsV1 is kept by content: the object less its identity (name, uid, ...), which no one owns.
+ * A hit costs one JSON.stringify instead of a walk of the object; the FieldsV1 object is shared,
+ * frozen (nothing writes into a FieldsV1: managedFields are rebuilt, never edited in place).
+ */
+const createCache = new Map<string, Obj>();
+
+function deepFreeze(o: Obj): Obj {
+  for (const k in o) deepFreeze(o[k] as Obj);
+  return Object.freeze(o);
+}
+const CREATE_CACHE_MAX = 256;
+const IDENTITY = new Set(['name', 'namespace', 'uid', 'creationTimestamp', 'resourceVersion', 'generation', 'selfLink']);
+
+function createCacheKey(next: Obj, nm: Obj, actor: Actor, kind: KindFields): string {
+  const rest: Obj = {};
+  for (const k in nm) if (!IDENTITY.has(k)) rest[k] = nm[k];
+  return `${kind.type.name}\u0000${actor.manager}\u0000${actor.apiVersion}\u0000${actor.subresource}\u0000${JSON.stringify({ ...next, metadata: rest })}`;
+}
+
+function updateEntry(actor: Actor, fieldsV1: Obj): Obj {
+  const e: Obj = { manager: actor.manager, operation: 'Update', apiVersion: actor.apiVersion };
+  if (actor.subresource !== 'scale') e.time = timeOf(actor.now);
+  e.fieldsType = 'FieldsV1';
+  e.fieldsV1 = fieldsV1;
+  if (actor.subresource) e.subresource = actor.subresource;
+  return e;
 }
 
 export interface ApplyResult {
