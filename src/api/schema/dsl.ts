@@ -240,6 +240,29 @@ interface ScalarValue {
   rawExtension: unknown;
 }
 
+/**
+ * The JSON Go writes for the zero value of a scalar type: `""`, `false`, `0`, a zero Quantity's
+ * `"0"`; null for the rest (nil []byte, zero metav1.Time, empty FieldsV1/RawExtension).
+ */
+export function goZeroJson(name: ScalarName): unknown {
+  switch (name) {
+    case 'string':
+    case 'duration':
+      return '';
+    case 'bool':
+      return false;
+    case 'int32':
+    case 'int64':
+    case 'double':
+    case 'intOrString':
+      return 0;
+    case 'quantity':
+      return '0';
+    default:
+      return null;
+  }
+}
+
 /** apiVersion and kind, first in every top-level object (TypeMeta is inline in Go; not in protobuf). */
 export const typeMetaFields = {
   kind: field(t.string, 0),

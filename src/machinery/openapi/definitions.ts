@@ -2,7 +2,7 @@
 // `definitions` (kubectl's fallback and older clients) and v3 `components.schemas` (kubectl
 // explain, apply's field validation), with the x-kubernetes-* extensions that strategic merge
 // patch and server-side apply clients read.
-import type { Field, ScalarName, StructType, Type } from '../../api/schema/dsl.js';
+import { goZeroJson, type Field, type ScalarName, type StructType, type Type } from '../../api/schema/dsl.js';
 import type { KindVersion } from '../../api/schema/kind.js';
 
 export type OpenApiVersion = 'v2' | 'v3';
@@ -58,20 +58,9 @@ function inlineScalar(name: ScalarName): SchemaObject {
 /** The zero value Go would default a non-pointer field to, which v3 documents as `default`. */
 function zeroDefault(type: Type): unknown {
   if (type.kind === 'struct') return {};
-  if (type.kind !== 'scalar') return undefined;
-  switch (type.name) {
-    case 'string':
-    case 'duration':
-      return '';
-    case 'bool':
-      return false;
-    case 'int32':
-    case 'int64':
-    case 'double':
-      return 0;
-    default:
-      return undefined;
-  }
+  // Quantity and IntOrString are documented without one; null zeros are not defaults.
+  if (type.kind !== 'scalar' || type.name === 'quantity' || type.name === 'intOrString') return undefined;
+  return goZeroJson(type.name) ?? undefined;
 }
 
 class Builder {

@@ -4,7 +4,7 @@
 // `merge` (then an associative list keyed by its patch merge key, or a set without one); maps and
 // structs are granular unless `+mapType=atomic` / `+structType=atomic`. Associative-list keys
 // missing from an item take the key field's declared default (as for ports' protocol "TCP").
-import type { Field, ScalarName, StructType, Type } from '../../api/schema/dsl.js';
+import { goZeroJson, type Field, type ScalarName, type StructType, type Type } from '../../api/schema/dsl.js';
 
 export type TypedNode = LeafNode | StructNode | MapNode | ListNode;
 
@@ -156,21 +156,5 @@ export function zeroObject(type: StructType): Record<string, unknown> {
 const GO_STRUCT_SCALARS = new Set<ScalarName>(['time', 'microTime', 'quantity', 'intOrString', 'rawExtension']);
 
 function zeroScalar(f: Field): unknown {
-  if (f.pointer || f.type.kind !== 'scalar') return null;
-  switch (f.type.name) {
-    case 'string':
-    case 'duration':
-      return '';
-    case 'bool':
-      return false;
-    case 'int32':
-    case 'int64':
-    case 'double':
-    case 'intOrString':
-      return 0;
-    case 'quantity':
-      return '0';
-    default:
-      return null;
-  }
+  return f.pointer || f.type.kind !== 'scalar' ? null : goZeroJson(f.type.name);
 }
