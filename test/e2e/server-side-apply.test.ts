@@ -93,6 +93,23 @@ describe('server-side apply', () => {
         assert.doesNotMatch(await k(['get', 'deployment', 'mf', '-o', 'yaml']), /managedFields/);
       });
 
+      it('kubectl (field manager "kubectl") takes over what its client-side apply set, even changed, without conflicts', async () => {
+        const manifest = CSA.replace('name: mf', 'name: lk');
+        await k(['apply', '-f', '-'], manifest);
+        const changed = manifest.replace('nginx:1.25', 'nginx:1.26').replace('replicas: 1', 'replicas: 2');
+        // Another manager would conflict with kubectl-client-side-apply on these fields.
+        const other = await raw(['apply', '--server-side', '--field-manager=someone', '-f', '-'], changed);
+        assert.match(other.stderr, /Apply failed with 2 conflicts: conflicts with "kubectl-client-side-apply" using apps\/v1:/);
+        await k(['apply', '--server-side', '--field-manager=kubectl', '-f', '-'], changed);
+        const obj = JSON.parse(await k(['get', 'deployment', 'lk', '-o', 'json', '--show-managed-fields'])) as any;
+        assert.equal(obj.spec.template.spec.containers[0].image, 'nginx:1.26');
+        assert.equal(obj.spec.replicas, 2);
+        // kubectl migrated its client-side apply entry (what else it records is its own business).
+        const managers = obj.metadata.managedFields.map((e: any) => `${e.manager}/${e.operation}`);
+        assert.ok(managers.includes('kubectl/Apply'), managers.join(' '));
+        assert.ok(!managers.includes('kubectl-client-side-apply/Update'), managers.join(' '));
+      });
+
       it('kubectl diff --server-side shows the change and changes nothing; removing a field from the file removes it', async () => {
         const changed = MANAGER_A.replace('owner: manager-a', 'owner: manager-z').replace('replicas: 1', 'replicas: 5').replace('nginx:1.25', 'nginx:1.26');
         const rvBefore = (await getMf()).metadata.resourceVersion;
