@@ -13,7 +13,7 @@ import { StatusError } from '../machinery/status.js';
 import { fieldError } from '../machinery/validation/field-errors.js';
 import { apiError } from '../registry/errors.js';
 import { cloneJson, metaOf, str } from '../registry/meta.js';
-import type { FieldManagerInfo, Store } from '../registry/store.js';
+import { UNCHANGED, type FieldManagerInfo, type Store } from '../registry/store.js';
 import { readBody } from './http/body.js';
 import { dryRunOf, fieldValidationOf, optionsKindOf, type RequestContext } from './resources.js';
 
@@ -147,7 +147,10 @@ export async function applyObject(
       (current) => {
         const served = kv.fromHub ? kv.fromHub(current) : current;
         if (pinned !== '' && pinned !== str(metaOf(served).resourceVersion)) throw apiError.modified(store.kind, name);
-        return finish(apply(served, config, actor, kind, opts).object);
+        const r = apply(served, config, actor, kind, opts);
+        // A re-apply of what is there already: nothing to validate or write (the resourceVersion stays).
+        if (!r.changed && !r.managedFieldsChanged) return UNCHANGED;
+        return finish(r.object);
       },
       { dryRun, subresource },
     );

@@ -81,7 +81,10 @@ export interface DeleteResult {
 }
 
 /** A mutation of the current object for guaranteedUpdate; return the new object (or the same to skip). */
-export type TryUpdate = (current: KubeObject) => KubeObject | Promise<KubeObject>;
+export type TryUpdate = (current: KubeObject) => KubeObject | typeof UNCHANGED | Promise<KubeObject | typeof UNCHANGED>;
+
+/** What a TryUpdate returns when it knows the object stays exactly as it is (a no-op server-side apply): no validation, no write. */
+export const UNCHANGED: unique symbol = Symbol('unchanged');
 
 const encoder = new TextEncoder();
 const ORPHAN = 'orphan';
@@ -269,6 +272,7 @@ export class Store {
         throw apiError.modified(this.name, name);
       }
       const proposed = await tryUpdate(cloneJson(current));
+      if (proposed === UNCHANGED) return { object: current, changed: false };
       if (opts.fieldManager) this.trackManagedFields(current, proposed, opts.fieldManager, this.now());
       const next = this.prepareUpdate(proposed, current, opts.subresource ?? '', opts.requestGroupVersion, opts.strategy);
       // (A deletion the object's own spec holds waits too: Kubernetes' ShouldDeleteNamespaceDuringUpdate.)

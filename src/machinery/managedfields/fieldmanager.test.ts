@@ -52,6 +52,7 @@ describe('field manager', () => {
     // A no-op re-apply changes nothing at all.
     const again = apply(clone(r3.object), yamlVector('mf-manager-a.yaml'), actor('manager-a', '2026-11-22T02:41:00Z'), kind, opts());
     assert.equal(again.changed, false);
+    assert.equal(again.managedFieldsChanged, false);
     assert.equal(mf(again.object), mf(r3.object));
 
     // Step 4: manager-b conflicts on replicas and image; forced, it takes them.

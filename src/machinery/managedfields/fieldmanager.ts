@@ -274,6 +274,8 @@ export interface ApplyResult {
   object: Obj;
   /** False when the object itself (not counting managedFields) did not change. */
   changed: boolean;
+  /** False when managedFields are exactly the live ones too: the apply changed nothing at all. */
+  managedFieldsChanged: boolean;
 }
 
 export interface ApplyOptions {
@@ -310,7 +312,8 @@ export function apply(live: Obj, config: Obj, actor: Actor, kind: KindFields, op
   if (ignored) applied = applied.recursiveDifference(ignored);
   applied = applied.difference(STRIP);
 
-  return withoutManagedFields(live, () => {
+  const liveManagedFields = isObject(live.metadata) ? live.metadata.managedFields : undefined;
+  return withoutManagedFields(live, (): ApplyResult => {
     const id = managerId(actor.manager, 'Apply', actor.apiVersion, actor.subresource);
     const previous = managed.get(id);
     let result = merge(live, config, kind.node) as Obj;
@@ -350,7 +353,10 @@ export function apply(live: Obj, config: Obj, actor: Actor, kind: KindFields, op
     if (objectChanged) mine.time = timeOf(actor.now);
     encodeInto(result, managed);
     if (actor.manager === 'kubectl') syncLastApplied(live, result, config);
-    return { object: result, changed: objectChanged };
+    const managedFieldsChanged = !deepEqual(metaOf(result).managedFields, liveManagedFields);
+    // kubectl's annotation sync may have changed the object after all.
+    const anyChange = objectChanged || (actor.manager === 'kubectl' && !deepEqual(stripForEquality(live), stripForEquality(result)));
+    return { object: result, changed: anyChange, managedFieldsChanged };
   });
 }
 
