@@ -128,3 +128,21 @@ describe('field manager: creates from one template', () => {
     assert.equal(other.metadata.managedFields[0].time, '2026-11-22T02:40:04Z');
   });
 });
+
+describe('field manager: many updaters', () => {
+  it('keeps at most 10 Update entries, the oldest merged into "ancient-changes"', () => {
+    let live = json('02-after-server-side-apply-manager-a.json');
+    delete live.metadata.managedFields;
+    for (let i = 0; i < 12; i++) {
+      const next = clone(live);
+      next.metadata.labels[`l${i}`] = 'x';
+      trackUpdate(live, next, actor(`editor-${String(i).padStart(2, '0')}`, `2026-11-22T03:00:${String(i).padStart(2, '0')}Z`), kind);
+      live = next;
+    }
+    const entries = live.metadata.managedFields as Obj[];
+    assert.equal(entries.filter((e) => e.operation === 'Update').length, 10);
+    const ancient = entries.find((e) => e.manager === 'ancient-changes')!;
+    assert.deepEqual(Object.keys(ancient.fieldsV1['f:metadata']['f:labels']).sort(), ['f:l0', 'f:l1', 'f:l2']);
+    assert.ok(!entries.some((e) => ['editor-00', 'editor-01', 'editor-02'].includes(e.manager)));
+  });
+});

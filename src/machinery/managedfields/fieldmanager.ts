@@ -154,26 +154,37 @@ function setEntry(managed: Managed, id: string, e: ManagerEntry): void {
   else managed.set(id, e);
 }
 
-/** The most Update entries kept; older ones are merged into one "ancient-changes" entry (capManagersManager). */
+/** The most Update entries kept; older ones are merged into an "ancient-changes" entry per version (capManagersManager). */
 export const MAX_UPDATE_MANAGERS = 10;
 
-function capUpdaters(managed: Managed, actor: Actor): void {
+function capUpdaters(managed: Managed): void {
   const updaters = [...managed.entries()].filter(([, e]) => e.operation === 'Update');
   if (updaters.length <= MAX_UPDATE_MANAGERS) return;
-  updaters.sort(([, a], [, b]) => (a.time ?? '') < (b.time ?? '') ? -1 : (a.time ?? '') > (b.time ?? '') ? 1 : 0);
-  const excess = updaters.length - MAX_UPDATE_MANAGERS + 1;
-  for (const [id, e] of updaters.slice(0, excess)) {
+  const seconds = (t: string | undefined) => (t ? Math.floor(Date.parse(t) / 1000) : 0);
+  updaters.sort(([ia, a], [ib, b]) => seconds(a.time) - seconds(b.time) || (ia < ib ? -1 : ia > ib ? 1 : 0));
+  // Oldest first, per version: the first one seen becomes the bucket when a second one joins it.
+  const firstOfVersion = new Map<string, string>();
+  let length = updaters.length;
+  for (let i = 0; i < updaters.length && length > MAX_UPDATE_MANAGERS; i++) {
+    const [id, e] = updaters[i]!;
     const bucketId = managerId('ancient-changes', 'Update', e.apiVersion, undefined);
-    if (bucketId === id) continue;
-    const bucket = managed.get(bucketId);
+    const first = firstOfVersion.get(e.apiVersion);
+    if (first === undefined) {
+      firstOfVersion.set(e.apiVersion, id);
+      continue;
+    }
+    let bucket = managed.get(bucketId);
+    if (!bucket) {
+      const firstEntry = managed.get(first)!;
+      managed.delete(first);
+      bucket = { manager: 'ancient-changes', operation: 'Update', apiVersion: e.apiVersion, set: firstEntry.set };
+      managed.set(bucketId, bucket);
+    }
+    bucket.set.addAll(e.set);
+    // The bucket takes the time of the newest update merged into it.
+    bucket.time = e.time;
     managed.delete(id);
-    managed.set(bucketId, {
-      manager: 'ancient-changes',
-      operation: 'Update',
-      apiVersion: e.apiVersion,
-      time: timeOf(actor.now),
-      set: bucket ? bucket.set.union(e.set) : e.set,
-    });
+    length--;
   }
 }
 
@@ -230,7 +241,7 @@ export function trackUpdate(live: Obj | undefined, next: Obj, actor: Actor, kind
       subresource: actor.subresource || undefined,
       set: previous ? previous.set : changed,
     });
-    capUpdaters(managed, actor);
+    capUpdaters(managed);
   }
   encodeInto(next, managed);
   if (createKey !== undefined && managed.size === 1) {
