@@ -150,7 +150,10 @@ export async function applyObject(
         const r = apply(served, config, actor, kind, opts);
         // A re-apply of what is there already: nothing to validate or write (the resourceVersion stays).
         if (!r.changed && !r.managedFieldsChanged) return UNCHANGED;
-        return finish(r.object);
+        const next = finish(r.object);
+        if (store.kind.group !== 'rbac.authorization.k8s.io') return next;
+        // RBAC objects: no one grants what they do not hold (as for any other write).
+        return ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, next).then(() => next);
       },
       { dryRun, subresource },
     );
