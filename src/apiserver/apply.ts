@@ -14,6 +14,7 @@ import { fieldError } from '../machinery/validation/field-errors.js';
 import { apiError } from '../registry/errors.js';
 import { cloneJson, metaOf, str } from '../registry/meta.js';
 import { UNCHANGED, type FieldManagerInfo, type Store } from '../registry/store.js';
+import { authError } from './auth/errors.js';
 import { readBody } from './http/body.js';
 import { dryRunOf, fieldValidationOf, optionsKindOf, type RequestContext } from './resources.js';
 
@@ -161,7 +162,11 @@ export async function applyObject(
   } catch (err) {
     if (!(err instanceof StatusError && err.code === 404 && subresource === '' && err.reason === 'NotFound')) throw err;
   }
-  // Absent: apply to the empty object of the kind, and create the result.
+  // Absent: apply to the empty object of the kind, and create the result — which needs the
+  // permission to create as well as to patch (kube-apiserver's withAuthorization on the create).
+  const attrs = { user: ctx.user, verb: 'create', resourceRequest: true, apiGroup: kv.group, apiVersion: kv.version, namespace, resource: kv.resource, subresource: '', name, path: (ctx.req.url ?? '').split('?')[0]! };
+  const { decision, reason } = await ctx.authorization.authorizer.authorize(attrs);
+  if (decision !== 'allow') throw authError.forbidden(attrs, reason);
   const empty: KubeObject = { ...cloneJson(zeroObject(kv.type)), apiVersion: apiVersionOf(kv), kind: kv.kind, metadata: kv.namespaced ? { name, namespace } : { name } };
   const obj = finish(apply(empty, config, actor, kind, opts).object);
   await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
