@@ -7,7 +7,7 @@ import { Deployment } from '../../api/apps/v1.js';
 import { TESTDATA, readJson } from '../../api/vectors.testutil.js';
 import { applyJsonPatch } from '../patch/json-patch.js';
 import { StatusError } from '../status.js';
-import { apply, kindFields, trackUpdate, type Actor } from './fieldmanager.js';
+import { apply, kindFields, trackUpdate, type Actor } from './index.js';
 
 type Obj = Record<string, any>;
 const kind = kindFields(Deployment, true);
