@@ -90,6 +90,11 @@ function podTemplate(namespace: string): { before: string; after: string } {
 /** The CA to trust and the admin's client certificate (system:masters), set by startApiserver. */
 let tlsOptions: Pick<AgentOptions, 'ca' | 'cert' | 'key'> = {};
 
+/** A client agent for the apiserver started last (trusts its CA, presents the admin certificate). */
+export function clientAgent(opts: AgentOptions): Agent {
+  return new Agent({ ...opts, ...tlsOptions });
+}
+
 
 export interface Response {
   status: number;

@@ -1,15 +1,14 @@
 // `npm run bench -- apply`: server-side apply against `kubelite apiserver` (lmdb, a separate
-// process) with 8 concurrent HTTP/1.1 keep-alive clients: applies/s and apiserver CPU per
+// process, HTTPS) with 8 concurrent HTTP/1.1 keep-alive clients: applies/s and apiserver CPU per
 // operation for a Deployment of about 30 fields — apply that creates it, a no-op re-apply, an
 // apply that changes one field — beside a plain strategic-merge PATCH of the same one-field
 // change. Target (issue 7): a no-op re-apply costs at most 2× a strategic merge patch.
 //
 // KUBELITE_BENCH_SECONDS (default 3) sets the length of each run.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cpuMs, createNamespace, expectStatus, send, startApiserver, type Target } from './apiserver.js';
+import { clientAgent, cpuMs, createNamespace, expectStatus, send, startApiserver, type Target } from './apiserver.js';
 import { quantile, type BenchReport, type BenchRow } from './report.js';
 
 const SECONDS = Number(process.env.KUBELITE_BENCH_SECONDS ?? 3);
@@ -85,7 +84,7 @@ async function measure(pid: number, op: (client: number, i: number) => Promise<v
 export async function run(): Promise<BenchReport> {
   const dir = mkdtempSync(join(tmpdir(), 'kubelite-bench-apply-'));
   const server = await startApiserver(join(dir, 'data'));
-  const t: Target = { port: server.port, agent: new Agent({ keepAlive: true, maxSockets: CLIENTS }) };
+  const t: Target = { port: server.port, agent: clientAgent({ keepAlive: true, maxSockets: CLIENTS }) };
   const pid = server.process.pid!;
   const base = `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`;
   const apply = (name: string, replicas: number, status: number) =>
@@ -135,7 +134,7 @@ export async function run(): Promise<BenchReport> {
         },
       ],
       notes: [
-        `The apiserver is a separate \`kubelite apiserver --storage lmdb\` process (fsync on); ${CLIENTS} concurrent keep-alive HTTP/1.1 clients in this process; ${SECONDS} s per run after 400 warm-up applies.`,
+        `The apiserver is a separate \`kubelite apiserver --storage lmdb\` process (fsync on, HTTPS); ${CLIENTS} concurrent keep-alive HTTP/1.1 clients in this process with the admin client certificate; ${SECONDS} s per run after 400 warm-up applies.`,
         'The Deployment sets about 30 fields (labels, annotations, strategy, one container with ports, env, resources and a probe); every apply is by one field manager with force=true, the patches by another manager.',
         'A no-op re-apply writes nothing and keeps the resourceVersion; the one-field changes and the patches write to storage.',
       ],
