@@ -30,6 +30,18 @@ describe('writes serialized once', () => {
     ['non-ASCII before and after the slot', pod({ name: 'a', generateName: 'é', namespace: 'ns' }, { status: { note: 'héllo ☃ 𝄞' } })],
     ['resourceVersion the only metadata key but one', pod({ name: 'a' }, {})],
     ['a value that looks like the slot', pod({ name: 'a', annotations: { resourceVersion: '\u0001' } }, { status: { note: '"resourceVersion":"\u0001"' } })],
+    [
+      'managedFields sharing frozen FieldsV1 (spliced from cached text), and one not shared',
+      pod({
+        name: 'a',
+        namespace: 'ns',
+        managedFields: [
+          { manager: 'm1', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: Object.freeze({ 'f:spec': Object.freeze({ 'f:x<': Object.freeze({}) }) }) },
+          { manager: 'm2', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { 'k:{"a":"é"}': {} } } } },
+          { manager: 'm3', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: Object.freeze({ 'f:status': Object.freeze({}) }) },
+        ],
+      }),
+    ],
   ];
   for (const [what, obj] of cases) {
     it(`stores what the store stored before and serves what decoding served: ${what}`, () => {
@@ -38,6 +50,8 @@ describe('writes serialized once', () => {
       assert.equal(w.stored.toString(), JSON.stringify({ ...obj, metadata: rest }));
       assert.ok(w.splice !== undefined);
       assert.equal(text.decode(servedBytes(w, 42)!), slowServed(w.stored, 42));
+      // Again: cached texts (shared FieldsV1) give the same bytes.
+      assert.deepEqual(prepareWrite('/registry/pods/ns/a', obj, metadataFields).stored, w.stored);
     });
   }
 
