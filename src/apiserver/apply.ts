@@ -16,7 +16,7 @@ import { cloneJson, metaOf, str } from '../registry/meta.js';
 import { UNCHANGED, type FieldManagerInfo, type Store } from '../registry/store.js';
 import { authError } from './auth/errors.js';
 import { readBody } from './http/body.js';
-import { dryRunOf, fieldValidationOf, optionsKindOf, type RequestContext } from './resources.js';
+import { admissionOf, dryRunOf, fieldValidationOf, optionsKindOf, type RequestContext } from './resources.js';
 
 export const APPLY_MEDIA_TYPE = 'application/apply-patch+yaml';
 
@@ -156,7 +156,7 @@ export async function applyObject(
         // RBAC objects: no one grants what they do not hold (as for any other write).
         return ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, next).then(() => next);
       },
-      { dryRun, subresource },
+      { dryRun, subresource, admission: admissionOf(ctx, store, dryRun, subresource) },
     );
     return { object: result.object, created: false };
   } catch (err) {
@@ -170,7 +170,7 @@ export async function applyObject(
   const empty: KubeObject = { ...cloneJson(zeroObject(kv.type)), apiVersion: apiVersionOf(kv), kind: kv.kind, metadata: kv.namespaced ? { name, namespace } : { name } };
   const obj = finish(apply(empty, config, actor, kind, opts).object);
   await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
-  return { object: await store.create(namespace, obj, { dryRun, consumeInput: true }), created: true };
+  return { object: await store.create(namespace, obj, { dryRun, consumeInput: true, admission: admissionOf(ctx, store, dryRun, '') }), created: true };
 }
 
 /**

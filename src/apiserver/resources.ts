@@ -13,6 +13,10 @@ import { metaOf, str } from '../registry/meta.js';
 import type { Registry } from '../registry/registry.js';
 import type { Authorization } from './auth/authorization.js';
 import type { UserInfo } from './auth/types.js';
+import type { AdmissionChain } from './admission/chain.js';
+import type { AdmissionHook } from '../registry/store.js';
+import type { ServiceAccountTokenIssuer } from './auth/serviceaccount-token-issuer.js';
+import { handleTokenReview, type TokenReviewer } from './token-review.js';
 import { validateDeleteOptions, type Store } from '../registry/store.js';
 import { decodeBody, type DecodedBody } from './decode.js';
 import { encodeList, encodeObject, encodeOther, type ResponseFormat, type TableOptions } from './encode.js';
@@ -42,6 +46,18 @@ export interface RequestContext {
   /** Warnings for the `Warning` response header. */
   warnings: string[];
   now: number;
+  /** The admission chain writes go through (absent: none). */
+  admission?: AdmissionChain;
+  /** Issues TokenRequests (absent: serviceaccounts/token is not served). */
+  serviceAccountTokens?: ServiceAccountTokenIssuer;
+  /** Answers TokenReviews (absent: nothing authenticates). */
+  reviewToken?: TokenReviewer;
+}
+
+
+/** The store's admission hook for this request's write of `store`'s kind. */
+export function admissionOf(ctx: RequestContext, store: Store, dryRun: boolean, subresource = ctx.info.subresource): AdmissionHook | undefined {
+  return ctx.admission?.hook({ kind: store.kind, subresource, namespace: ctx.info.namespace, name: ctx.info.name, user: ctx.user, dryRun });
 }
 
 function reply(ctx: RequestContext, code: number, body: { contentType: string; body: Uint8Array | string }): void {
@@ -146,7 +162,7 @@ async function readObject(ctx: RequestContext, kv: KindVersion): Promise<KubeObj
 export async function handleResource(ctx: RequestContext): Promise<void> {
   const { info } = ctx;
   const virtual = findResource(info.group, info.version, info.resource);
-  if (virtual?.createOnly) return handleReview(ctx, virtual, ctx.authorization);
+  if (virtual?.createOnly) return virtual.kind === 'TokenReview' ? handleTokenReview(ctx) : handleReview(ctx, virtual, ctx.authorization);
   if (info.subresource !== '' && info.subresource !== 'status') return handleSubresource(ctx);
   const { kv, store } = resolve(ctx);
   if (info.subresource === 'status' && !kv.subresources?.status) throw apiError.unknownResource();
@@ -181,7 +197,7 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
       const dryRun = dryRunOf(ctx.query, 'create');
       const obj = await readObject(ctx, kv);
       await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
-      const created = await store.create(namespace, obj, { dryRun, consumeInput: true, fieldManager: fieldManagerOf(ctx, kv) });
+      const created = await store.create(namespace, obj, { dryRun, consumeInput: true, fieldManager: fieldManagerOf(ctx, kv), admission: admissionOf(ctx, store, dryRun) });
       return reply(ctx, 201, encodeObject(created, kv, ctx.format, tableOptions(ctx)));
     }
     case 'update': {
@@ -191,7 +207,7 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
       const obj = await readObject(ctx, kv);
       await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
       const subresource = info.subresource === 'status' ? 'status' : '';
-      const result = await store.update(namespace, info.name, obj, { dryRun, subresource, fieldManager: fieldManagerOf(ctx, kv, subresource) });
+      const result = await store.update(namespace, info.name, obj, { dryRun, subresource, fieldManager: fieldManagerOf(ctx, kv, subresource), admission: admissionOf(ctx, store, dryRun) });
       return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
     }
     case 'patch': {
@@ -228,6 +244,7 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
           subresource: info.subresource === 'status' ? 'status' : '',
           expectResourceVersion: undefined,
           fieldManager: fieldManagerOf(ctx, kv, info.subresource === 'status' ? 'status' : ''),
+          admission: admissionOf(ctx, store, dryRun),
         },
       );
       return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
@@ -235,7 +252,7 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
     case 'delete': {
       if (info.subresource !== '') throw apiError.methodNotAllowed();
       const opts = await deleteOptions(ctx);
-      const result = await store.delete(namespace, info.name, opts);
+      const result = await store.delete(namespace, info.name, { ...opts, admission: admissionOf(ctx, store, opts.dryRun) });
       if (!result.deleted || store.kind.resource === 'pods') {
         // Kubernetes answers with the object while it still exists (and always for pods).
         return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
@@ -262,7 +279,7 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
       const listed = store.cache.list({ prefix: store.prefix(namespace), filter });
       for (const o of listed.items) {
         try {
-          await store.delete(o.namespace, o.name, opts);
+          await store.delete(o.namespace, o.name, { ...opts, admission: ctx.admission?.hook({ kind: store.kind, subresource: '', namespace: o.namespace, name: o.name, user: ctx.user, dryRun: opts.dryRun }) });
         } catch (err) {
           if (!(err instanceof StatusError && err.code === 404)) throw err;
         }

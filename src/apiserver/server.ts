@@ -18,6 +18,12 @@ import type { AuthorizationMode } from './auth/modes.js';
 import { impersonate, wantsImpersonation } from './auth/impersonation.js';
 import { SYSTEM_AUTHENTICATED, SYSTEM_MASTERS, type Attributes, type Authorizer, type UserInfo } from './auth/types.js';
 import { bootstrapSystemObjects } from './bootstrap.js';
+import { DEFAULT_ADMISSION_PLUGINS, newAdmissionChain, type AdmissionPluginName } from './admission/index.js';
+import type { ServiceAccountTokenIssuer } from './auth/serviceaccount-token-issuer.js';
+import { registryObjectGetter } from './auth/serviceaccount-token-lookup.js';
+import { ServiceAccountTokenAuthenticator } from './auth/serviceaccount-token.js';
+import type { VerificationKey } from '../machinery/jwt/keys.js';
+import { tokenReviewer } from './token-review.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
 import { openStorage, type StorageBackend } from '../storage/open.js';
 import type { Storage } from '../storage/types.js';
@@ -72,6 +78,19 @@ export interface ApiServerOptions {
   tls?: TlsOptions;
   /** --max-requests-inflight / --max-mutating-requests-inflight (400 / 200; 0: unlimited). */
   inflight?: InflightLimits;
+  /**
+   * Service account tokens: issued by TokenRequest with the issuer's signing key; authenticated
+   * (added to `authentication`'s authenticators) when signed by one of `verificationKeys` for one
+   * of the issuers, or legacy. Absent: serviceaccounts/token is not served.
+   */
+  serviceAccountTokens?: ServiceAccountTokenIssuer & {
+    /** Every --service-account-issuer (the first is `issuer`). */
+    acceptedIssuers?: readonly string[];
+    /** --service-account-key-file keys; the signing key's public half is always accepted. */
+    verificationKeys?: readonly VerificationKey[];
+  };
+  /** The admission plugins, in Kubernetes' order (default: DEFAULT_ADMISSION_PLUGINS). */
+  admissionPlugins?: readonly AdmissionPluginName[];
   log?: (fields: Record<string, unknown>) => void;
 }
 
@@ -124,7 +143,19 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       return { docs, v2: new OpenApiV2Endpoint(docs.v2) };
     }));
   const metrics = new ApiServerMetrics();
-  const authentication = opts.authentication ? new AuthenticationChain(opts.authentication) : undefined;
+  const sa = opts.serviceAccountTokens;
+  const saAuthenticator = sa
+    ? new ServiceAccountTokenAuthenticator({
+        issuers: sa.acceptedIssuers ?? [sa.issuer],
+        keys: [{ publicKey: sa.signingKey.publicKey, alg: sa.signingKey.alg, kid: sa.signingKey.kid }, ...(sa.verificationKeys ?? [])],
+        apiAudiences: sa.apiAudiences,
+        getter: registryObjectGetter(registry),
+      })
+    : undefined;
+  const authenticators = opts.authentication ? [...opts.authentication.authenticators, ...(saAuthenticator ? [saAuthenticator] : [])] : [];
+  const authentication = opts.authentication ? new AuthenticationChain({ ...opts.authentication, authenticators }) : undefined;
+  const reviewToken = tokenReviewer(authenticators, sa?.apiAudiences ?? []);
+  const admission = newAdmissionChain(registry, opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS);
   const authorization = opts.authorizationModes ? buildAuthorization(registry, opts.authorizationModes) : fixedAuthorization(registry, opts.authorizer);
   const authorizer = opts.authorizationModes ? authorization.authorizer : (opts.authorizer ?? alwaysAllow);
   const inflight = new InflightLimiter(opts.inflight ?? DEFAULT_INFLIGHT_LIMITS);
@@ -191,6 +222,9 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       authorization,
       warnings: [],
       now: Date.now(),
+      admission,
+      serviceAccountTokens: sa,
+      reviewToken,
     };
     await handleResource(ctx);
   }

@@ -20,7 +20,8 @@ import { encodeObject, encodeOther } from './encode.js';
 import { readBody } from './http/body.js';
 import { writeBytes } from './http/respond.js';
 import { applyScale, fieldManagerOf, isApply } from './apply.js';
-import { dryRunOf, fieldValidationOf, namespaceOf, resolve, validatePatchOptions, type RequestContext } from './resources.js';
+import { handleTokenRequest } from './serviceaccount-token-request.js';
+import { admissionOf, dryRunOf, fieldValidationOf, namespaceOf, resolve, validatePatchOptions, type RequestContext } from './resources.js';
 
 function reply(ctx: RequestContext, code: number, body: { contentType: string; body: Uint8Array | string }): void {
   writeBytes(ctx.res, code, body.contentType, body.body, { warnings: ctx.warnings });
@@ -119,7 +120,7 @@ async function handleBinding(ctx: RequestContext, kv: KindVersion): Promise<void
     status.conditions = conditions;
     pod.status = status;
     return pod;
-  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb), strategy: subresourceStrategyFor('', 'pods', 'binding') });
+  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb), strategy: subresourceStrategyFor('', 'pods', 'binding'), admission: admissionOf(ctx, store, dryRunOf(ctx.query, ctx.info.verb)) });
   success(ctx, 201);
 }
 
@@ -129,10 +130,12 @@ async function handleEviction(ctx: RequestContext, kv: KindVersion): Promise<voi
   const eviction = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], Eviction, { fieldValidation: 'Ignore' }).object;
   const opts = (eviction.deleteOptions ?? {}) as KubeObject;
   const pre = (opts.preconditions ?? {}) as { uid?: string; resourceVersion?: string };
+  const dryRun = dryRunOf(ctx.query, ctx.info.verb) || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All'));
   await store.delete(namespaceOf(ctx, kv), ctx.info.name, {
+    admission: admissionOf(ctx, store, dryRun),
     gracePeriodSeconds: typeof opts.gracePeriodSeconds === 'number' ? opts.gracePeriodSeconds : undefined,
     preconditions: { uid: pre.uid ?? undefined, resourceVersion: pre.resourceVersion ?? undefined },
-    dryRun: dryRunOf(ctx.query, ctx.info.verb) || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All')),
+    dryRun,
   });
   success(ctx, 201);
 }
@@ -185,6 +188,9 @@ export async function handleSubresource(ctx: RequestContext): Promise<void> {
       break;
     case 'rollback':
       if (served) return handleRollback(ctx, kv);
+      break;
+    case 'token':
+      if (served) return handleTokenRequest(ctx);
       break;
     case 'proxy':
     case 'portforward':

@@ -14,6 +14,8 @@ import type { TlsOptions } from '../apiserver/tls/serve.js';
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
+import { enabledAdmissionPlugins, type AdmissionPluginName } from '../apiserver/admission/index.js';
+import { serviceAccountTokenOptions, type ServiceAccountFlags } from './apiserver-serviceaccount.js';
 
 export async function apiserverMain(argv: string[]): Promise<number> {
   const cmd = program('apiserver', 'Serve the Kubernetes Workload Resource API (HTTPS) over embedded or etcd storage.')
@@ -37,7 +39,15 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     .option('--anonymous-auth <bool>', 'requests without credentials are system:anonymous (else 401)', parseBoolFlag, true)
     .option('--max-requests-inflight <n>', 'read-only requests served at once; beyond: 429 (0: no limit)', parseLimit, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once; beyond: 429 (0: no limit)', parseLimit, 200)
-    .option('--authorization-mode <modes>', 'ordered comma list of authorizers: RBAC, Node, AlwaysAllow, AlwaysDeny (the first that allows or denies decides)', parseModes, ['RBAC'] as AuthorizationMode[]);
+    .option('--authorization-mode <modes>', 'ordered comma list of authorizers: RBAC, Node, AlwaysAllow, AlwaysDeny (the first that allows or denies decides)', parseModes, ['RBAC'] as AuthorizationMode[])
+    .option('--service-account-issuer <url>', 'issuer of service account tokens (repeatable: the first signs, all are accepted; default https://kubernetes.default.svc.cluster.local)', collect, [])
+    .option('--service-account-signing-key-file <file>', 'PEM private key (RSA or ECDSA) that signs service account tokens (default: <data-dir>/pki/sa.key, created on first start)')
+    .option('--service-account-key-file <file>', 'PEM file of public or private keys that verify service account tokens (repeatable)', collect, [])
+    .option('--api-audiences <list>', 'comma-separated audiences of the API (default: the issuers)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
+    .option('--service-account-max-token-expiration <duration>', 'longest validity a TokenRequest gets (default: no limit)', parseDurationMs)
+    .option('--service-account-extend-token-expiration <bool>', 'pod-bound tokens of the projected volume are valid a year and warn after an hour', parseBoolFlag, true)
+    .option('--enable-admission-plugins <list>', 'admission plugins to enable besides the default ones (NamespaceLifecycle, ServiceAccount, NodeRestriction)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
+    .option('--disable-admission-plugins <list>', 'admission plugins to disable', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')]);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<{
@@ -56,7 +66,9 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     authorizationMode: AuthorizationMode[];
     maxRequestsInflight: number;
     maxMutatingRequestsInflight: number;
-  }>();
+    enableAdmissionPlugins?: string[];
+    disableAdmissionPlugins?: string[];
+  } & ServiceAccountFlags>();
   if (o.storage === 'etcd' && !o.etcdServers) {
     process.stderr.write('kubelite apiserver: --storage etcd needs --etcd-servers\n');
     return 2;
@@ -82,6 +94,15 @@ export async function apiserverMain(argv: string[]): Promise<number> {
       return 2;
     }
   }
+  let admissionPlugins: AdmissionPluginName[];
+  let serviceAccountTokens: ReturnType<typeof serviceAccountTokenOptions>;
+  try {
+    admissionPlugins = enabledAdmissionPlugins(o.enableAdmissionPlugins, o.disableAdmissionPlugins);
+    serviceAccountTokens = serviceAccountTokenOptions(o, o.dataDir);
+  } catch (err) {
+    process.stderr.write(`kubelite apiserver: ${(err as Error).message}\n`);
+    return 2;
+  }
   // 16 MB of young generation instead of V8's 32 (see young-generation.ts).
   capYoungGeneration(16 * 1024 * 1024);
   const server = await startApiServer({
@@ -94,6 +115,8 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     tls,
     inflight: { readOnly: o.maxRequestsInflight, mutating: o.maxMutatingRequestsInflight },
     authorizationModes: o.authorizationMode,
+    serviceAccountTokens,
+    admissionPlugins,
     history: { minAgeMs: o.storageHistory ?? 5 * 60_000, minRevisions: o.storageHistoryRevisions },
   });
   process.stdout.write(`ready: server=${server.url}\n`);
@@ -152,6 +175,10 @@ function parseDurationMs(value: string): number {
   const ms = Number(ns / 1_000_000n);
   if (ms < 1000) throw new InvalidArgumentError('must be at least 1s');
   return ms;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function parseCount(value: string): number {

@@ -12,7 +12,7 @@ import type { Storage } from '../storage/types.js';
 import { resourcePrefix } from './keys.js';
 import { materializer, RecentWrites, type FieldsOf } from './materialize.js';
 import { metaOf, str } from './meta.js';
-import { Store, type NamespaceLookup } from './store.js';
+import { Store } from './store.js';
 import type { ResourceStrategy } from './strategy.js';
 
 export interface RegistryOptions {
@@ -36,7 +36,6 @@ export class Registry {
 
   constructor(opts: RegistryOptions) {
     this.cacher = new Cacher(opts.storage, opts.cacher);
-    const namespaces: NamespaceLookup = { phase: (ns) => this.namespacePhase(ns) };
     for (const kind of opts.kinds ?? allKinds) {
       if (!kind.storage) continue;
       const fieldsOf = opts.fieldsFor(kind.group, kind.resource);
@@ -47,7 +46,6 @@ export class Registry {
         strategy: opts.strategyFor(kind.group, kind.resource),
         storage: opts.storage,
         cache,
-        namespaces,
         fieldsOf,
         recentWrites,
         allocate: kind.group === '' && kind.resource === 'services' ? allocatorFor(cache) : undefined,
@@ -76,8 +74,11 @@ export class Registry {
     return this.stores.get(`${group}/${resource}`);
   }
 
-  /** The phase of a namespace from the watch cache, confirmed in storage when the cache has not seen it yet. */
-  private async namespacePhase(namespace: string): Promise<string | undefined> {
+  /**
+   * The phase of a namespace (undefined: no such namespace) from the watch cache, confirmed in
+   * storage when the cache has not seen it yet (NamespaceLifecycle admission asks on every write).
+   */
+  async namespacePhase(namespace: string): Promise<string | undefined> {
     const store = this.stores.get('/namespaces');
     if (!store) return 'Active';
     const cached = store.cache.get(store.key('', namespace));

@@ -8,14 +8,14 @@ import { Cacher } from '../storage/cacher/index.js';
 import { MemoryStorage } from '../storage/memory.js';
 import { resourcePrefix } from './keys.js';
 import { materializer, metadataFields } from './materialize.js';
-import { Store, type NamespaceLookup } from './store.js';
+import { Store } from './store.js';
 import type { ResourceStrategy } from './strategy.js';
 
 function plainStrategy(over: Partial<ResourceStrategy> = {}): ResourceStrategy {
   return { hasStatus: false, tracksGeneration: false, validate: () => [], validateUpdate: () => [], ...over };
 }
 
-async function setup(resource: [string, string, string], strategy: ResourceStrategy, namespaces?: NamespaceLookup) {
+async function setup(resource: [string, string, string], strategy: ResourceStrategy) {
   const storage = new MemoryStorage();
   const cacher = new Cacher(storage);
   const kind = findResource(...resource) as KindVersion;
@@ -23,7 +23,7 @@ async function setup(resource: [string, string, string], strategy: ResourceStrat
   cacher.start();
   await cacher.ready;
   let clock = Date.parse('2026-01-01T00:00:00Z');
-  const store = new Store({ kind, strategy, storage, cache, namespaces, fieldsOf: metadataFields, now: () => clock });
+  const store = new Store({ kind, strategy, storage, cache, fieldsOf: metadataFields, now: () => clock });
   return { store, storage, cacher, advance: (ms: number) => (clock += ms) };
 }
 
@@ -79,16 +79,33 @@ describe('registry store', () => {
     assert.equal(invalid.message, 'ConfigMap "d" is invalid: data: Invalid value: "x": bad');
   });
 
-  it('namespace lifecycle: missing → 404, terminating → 403', async () => {
-    const phases: Record<string, string> = { live: 'Active', dying: 'Terminating' };
-    const { store, cacher } = await setup(['', 'v1', 'configmaps'], plainStrategy(), { phase: async (ns) => phases[ns] });
+  it('admission: mutate before the strategy validates, validate after it, both before the write', async () => {
+    const strategy = plainStrategy({ validate: (o) => ((o.data as Record<string, string> | undefined)?.bad ? [fieldError.invalid('data', 'x', 'bad')] : []) });
+    const { store, cacher, storage } = await setup(['', 'v1', 'configmaps'], strategy);
     cachers.push(cacher);
-    await store.create('live', { metadata: { name: 'a' } });
-    const missing = await status(store.create('gone', { metadata: { name: 'a' } }));
-    assert.equal(missing.toJson(), '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"namespaces \\"gone\\" not found","reason":"NotFound","details":{"name":"gone","kind":"namespaces"},"code":404}\n');
-    const dying = await status(store.create('dying', { metadata: { name: 'late' } }));
-    assert.equal(dying.code, 403);
-    assert.equal(dying.message, 'configmaps "late" is forbidden: unable to create new content in namespace dying because it is being terminated');
+    const seen: string[] = [];
+    const admission = {
+      mutate(obj: Record<string, unknown>, old: Record<string, unknown> | undefined) {
+        seen.push(`mutate ${old === undefined ? 'create' : 'update'}`);
+        obj.data = { ...((obj.data as object) ?? {}), added: 'by-admission' };
+      },
+      validate(obj: Record<string, unknown> | undefined, old: Record<string, unknown> | undefined) {
+        seen.push(`validate ${obj === undefined ? 'delete' : old === undefined ? 'create' : 'update'}`);
+        if ((obj?.data as Record<string, string> | undefined)?.refuse === 'yes') throw new StatusError(403, 'Forbidden', 'refused');
+      },
+    };
+    const created = await store.create('ns', { metadata: { name: 'a' }, data: { k: '1' } }, { admission });
+    assert.deepEqual(created.data, { k: '1', added: 'by-admission' });
+    // Mutation happens before validation: an object admission makes invalid is refused with 422.
+    const invalid = await status(store.create('ns', { metadata: { name: 'b' } }, { admission: { mutate: (o) => void (o.data = { bad: 'y' }) } }));
+    assert.equal(invalid.code, 422);
+    const before = await storage.currentRevision();
+    const refused = await status(store.create('ns', { metadata: { name: 'c' }, data: { refuse: 'yes' } }, { admission }));
+    assert.equal(refused.code, 403);
+    assert.equal(await storage.currentRevision(), before, 'nothing written');
+    await store.guaranteedUpdate('ns', 'a', (o) => ({ ...o, data: { k: '2' } }), { admission });
+    await store.delete('ns', 'a', { admission });
+    assert.deepEqual(seen, ['mutate create', 'validate create', 'mutate create', 'validate create', 'mutate update', 'validate update', 'validate delete']);
   });
 
   it('update: optimistic lock, unconditional updates, no-op keeps the resourceVersion', async () => {

@@ -18,10 +18,16 @@ import { decodeStored, prepareWrite, rememberServed, type FieldsOf, type Prepare
 import { cloneJson, generateName, metaOf, newUid, str, timestamp, withResourceVersion } from './meta.js';
 import type { ResourceStrategy, StrategyContext } from './strategy.js';
 
-/** How the store learns whether a namespace may receive new objects (NamespaceLifecycle). */
-export interface NamespaceLookup {
-  /** undefined: no such namespace; otherwise its phase. */
-  phase(namespace: string): Promise<string | undefined>;
+/**
+ * Admission of one write (Kubernetes' admission chain as the store sees it, like its
+ * createValidation/updateValidation funcs): `mutate` runs before the strategy prepares and
+ * validates the object (on create) or on the object with the update or patch applied (on update);
+ * `validate` runs after the strategy's validation, before the write (and on delete, with `obj`
+ * undefined). Either may throw a StatusError to refuse the write.
+ */
+export interface AdmissionHook {
+  mutate?(obj: KubeObject, old: KubeObject | undefined): Promise<void> | void;
+  validate?(obj: KubeObject | undefined, old: KubeObject | undefined): Promise<void> | void;
 }
 
 export interface StoreOptions {
@@ -29,7 +35,6 @@ export interface StoreOptions {
   strategy: ResourceStrategy;
   storage: Storage;
   cache: ResourceCache;
-  namespaces?: NamespaceLookup;
   fieldsOf: FieldsOf;
   /** Addresses a new or changed object needs (Services' cluster IPs and node ports), before validation. */
   allocate?: (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
@@ -46,6 +51,8 @@ export interface WriteOptions {
   consumeInput?: boolean;
   /** The group/version of the request (`apps/v1`), for rules that depend on it. */
   requestGroupVersion?: string;
+  /** The request's admission (absent: none, as for the API server's own writes). */
+  admission?: AdmissionHook;
   /**
    * The writer, recorded in metadata.managedFields as an Update (create, update, non-apply patch).
    * Absent: managedFields stay as the object carries them (server-side apply computes its own).
@@ -95,7 +102,6 @@ export class Store {
   readonly strategy: ResourceStrategy;
   private readonly storage: Storage;
   readonly cache: ResourceCache;
-  private readonly namespaces: NamespaceLookup | undefined;
   readonly fieldsOf: FieldsOf;
   private readonly allocate: StoreOptions['allocate'];
   private readonly recentWrites: RecentWrites | undefined;
@@ -108,7 +114,6 @@ export class Store {
     this.strategy = opts.strategy;
     this.storage = opts.storage;
     this.cache = opts.cache;
-    this.namespaces = opts.namespaces;
     this.fieldsOf = opts.fieldsOf;
     this.allocate = opts.allocate;
     this.recentWrites = opts.recentWrites;
@@ -156,18 +161,6 @@ export class Store {
     return validateObjectMeta(obj, { namespaced: this.kind.namespaced, nameValidator: this.strategy.nameValidator });
   }
 
-  /** NamespaceLifecycle admission for creates: the namespace must exist and not be terminating. */
-  private async admitNamespace(namespace: string, name: string): Promise<void> {
-    if (!this.kind.namespaced || !this.namespaces) return;
-    const phase = await this.namespaces.phase(namespace);
-    if (phase === undefined) throw apiError.notFound({ group: '', resource: 'namespaces' }, namespace);
-    if (phase === 'Terminating') {
-      throw apiError.forbidden(this.name, name, `unable to create new content in namespace ${namespace} because it is being terminated`, [
-        { reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' },
-      ]);
-    }
-  }
-
   /**
    * Creates `obj` (storage version, defaults applied) in `namespace` (the request's; '' for
    * cluster-scoped kinds). Returns the stored object with its resourceVersion.
@@ -196,13 +189,16 @@ export class Store {
     m.creationTimestamp = timestamp(ctx.now);
     // Kubernetes' field manager sees the object as the client sent it (defaulted), before the strategy.
     if (opts.fieldManager) this.trackManagedFields(undefined, obj, opts.fieldManager, ctx.now);
+    // Mutating admission comes after the field manager (what it adds is no one's: a pod's token
+    // volume is not in its managedFields) and before the strategy, as in kube-apiserver's handler.
+    await opts.admission?.mutate?.(obj, undefined);
     this.strategy.prepareForCreate?.(obj, ctx);
     const generated = str(m.name) === '' && str(m.generateName) !== '';
     if (generated) m.name = generateName(str(m.generateName));
 
     const errors = [...(this.allocate?.(obj, undefined) ?? []), ...this.validateMeta(obj), ...this.strategy.validate(obj, ctx)];
     if (errors.length > 0) throw this.invalid(str(m.name), errors);
-    await this.admitNamespace(str(m.namespace), str(m.name));
+    await opts.admission?.validate?.(obj, undefined);
 
     let result = this.canonical(obj);
     if (opts.dryRun) return result;
@@ -274,7 +270,9 @@ export class Store {
       const proposed = await tryUpdate(cloneJson(current));
       if (proposed === UNCHANGED) return { object: current, changed: false };
       if (opts.fieldManager) this.trackManagedFields(current, proposed, opts.fieldManager, this.now());
+      await opts.admission?.mutate?.(proposed, current);
       const next = this.prepareUpdate(proposed, current, opts.subresource ?? '', opts.requestGroupVersion, opts.strategy);
+      await opts.admission?.validate?.(next, current);
       // (A deletion the object's own spec holds waits too: Kubernetes' ShouldDeleteNamespaceDuringUpdate.)
       if (emptiesFinalizers(next, current) && !this.strategy.holdsDeletion?.(next)) {
         // Kubernetes' shouldDeleteDuringUpdate: the update removed the last finalizer of an object
@@ -401,6 +399,7 @@ export class Store {
       const kv = await this.readCurrent(namespace, name);
       const current = decodeStored(kv.value, kv.modRevision);
       const m = metaOf(current);
+      if (attempt === 0) await opts.admission?.validate?.(undefined, current);
       const pre = opts.preconditions;
       if (pre?.uid !== undefined && pre.uid !== m.uid) {
         throw new StatusError(409, 'Conflict',

@@ -131,6 +131,7 @@ export const serviceAccountKind: KindVersion = {
   namespaced: true,
   type: ServiceAccount,
   list: ServiceAccountList,
+  subresources: { token: true },
 };
 
 export const secretKind: KindVersion = {

@@ -1,0 +1,28 @@
+// The API server's admission chain, built from the enabled plugin names over the registry (the
+// lookups the plugins need read the watch cache, then storage).
+import type { KubeObject } from '../../api/schema/kind.js';
+import type { Registry } from '../../registry/registry.js';
+import { registryObjectGetter } from '../auth/serviceaccount-token-lookup.js';
+import { AdmissionChain, type AdmissionPluginName } from './chain.js';
+import { NamespaceLifecycle } from './namespace-lifecycle.js';
+import { NodeRestriction } from './node-restriction.js';
+import { ServiceAccountAdmission, type ServiceAccountAdmissionOptions } from './service-account.js';
+import type { AdmissionPlugin } from './types.js';
+
+export { AdmissionChain, DEFAULT_ADMISSION_PLUGINS, enabledAdmissionPlugins, ORDERED_ADMISSION_PLUGINS, type AdmissionPluginName } from './chain.js';
+
+export function newAdmissionChain(registry: Registry, names: readonly AdmissionPluginName[], opts: { serviceAccount?: ServiceAccountAdmissionOptions } = {}): AdmissionChain {
+  const objects = registryObjectGetter(registry);
+  const get = (resource: 'serviceaccounts' | 'pods', namespace: string, name: string): Promise<KubeObject | undefined> => objects.get(resource, namespace, name);
+  const plugins: AdmissionPlugin[] = names.map((name) => {
+    switch (name) {
+      case 'NamespaceLifecycle':
+        return new NamespaceLifecycle(registry);
+      case 'ServiceAccount':
+        return new ServiceAccountAdmission({ serviceAccount: (ns, n) => get('serviceaccounts', ns, n) }, opts.serviceAccount);
+      case 'NodeRestriction':
+        return new NodeRestriction({ pod: (ns, n) => get('pods', ns, n) });
+    }
+  });
+  return new AdmissionChain(plugins);
+}

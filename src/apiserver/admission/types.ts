@@ -1,0 +1,49 @@
+// Admission as Kubernetes splits it (k8s.io/apiserver/pkg/admission): each plugin may mutate the
+// object of a write (`admit`, all plugins' in order, before the strategy's validation) and/or refuse
+// it (`validate`, all plugins' in order, after the strategy's validation, before the write).
+import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
+import { apiError } from '../../registry/errors.js';
+import { metaOf, str } from '../../registry/meta.js';
+import type { StatusError } from '../../machinery/status.js';
+import type { UserInfo } from '../auth/types.js';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+/** Kubernetes' admission.Attributes. Objects are in the storage version (JSON form). */
+export interface AdmissionAttributes {
+  operation: Operation;
+  /** The storage version of the kind written. */
+  kind: KindVersion;
+  group: string;
+  resource: string;
+  subresource: string;
+  /** The request's namespace ('' for cluster-scoped resources). */
+  namespace: string;
+  /** The name in the URL ('' on create: then the object's). */
+  name: string;
+  /** The new object (create, update); plugins may change it in `admit`. */
+  object?: KubeObject;
+  /** The current object (update, delete). */
+  oldObject?: KubeObject;
+  user: UserInfo;
+  dryRun: boolean;
+}
+
+export interface AdmissionPlugin {
+  readonly name: string;
+  admit?(a: AdmissionAttributes): void | Promise<void>;
+  validate?(a: AdmissionAttributes): void | Promise<void>;
+}
+
+/**
+ * Kubernetes' admission.NewForbidden: `<resource> "<name>" is forbidden: <why>`, the name being the
+ * request's, else the object's name or generateName, else "Unknown".
+ */
+export function admissionForbidden(a: AdmissionAttributes, why: string, causes?: Array<{ reason: string; message: string; field: string }>): StatusError {
+  let name = a.name;
+  if (name === '' && a.object) {
+    const m = metaOf(a.object);
+    name = str(m.name) || str(m.generateName);
+  }
+  return apiError.forbidden({ group: a.group, resource: a.resource }, name === '' ? 'Unknown' : name, why, causes);
+}

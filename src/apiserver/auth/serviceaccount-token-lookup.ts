@@ -1,0 +1,38 @@
+// How the service account token authenticator (and TokenRequest) read the objects a token names:
+// the watch cache first (every authenticated request asks, so no storage round trip when the
+// object is there with the expected uid), storage when the cache does not have it or has another
+// uid (it may be behind a create).
+import type { KubeObject } from '../../api/schema/kind.js';
+import { StatusError } from '../../machinery/status.js';
+import { metaOf, str } from '../../registry/meta.js';
+import type { Registry } from '../../registry/registry.js';
+
+export type TokenObjectResource = 'serviceaccounts' | 'pods' | 'secrets' | 'nodes';
+
+export interface TokenObjectGetter {
+  /** The object, or undefined when it does not exist. `uid`: the uid the caller expects (skips storage when the cache agrees). */
+  get(resource: TokenObjectResource, namespace: string, name: string, uid?: string): Promise<KubeObject | undefined>;
+}
+
+const decoder = new TextDecoder();
+
+export function registryObjectGetter(registry: Registry): TokenObjectGetter {
+  return {
+    async get(resource, namespace, name, uid) {
+      const store = registry.store('', resource);
+      if (!store) return undefined;
+      const ns = resource === 'nodes' ? '' : namespace;
+      const cached = store.cache.get(store.key(ns, name));
+      if (cached) {
+        const obj = JSON.parse(decoder.decode(cached.json)) as KubeObject;
+        if (uid === undefined || str(metaOf(obj).uid) === uid) return obj;
+      }
+      try {
+        return await store.get(ns, name);
+      } catch (err) {
+        if (err instanceof StatusError && err.code === 404) return undefined;
+        throw err;
+      }
+    },
+  };
+}

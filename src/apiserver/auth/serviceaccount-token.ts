@@ -1,0 +1,198 @@
+// Service account tokens as kube-apiserver authenticates them (its JWT token authenticator with
+// the bound and legacy validators): a bearer JWT whose issuer is one of ours, signed by one of the
+// --service-account-key-file keys, for one of the API audiences, not expired, naming a service
+// account (and a pod, secret or node it is bound to) that still exists with the same uid. The user
+// is system:serviceaccount:<ns>:<name> in system:serviceaccounts and system:serviceaccounts:<ns>.
+// Any other bearer token is refused (401) unless another authenticator accepts it.
+import type { IncomingMessage } from 'node:http';
+import type { KubeObject } from '../../api/schema/kind.js';
+import type { VerificationKey } from '../../machinery/jwt/keys.js';
+import { LEGACY_ISSUER, peekClaims, serviceAccountUsername, verifySignature, type KubernetesClaim } from '../../machinery/jwt/tokens.js';
+import { StatusError } from '../../machinery/status.js';
+import { metaOf, str } from '../../registry/meta.js';
+import { bearerToken } from './chain.js';
+import type { TokenObjectGetter } from './serviceaccount-token-lookup.js';
+import type { Authenticator, UserInfo } from './types.js';
+
+export const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
+export const POD_NAME_KEY = 'authentication.kubernetes.io/pod-name';
+export const POD_UID_KEY = 'authentication.kubernetes.io/pod-uid';
+export const NODE_NAME_KEY = 'authentication.kubernetes.io/node-name';
+export const NODE_UID_KEY = 'authentication.kubernetes.io/node-uid';
+export const CREDENTIAL_ID_KEY = 'authentication.kubernetes.io/credential-id';
+/** go-jose's leeway on exp, nbf and iat. */
+const LEEWAY_SECONDS = 60;
+
+/** A bearer token refused; `detail` is what Kubernetes reports (TokenReview status.error, logs). */
+export class InvalidTokenError extends StatusError {
+  constructor(readonly detail: string) {
+    super(401, 'Unauthorized', 'Unauthorized');
+  }
+}
+
+/** An authenticator of bare tokens (TokenReview asks these with the review's audiences). */
+export interface TokenAuthenticator extends Authenticator {
+  /** The user and the audiences the token was accepted for; undefined when the token is not of this kind; throws InvalidTokenError. */
+  authenticateToken(token: string, audiences?: readonly string[]): Promise<{ user: UserInfo; audiences: string[] } | undefined>;
+}
+
+export function isTokenAuthenticator(a: Authenticator): a is TokenAuthenticator {
+  return typeof (a as Partial<TokenAuthenticator>).authenticateToken === 'function';
+}
+
+export interface ServiceAccountTokenOptions {
+  /** --service-account-issuer values: the first signs, all are accepted. */
+  issuers: readonly string[];
+  /** --service-account-key-file keys (and the signing key's public half). */
+  keys: readonly VerificationKey[];
+  /** --api-audiences (default: the issuers). */
+  apiAudiences: readonly string[];
+  getter: TokenObjectGetter;
+  /** Seconds since the epoch. */
+  now?: () => number;
+}
+
+/** The groups of a service account's user (Kubernetes' MakeGroupNames). */
+export function serviceAccountGroups(namespace: string): string[] {
+  return [SERVICE_ACCOUNTS_GROUP, `${SERVICE_ACCOUNTS_GROUP}:${namespace}`];
+}
+
+/** Go's %q of a string slice: ["a" "b"]. */
+function quoteList(values: readonly string[]): string {
+  return `[${values.map((v) => JSON.stringify(v)).join(' ')}]`;
+}
+
+function isRef(v: unknown): v is { name: string; uid: string } {
+  return typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string' && typeof (v as { uid?: unknown }).uid === 'string';
+}
+
+export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
+  readonly name = 'serviceaccount-token';
+  private readonly now: () => number;
+
+  constructor(private readonly opts: ServiceAccountTokenOptions) {
+    this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
+  }
+
+  get apiAudiences(): readonly string[] {
+    return this.opts.apiAudiences;
+  }
+
+  async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
+    const token = bearerToken(req);
+    if (token === undefined) return undefined;
+    let result: Awaited<ReturnType<ServiceAccountTokenAuthenticator['authenticateToken']>>;
+    try {
+      result = await this.authenticateToken(token);
+    } catch (err) {
+      if (err instanceof StatusError) throw err;
+      // A lookup failed (storage unavailable): refuse rather than guess.
+      throw new InvalidTokenError(err instanceof Error ? err.message : String(err));
+    }
+    // Not a token of ours: refused unless another authenticator accepts it (kube-apiserver: "invalid bearer token").
+    if (result === undefined) throw new InvalidTokenError('invalid bearer token');
+    return result.user;
+  }
+
+  async authenticateToken(token: string, audiences: readonly string[] = this.opts.apiAudiences): Promise<{ user: UserInfo; audiences: string[] } | undefined> {
+    const unverified = peekClaims(token);
+    if (unverified === undefined) return undefined;
+    const iss = unverified.iss;
+    const legacy = iss === LEGACY_ISSUER;
+    if (!legacy && !(typeof iss === 'string' && this.opts.issuers.includes(iss))) return undefined;
+    let claims: Record<string, unknown>;
+    try {
+      claims = await verifySignature(token, this.opts.keys);
+    } catch (err) {
+      throw new InvalidTokenError((err as Error).message);
+    }
+    // The audiences: the token's (legacy tokens have none: then the API audiences) met with those asked for.
+    const tokenAudiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud.filter((a): a is string => typeof a === 'string') : [];
+    const effective = tokenAudiences.length > 0 ? tokenAudiences : [...this.opts.apiAudiences];
+    const accepted = audiences.length === 0 ? effective : effective.filter((a) => audiences.includes(a));
+    if (audiences.length > 0 && accepted.length === 0) {
+      throw new InvalidTokenError(`token audiences ${quoteList(effective)} is invalid for the target audiences ${quoteList(audiences)}`);
+    }
+    const user = legacy ? await this.validateLegacy(token, claims) : await this.validateBound(claims);
+    return { user, audiences: accepted };
+  }
+
+  /** Kubernetes' bound validator (claims.go). */
+  private async validateBound(claims: Record<string, unknown>): Promise<UserInfo> {
+    const now = this.now();
+    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+    const exp = num(claims.exp);
+    const nbf = num(claims.nbf);
+    const iat = num(claims.iat);
+    if (exp !== undefined && now > exp + LEEWAY_SECONDS) throw new InvalidTokenError('service account token has expired');
+    if (nbf !== undefined && now + LEEWAY_SECONDS < nbf) throw new InvalidTokenError('service account token is not valid yet');
+    if (iat !== undefined && now + LEEWAY_SECONDS < iat) throw new InvalidTokenError('service account token is issued in the future');
+    const k8s = claims['kubernetes.io'] as Partial<KubernetesClaim> | undefined;
+    if (typeof k8s !== 'object' || k8s === null) throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
+    const namespace = k8s.namespace;
+    const sa = k8s.serviceaccount;
+    if (typeof namespace !== 'string' || namespace === '') throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
+    if (!isRef(sa) || sa.name === '') throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
+    if (claims.sub !== serviceAccountUsername(namespace, sa.name)) throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
+    const account = await this.opts.getter.get('serviceaccounts', namespace, sa.name, sa.uid);
+    if (!account) throw new InvalidTokenError('service account token has been invalidated');
+    const accountUid = str(metaOf(account).uid);
+    if (accountUid !== sa.uid) throw new InvalidTokenError(`service account UID (${accountUid}) does not match claim (${sa.uid})`);
+    const extra: Record<string, string[]> = {};
+    if (k8s.secret !== undefined) {
+      if (!isRef(k8s.secret)) throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
+      const secret = await this.opts.getter.get('secrets', namespace, k8s.secret.name, k8s.secret.uid);
+      if (!secret) throw new InvalidTokenError('service account token has been invalidated');
+      const uid = str(metaOf(secret).uid);
+      if (uid !== k8s.secret.uid) throw new InvalidTokenError(`secret UID (${uid}) does not match service account secret ref claim (${k8s.secret.uid})`);
+    }
+    if (k8s.pod !== undefined) {
+      if (!isRef(k8s.pod)) throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
+      const pod = await this.opts.getter.get('pods', namespace, k8s.pod.name, k8s.pod.uid);
+      if (!pod) throw new InvalidTokenError('service account token has been invalidated');
+      const uid = str(metaOf(pod).uid);
+      if (uid !== k8s.pod.uid) throw new InvalidTokenError(`pod UID (${uid}) does not match service account pod ref claim (${k8s.pod.uid})`);
+      extra[POD_NAME_KEY] = [k8s.pod.name];
+      extra[POD_UID_KEY] = [k8s.pod.uid];
+    }
+    if (k8s.node !== undefined) {
+      if (!isRef(k8s.node)) throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
+      // A token bound to a node directly is invalid once the node is gone; one bound to a pod only names it.
+      if (k8s.pod === undefined) {
+        const node = await this.opts.getter.get('nodes', '', k8s.node.name, k8s.node.uid);
+        if (!node) throw new InvalidTokenError('service account token has been invalidated');
+        const uid = str(metaOf(node).uid);
+        if (uid !== k8s.node.uid) throw new InvalidTokenError(`node UID (${uid}) does not match service account node ref claim (${k8s.node.uid})`);
+      }
+      extra[NODE_NAME_KEY] = [k8s.node.name];
+      if (k8s.node.uid !== '') extra[NODE_UID_KEY] = [k8s.node.uid];
+    }
+    if (typeof claims.jti === 'string' && claims.jti !== '') extra[CREDENTIAL_ID_KEY] = [`JTI=${claims.jti}`];
+    const user: UserInfo = { name: serviceAccountUsername(namespace, sa.name), uid: sa.uid, groups: serviceAccountGroups(namespace) };
+    return Object.keys(extra).length > 0 ? { ...user, extra } : user;
+  }
+
+  /** Kubernetes' legacy validator (legacy.go): the Secret still holds this very token for this service account. */
+  private async validateLegacy(token: string, claims: Record<string, unknown>): Promise<UserInfo> {
+    const namespace = claims['kubernetes.io/serviceaccount/namespace'];
+    const secretName = claims['kubernetes.io/serviceaccount/secret.name'];
+    const saName = claims['kubernetes.io/serviceaccount/service-account.name'];
+    const saUid = claims['kubernetes.io/serviceaccount/service-account.uid'];
+    for (const v of [namespace, secretName, saName, saUid]) {
+      if (typeof v !== 'string' || v === '') throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
+    }
+    const [ns, secretN, name, uid] = [namespace, secretName, saName, saUid] as string[];
+    if (claims.sub !== serviceAccountUsername(ns!, name!)) throw new InvalidTokenError('sub claim does not match service account name');
+    const secret: KubeObject | undefined = await this.opts.getter.get('secrets', ns!, secretN!);
+    if (!secret) throw new InvalidTokenError('service account token has been invalidated');
+    const annotations = (metaOf(secret).annotations ?? {}) as Record<string, unknown>;
+    if (annotations['kubernetes.io/service-account.name'] !== name) throw new InvalidTokenError('service account token has been invalidated');
+    const stored = ((secret.data ?? {}) as Record<string, unknown>).token;
+    if (typeof stored !== 'string' || Buffer.from(stored, 'base64').toString('utf8') !== token) throw new InvalidTokenError("service account token does not match server's copy");
+    const account = await this.opts.getter.get('serviceaccounts', ns!, name!, uid);
+    if (!account) throw new InvalidTokenError('service account token has been invalidated');
+    const accountUid = str(metaOf(account).uid);
+    if (accountUid !== uid) throw new InvalidTokenError(`service account UID (${accountUid}) does not match claim (${uid!})`);
+    return { name: serviceAccountUsername(ns!, name!), uid, groups: serviceAccountGroups(ns!) };
+  }
+}
