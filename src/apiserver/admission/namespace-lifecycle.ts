@@ -32,7 +32,7 @@ export class NamespaceLifecycle implements AdmissionPlugin {
     }
   }
 
-  validate(a: AdmissionAttributes): void {
+  async validate(a: AdmissionAttributes): Promise<void> {
     if (a.operation === 'DELETE' && a.group === '' && a.resource === 'namespaces' && IMMORTAL_NAMESPACES.has(a.name)) {
       throw admissionForbidden(a, 'this namespace may not be deleted');
     }
