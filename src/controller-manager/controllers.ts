@@ -15,6 +15,8 @@ import { newGarbageCollectorController } from '../controllers/garbagecollector/i
 import { newNamespaceController } from '../controllers/namespace/index.js';
 import { newPodGCController } from '../controllers/podgc/index.js';
 import { newServiceAccountsController } from '../controllers/serviceaccount/index.js';
+import { newTokensController } from '../controllers/serviceaccounttoken/index.js';
+import { newRootCACertPublisher } from '../controllers/rootcacertpublisher/index.js';
 import { newTTLController } from '../controllers/ttl/index.js';
 import { newDaemonSetController } from '../controllers/daemonset/index.js';
 import { newDeploymentController } from '../controllers/deployment/index.js';
@@ -66,11 +68,11 @@ export const CONTROLLERS: Record<string, ControllerEntry> = {
   'replicaset':                       { ctor: newReplicaSetController, enabledByDefault: true, workersOption: 'concurrentReplicasetSyncs', aliases: ['replicaset-controller'] },
   'replicationcontroller':            { ctor: newReplicationControllerController, enabledByDefault: true, workersOption: 'concurrentRcSyncs', aliases: ['replicationcontroller-controller'] },
   'resourcequota':                    { enabledByDefault: true, workersOption: 'concurrentResourceQuotaSyncs', aliases: ['resourcequota-controller'] },
-  'root-ca-cert-publisher':           { enabledByDefault: true, aliases: ['root-ca-certificate-publisher-controller'] },
+  'root-ca-cert-publisher':           { ctor: newRootCACertPublisher, enabledByDefault: true, aliases: ['root-ca-certificate-publisher-controller'] },
   'route':                            { enabledByDefault: true, aliases: ['node-route-controller'] },
   'service':                          { enabledByDefault: true, workersOption: 'concurrentServiceSyncs', aliases: ['service-lb-controller'] },
   'serviceaccount':                   { ctor: newServiceAccountsController, enabledByDefault: true, workers: 1, aliases: ['serviceaccount-controller'] },
-  'serviceaccount-token':             { enabledByDefault: true, workersOption: 'concurrentServiceaccountTokenSyncs', aliases: ['serviceaccount-token-controller'] },
+  'serviceaccount-token':             { ctor: newTokensController, enabledByDefault: true, workersOption: 'concurrentServiceaccountTokenSyncs', aliases: ['serviceaccount-token-controller'] },
   'statefulset':                      { enabledByDefault: true, workersOption: 'concurrentStatefulsetSyncs', aliases: ['statefulset-controller'] },
   'taint-eviction':                   { enabledByDefault: true, aliases: ['taint-eviction-controller'] },
   'tokencleaner':                     { enabledByDefault: false, aliases: ['token-cleaner-controller'] },
