@@ -222,6 +222,8 @@ function rssMiB(pid: number): number {
 
 export async function createNamespace(t: Target, name: string): Promise<void> {
   await expectStatus(send(t, 'POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })), 201, `create namespace ${name}`);
+  // What the controller manager's serviceaccount controller would create: pods need it (ServiceAccount admission).
+  await expectStatus(send(t, 'POST', `/api/v1/namespaces/${name}/serviceaccounts`, JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } })), 201, `create service account ${name}/default`);
 }
 
 interface CreateResult {

@@ -20,7 +20,7 @@ test('kubelite nodes: bad flags end with a one-line error and exit 2', () => {
 });
 
 test('kubelite nodes --master: registers the nodes, runs a pod, stops on SIGTERM', async () => {
-  const server = await startApiServer({ storage: 'memory', port: 0, log: () => {} });
+  const server = await startApiServer({ storage: 'memory', port: 0, log: () => {}, admissionPlugins: ['NamespaceLifecycle', 'NodeRestriction'] });
   const cs = new RestClientset({ config: { server: server.url }, qps: 0 });
   const child = spawn(process.execPath, [BIN, 'nodes', '--master', server.url, '--nodes', '2', '--node-name-prefix', 'cli-', '--zones', 'x'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

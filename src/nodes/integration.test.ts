@@ -17,7 +17,7 @@ let cs: RestClientset;
 let nodes: NodesHandle;
 
 before(async () => {
-  server = await startApiServer({ storage: 'memory', port: 0, log: () => {} });
+  server = await startApiServer({ storage: 'memory', port: 0, log: () => {}, admissionPlugins: ['NamespaceLifecycle', 'NodeRestriction'] });
   cs = new RestClientset({ config: { server: server.url }, qps: 0, userAgent: 'kubelite-nodes-test/v1.33.0' });
   await cs.resource({ group: '', version: 'v1', resource: 'namespaces' }).create('', { metadata: { name: 'default' } }).catch(() => {});
   nodes = await startNodes({ clientset: cs, nodes: 3, zones: ['a', 'b', 'c'], leaseRenewIntervalMs: 300, statusUpdateFrequencyMs: 300, statusReportFrequencyMs: 1000, log: () => {} });

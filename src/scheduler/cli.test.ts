@@ -40,7 +40,7 @@ test('kubelite scheduler: bad flags are one-line errors with exit 2', () => {
 });
 
 test('kubelite scheduler: leader lease, /readyz and /metrics, SIGTERM releases the lease and exits 0', async () => {
-  const server = await startApiServer({ storage: 'memory', port: 0, log: () => {} });
+  const server = await startApiServer({ storage: 'memory', port: 0, log: () => {}, admissionPlugins: ['NamespaceLifecycle', 'NodeRestriction'] });
   const cs = new RestClientset({ config: { server: server.url }, qps: 0 });
   const port = await freePort();
   const child = spawn(process.execPath, [BIN, 'scheduler', '--master', server.url, '--port', String(port), '--leader-elect-resource-name', 'test-scheduler'], { stdio: ['ignore', 'ignore', 'pipe'] });

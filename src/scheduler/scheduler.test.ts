@@ -41,7 +41,7 @@ async function createNode(cs: RestClientset, n: KubeObject): Promise<void> {
 }
 
 test('against the API server: binds, PodScheduled, events, unschedulable reason, retry when a node is added', async (t) => {
-  const server = await startApiServer({ storage: 'memory', port: 0, log: () => {} });
+  const server = await startApiServer({ storage: 'memory', port: 0, log: () => {}, admissionPlugins: ['NamespaceLifecycle', 'NodeRestriction'] });
   const cs = new RestClientset({ config: { server: server.url }, qps: 0 });
   const sched = startScheduler({ clientset: cs, initialBackoffMs: 50, maxBackoffMs: 200 });
   try {

@@ -22,7 +22,7 @@ const APPS = '/apis/apps/v1/namespaces/vectors';
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 function start(): Promise<ApiServer> {
-  return startApiServer({ storage: 'memory', port: 0, log: quiet });
+  return startApiServer({ storage: 'memory', port: 0, log: quiet, admissionPlugins: ['NamespaceLifecycle', 'NodeRestriction'] });
 }
 
 function errorBody(name: string, ext = 'json'): Buffer {
@@ -861,7 +861,7 @@ describe('watch', () => {
   it('watch-too-old: HTTP 200 and one ERROR event with a 410 Expired Status', async () => {
     // The watch cache holds every revision since it started; a server started on storage that
     // already has history cannot serve revision 1 (v1.26's "too old resource version").
-    const second = await startApiServer({ storageInstance: server.storage, port: 0, log: quiet });
+    const second = await startApiServer({ storageInstance: server.storage, port: 0, log: quiet, admissionPlugins: ['NamespaceLifecycle', 'NodeRestriction'] });
     try {
       const w = await WatchStream.open(second.url, `${NS}/pods?watch=1&resourceVersion=1`);
       await w.waitForEnd();

@@ -96,7 +96,7 @@ describe('every kind in every served version', () => {
   };
 
   before(async () => {
-    server = await startApiServer({ storage: 'memory', port: 0, log: () => {} });
+    server = await startApiServer({ storage: 'memory', port: 0, log: () => {}, admissionPlugins: ['NamespaceLifecycle', 'NodeRestriction'] });
     assert.equal((await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status, 201);
   });
   after(async () => {

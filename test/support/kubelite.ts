@@ -52,13 +52,19 @@ current-context: kubelite
 `);
 }
 
-/** Starts `kubelite apiserver` on a free port and waits for its `ready:` line. */
+/**
+ * Starts `kubelite apiserver` on a free port and waits for its `ready:` line. As in Kubernetes'
+ * integration test servers, the ServiceAccount admission plugin is off unless `args` set the
+ * admission plugins: without a controller manager no `default` service account would ever exist
+ * and every pod would be refused.
+ */
 export async function startApiserver(args: string[] = ['--storage', 'memory']): Promise<RunningApiserver> {
   const dir = mkdtempSync(join(tmpdir(), 'kubelite-e2e-'));
   // The apiserver takes the last --data-dir given: the test's own one, or this one.
   const dataDirFlag = args.lastIndexOf('--data-dir');
   seedPki(dataDirFlag >= 0 && args[dataDirFlag + 1] !== undefined ? args[dataDirFlag + 1]! : join(dir, 'data'));
-  const child = spawn(process.execPath, [KUBELITE_BIN, 'apiserver', '--port', '0', '--data-dir', join(dir, 'data'), ...args], {
+  const admission = args.some((a) => /^--(enable|disable)-admission-plugins\b/.test(a)) ? [] : ['--disable-admission-plugins=ServiceAccount'];
+  const child = spawn(process.execPath, [KUBELITE_BIN, 'apiserver', '--port', '0', '--data-dir', join(dir, 'data'), ...admission, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -33,7 +33,7 @@ describe('authentication and authorization chain', () => {
   };
   before(async () => {
     const tokens = new TokenFileAuthenticator(parseTokenFile('alice-token,alice,1\nbob-token,bob,2,"team"\n'));
-    server = await startApiServer({ storage: 'memory', port: 0, log: () => {}, authentication: { authenticators: [tokens], anonymous: true }, authorizer });
+    server = await startApiServer({ storage: 'memory', port: 0, log: () => {}, admissionPlugins: ['NamespaceLifecycle', 'NodeRestriction'], authentication: { authenticators: [tokens], anonymous: true }, authorizer });
   });
   after(() => server.close());
 
