@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clusterRoleBinding, COMPONENT_BINDINGS, writeClusterCredentials } from './credentials.js';
+import { ensureSigningKey } from '../machinery/jwt/keys.js';
 
 /** dist/src/up/cluster.js → dist/src/cli/main.js */
 const KUBELITE_BIN = fileURLToPath(new URL('../cli/main.js', import.meta.url));
@@ -188,13 +189,19 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const log = opts.log ?? (() => {});
   const nodes = opts.nodes ?? 3;
   const storageArgs = ['--storage', opts.storage ?? 'lmdb', '--data-dir', dataDir, ...(opts.etcdServers ? ['--etcd-servers', opts.etcdServers.join(',')] : [])];
+  // One service account signing key for the API server (TokenRequest) and the controller manager
+  // (legacy token Secrets), made before either starts; the cluster CA is what pods trust
+  // (kube-root-ca.crt, ca.crt of token Secrets).
+  const saKey = join(dataDir, 'pki', 'sa.key');
+  ensureSigningKey(saKey, join(dataDir, 'pki', 'sa.pub'));
+  const serviceAccountArgs = ['--service-account-private-key-file', saKey, '--root-ca-file', join(dataDir, 'pki', 'ca.crt')];
   // The components start at once: they find the API server on its known address and retry until
   // it answers, which is what makes the whole cluster ready in about a second. The nodes start
   // once their binding exists (a refused registration would wait a second to try again).
   const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, '--nodes', String(nodes), ...(opts.args?.nodes ?? [])], log) : undefined;
   const components = [
     new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...(opts.args?.apiserver ?? [])], log),
-    new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--port', '0', '--leader-elect-resource-lock', 'leases', ...(opts.args?.controllerManager ?? [])], log),
+    new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--port', '0', '--leader-elect-resource-lock', 'leases', ...serviceAccountArgs, ...(opts.args?.controllerManager ?? [])], log),
     new Component('scheduler', ['scheduler', '--kubeconfig', credentials.scheduler.path, '--port', '0', ...(opts.args?.scheduler ?? [])], log),
     ...(nodesComponent ? [nodesComponent] : []),
   ];

@@ -134,7 +134,7 @@ describe('every kind in every served version', () => {
 
   it('virtual kinds (access reviews, SelfSubjectReview) are created and answered, never stored', async () => {
     for (const k of allKinds.filter((k) => k.createOnly)) {
-      const spec = k.kind === 'SelfSubjectReview' ? {} : k.kind === 'SelfSubjectRulesReview' ? { spec: { namespace: NS } } : { spec: { user: 'e2e', resourceAttributes: { verb: 'get', resource: 'pods', namespace: NS } } };
+      const spec = k.kind === 'SelfSubjectReview' ? {} : k.kind === 'SelfSubjectRulesReview' ? { spec: { namespace: NS } } : k.kind === 'TokenReview' ? { spec: { token: 'not-a-token' } } : { spec: { user: 'e2e', resourceAttributes: { verb: 'get', resource: 'pods', namespace: NS } } };
       const created = await call('POST', collection(k), { apiVersion: apiVersionOf(k), kind: k.kind, ...spec });
       assert.equal(created.status, 201, `${apiVersionOf(k)} ${k.kind}: ${JSON.stringify(created.body)}`);
       assert.ok(created.body.status, k.kind);

@@ -104,7 +104,13 @@ export function ensureSigningKey(path: string, publicPath?: string): SigningKey 
   if (!existsSync(path)) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const pem = generateSigningKeyPem();
-    writeFileSync(path, pem, { mode: 0o600, flag: 'wx' });
+    try {
+      writeFileSync(path, pem, { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      // Another process made it meanwhile: use theirs.
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readSigningKey(path);
+      throw err;
+    }
     chmodSync(path, 0o600);
     const key = parseSigningKey(pem, path);
     if (publicPath !== undefined) writeFileSync(publicPath, key.publicKey.export({ type: 'spki', format: 'pem' }).toString(), { mode: 0o644 });
