@@ -2,17 +2,16 @@
 // (its own signing key in <data-dir>/pki/sa.key) with `kubelite controller-manager` (default
 // service accounts, legacy token Secrets, kube-root-ca.crt) and real kubectl (1.27 and 1.33).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseSigningKey, readSigningKey } from '../../src/machinery/jwt/keys.js';
 import { boundClaims, signToken } from '../../src/machinery/jwt/tokens.js';
 import { Client } from '../support/http.js';
 import { kubectl, kubectlOk } from '../support/kubectl.js';
-import { KUBELITE_BIN, startApiserver, type RunningApiserver } from '../support/kubelite.js';
+import { startControllerManager, type RunningControllerManager } from '../support/controller-manager.js';
+import { startApiserver, type RunningApiserver } from '../support/kubelite.js';
 import { writeTokenKubeconfig } from '../support/token-kubeconfig.js';
 import { waitFor } from '../support/wait.js';
 
@@ -20,21 +19,10 @@ const ISSUER = 'https://kubernetes.default.svc.cluster.local';
 const CA = '-----BEGIN CERTIFICATE-----\nMIIBdGVzdC1jYQ==\n-----END CERTIFICATE-----\n';
 const VERSIONS = ['1.27', '1.33'];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 let api: RunningApiserver;
 let client: Client;
-let manager: ChildProcess | undefined;
-let logs = '';
+let manager: RunningControllerManager | undefined;
+const logs = () => manager?.logs() ?? '';
 
 function bearer(token: string) {
   return { headers: { authorization: `Bearer ${token}` } };
@@ -59,23 +47,13 @@ describe('service account tokens', () => {
     const caFile = join(api.dir, 'ca.crt');
     writeFileSync(caFile, CA);
     await kubectlOk(api.kubeconfig, ['create', 'namespace', 'app']);
-    const port = await freePort();
-    manager = spawn(process.execPath, [
-      KUBELITE_BIN, 'controller-manager', '--address=127.0.0.1', `--port=${port}`, '--kubeconfig', api.kubeconfig, '--leader-elect=false',
+    manager = await startControllerManager(api.kubeconfig, [
       '--controllers=serviceaccount,serviceaccount-token,root-ca-cert-publisher', '--service-account-private-key-file', key, '--root-ca-file', caFile,
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
-    manager.stdout!.on('data', (d: Buffer) => (logs = (logs + d.toString()).slice(-100_000)));
-    manager.stderr!.on('data', (d: Buffer) => (logs = (logs + d.toString()).slice(-100_000)));
-    await waitFor(async () => (await client.get('/api/v1/namespaces/app/serviceaccounts/default')).status === 200, `default service account (${logs})`);
+    ]);
+    await waitFor(async () => (await client.get('/api/v1/namespaces/app/serviceaccounts/default')).status === 200, `default service account (${logs()})`);
   });
   after(async () => {
-    if (manager && manager.exitCode === null && manager.signalCode === null) {
-      const exited = new Promise((r) => manager!.once('exit', r));
-      manager.kill('SIGTERM');
-      const t = setTimeout(() => manager!.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(t);
-    }
+    await manager?.stop();
     await api?.stop();
   });
 
@@ -199,7 +177,7 @@ describe('service account tokens', () => {
     const secret = await waitFor(async () => {
       const s = (await client.get('/api/v1/namespaces/app/secrets/legacy-token')).json;
       return s.data?.token ? s : undefined;
-    }, `token filled (${logs})`);
+    }, `token filled (${logs()})`);
     assert.equal(Buffer.from(secret.data['ca.crt'], 'base64').toString(), CA);
     assert.equal(Buffer.from(secret.data.namespace, 'base64').toString(), 'app');
     const token = Buffer.from(secret.data.token, 'base64').toString();

@@ -20,6 +20,7 @@ export const POD_UID_KEY = 'authentication.kubernetes.io/pod-uid';
 export const NODE_NAME_KEY = 'authentication.kubernetes.io/node-name';
 export const NODE_UID_KEY = 'authentication.kubernetes.io/node-uid';
 export const CREDENTIAL_ID_KEY = 'authentication.kubernetes.io/credential-id';
+const UNEXPECTED_CLAIM = 'service account token claims could not be validated due to unexpected private claim';
 /** go-jose's leeway on exp, nbf and iat. */
 const LEEWAY_SECONDS = 60;
 
@@ -128,48 +129,43 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     if (nbf !== undefined && now + LEEWAY_SECONDS < nbf) throw new InvalidTokenError('service account token is not valid yet');
     if (iat !== undefined && now + LEEWAY_SECONDS < iat) throw new InvalidTokenError('service account token is issued in the future');
     const k8s = claims['kubernetes.io'] as Partial<KubernetesClaim> | undefined;
-    if (typeof k8s !== 'object' || k8s === null) throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
+    if (typeof k8s !== 'object' || k8s === null) throw new InvalidTokenError(UNEXPECTED_CLAIM);
     const namespace = k8s.namespace;
     const sa = k8s.serviceaccount;
-    if (typeof namespace !== 'string' || namespace === '') throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
-    if (!isRef(sa) || sa.name === '') throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
-    if (claims.sub !== serviceAccountUsername(namespace, sa.name)) throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
+    if (typeof namespace !== 'string' || namespace === '') throw new InvalidTokenError(UNEXPECTED_CLAIM);
+    if (!isRef(sa) || sa.name === '') throw new InvalidTokenError(UNEXPECTED_CLAIM);
+    if (claims.sub !== serviceAccountUsername(namespace, sa.name)) throw new InvalidTokenError(UNEXPECTED_CLAIM);
     const account = await this.opts.getter.get('serviceaccounts', namespace, sa.name, sa.uid);
     if (!account) throw new InvalidTokenError('service account token has been invalidated');
     const accountUid = str(metaOf(account).uid);
     if (accountUid !== sa.uid) throw new InvalidTokenError(`service account UID (${accountUid}) does not match claim (${sa.uid})`);
     const extra: Record<string, string[]> = {};
-    if (k8s.secret !== undefined) {
-      if (!isRef(k8s.secret)) throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
-      const secret = await this.opts.getter.get('secrets', namespace, k8s.secret.name, k8s.secret.uid);
-      if (!secret) throw new InvalidTokenError('service account token has been invalidated');
-      const uid = str(metaOf(secret).uid);
-      if (uid !== k8s.secret.uid) throw new InvalidTokenError(`secret UID (${uid}) does not match service account secret ref claim (${k8s.secret.uid})`);
-    }
+    if (k8s.secret !== undefined) await this.checkBoundObject('secrets', 'secret', namespace, k8s.secret);
     if (k8s.pod !== undefined) {
-      if (!isRef(k8s.pod)) throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
-      const pod = await this.opts.getter.get('pods', namespace, k8s.pod.name, k8s.pod.uid);
-      if (!pod) throw new InvalidTokenError('service account token has been invalidated');
-      const uid = str(metaOf(pod).uid);
-      if (uid !== k8s.pod.uid) throw new InvalidTokenError(`pod UID (${uid}) does not match service account pod ref claim (${k8s.pod.uid})`);
-      extra[POD_NAME_KEY] = [k8s.pod.name];
-      extra[POD_UID_KEY] = [k8s.pod.uid];
+      const pod = await this.checkBoundObject('pods', 'pod', namespace, k8s.pod);
+      extra[POD_NAME_KEY] = [pod.name];
+      extra[POD_UID_KEY] = [pod.uid];
     }
     if (k8s.node !== undefined) {
-      if (!isRef(k8s.node)) throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
+      if (!isRef(k8s.node)) throw new InvalidTokenError(UNEXPECTED_CLAIM);
       // A token bound to a node directly is invalid once the node is gone; one bound to a pod only names it.
-      if (k8s.pod === undefined) {
-        const node = await this.opts.getter.get('nodes', '', k8s.node.name, k8s.node.uid);
-        if (!node) throw new InvalidTokenError('service account token has been invalidated');
-        const uid = str(metaOf(node).uid);
-        if (uid !== k8s.node.uid) throw new InvalidTokenError(`node UID (${uid}) does not match service account node ref claim (${k8s.node.uid})`);
-      }
+      if (k8s.pod === undefined) await this.checkBoundObject('nodes', 'node', '', k8s.node);
       extra[NODE_NAME_KEY] = [k8s.node.name];
       if (k8s.node.uid !== '') extra[NODE_UID_KEY] = [k8s.node.uid];
     }
     if (typeof claims.jti === 'string' && claims.jti !== '') extra[CREDENTIAL_ID_KEY] = [`JTI=${claims.jti}`];
     const user: UserInfo = { name: serviceAccountUsername(namespace, sa.name), uid: sa.uid, groups: serviceAccountGroups(namespace) };
     return Object.keys(extra).length > 0 ? { ...user, extra } : user;
+  }
+
+  /** The object a token is bound to exists with the uid of the claim. */
+  private async checkBoundObject(resource: 'secrets' | 'pods' | 'nodes', what: string, namespace: string, ref: unknown): Promise<{ name: string; uid: string }> {
+    if (!isRef(ref)) throw new InvalidTokenError(UNEXPECTED_CLAIM);
+    const obj = await this.opts.getter.get(resource, namespace, ref.name, ref.uid);
+    if (!obj) throw new InvalidTokenError('service account token has been invalidated');
+    const uid = str(metaOf(obj).uid);
+    if (uid !== ref.uid) throw new InvalidTokenError(`${what} UID (${uid}) does not match service account ${what} ref claim (${ref.uid})`);
+    return ref;
   }
 
   /** Kubernetes' legacy validator (legacy.go): the Secret still holds this very token for this service account. */
@@ -179,7 +175,7 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     const saName = claims['kubernetes.io/serviceaccount/service-account.name'];
     const saUid = claims['kubernetes.io/serviceaccount/service-account.uid'];
     for (const v of [namespace, secretName, saName, saUid]) {
-      if (typeof v !== 'string' || v === '') throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
+      if (typeof v !== 'string' || v === '') throw new InvalidTokenError(UNEXPECTED_CLAIM);
     }
     const [ns, secretN, name, uid] = [namespace, secretName, saName, saUid] as string[];
     if (claims.sub !== serviceAccountUsername(ns!, name!)) throw new InvalidTokenError('sub claim does not match service account name');

@@ -5,6 +5,7 @@
 import { isAlreadyExists, isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
 import { newRateLimitingQueue } from '../../client/workqueue.js';
+import { disabledController } from '../common/disabled.js';
 import { runWorkers } from '../common/workers.js';
 import { objectOf } from '../../client/cache.js';
 import { readRootCA } from '../serviceaccounttoken/index.js';
@@ -81,15 +82,7 @@ export class RootCACertPublisher implements Controller {
 
 export const newRootCACertPublisher: ControllerConstructor = (ctx) => {
   const rootCA = readRootCA(ctx.options);
-  if (rootCA === '') {
-    return {
-      name: 'root-ca-cert-publisher',
-      run: (_w, signal) => {
-        ctx.log({ controller: 'root-ca-cert-publisher', msg: 'controller is disabled: there is no --root-ca-file', level: 'warning' });
-        return new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-      },
-    };
-  }
+  if (rootCA === '') return disabledController('root-ca-cert-publisher', ctx, 'there is no --root-ca-file');
   return new RootCACertPublisher(ctx, rootCA);
 };
 export default newRootCACertPublisher;

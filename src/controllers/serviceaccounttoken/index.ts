@@ -11,6 +11,7 @@ import type { Controller, ControllerConstructor, ControllerContext, KubeObject, 
 import { newRateLimitingQueue } from '../../client/workqueue.js';
 import { readSigningKey, type SigningKey } from '../../machinery/jwt/keys.js';
 import { legacyClaims, signToken } from '../../machinery/jwt/tokens.js';
+import { disabledController } from '../common/disabled.js';
 import { runWorkers } from '../common/workers.js';
 
 export const SERVICE_ACCOUNT_TOKEN_TYPE = 'kubernetes.io/service-account-token';
@@ -160,16 +161,6 @@ export class TokensController implements Controller {
   }
 }
 
-/** Waits for the end of the run: the controller is configured off. */
-class DisabledController implements Controller {
-  constructor(readonly name: string, private readonly ctx: ControllerContext, private readonly why: string) {}
-
-  run(_workers: number, signal: AbortSignal): Promise<void> {
-    this.ctx.log({ controller: this.name, msg: `controller is disabled: ${this.why}`, level: 'warning' });
-    return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-  }
-}
-
 /** The PEM text of --root-ca-file, or '' (read once at start; a bad path fails the start). */
 export function readRootCA(options: Readonly<Record<string, unknown>>): string {
   const file = s(options.rootCaFile);
@@ -178,7 +169,7 @@ export function readRootCA(options: Readonly<Record<string, unknown>>): string {
 
 export const newTokensController: ControllerConstructor = (ctx) => {
   const keyFile = s(ctx.options.serviceAccountPrivateKeyFile);
-  if (keyFile === '') return new DisabledController('serviceaccount-token', ctx, 'there is no private key (--service-account-private-key-file)');
+  if (keyFile === '') return disabledController('serviceaccount-token', ctx, 'there is no private key (--service-account-private-key-file)');
   return new TokensController(ctx, { signingKey: readSigningKey(keyFile), rootCA: readRootCA(ctx.options) });
 };
 export default newTokensController;
