@@ -6,15 +6,27 @@ import type { KubeObject } from '../../api/schema/kind.js';
 import { StatusError } from '../../machinery/status.js';
 import { metaOf, str } from '../../registry/meta.js';
 import type { Registry } from '../../registry/registry.js';
+import type { CachedObject } from '../../storage/cacher/types.js';
 
 export type TokenObjectResource = 'serviceaccounts' | 'pods' | 'secrets' | 'nodes';
 
 export interface TokenObjectGetter {
-  /** The object, or undefined when it does not exist. `uid`: the uid the caller expects (skips storage when the cache agrees). */
+  /**
+   * The object (shared: read it, do not change it), or undefined when it does not exist. `uid`:
+   * the uid the caller expects (skips storage when the cache agrees).
+   */
   get(resource: TokenObjectResource, namespace: string, name: string, uid?: string): Promise<KubeObject | undefined>;
 }
 
 const decoder = new TextDecoder();
+/** Each cached version is decoded once, however many requests ask for it. */
+const decoded = new WeakMap<CachedObject, KubeObject>();
+
+function decode(cached: CachedObject): KubeObject {
+  let obj = decoded.get(cached);
+  if (!obj) decoded.set(cached, (obj = JSON.parse(decoder.decode(cached.json)) as KubeObject));
+  return obj;
+}
 
 export function registryObjectGetter(registry: Registry): TokenObjectGetter {
   return {
@@ -24,7 +36,7 @@ export function registryObjectGetter(registry: Registry): TokenObjectGetter {
       const ns = resource === 'nodes' ? '' : namespace;
       const cached = store.cache.get(store.key(ns, name));
       if (cached) {
-        const obj = JSON.parse(decoder.decode(cached.json)) as KubeObject;
+        const obj = decode(cached);
         if (uid === undefined || str(metaOf(obj).uid) === uid) return obj;
       }
       try {
