@@ -14,6 +14,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { findKind, findResource } from '../api/kinds.js';
 import { Scale } from '../api/autoscaling/v1.js';
+import { TokenRequest } from '../api/authentication/tokenrequest-tokenreview.js';
 import { Status } from '../api/meta/v1.js';
 import type { StructType } from '../api/schema/dsl.js';
 import { JsonWatchDecoder, WatchFrameDecoder, decodeProtobuf, decodeWatchFrame, encodeProtobuf, type TypeMeta } from '../machinery/codec/index.js';
@@ -96,6 +97,8 @@ function isConnectionError(e: unknown): boolean {
 function schemaFor(tm: TypeMeta): StructType | undefined {
   if (tm.kind === 'Status') return Status;
   if (tm.kind === 'Scale') return Scale;
+  // The body of serviceaccounts/<name>/token, not a resource of its own.
+  if (tm.kind === 'TokenRequest' && tm.apiVersion === 'authentication.k8s.io/v1') return TokenRequest;
   const kv = findKind(tm.apiVersion, tm.kind);
   if (kv) return kv.type;
   if (tm.kind.endsWith('List')) return findKind(tm.apiVersion, tm.kind.slice(0, -4))?.list;

@@ -49,12 +49,23 @@ describe('service account tokens', () => {
     await kubectlOk(api.kubeconfig, ['create', 'namespace', 'app']);
     manager = await startControllerManager(api.kubeconfig, [
       '--controllers=serviceaccount,serviceaccount-token,root-ca-cert-publisher', '--service-account-private-key-file', key, '--root-ca-file', caFile,
+      // The controllers talk to the API server with bound tokens of their own service accounts.
+      '--use-service-account-credentials',
     ]);
     await waitFor(async () => (await client.get('/api/v1/namespaces/app/serviceaccounts/default')).status === 200, `default service account (${logs()})`);
   });
   after(async () => {
     await manager?.stop();
     await api?.stop();
+  });
+
+  it('--use-service-account-credentials: controllers work with tokens of their kube-system service accounts', async () => {
+    for (const name of ['service-account-controller', 'root-ca-cert-publisher']) {
+      assert.equal((await client.get(`/api/v1/namespaces/kube-system/serviceaccounts/${name}`)).status, 200, name);
+    }
+    await kubectlOk(api.kubeconfig, ['create', 'namespace', 'fresh']);
+    await waitFor(async () => (await client.get('/api/v1/namespaces/fresh/serviceaccounts/default')).status === 200, `default service account in fresh (${logs()})`);
+    assert.doesNotMatch(logs(), /Unauthorized/);
   });
 
   for (const version of VERSIONS) {
