@@ -20,10 +20,10 @@ export interface ServiceAccountFlags {
 /** Throws an Error with a one-line message for a bad key file or flag. */
 export function serviceAccountTokenOptions(flags: ServiceAccountFlags, dataDir: string): NonNullable<ApiServerOptions['serviceAccountTokens']> {
   const issuers = flags.serviceAccountIssuer.length > 0 ? flags.serviceAccountIssuer : [DEFAULT_SERVICE_ACCOUNT_ISSUER];
-  const signingKey = flags.serviceAccountSigningKeyFile !== undefined
-    ? readSigningKey(flags.serviceAccountSigningKeyFile)
-    : ensureSigningKey(join(dataDir, 'pki', 'sa.key'), join(dataDir, 'pki', 'sa.pub'));
-  const verificationKeys = flags.serviceAccountKeyFile.flatMap((f) => readVerificationKeys(f));
+  const signingKey = flagged('--service-account-signing-key-file', () =>
+    flags.serviceAccountSigningKeyFile !== undefined ? readSigningKey(flags.serviceAccountSigningKeyFile) : ensureSigningKey(join(dataDir, 'pki', 'sa.key'), join(dataDir, 'pki', 'sa.pub')),
+  );
+  const verificationKeys = flagged('--service-account-key-file', () => flags.serviceAccountKeyFile.flatMap((f) => readVerificationKeys(f)));
   let maxExpirationSeconds: number | undefined;
   if (flags.serviceAccountMaxTokenExpiration !== undefined) {
     maxExpirationSeconds = Math.floor(flags.serviceAccountMaxTokenExpiration / 1000);
@@ -39,4 +39,13 @@ export function serviceAccountTokenOptions(flags: ServiceAccountFlags, dataDir: 
     maxExpirationSeconds,
     extendExpiration: flags.serviceAccountExtendTokenExpiration,
   };
+}
+
+/** Runs `read`, naming the flag in the message of what it throws. */
+function flagged<T>(flag: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    throw new Error(`${flag}: ${(err as Error).message}`);
+  }
 }
