@@ -69,6 +69,8 @@ describe('TokenRequest (serviceaccounts/<name>/token)', () => {
     assert.equal(uid.status, 409);
     assert.match(uid.body.message, /the UID in the bound object reference \(not-its-uid\) does not match the UID in record/);
     assert.equal((await call('GET', TOKEN)).status, 405);
+    // Admission (NamespaceLifecycle) comes first.
+    assert.equal((await call('POST', '/api/v1/namespaces/gone/serviceaccounts/bot/token', request({}))).body.message, 'namespaces "gone" not found');
   });
 
   it('discovery lists serviceaccounts/token and the create-only tokenreviews', async () => {

@@ -62,6 +62,13 @@ export async function handleTokenRequest(ctx: RequestContext): Promise<void> {
   if (str(meta.namespace) !== '' && meta.namespace !== namespace) {
     throw apiError.invalid('TokenRequest', GROUP, name, [fieldError.invalid('metadata.namespace', meta.namespace, 'must match the service account namespace if specified')]);
   }
+  // Admission sees the request as a create of serviceaccounts/token (mutating before the service
+  // account is read, validating once the request is complete), as the handler and TokenREST order it.
+  const admission = {
+    operation: 'CREATE' as const, kind: store.kind, group: '', resource: 'serviceaccounts', subresource: 'token',
+    namespace, name, object: req, user: ctx.user, dryRun,
+  };
+  await ctx.admission?.admit(admission);
   const sa = await store.get(namespace, name);
   const spec = req.spec as KubeObject;
   if (!Array.isArray(spec.audiences) || spec.audiences.length === 0) spec.audiences = [...issuer.apiAudiences];
@@ -72,10 +79,7 @@ export async function handleTokenRequest(ctx: RequestContext): Promise<void> {
   delete req.status;
   const errors = validateTokenRequest(req);
   if (errors.length > 0) throw apiError.invalid('TokenRequest', GROUP, name, errors);
-  await ctx.admission?.validate({
-    operation: 'CREATE', kind: store.kind, group: '', resource: 'serviceaccounts', subresource: 'token',
-    namespace, name, object: req, user: ctx.user, dryRun,
-  });
+  await ctx.admission?.validate(admission);
 
   const objects = registryObjectGetter(ctx.registry);
   let pod: ObjectRef | undefined;
