@@ -58,7 +58,8 @@ export async function run(args: string[]): Promise<BenchReport> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'kubelite-bench-'));
   const tls = await prepareApiserverPki(dataDir);
-  const child = spawn(process.execPath, [KUBELITE_BIN, 'apiserver', '--storage', 'memory', '--data-dir', dataDir, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // No controller manager creates `default` service accounts here: pods go without ServiceAccount admission.
+  const child = spawn(process.execPath, [KUBELITE_BIN, 'apiserver', '--storage', 'memory', '--data-dir', dataDir, '--port', String(port), '--disable-admission-plugins=ServiceAccount'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
   const admin = new RestClientset({ config: tls.restConfig(port), qps: 0 });
