@@ -127,6 +127,22 @@ describe('ServiceAccount admission', () => {
     assert.equal(lookups, 3);
   });
 
+  it('a service account enforcing mountable secrets limits its pods to the secrets it lists', async () => {
+    accounts['ns/strict'] = { metadata: { name: 'strict', annotations: { 'kubernetes.io/enforce-mountable-secrets': 'true' } }, secrets: [{ name: 'ok' }], imagePullSecrets: [{ name: 'pull' }] };
+    const check = async (spec: KubeObject) => {
+      const p = pod({ serviceAccountName: 'strict', ...spec });
+      await plugin.admit(attrs('pods', { object: p }));
+      return plugin.validate(attrs('pods', { object: p }));
+    };
+    await check({ volumes: [{ name: 'v', secret: { secretName: 'ok' } }], imagePullSecrets: [{ name: 'pull' }] });
+    assert.equal((await refused(check({ volumes: [{ name: 'v', secret: { secretName: 'other' } }] }))).message,
+      'pods "p" is forbidden: volume with secret.secretName="other" is not allowed because service account strict does not reference that secret');
+    assert.equal((await refused(check({ containers: [{ name: 'c', env: [{ name: 'E', valueFrom: { secretKeyRef: { name: 'other', key: 'k' } } }] }] }))).message,
+      'pods "p" is forbidden: container c with envVar E referencing secret.secretName="other" is not allowed because service account strict does not reference that secret');
+    assert.equal((await refused(check({ imagePullSecrets: [{ name: 'pull' }, { name: 'x' }] }))).message,
+      'pods "p" is forbidden: imagePullSecrets[1].name="x" is not allowed because service account strict does not reference that imagePullSecret');
+  });
+
   it('mirror pods are left alone but may not reference service accounts, secrets or token projections', async () => {
     const mirror = pod({}, { 'kubernetes.io/config.mirror': 'x' });
     await plugin.admit(attrs('pods', { object: mirror }));

@@ -4,7 +4,8 @@
 // every container and init container mounts a projected `kube-api-access-xxxxx` volume (a bound
 // token of 3607 s, the kube-root-ca.crt ConfigMap, the namespace) at
 // /var/run/secrets/kubernetes.io/serviceaccount; a pod without imagePullSecrets gets its service
-// account's. Mirror pods (static pods a node reports) may reference neither service accounts,
+// account's; a service account annotated kubernetes.io/enforce-mountable-secrets=true limits its
+// pods to the secrets it lists. Mirror pods (static pods a node reports) may reference neither service accounts,
 // secrets nor token projections.
 import type { KubeObject } from '../../api/schema/kind.js';
 import { WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS } from '../../machinery/jwt/tokens.js';
@@ -114,7 +115,11 @@ export class ServiceAccountAdmission implements AdmissionPlugin {
       }
       return;
     }
-    await this.serviceAccount(a, str(spec.serviceAccountName));
+    const sa = await this.serviceAccount(a, str(spec.serviceAccountName));
+    if (enforcesMountableSecrets(sa)) {
+      const why = unlistedSecretReference(sa, spec);
+      if (why) throw admissionForbidden(a, why);
+    }
   }
 
   /** The pod's service account, or 403; the default one is looked for again a few times (its controller may be about to create it). */
@@ -127,6 +132,46 @@ export class ServiceAccountAdmission implements AdmissionPlugin {
     }
     throw admissionForbidden(a, `error looking up service account ${a.namespace}/${name}: serviceaccount ${JSON.stringify(name)} not found`);
   }
+}
+
+export const ENFORCE_MOUNTABLE_SECRETS_ANNOTATION = 'kubernetes.io/enforce-mountable-secrets';
+
+/** A service account annotated kubernetes.io/enforce-mountable-secrets=true (Go's ParseBool) limits its pods to its own secrets. */
+function enforcesMountableSecrets(sa: Obj): boolean {
+  const v = obj(metaOf(sa).annotations)[ENFORCE_MOUNTABLE_SECRETS_ANNOTATION];
+  return typeof v === 'string' && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
+}
+
+/** Kubernetes' limitSecretReferences: the first secret the pod names that its service account does not list, as a message. */
+function unlistedSecretReference(sa: Obj, spec: Obj): string | undefined {
+  const saName = str(metaOf(sa).name);
+  const mountable = new Set(list(sa.secrets).map((r) => str(r.name)));
+  const refused = (what: string, secret: string) => `${what} referencing secret.secretName="${secret}" is not allowed because service account ${saName} does not reference that secret`;
+  for (const v of list(spec.volumes)) {
+    const secret = obj(v.secret);
+    if (v.secret !== undefined && !mountable.has(str(secret.secretName))) {
+      return `volume with secret.secretName="${str(secret.secretName)}" is not allowed because service account ${saName} does not reference that secret`;
+    }
+  }
+  for (const [key, label] of [['initContainers', 'init container'], ['containers', 'container'], ['ephemeralContainers', 'ephemeral container']] as const) {
+    for (const c of list(spec[key])) {
+      for (const e of list(c.envFrom)) {
+        const ref = obj(e.secretRef);
+        if (e.secretRef !== undefined && !mountable.has(str(ref.name))) return refused(`${label} ${str(c.name)} with envFrom`, str(ref.name));
+      }
+      for (const e of list(c.env)) {
+        const ref = obj(obj(e.valueFrom).secretKeyRef);
+        if (obj(e.valueFrom).secretKeyRef !== undefined && !mountable.has(str(ref.name))) return refused(`${label} ${str(c.name)} with envVar ${str(e.name)}`, str(ref.name));
+      }
+    }
+  }
+  const pullable = new Set(list(sa.imagePullSecrets).map((r) => str(r.name)));
+  const pulls = list(spec.imagePullSecrets);
+  for (let i = 0; i < pulls.length; i++) {
+    const name = str(pulls[i]!.name);
+    if (!pullable.has(name)) return `imagePullSecrets[${i}].name="${name}" is not allowed because service account ${saName} does not reference that imagePullSecret`;
+  }
+  return undefined;
 }
 
 export function isMirrorPod(pod: KubeObject): boolean {
