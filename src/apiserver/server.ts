@@ -20,7 +20,7 @@ import { SYSTEM_AUTHENTICATED, SYSTEM_MASTERS, type Attributes, type Authorizer,
 import { bootstrapSystemObjects } from './bootstrap.js';
 import { DEFAULT_ADMISSION_PLUGINS, newAdmissionChain, type AdmissionPluginName } from './admission/index.js';
 import type { ServiceAccountTokenIssuer } from './auth/serviceaccount-token-issuer.js';
-import { registryObjectGetter } from './auth/serviceaccount-token-lookup.js';
+import { registryLegacyTokenMarker, registryObjectGetter } from './auth/serviceaccount-token-lookup.js';
 import { ServiceAccountTokenAuthenticator } from './auth/serviceaccount-token.js';
 import type { VerificationKey } from '../machinery/jwt/keys.js';
 import { tokenReviewer } from './token-review.js';
@@ -150,6 +150,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         keys: [{ publicKey: sa.signingKey.publicKey, alg: sa.signingKey.alg, kid: sa.signingKey.kid }, ...(sa.verificationKeys ?? [])],
         apiAudiences: sa.apiAudiences,
         getter: registryObjectGetter(registry),
+        markLegacyTokenUsed: registryLegacyTokenMarker(registry),
       })
     : undefined;
   const authenticators = opts.authentication ? [...opts.authentication.authenticators, ...(saAuthenticator ? [saAuthenticator] : [])] : [];

@@ -195,6 +195,9 @@ describe('service account tokens', () => {
     assert.equal(payloadOf(token).iss, 'kubernetes/serviceaccount');
     assert.equal((await client.get('/api/v1/namespaces/app/secrets/legacy-token', bearer(token))).status, 200);
     assert.equal((await review(token)).user.username, 'system:serviceaccount:app:legacy');
+    // Legacy token tracking: the Secret records the day it was last used.
+    const today = new Date().toISOString().slice(0, 10);
+    await waitFor(async () => (await client.get('/api/v1/namespaces/app/secrets/legacy-token')).json.metadata.labels?.['kubernetes.io/legacy-token-last-used'] === today, 'last-used label');
     await kubectlOk(api.kubeconfig, ['-n', 'app', 'delete', 'serviceaccount', 'legacy']);
     await waitFor(async () => (await client.get('/api/v1/namespaces/app/secrets/legacy-token')).status === 404, 'the token Secret goes with its service account');
     assert.equal((await client.get('/api/v1/namespaces/app/pods', bearer(token))).status, 401);

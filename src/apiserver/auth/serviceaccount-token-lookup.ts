@@ -48,3 +48,16 @@ export function registryObjectGetter(registry: Registry): TokenObjectGetter {
     },
   };
 }
+
+/** Labels a legacy token's Secret with the day it was last used (Kubernetes' legacy token tracking). */
+export function registryLegacyTokenMarker(registry: Registry): (namespace: string, secret: string, date: string) => Promise<void> {
+  return async (namespace, secret, date) => {
+    const store = registry.store('', 'secrets');
+    if (!store) return;
+    await store.guaranteedUpdate(namespace, secret, (current) => {
+      const m = metaOf(current);
+      m.labels = { ...((m.labels ?? {}) as Record<string, string>), 'kubernetes.io/legacy-token-last-used': date };
+      return current;
+    });
+  };
+}

@@ -114,6 +114,9 @@ describe('service account token authenticator', () => {
     assert.deepEqual(await auth.authenticate(request(token)), { name: 'system:serviceaccount:ns:bot', uid: 'sa-uid', groups: ['system:serviceaccounts', 'system:serviceaccounts:ns'] });
     // For any audience the API accepts (legacy tokens have none).
     assert.deepEqual((await auth.authenticateToken(token))?.audiences, [ISSUER]);
+    // Invalidated by label (Kubernetes' legacy token cleaner marks unused ones).
+    store.set('secrets/ns/bot-token', { ...secret, metadata: { ...secret.metadata, labels: { 'kubernetes.io/legacy-token-invalid-since': '2026-01-01' } } });
+    assert.equal(await refusal(auth.authenticate(request(token))), "the token in secret ns/bot-token for service account ns/bot has been marked invalid. Use tokens from the TokenRequest API or manually created secret-based tokens, or remove the 'kubernetes.io/legacy-token-invalid-since' label from the secret to re-enable it");
     store.set('secrets/ns/bot-token', { ...secret, data: { token: Buffer.from('other').toString('base64') } });
     assert.equal(await refusal(auth.authenticate(request(token))), "service account token does not match server's copy");
     store.set('secrets/ns/bot-token', { ...secret, metadata: { ...secret.metadata, annotations: { 'kubernetes.io/service-account.name': 'someone-else' } } });
@@ -123,5 +126,21 @@ describe('service account token authenticator', () => {
     store.set('secrets/ns/bot-token', secret);
     store.delete('serviceaccounts/ns/bot');
     assert.equal(await refusal(auth.authenticate(request(token))), 'service account token has been invalidated');
+  });
+
+  it('legacy token use is recorded on its Secret once a day', async () => {
+    const { store, getter } = objects();
+    store.set('serviceaccounts/ns/bot', { metadata: { name: 'bot', namespace: 'ns', uid: 'sa-uid' } });
+    const marks: string[] = [];
+    const auth = new ServiceAccountTokenAuthenticator({ issuers: [ISSUER], keys: [key], apiAudiences: [ISSUER], getter, now: () => NOW, markLegacyTokenUsed: async (ns, name, date) => void marks.push(`${ns}/${name} ${date}`) });
+    const token = await signToken(legacyClaims({ namespace: 'ns', name: 'bot', uid: 'sa-uid' }, 'bot-token'), key);
+    const secret = { metadata: { name: 'bot-token', namespace: 'ns', annotations: { 'kubernetes.io/service-account.name': 'bot' } }, data: { token: Buffer.from(token).toString('base64') } };
+    store.set('secrets/ns/bot-token', secret);
+    await auth.authenticate(request(token));
+    const today = new Date(NOW * 1000).toISOString().slice(0, 10);
+    assert.deepEqual(marks, [`ns/bot-token ${today}`]);
+    store.set('secrets/ns/bot-token', { ...secret, metadata: { ...secret.metadata, labels: { 'kubernetes.io/legacy-token-last-used': today } } });
+    await auth.authenticate(request(token));
+    assert.equal(marks.length, 1, 'already marked today');
   });
 });

@@ -20,6 +20,8 @@ export const POD_UID_KEY = 'authentication.kubernetes.io/pod-uid';
 export const NODE_NAME_KEY = 'authentication.kubernetes.io/node-name';
 export const NODE_UID_KEY = 'authentication.kubernetes.io/node-uid';
 export const CREDENTIAL_ID_KEY = 'authentication.kubernetes.io/credential-id';
+export const LAST_USED_LABEL = 'kubernetes.io/legacy-token-last-used';
+export const INVALID_SINCE_LABEL = 'kubernetes.io/legacy-token-invalid-since';
 const UNEXPECTED_CLAIM = 'service account token claims could not be validated due to unexpected private claim';
 /** How many verified tokens are remembered. */
 const VERIFIED_CACHE_SIZE = 4096;
@@ -51,6 +53,8 @@ export interface ServiceAccountTokenOptions {
   /** --api-audiences (default: the issuers). */
   apiAudiences: readonly string[];
   getter: TokenObjectGetter;
+  /** Sets kubernetes.io/legacy-token-last-used=<date> on a legacy token's Secret (absent: not tracked). */
+  markLegacyTokenUsed?: (namespace: string, secret: string, date: string) => Promise<void>;
   /** Seconds since the epoch. */
   now?: () => number;
 }
@@ -183,6 +187,15 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     return Object.keys(extra).length > 0 ? { ...user, extra } : user;
   }
 
+  /** Kubernetes' legacy token tracking: the Secret's last-used label says today's date (UTC), written at most once a day, in the background. */
+  private markUsed(namespace: string, name: string, labels: Record<string, unknown>): void {
+    const today = new Date(this.now() * 1000).toISOString().slice(0, 10);
+    if (!this.opts.markLegacyTokenUsed || labels[LAST_USED_LABEL] === today) return;
+    this.opts.markLegacyTokenUsed(namespace, name, today).catch(() => {
+      // Best effort, as Kubernetes: the next use tries again.
+    });
+  }
+
   /** The object a token is bound to exists with the uid of the claim. */
   private async checkBoundObject(resource: 'secrets' | 'pods' | 'nodes', what: string, namespace: string, ref: unknown): Promise<{ name: string; uid: string }> {
     if (!isRef(ref)) throw new InvalidTokenError(UNEXPECTED_CLAIM);
@@ -210,6 +223,11 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     if (annotations['kubernetes.io/service-account.name'] !== name) throw new InvalidTokenError('service account token has been invalidated');
     const stored = ((secret.data ?? {}) as Record<string, unknown>).token;
     if (typeof stored !== 'string' || Buffer.from(stored, 'base64').toString('utf8') !== token) throw new InvalidTokenError("service account token does not match server's copy");
+    const labels = (metaOf(secret).labels ?? {}) as Record<string, unknown>;
+    this.markUsed(ns!, secretN!, labels);
+    if (str(labels[INVALID_SINCE_LABEL]) !== '') {
+      throw new InvalidTokenError(`the token in secret ${ns!}/${secretN!} for service account ${ns!}/${name!} has been marked invalid. Use tokens from the TokenRequest API or manually created secret-based tokens, or remove the '${INVALID_SINCE_LABEL}' label from the secret to re-enable it`);
+    }
     const account = await this.opts.getter.get('serviceaccounts', ns!, name!, uid);
     if (!account) throw new InvalidTokenError('service account token has been invalidated');
     const accountUid = str(metaOf(account).uid);
