@@ -1,19 +1,8 @@
 // Starts a real `kubelite controller-manager` for end-to-end tests (a free loopback port for its
 // own HTTP server, its output kept for failure messages) and stops it, whatever happens.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { KUBELITE_BIN } from './kubelite.js';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './ports.js';
 
 export interface RunningControllerManager {
   process: ChildProcess;
