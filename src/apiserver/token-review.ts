@@ -13,6 +13,7 @@ import { encodeOther } from './encode.js';
 import { readBody } from './http/body.js';
 import { writeBytes } from './http/respond.js';
 import { fieldValidationOf, type RequestContext } from './resources.js';
+import { userInfoOf } from './reviews/access-reviews.js';
 import type { IncomingMessage } from 'node:http';
 
 export interface TokenReviewResult {
@@ -76,13 +77,7 @@ export async function handleTokenReview(ctx: RequestContext): Promise<void> {
     const audiences = Array.isArray(spec.audiences) ? spec.audiences.filter((a): a is string => typeof a === 'string') : [];
     const r = await ctx.reviewToken(token, audiences);
     if (r.authenticated) status.authenticated = true;
-    if (r.user) {
-      const user: KubeObject = { username: r.user.name };
-      if (r.user.uid) user.uid = r.user.uid;
-      if (r.user.groups.length > 0) user.groups = [...r.user.groups];
-      if (r.user.extra && Object.keys(r.user.extra).length > 0) user.extra = { ...r.user.extra };
-      status.user = user;
-    }
+    if (r.user) status.user = userInfoOf(r.user);
     if (r.audiences && r.audiences.length > 0) status.audiences = r.audiences;
     if (r.error) status.error = r.error;
   }

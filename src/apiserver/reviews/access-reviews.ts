@@ -98,7 +98,8 @@ function resourceRule(r: Rule): Obj {
   return o;
 }
 
-function userInfoOf(user: UserInfo): Obj {
+/** An authentication.k8s.io/v1 UserInfo (SelfSubjectReview, TokenReview). */
+export function userInfoOf(user: UserInfo): Obj {
   const info: Obj = { username: user.name };
   if (user.uid) info.uid = user.uid;
   if (user.groups.length > 0) info.groups = [...user.groups];
