@@ -1,8 +1,8 @@
 // Service account tokens and the ServiceAccount admission plugin end to end: `kubelite apiserver`
 // (its own signing key in <data-dir>/pki/sa.key, a static admin token, RBAC) with `kubelite
 // controller-manager` (default service accounts, legacy token Secrets, kube-root-ca.crt, each
-// controller with its own service account token) and real kubectl (1.27 and 1.33), which sends
-// tokens over TLS only (the TLS front of test/support).
+// controller with its own service account token) and real kubectl (1.27 and 1.33) as the test admin
+// (client certificate) or with a token kubeconfig.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -13,19 +13,19 @@ import { boundClaims, signToken } from '../../src/machinery/jwt/tokens.js';
 import { startControllerManager, type RunningControllerManager } from '../support/controller-manager.js';
 import { Client } from '../support/http.js';
 import { kubectl, kubectlOk } from '../support/kubectl.js';
-import { startApiserver, type RunningApiserver } from '../support/kubelite.js';
-import { startTlsFront, writeTokenKubeconfig, type TlsFront } from '../support/tls-front.js';
+import { startApiserver, writeKubeconfig, type RunningApiserver } from '../support/kubelite.js';
 import { waitFor } from '../support/wait.js';
 
 const ISSUER = 'https://kubernetes.default.svc.cluster.local';
 const CA = '-----BEGIN CERTIFICATE-----\nMIIBdGVzdC1jYQ==\n-----END CERTIFICATE-----\n';
 const VERSIONS = ['1.27', '1.33'];
-const ADMIN_TOKEN = 'sa-e2e-admin-token';
 
 let api: RunningApiserver;
-let front: TlsFront;
+/** The test admin (client certificate, system:masters). */
 let client: Client;
-/** kubectl as the admin (system:masters). */
+/** Without a client certificate: anonymous, or whoever the bearer token says. */
+let certless: Client;
+/** kubectl as the test admin. */
 let admin: string;
 let manager: RunningControllerManager | undefined;
 const logs = () => manager?.logs() ?? '';
@@ -34,33 +34,29 @@ function bearer(token: string) {
   return { headers: { authorization: `Bearer ${token}` } };
 }
 
-const asAdmin = bearer(ADMIN_TOKEN);
 
 function payloadOf(token: string): Record<string, any> {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, any>;
 }
 
 async function review(token: string, audiences?: string[]): Promise<Record<string, any>> {
-  const r = await client.post('/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token, audiences } }, asAdmin);
+  const r = await client.post('/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token, audiences } });
   assert.equal(r.status, 201, r.text);
   return r.json.status as Record<string, any>;
 }
 
 /** The answer to listing pods in `app` with `token`: 401 unauthenticated, 403 naming the user, or 200. */
 async function listPods(token: string): Promise<{ status: number; message: string }> {
-  const r = await client.get('/api/v1/namespaces/app/pods', bearer(token));
+  const r = await certless.get('/api/v1/namespaces/app/pods', bearer(token));
   return { status: r.status, message: r.status === 200 ? '' : (r.json.message as string) };
 }
 
 describe('service account tokens', () => {
   before(async () => {
-    const tokens = join(process.env.TMPDIR ?? '/tmp', `kubelite-sa-tokens-${process.pid}.csv`);
-    writeFileSync(tokens, `${ADMIN_TOKEN},admin,100,system:masters\n`);
-    api = await startApiserver(['--storage', 'memory', '--token-auth-file', tokens, '--enable-admission-plugins=ServiceAccount']);
-    front = await startTlsFront(api.url);
-    admin = join(api.dir, 'admin.kubeconfig');
-    writeTokenKubeconfig(admin, front.url, ADMIN_TOKEN);
+    api = await startApiserver(['--storage', 'memory', '--enable-admission-plugins=ServiceAccount']);
+    admin = api.kubeconfig;
     client = new Client(api.url);
+    certless = new Client(api.url, { certless: true });
     const key = join(api.dir, 'data', 'pki', 'sa.key');
     assert.ok(existsSync(key), 'the API server created its signing key');
     const caFile = join(api.dir, 'ca.crt');
@@ -71,21 +67,20 @@ describe('service account tokens', () => {
       // The controllers talk to the API server with bound tokens of their own service accounts.
       '--use-service-account-credentials',
     ]);
-    await waitFor(async () => (await client.get('/api/v1/namespaces/app/serviceaccounts/default', asAdmin)).status === 200, `default service account (${logs()})`);
+    await waitFor(async () => (await client.get('/api/v1/namespaces/app/serviceaccounts/default')).status === 200, `default service account (${logs()})`);
   });
   after(async () => {
     await manager?.stop();
-    await front?.close();
     await api?.stop();
   });
 
   it('--use-service-account-credentials: controllers work with tokens of their kube-system service accounts', async () => {
     for (const name of ['service-account-controller', 'root-ca-cert-publisher', 'clusterrole-aggregation-controller']) {
-      assert.equal((await client.get(`/api/v1/namespaces/kube-system/serviceaccounts/${name}`, asAdmin)).status, 200, name);
+      assert.equal((await client.get(`/api/v1/namespaces/kube-system/serviceaccounts/${name}`)).status, 200, name);
     }
     await kubectlOk(admin, ['create', 'namespace', 'fresh']);
-    await waitFor(async () => (await client.get('/api/v1/namespaces/fresh/serviceaccounts/default', asAdmin)).status === 200, `default service account in fresh (${logs()})`);
-    await waitFor(async () => (await client.get('/api/v1/namespaces/fresh/configmaps/kube-root-ca.crt', asAdmin)).status === 200, `kube-root-ca.crt in fresh (${logs()})`);
+    await waitFor(async () => (await client.get('/api/v1/namespaces/fresh/serviceaccounts/default')).status === 200, `default service account in fresh (${logs()})`);
+    await waitFor(async () => (await client.get('/api/v1/namespaces/fresh/configmaps/kube-root-ca.crt')).status === 200, `kube-root-ca.crt in fresh (${logs()})`);
     assert.doesNotMatch(logs(), /Unauthorized|forbidden/);
   });
 
@@ -93,7 +88,7 @@ describe('service account tokens', () => {
     it(`kubectl ${version} create token: claims, audience, duration, bound to a pod`, async () => {
       const sa = `bot-${version.replace('.', '-')}`;
       await kubectlOk(admin, ['-n', 'app', 'create', 'serviceaccount', sa], { version });
-      const saUid = (await client.get(`/api/v1/namespaces/app/serviceaccounts/${sa}`, asAdmin)).json.metadata.uid as string;
+      const saUid = (await client.get(`/api/v1/namespaces/app/serviceaccounts/${sa}`)).json.metadata.uid as string;
       const plain = (await kubectlOk(admin, ['-n', 'app', 'create', 'token', sa], { version })).trim();
       const claims = payloadOf(plain);
       assert.deepEqual(claims.aud, [ISSUER]);
@@ -109,7 +104,7 @@ describe('service account tokens', () => {
       const b = payloadOf(bound);
       assert.deepEqual(b.aud, ['x']);
       assert.equal(b.exp - b.iat, 600);
-      const podUid = (await client.get(`/api/v1/namespaces/app/pods/p-${sa}`, asAdmin)).json.metadata.uid as string;
+      const podUid = (await client.get(`/api/v1/namespaces/app/pods/p-${sa}`)).json.metadata.uid as string;
       assert.deepEqual(b['kubernetes.io'].pod, { name: `p-${sa}`, uid: podUid });
 
       const short = await kubectl(admin, ['-n', 'app', 'create', 'token', sa, '--duration', '5m'], { version });
@@ -126,7 +121,7 @@ describe('service account tokens', () => {
     // What the kubelet would mount: a token for the API server bound to the pod.
     const tr = await client.post('/api/v1/namespaces/app/serviceaccounts/worker/token', {
       apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3607, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'worker-pod' } },
-    }, asAdmin);
+    });
     assert.equal(tr.status, 201, tr.text);
     const token = tr.json.status.token as string;
     const claims = payloadOf(token);
@@ -138,7 +133,7 @@ describe('service account tokens', () => {
     // Authenticated as the service account, which RBAC does not let list pods yet.
     assert.deepEqual(await listPods(token), { status: 403, message: 'pods is forbidden: User "system:serviceaccount:app:worker" cannot list resource "pods" in API group "" in the namespace "app"' });
     const kubeconfig = join(api.dir, 'worker.kubeconfig');
-    writeTokenKubeconfig(kubeconfig, front.url, token);
+    writeKubeconfig(kubeconfig, api.url, { token });
     for (const version of VERSIONS) {
       const denied = await kubectl(kubeconfig, ['-n', 'app', 'get', 'pods'], { version });
       assert.match(denied.stderr, /User "system:serviceaccount:app:worker" cannot list resource "pods"/);
@@ -168,12 +163,12 @@ describe('service account tokens', () => {
 
   it('expired tokens, tokens for another audience, other keys, deleted service accounts and garbage are 401', async () => {
     await kubectlOk(admin, ['-n', 'app', 'create', 'serviceaccount', 'temp']);
-    const sa = (await client.get('/api/v1/namespaces/app/serviceaccounts/temp', asAdmin)).json;
+    const sa = (await client.get('/api/v1/namespaces/app/serviceaccounts/temp')).json;
     const key = readSigningKey(join(api.dir, 'data', 'pki', 'sa.key'));
     const now = Math.floor(Date.now() / 1000);
     const claims = (over: { now?: number } = {}) => boundClaims({ issuer: ISSUER, serviceAccount: { namespace: 'app', name: 'temp', uid: sa.metadata.uid }, audiences: [ISSUER], expirationSeconds: 600, now, ...over });
     const expired = await signToken(claims({ now: now - 7200 }), key);
-    const r = await client.get('/api/v1/namespaces/app/pods', bearer(expired));
+    const r = await certless.get('/api/v1/namespaces/app/pods', bearer(expired));
     assert.equal(r.status, 401);
     assert.deepEqual(r.json, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
     assert.equal((await review(expired)).error, '[invalid bearer token, service account token has expired]');
@@ -197,10 +192,10 @@ describe('service account tokens', () => {
     await kubectlOk(admin, ['-n', 'app', 'delete', 'serviceaccount', 'temp']);
     await waitFor(async () => (await listPods(valid)).status === 401, 'token of a deleted service account refused');
     // Without a token the request is anonymous, which RBAC refuses.
-    const anonymous = await client.get('/api/v1/namespaces/app/pods');
+    const anonymous = await certless.get('/api/v1/namespaces/app/pods');
     assert.equal(anonymous.status, 403);
     assert.match(anonymous.json.message, /User "system:anonymous" cannot list resource "pods"/);
-    const empty = await client.post('/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: {} }, asAdmin);
+    const empty = await client.post('/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: {} });
     assert.equal(empty.status, 400);
     assert.equal(empty.json.message, 'token is required for TokenReview in authentication');
   });
@@ -211,7 +206,7 @@ describe('service account tokens', () => {
       input: 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: legacy-token\n  annotations:\n    kubernetes.io/service-account.name: legacy\ntype: kubernetes.io/service-account-token\n',
     });
     const secret = await waitFor(async () => {
-      const s = (await client.get('/api/v1/namespaces/app/secrets/legacy-token', asAdmin)).json;
+      const s = (await client.get('/api/v1/namespaces/app/secrets/legacy-token')).json;
       return s.data?.token ? s : undefined;
     }, `token filled (${logs()})`);
     assert.equal(Buffer.from(secret.data['ca.crt'], 'base64').toString(), CA);
@@ -222,9 +217,9 @@ describe('service account tokens', () => {
     assert.equal((await review(token)).user.username, 'system:serviceaccount:app:legacy');
     // Legacy token tracking: the Secret records the day it was last used.
     const today = new Date().toISOString().slice(0, 10);
-    await waitFor(async () => (await client.get('/api/v1/namespaces/app/secrets/legacy-token', asAdmin)).json.metadata.labels?.['kubernetes.io/legacy-token-last-used'] === today, 'last-used label');
+    await waitFor(async () => (await client.get('/api/v1/namespaces/app/secrets/legacy-token')).json.metadata.labels?.['kubernetes.io/legacy-token-last-used'] === today, 'last-used label');
     await kubectlOk(admin, ['-n', 'app', 'delete', 'serviceaccount', 'legacy']);
-    await waitFor(async () => (await client.get('/api/v1/namespaces/app/secrets/legacy-token', asAdmin)).status === 404, 'the token Secret goes with its service account');
+    await waitFor(async () => (await client.get('/api/v1/namespaces/app/secrets/legacy-token')).status === 404, 'the token Secret goes with its service account');
     assert.equal((await listPods(token)).status, 401);
   });
 
@@ -240,7 +235,7 @@ describe('service account tokens', () => {
     const yaml = await kubectlOk(admin, ['-n', 'app', 'get', 'pod', 'plain', '-o', 'yaml']);
     assert.match(yaml, /mountPath: \/var\/run\/secrets\/kubernetes.io\/serviceaccount/);
     // The ConfigMap the volume refers to is published in every namespace.
-    await waitFor(async () => (await client.get('/api/v1/namespaces/app/configmaps/kube-root-ca.crt', asAdmin)).json.data?.['ca.crt'] === CA, 'kube-root-ca.crt');
+    await waitFor(async () => (await client.get('/api/v1/namespaces/app/configmaps/kube-root-ca.crt')).json.data?.['ca.crt'] === CA, 'kube-root-ca.crt');
 
     for (const version of VERSIONS) {
       const name = `ghost-${version.replace('.', '-')}`;
@@ -248,7 +243,7 @@ describe('service account tokens', () => {
       assert.notEqual(r.code, 0);
       assert.equal(r.stderr.trim(), `Error from server (Forbidden): pods "${name}" is forbidden: error looking up service account app/ghost: serviceaccount "ghost" not found`);
     }
-    const optOut = await client.post('/api/v1/namespaces/app/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'quiet' }, spec: { automountServiceAccountToken: false, containers: [{ name: 'c', image: 'nginx' }] } }, asAdmin);
+    const optOut = await client.post('/api/v1/namespaces/app/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'quiet' }, spec: { automountServiceAccountToken: false, containers: [{ name: 'c', image: 'nginx' }] } });
     assert.equal(optOut.status, 201, optOut.text);
     assert.equal(optOut.json.spec.volumes, undefined);
   });
