@@ -243,6 +243,14 @@ describe('service account tokens', () => {
       assert.notEqual(r.code, 0);
       assert.equal(r.stderr.trim(), `Error from server (Forbidden): pods "${name}" is forbidden: error looking up service account app/ghost: serviceaccount "ghost" not found`);
     }
+    // Server-side apply goes through admission too; what admission adds belongs to no manager
+    // (as in kube-apiserver: the field manager runs before mutating admission).
+    await kubectlOk(admin, ['-n', 'app', 'apply', '--server-side', '-f', '-'], { input: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: applied\nspec:\n  containers:\n  - name: c\n    image: nginx\n' });
+    const applied = (await client.get('/api/v1/namespaces/app/pods/applied')).json;
+    assert.equal(applied.spec.serviceAccountName, 'default');
+    assert.ok(applied.spec.volumes.some((v: { name: string }) => v.name.startsWith('kube-api-access-')));
+    const owned = JSON.stringify(applied.metadata.managedFields);
+    assert.doesNotMatch(owned, /f:volumes|f:volumeMounts|f:serviceAccountName/);
     const optOut = await client.post('/api/v1/namespaces/app/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'quiet' }, spec: { automountServiceAccountToken: false, containers: [{ name: 'c', image: 'nginx' }] } });
     assert.equal(optOut.status, 201, optOut.text);
     assert.equal(optOut.json.spec.volumes, undefined);
