@@ -161,21 +161,24 @@ async function bindComponents(agent: Agent, server: string): Promise<boolean> {
 }
 
 /** What is still missing before the cluster is ready ('' when ready). */
-async function missing(agent: Agent, server: string, nodes: number): Promise<string> {
+async function missing(agent: Agent, server: string, nodes: number, since: number): Promise<string> {
   if ((await getJson(agent, `${server}/readyz`)).status !== 200) return 'the API server';
   for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
     if ((await getJson(agent, `${server}/api/v1/namespaces/${ns}`)).status !== 200) return `namespace ${ns}`;
   }
   if ((await getJson(agent, `${server}/api/v1/namespaces/default/serviceaccounts/default`)).status !== 200) return 'the default service account';
   const list = await getJson(agent, `${server}/api/v1/nodes`);
-  const items = (list.body?.items ?? []) as Array<{ status?: { conditions?: Array<{ type: string; status: string }> } }>;
-  const ready = items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+  const items = (list.body?.items ?? []) as Array<{ status?: { conditions?: Array<{ type: string; status: string; lastHeartbeatTime?: string }> } }>;
+  // Heartbeats from this run only: after a restart the stored Nodes still say Ready.
+  const fresh = (t: string | undefined) => t !== undefined && Date.parse(t) >= Math.floor(since / 1000) * 1000;
+  const ready = items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True' && fresh(c.lastHeartbeatTime))).length;
   if (ready < nodes) return `${nodes - ready} of ${nodes} nodes`;
   return '';
 }
 
 export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
   const started = performance.now();
+  const startedAt = Date.now();
   const temporary = opts.dataDir === undefined;
   const dataDir = resolve(opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kubelite-cluster-')));
   mkdirSync(dataDir, { recursive: true });
@@ -216,7 +219,11 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const agent = new Agent({ keepAlive: true, ca: credentials.ca, cert: credentials.admin.cert, key: credentials.admin.key });
   const stop = async () => {
     agent.destroy();
-    await Promise.all(components.map((c) => c.stop()));
+    // The API server goes last, so that the controller manager and the scheduler can still release
+    // their leader leases: otherwise the next `up` on this data dir waits out the lease (15 s).
+    const [apiserver, ...clients] = components;
+    await Promise.all(clients.map((c) => c.stop()));
+    await apiserver!.stop();
     if (temporary) rmSync(dataDir, { recursive: true, force: true });
   };
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
@@ -226,7 +233,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       bound = true;
       nodesComponent?.start();
     }
-    const waiting = bound ? await missing(agent, server, nodes) : 'the API server';
+    const waiting = bound ? await missing(agent, server, nodes, startedAt) : 'the API server';
     if (waiting === '') break;
     if (Date.now() > deadline) {
       await stop();
