@@ -15,6 +15,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   nodes: () => import('./nodes.js'),
   controllers: () => import('./controllers.js'),
   authz: () => import('./authz.js'),
+  cluster: () => import('./cluster.js'),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -289,8 +289,9 @@ export async function startControllerManager(options: ControllerManagerOptions, 
 
   let stopping = false;
   const main = async (): Promise<number> => {
-    // wait for the API server, with back-off
-    let backoff = 500;
+    // wait for the API server, with back-off from 100 ms: started together with the API server
+    // (as `kubelite up` does), the controllers start as soon as it answers
+    let backoff = 100;
     while (!root.signal.aborted && !(await probeUnlessStopped())) {
       log({ msg: 'waiting for the API server', error: apiError, retryInMs: backoff, level: 'warning' });
       await sleep(clock, backoff, root.signal);

@@ -242,3 +242,24 @@ test('a restarted agent adopts the pods of its nodes: IPs kept, not reused, stat
   assert.ok(ipC !== ipA && ipC !== ipB, `${String(ipC)} vs ${String(ipA)}, ${String(ipB)}`);
   await agent.stop();
 });
+
+test('registration retries as the kubelet does: 100 ms doubling (so a node started with its API server registers at once)', async () => {
+  const clientset = new FakeClientset();
+  const clock = new FakeClock();
+  let down = true;
+  clientset.prependReactor('create', 'nodes', () => (down ? { handled: true, error: new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }) } : undefined));
+  const logs: Record<string, unknown>[] = [];
+  const agent = new NodeAgent({ clientset, informers: new FakeInformerFactory(clientset), clock, recorder: new FakeRecorder('kubelet'), nodes: 1, log: (f) => logs.push(f) });
+  void agent.start();
+  for (let i = 0; i < 4; i++) {
+    await flush(20);
+    clock.advance(Math.min(100 * 2 ** i, 7000));
+  }
+  await flush(20);
+  assert.deepEqual(logs.filter((l) => l.msg === 'node registration failed').map((l) => l.retryInMs).slice(0, 4), [100, 200, 400, 800]);
+  down = false;
+  clock.advance(1600);
+  await flush(20);
+  assert.ok(clientset.tracker.get(NODES, '', 'kubelite-node-0'), 'registered once the API server answers');
+  await agent.stop();
+});

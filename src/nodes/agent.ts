@@ -61,6 +61,11 @@ export interface NodeAgentOptions {
   log?: (fields: Record<string, unknown>) => void;
 }
 
+// kubelet's registerWithAPIServer retries 100 ms, 200 ms, ... up to 7 s: started together with the
+// API server (as `kubelite up` does), a node registers as soon as the server answers.
+const REGISTER_BACKOFF_MIN_MS = 100;
+const REGISTER_BACKOFF_MAX_MS = 7000;
+
 interface SimNode {
   name: string;
   index: number;
@@ -70,6 +75,8 @@ interface SimNode {
   /** 'ok': heartbeating; 'notready': Ready=False, no heartbeats; 'gone': deleted. */
   mode: 'ok' | 'notready' | 'gone';
   registered: boolean;
+  /** The wait before the next registration attempt after a failure (the kubelet's: 100 ms doubling to 7 s). */
+  registerBackoffMs: number;
   /** NotReady from the command line (--unready-nodes), whatever its annotation says. */
   forcedNotReady: boolean;
   /** When this agent first reported the node (the pressure conditions' transition time). */
@@ -177,6 +184,7 @@ export class NodeAgent {
         zone: zones.length > 0 ? zones[i % zones.length]! : '',
         mode: 'ok',
         registered: false,
+        registerBackoffMs: REGISTER_BACKOFF_MIN_MS,
         forcedNotReady: false,
         uid: '',
         lastStatusReport: 0,
@@ -384,11 +392,13 @@ export class NodeAgent {
       if (node.mode === 'notready') await this.writeNodeStatus(node, true);
       await this.renewLease(node, true);
       node.registered = true;
+      node.registerBackoffMs = REGISTER_BACKOFF_MIN_MS;
       this.log({ msg: 'node registered', node: node.name });
     } catch (e) {
       this.stats.errors++;
-      this.log({ msg: 'node registration failed', node: node.name, error: errMsg(e) });
-      if (!this.stopped) node.leaseTimer = this.clock.setTimer(() => void this.register(node), 1000);
+      this.log({ msg: 'node registration failed', node: node.name, error: errMsg(e), retryInMs: node.registerBackoffMs });
+      if (!this.stopped) node.leaseTimer = this.clock.setTimer(() => void this.register(node), node.registerBackoffMs);
+      node.registerBackoffMs = Math.min(REGISTER_BACKOFF_MAX_MS, node.registerBackoffMs * 2);
     }
   }
 

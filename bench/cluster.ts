@@ -1,0 +1,274 @@
+// `npm run bench -- cluster [start-runs] [deployments] [replicas] [nodes] [steady-seconds]`: the
+// whole of `kubelite up` (the real CLI, lmdb in a temporary data dir), measured from outside:
+// (a) time from spawning it to its `ready:` line, median of several runs; (b) the RSS of all its
+// processes (the supervisor and its components) when idle; (c) D Deployments × R replicas created
+// through the API until every pod is Running (on 100 nodes: 110 pods fit on a node); (d) `up
+// --nodes N` ready, then the steady-state heartbeat cost: API writes/s (the API server's
+// apiserver_request_total) and the CPU of the nodes process and of the API server.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { loadRestConfig } from '../src/client/kubeconfig.js';
+import { RestClientset } from '../src/client/rest.js';
+import type { KubeObject } from '../src/client/types.js';
+import { quantile, type BenchReport } from './report.js';
+
+const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
+const PODS = { group: '', version: 'v1', resource: 'pods' };
+const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
+const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+interface Up {
+  child: ChildProcess;
+  kubeconfig: string;
+  /** Milliseconds from spawn to the `ready:` line. */
+  readyMs: number;
+  stop(): Promise<void>;
+}
+
+/** Spawns `kubelite up` on a fresh data directory and resolves at its `ready:` line. */
+async function startUp(args: string[]): Promise<Up> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kubelite-bench-up-'));
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [KUBELITE_BIN, 'up', '--data-dir', dataDir, '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const kubeconfig = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /ready: kubeconfig=(\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`kubelite up exited ${code} before ready: ${stderr}`)));
+    });
+    return { child, kubeconfig, readyMs: performance.now() - t0, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+// ---- processes, from /proc ----
+
+function childPids(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** The supervisor and its components by name (`apiserver`, `nodes`, ...: the subcommand they run). */
+function clusterProcesses(upPid: number): Map<string, number> {
+  const procs = new Map<string, number>([['up', upPid]]);
+  for (const pid of childPids(upPid)) {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    procs.set(argv[2] ?? String(pid), pid);
+  }
+  return procs;
+}
+
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : 0;
+}
+
+/** CPU seconds (user + system) the process has used. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+function cpuOf(procs: Map<string, number>): Map<string, number> {
+  return new Map([...procs].map(([name, pid]) => [name, cpuSeconds(pid)]));
+}
+
+const cpuDelta = (a: Map<string, number>, b: Map<string, number>) => new Map([...b].map(([name, s]) => [name, s - (a.get(name) ?? 0)]));
+const fmtCpu = (m: Map<string, number>) => [...m].map(([name, s]) => `${name} ${s.toFixed(1)}`).join(', ');
+
+function client(kubeconfig: string): RestClientset {
+  return new RestClientset({ config: loadRestConfig({ kubeconfig }), qps: 0, contentType: 'application/vnd.kubernetes.protobuf', userAgent: 'kubelite-bench/0 (linux) kubernetes/bench' });
+}
+
+/** Sum of apiserver_request_total over the write verbs. */
+async function apiWrites(cs: RestClientset): Promise<number> {
+  const res = cs.check(await cs.send({ method: 'GET', path: '/metrics', accept: 'text/plain', idempotent: true }));
+  let sum = 0;
+  for (const line of res.body.toString().split('\n')) {
+    const m = /^apiserver_request_total\{.*\bverb="(create|update|patch|delete|deletecollection|apply|post|put)".*\} (\d+(?:\.\d+)?(?:e\+\d+)?)$/i.exec(line);
+    if (m) sum += Number(m[2]);
+  }
+  return sum;
+}
+
+async function parallel<T>(items: T[], concurrency: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let i = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (i < items.length) await fn(items[i++]!);
+    }),
+  );
+}
+
+// ---- (c) D Deployments × R replicas to Running ----
+
+/** Resolves once `want` pods of `namespace` are Running, following one watch (re-listed if it ends). */
+async function allRunning(cs: RestClientset, namespace: string, want: number, timeoutMs: number): Promise<void> {
+  const phase = new Map<string, string>();
+  let running = 0;
+  const set = (name: string, p: string | undefined) => {
+    const before = phase.get(name);
+    if (before === 'Running') running--;
+    if (p === undefined) phase.delete(name);
+    else {
+      phase.set(name, p);
+      if (p === 'Running') running++;
+    }
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const list = await cs.resource(PODS).list(namespace);
+    phase.clear();
+    running = 0;
+    for (const p of list.items) set(String((p.metadata as { name?: string }).name), (p.status as { phase?: string } | undefined)?.phase);
+    if (running >= want) return;
+    const watch = await cs.resource(PODS).watch(namespace, { resourceVersion: list.metadata.resourceVersion, allowWatchBookmarks: true, timeoutSeconds: Math.ceil(timeoutMs / 1000) });
+    try {
+      for await (const ev of watch) {
+        if (ev.type === 'ERROR') break;
+        if (ev.type === 'BOOKMARK') continue;
+        const pod = ev.object as KubeObject;
+        set(String((pod.metadata as { name?: string }).name), ev.type === 'DELETED' ? undefined : (pod.status as { phase?: string } | undefined)?.phase);
+        if (running >= want) return;
+      }
+    } finally {
+      watch.close();
+    }
+  }
+  throw new Error(`${running} of ${want} pods Running after ${timeoutMs} ms`);
+}
+
+function deployment(name: string, replicas: number): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } },
+    },
+  };
+}
+
+export async function run(args: string[]): Promise<BenchReport> {
+  const startRuns = Number(args[0] ?? 7);
+  const numDeployments = Number(args[1] ?? 100);
+  const replicas = Number(args[2] ?? 100);
+  const numNodes = Number(args[3] ?? 1000);
+  const steadySeconds = Number(args[4] ?? 30);
+  const rows: BenchReport['rows'] = [];
+  const notes: string[] = [];
+
+  // (a) + (b): start to ready, then idle RSS of every process.
+  if (startRuns > 0) {
+  const readyMs: number[] = [];
+  let rss = new Map<string, number>();
+  for (let i = 0; i < startRuns; i++) {
+    const up = await startUp([]);
+    readyMs.push(up.readyMs);
+    if (i === startRuns - 1) {
+      // Idle: the start's work (module loading, informers' lists, the first heartbeats) is over.
+      await sleep(5000);
+      rss = new Map([...clusterProcesses(up.child.pid!)].map(([name, pid]) => [name, rssMiB(pid)]));
+    }
+    await up.stop();
+  }
+  const medianReady = quantile(readyMs, 0.5);
+  rows.push({ metric: `spawn \`kubelite up\` (lmdb, 3 nodes) → \`ready:\` line, median of ${startRuns}`, values: { kubelite: medianReady / 1000 }, unit: 's', target: '≤ 1 s', met: medianReady <= 1000 });
+  rows.push({ metric: 'same, min / max', values: { kubelite: `${(Math.min(...readyMs) / 1000).toFixed(2)} / ${(Math.max(...readyMs) / 1000).toFixed(2)}` }, unit: 's' });
+  const rssTotal = [...rss.values()].reduce((a, b) => a + b, 0);
+  rows.push({ metric: 'RSS of all processes, idle (supervisor + 4 components)', values: { kubelite: rssTotal }, unit: 'MiB' });
+  notes.push(`idle RSS by process (MiB): ${[...rss].map(([n, v]) => `${n} ${v.toFixed(0)}`).join(', ')}`);
+  }
+
+  // (c) D × R pods to Running, on 100 nodes (110 pods each).
+  if (numDeployments > 0) {
+    const podNodes = Math.max(3, Math.ceil((numDeployments * replicas) / 100));
+    const up = await startUp(['--nodes', String(podNodes)]);
+    const cs = client(up.kubeconfig);
+    try {
+      const procs = clusterProcesses(up.child.pid!);
+      await cs.resource(NAMESPACES).create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
+      const want = numDeployments * replicas;
+      const cpu0 = cpuOf(procs);
+      const t0 = performance.now();
+      const done = allRunning(cs, 'bench', want, 600_000);
+      await parallel(Array.from({ length: numDeployments }, (_, i) => i), 16, (i) => cs.resource(DEPLOYMENTS).create('bench', deployment(`d${i}`, replicas)));
+      const createdMs = performance.now() - t0;
+      await done;
+      const ms = performance.now() - t0;
+      const cpu = cpuDelta(cpu0, cpuOf(procs));
+      rows.push({ metric: `${numDeployments} Deployments × ${replicas} replicas: created → all ${want.toLocaleString('en-US')} pods Running (${podNodes} nodes)`, values: { kubelite: ms / 1000 }, unit: 's', target: '≤ 30 s (KWOK CI gate 120 s)', met: ms <= 30_000 });
+      rows.push({ metric: 'same, throughput', values: { kubelite: want / (ms / 1000) }, unit: 'pods/s' });
+      notes.push(`${want} pods: the ${numDeployments} Deployments were created in ${(createdMs / 1000).toFixed(2)} s; CPU seconds used meanwhile by process: ${fmtCpu(cpu)} (2 cores: ${((ms / 1000) * 2).toFixed(0)} cpu-s available)`);
+    } finally {
+      cs.close();
+      await up.stop();
+    }
+  }
+
+  // (d) N nodes: ready, then the steady-state heartbeat cost.
+  if (numNodes > 0) {
+    const up = await startUp(['--nodes', String(numNodes)]);
+    const cs = client(up.kubeconfig);
+    try {
+      rows.push({ metric: `spawn \`kubelite up --nodes ${numNodes}\` → \`ready:\` line (every node Ready)`, values: { kubelite: up.readyMs / 1000 }, unit: 's', target: '≤ 10 s', met: up.readyMs <= 10_000 });
+      const procs = clusterProcesses(up.child.pid!);
+      // Past the registration burst and the first staggered lease round (10 s).
+      await sleep(12_000);
+      const w0 = await apiWrites(cs);
+      const c0 = cpuOf(procs);
+      const t0 = performance.now();
+      await sleep(steadySeconds * 1000);
+      const elapsed = (performance.now() - t0) / 1000;
+      const writes = (await apiWrites(cs)) - w0 - 1;
+      const cpu = cpuDelta(c0, cpuOf(procs));
+      const pct = (name: string) => ((cpu.get(name) ?? 0) / elapsed) * 100;
+      rows.push({ metric: `steady state, ${numNodes} nodes: API writes/s`, values: { kubelite: writes / elapsed }, unit: 'writes/s' });
+      rows.push({ metric: 'steady state: CPU of the nodes process / the API server', values: { kubelite: `${pct('nodes').toFixed(1)} / ${pct('apiserver').toFixed(1)}` }, unit: '% of a core' });
+      notes.push(`steady state over ${elapsed.toFixed(0)} s with ${numNodes} nodes, CPU % of a core by process: ${[...cpu.keys()].map((n) => `${n} ${pct(n).toFixed(1)}`).join(', ')}`);
+    } finally {
+      cs.close();
+      await up.stop();
+    }
+  }
+
+  return {
+    name: 'cluster',
+    columns: ['kubelite'],
+    rows,
+    notes: [`\`kubelite up\` as a user runs it (lmdb in a temporary --data-dir, components as child processes) on the 2-core machine; clients use protobuf`, ...notes],
+  };
+}
