@@ -242,6 +242,16 @@ test('rest client: protobuf on the wire both ways (requests, answers, lists and 
   }
 });
 
+test('rest client: a protobuf list answer larger than the 3 MiB request limit decodes', async () => {
+  const cs = new RestClientset({ config: { server: server.url }, contentType: 'application/vnd.kubernetes.protobuf', qps: 0 });
+  await cs.resource(namespaces).create('', { metadata: { name: 'big' } });
+  const value = 'x'.repeat(500_000);
+  for (let i = 0; i < 8; i++) await cs.resource(cms).create('big', { metadata: { name: `cm-${i}` }, data: { value } });
+  const list = await cs.resource(cms).list('big');
+  assert.equal(list.items.length, 8);
+  cs.close();
+});
+
 test('events reach the API server and aggregate there', async () => {
   const { EventBroadcaster } = await import('./events.js');
   const cs = new RestClientset({ config: { server: server.url }, qps: 0 });

@@ -266,7 +266,9 @@ export class RestClientset implements Clientset {
   decode(res: { headers: http.IncomingHttpHeaders; body: Buffer }): KubeObject {
     const ct = String(res.headers['content-type'] ?? '');
     if (res.body.length === 0) return {};
-    if (ct.startsWith(PROTOBUF)) return decodeProtobuf(res.body, schemaFor).object as KubeObject;
+    // No size limit: the codec's default (3 MiB) guards the API server against request bodies,
+    // while an answer (a list of 10,000 pods) may be as large as the server chose to send.
+    if (ct.startsWith(PROTOBUF)) return decodeProtobuf(res.body, schemaFor, { maxBytes: Infinity }).object as KubeObject;
     return JSON.parse(res.body.toString('utf8')) as KubeObject;
   }
 
