@@ -121,7 +121,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
     .option('--default-stop-seconds <s>', 'time a container takes to exit after SIGTERM (default: shell forms such as sleep ignore SIGTERM and stop at the grace period\'s end, other commands exit at once)', number(0))
     .option('--unready-nodes <n|names>', 'nodes that stay NotReady: a count (the last ones) or comma-separated names', unready)
     .option('--event-qps <qps>', 'kubelet events per second over all nodes, beyond which they are dropped (0: no events)', number(0), 50)
-    .option('--workers <n>', 'concurrent pod status writers', integer(1), 16);
+    .option('--workers <n>', 'concurrent pod status writers (each a round trip to the API server; every kubelet has its own status manager, so 16 for 100 nodes left thousands of bound pods waiting to be reported Running)', integer(1), 64);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<NodesFlags>();

@@ -60,6 +60,11 @@ export const defaultIndexers: Readonly<Record<string, IndexFunc>> = {
     if (!Array.isArray(refs)) return [];
     return refs.map((r) => (r as { uid?: unknown }).uid).filter((u): u is string => typeof u === 'string' && u !== '');
   },
+  /** Objects without a controller ownerReference (what a controller may adopt), by namespace. */
+  orphan: (obj) => {
+    const refs = metaOf(obj).ownerReferences;
+    return Array.isArray(refs) && refs.some((r) => (r as { controller?: unknown }).controller === true) ? [] : [namespaceOf(obj)];
+  },
   nodeName: (obj) => {
     const spec = obj.spec as { nodeName?: unknown } | undefined;
     return typeof spec?.nodeName === 'string' && spec.nodeName !== '' ? [spec.nodeName] : [];

@@ -95,7 +95,10 @@ export interface Lister {
   get(namespace: string, name: string): KubeObject | undefined;
   /** All objects, or those of one namespace, optionally filtered by a label selector. */
   list(namespace?: string, labelSelector?: string | ((labels: Record<string, string>) => boolean)): KubeObject[];
-  /** Objects by a registered index: 'namespace', 'ownerUid' (ownerReferences[].uid), 'nodeName' (pods' spec.nodeName). */
+  /**
+   * Objects by a registered index: 'namespace', 'ownerUid' (ownerReferences[].uid), 'orphan' (the
+   * namespace of objects without a controller ownerReference), 'nodeName' (pods' spec.nodeName).
+   */
   byIndex(index: string, value: string): KubeObject[];
 }
 

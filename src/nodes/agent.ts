@@ -230,7 +230,7 @@ export class NodeAgent {
       onUpdate: (_old, o) => this.onPod(o),
       onDelete: (o) => this.onPod(o),
     });
-    for (let w = 0; w < (this.opts.workers ?? 16); w++) this.workers.push(this.work());
+    for (let w = 0; w < (this.opts.workers ?? 64); w++) this.workers.push(this.work());
     // stagger the heartbeats of the nodes over one interval
     list.forEach((node, k) => {
       const offset = Math.floor((k / list.length) * this.o.leaseRenewIntervalMs);

@@ -2,7 +2,13 @@
 // from the informers' events, plus the pods the scheduler has assumed (bound, or binding, but not
 // yet seen back from the watch), so a burst never overcommits a node.
 import type { KubeObject } from '../client/types.js';
-import { addPodToNode, emptyNodeInfo, newPodInfo, removePodFromNode, setNode, type NodeInfo, type PodInfo } from './model.js';
+import { addPodToNode, emptyNodeInfo, labelSetKey, newPodInfo, removePodFromNode, setNode, type LabelMatcher, type NodeInfo, type PodInfo } from './model.js';
+
+/** Pods of one namespace with the same labels, counted per node. */
+interface LabelSet {
+  labels: Readonly<Record<string, string>>;
+  perNode: Map<NodeInfo, number>;
+}
 
 export function isTerminal(pod: KubeObject): boolean {
   const phase = (pod.status as { phase?: string } | undefined)?.phase;
@@ -21,6 +27,13 @@ export class SchedulerCache {
   readonly podsWithAffinity = new Set<PodInfo>();
   readonly podsWithAntiAffinity = new Set<PodInfo>();
   private readonly nsLabels = new Map<string, Readonly<Record<string, string>>>();
+  /**
+   * namespace → label set → its pods per node. Spread constraints count the pods their selector
+   * matches on every node; the pods of a workload share one label set, so the selector runs once
+   * per distinct set (about one per ReplicaSet), not once per pod or per node and set: with
+   * 10,000 pods on 100 nodes that is what keeps a scheduling cycle from being O(all pods).
+   */
+  private readonly labelSets = new Map<string, Map<string, LabelSet>>();
   /** Labels of a namespace, for namespaceSelectors in pod affinity terms. */
   readonly namespaceLabels = (namespace: string): Readonly<Record<string, string>> | undefined => this.nsLabels.get(namespace);
 
@@ -78,8 +91,34 @@ export class SchedulerCache {
     this.place(p, p.nodeName);
   }
 
+  private countLabelSet(p: PodInfo, ni: NodeInfo, delta: 1 | -1): void {
+    const key = labelSetKey(p);
+    if (key === undefined) return;
+    let sets = this.labelSets.get(p.namespace);
+    if (!sets) this.labelSets.set(p.namespace, (sets = new Map()));
+    let set = sets.get(key);
+    if (!set) sets.set(key, (set = { labels: p.labels, perNode: new Map() }));
+    const n = (set.perNode.get(ni) ?? 0) + delta;
+    if (n > 0) set.perNode.set(ni, n);
+    else set.perNode.delete(ni);
+    if (set.perNode.size === 0) sets.delete(key);
+    if (sets.size === 0) this.labelSets.delete(p.namespace);
+  }
+
+  /** Per node, how many pods of `namespace` (not being deleted) have labels that `matches` accepts. */
+  matchingPodCounts(namespace: string, matches: LabelMatcher): Map<NodeInfo, number> {
+    const counts = new Map<NodeInfo, number>();
+    for (const set of this.labelSets.get(namespace)?.values() ?? []) {
+      if (!matches(set.labels)) continue;
+      for (const [ni, n] of set.perNode) counts.set(ni, (counts.get(ni) ?? 0) + n);
+    }
+    return counts;
+  }
+
   private place(p: PodInfo, nodeName: string): void {
-    addPodToNode(this.ensure(nodeName), p);
+    const ni = this.ensure(nodeName);
+    addPodToNode(ni, p);
+    this.countLabelSet(p, ni, 1);
     this.podNode.set(p.key, nodeName);
     if (p.affinity.length > 0 || p.preferredAffinity.length > 0 || p.preferredAntiAffinity.length > 0 || p.antiAffinity.length > 0) this.podsWithAffinity.add(p);
     if (p.antiAffinity.length > 0) this.podsWithAntiAffinity.add(p);
@@ -94,6 +133,7 @@ export class SchedulerCache {
     if (!ni) return;
     const p = removePodFromNode(ni, key);
     if (p) {
+      this.countLabelSet(p, ni, -1);
       this.podsWithAffinity.delete(p);
       this.podsWithAntiAffinity.delete(p);
     }

@@ -252,3 +252,25 @@ test('system default spread (ScheduleAnyway, hostname and zone) scores nodes mis
   // The spread part (weight 2) favours the node without matching pods.
   assert.ok(withDefaults[1]! - withDefaults[0]! > plain[1]! - plain[0]!, `${withDefaults} vs ${plain}`);
 });
+
+test('spread counts: pods per node by label set, without pods being deleted, other namespaces or ended pods; the selector runs once per label set', () => {
+  const web = { app: 'web' };
+  const deleting = pod({ node: 'a', labels: web });
+  (deleting.metadata as Record<string, unknown>).deletionTimestamp = '2026-01-01T00:00:00Z';
+  const c = cacheOf(
+    [node('a'), node('b')],
+    [pod({ node: 'a', labels: web }), pod({ node: 'a', labels: web }), pod({ node: 'b', labels: web }), pod({ node: 'b', labels: { app: 'db' } }), pod({ node: 'b', labels: web, ns: 'other' }), deleting],
+  );
+  const ended = pod({ node: 'b', labels: web });
+  c.addOrUpdatePod(ended);
+  c.addOrUpdatePod({ ...ended, status: { phase: 'Succeeded' } });
+  let calls = 0;
+  const counts = c.matchingPodCounts('default', (l) => (calls++, l.app === 'web'));
+  assert.deepEqual([...counts].map(([ni, n]) => [ni.name, n]).sort(), [['a', 2], ['b', 1]]);
+  assert.equal(calls, 2, 'once per distinct label set of the namespace');
+  const p = newPodInfo(pod({ labels: web }));
+  c.assume(p, 'b');
+  assert.equal(c.matchingPodCounts('default', (l) => l.app === 'web').get(c.nodeInfo('b')!), 2, 'an assumed pod counts');
+  c.forget(p.key);
+  assert.equal(c.matchingPodCounts('default', (l) => l.app === 'web').get(c.nodeInfo('b')!), 1);
+});

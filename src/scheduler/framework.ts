@@ -66,12 +66,6 @@ function untoleratedTaint(ni: NodeInfo, p: PodInfo, effects: (e: string) => bool
 
 const hardEffect = (e: string): boolean => e === 'NoSchedule' || e === 'NoExecute';
 
-function countsMatching(ni: NodeInfo, c: SpreadConstraint, namespace: string): number {
-  let n = 0;
-  for (const g of ni.labelGroups.values()) if (g.namespace === namespace && c.matches(g.labels)) n += g.count;
-  return n;
-}
-
 function spreadEligible(ni: NodeInfo, p: PodInfo, c: SpreadConstraint, keys: string[]): boolean {
   if (c.nodeAffinityPolicy === 'Honor' && !nodeAffinityMatches(p, ni.labels, ni.name)) return false;
   if (c.nodeTaintsPolicy === 'Honor' && untoleratedTaint(ni, p, hardEffect)) return false;
@@ -83,10 +77,11 @@ function spreadCounts(cache: SchedulerCache, p: PodInfo, constraints: SpreadCons
   const keys = constraints.map((c) => c.topologyKey);
   return constraints.map((c) => {
     const counts = new Map<string, number>();
+    const matching = cache.matchingPodCounts(p.namespace, c.matches);
     for (const ni of cache.nodes()) {
       if (!spreadEligible(ni, p, c, keys)) continue;
       const d = ni.labels[c.topologyKey]!;
-      counts.set(d, (counts.get(d) ?? 0) + countsMatching(ni, c, p.namespace));
+      counts.set(d, (counts.get(d) ?? 0) + (matching.get(ni) ?? 0));
     }
     let minMatch = counts.size === 0 ? 0 : Infinity;
     for (const v of counts.values()) if (v < minMatch) minMatch = v;
@@ -346,13 +341,11 @@ function spreadScores(cache: SchedulerCache, p: PodInfo, constraints: SpreadCons
     const hostname = c.topologyKey === 'kubernetes.io/hostname';
     const own = requireAll ? keys : [c.topologyKey];
     let perNode = memo.get(c.matches);
-    if (!perNode) memo.set(c.matches, (perNode = new Map()));
+    if (!perNode) memo.set(c.matches, (perNode = cache.matchingPodCounts(p.namespace, c.matches)));
     for (const ni of hostname ? nodes : cache.nodes()) {
       if (!spreadEligible(ni, p, c, own)) continue;
       const d = ni.labels[c.topologyKey]!;
-      let n = perNode.get(ni);
-      if (n === undefined) perNode.set(ni, (n = countsMatching(ni, c, p.namespace)));
-      counts.set(d, (counts.get(d) ?? 0) + n);
+      counts.set(d, (counts.get(d) ?? 0) + (perNode.get(ni) ?? 0));
     }
     return { c, counts, weight: Math.log(counts.size + 2) };
   });

@@ -288,8 +288,6 @@ export interface NodeInfo {
   pods: Map<string, PodInfo>;
   /** `protocol/port` → host IPs in use. */
   usedPorts: Map<string, string[]>;
-  /** Pods not being deleted, grouped by namespace and labels (selectors run once per group). */
-  labelGroups: Map<string, { namespace: string; labels: Readonly<Record<string, string>>; count: number }>;
   /** Pods on the node with required anti-affinity terms. */
   podsWithAntiAffinity: Set<PodInfo>;
   /** Pods on the node with any pod (anti-)affinity terms (for scoring symmetry). */
@@ -311,7 +309,6 @@ export function emptyNodeInfo(name: string): NodeInfo {
     nonZeroRequested: {},
     pods: new Map(),
     usedPorts: new Map(),
-    labelGroups: new Map(),
     podsWithAntiAffinity: new Set(),
     podsWithAffinity: new Set(),
     generation: 0,
@@ -333,19 +330,14 @@ export function setNode(ni: NodeInfo, node: KubeObject): void {
   ni.generation++;
 }
 
-function groupKey(p: PodInfo): string | undefined {
+/** The key of a pod's label set, for the pods counted by spread selectors (undefined: a pod being deleted is not counted). */
+export function labelSetKey(p: PodInfo): string | undefined {
   if ((p.pod.metadata as { deletionTimestamp?: unknown } | undefined)?.deletionTimestamp) return undefined;
-  return `${p.namespace}\u0000${JSON.stringify(p.labels)}`;
+  return JSON.stringify(p.labels);
 }
 
 export function addPodToNode(ni: NodeInfo, p: PodInfo): void {
   ni.pods.set(p.key, p);
-  const gk = groupKey(p);
-  if (gk !== undefined) {
-    const g = ni.labelGroups.get(gk);
-    if (g) g.count++;
-    else ni.labelGroups.set(gk, { namespace: p.namespace, labels: p.labels, count: 1 });
-  }
   addInto(ni.requested, p.requests);
   addInto(ni.nonZeroRequested, p.nonZero);
   for (const hp of p.hostPorts) {
@@ -363,9 +355,6 @@ export function removePodFromNode(ni: NodeInfo, key: string): PodInfo | undefine
   const p = ni.pods.get(key);
   if (!p) return undefined;
   ni.pods.delete(key);
-  const gk = groupKey(p);
-  const g = gk === undefined ? undefined : ni.labelGroups.get(gk);
-  if (g && --g.count === 0) ni.labelGroups.delete(gk!);
   addInto(ni.requested, p.requests, -1);
   addInto(ni.nonZeroRequested, p.nonZero, -1);
   for (const hp of p.hostPorts) {

@@ -1,7 +1,7 @@
 // Owner references as kube-controller-manager handles them: the controller reference of an object,
 // building one for an owner, and the ControllerRefManager's claim (adopt orphans that match the
 // selector, release owned objects that no longer match), with patches as client-go sends them.
-import type { KubeObject, ResourceClient } from '../../client/types.js';
+import type { KubeObject, Lister, ResourceClient } from '../../client/types.js';
 import { meta, isNotFound } from './objects.js';
 
 export interface OwnerReference {
@@ -23,6 +23,21 @@ export function getControllerOf(obj: KubeObject): OwnerReference | undefined {
 export function newControllerRef(owner: KubeObject, apiVersion: string, kind: string): OwnerReference {
   const m = meta(owner);
   return { apiVersion, kind, name: String(m.name), uid: String(m.uid), controller: true, blockOwnerDeletion: true };
+}
+
+/**
+ * What claimObjects can claim for the owner `ownerUid` in `namespace`, from the informer's indexes:
+ * the objects that reference the owner, and the orphans of the namespace. Every other object has
+ * another controller and would be skipped, so a sync costs what the owner has rather than all the
+ * namespace holds (10,000 pods under 100 ReplicaSets: 100 per sync, not 10,000).
+ */
+export function claimCandidates(lister: Lister, namespace: string, ownerUid: string): KubeObject[] {
+  const out = lister.byIndex('orphan', namespace);
+  for (const o of lister.byIndex('ownerUid', ownerUid)) {
+    // Those without a controller are among the orphans already.
+    if (meta(o).namespace === namespace && getControllerOf(o) !== undefined) out.push(o);
+  }
+  return out;
 }
 
 export interface ClaimOptions {

@@ -8,7 +8,7 @@
 // SuccessCriteriaMet/FailureTarget conditions and are set once no pod is terminating.
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone, WorkQueue } from '../../client/types.js';
 import { labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
-import { claimObjects, getControllerOf, newControllerRef, recheckOwner, type OwnerReference } from '../common/controller-ref.js';
+import { claimCandidates, claimObjects, getControllerOf, newControllerRef, recheckOwner, type OwnerReference } from '../common/controller-ref.js';
 import { ControllerExpectations } from '../common/expectations.js';
 import { JOBS, PODS, isJobFinished, type JobCondition } from '../common/jobs.js';
 import { deepCopy, isNotFound, keyOf, meta, splitKey, timeMs, unwrapTombstone } from '../common/objects.js';
@@ -228,7 +228,7 @@ export class JobController implements Controller {
 
   private async getPodsForJob(job: KubeObject): Promise<KubeObject[]> {
     const sel = labelSelectorAsSelector(jobSpec(job).selector as LabelSelectorObject | undefined);
-    const pods = this.podLister.list(nsOf(job));
+    const pods = claimCandidates(this.podLister, nsOf(job), uidOf(job));
     const claimed = await claimObjects(pods, {
       owner: job,
       ownerApiVersion: 'batch/v1',

@@ -7,7 +7,7 @@
 // (a map selector, core/v1).
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, ResourceRef, Tombstone, WorkQueue } from '../../client/types.js';
 import { LabelSelector, labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
-import { claimObjects, getControllerOf, newControllerRef, recheckOwner } from '../common/controller-ref.js';
+import { claimCandidates, claimObjects, getControllerOf, newControllerRef, recheckOwner } from '../common/controller-ref.js';
 import { ControllerExpectations } from '../common/expectations.js';
 import { deepCopy, isConflict, isNotFound, keyOf, meta, rfc3339, splitKey, unwrapTombstone } from '../common/objects.js';
 import { filterActivePods, isPodAvailable, isPodReady, podsToDelete } from '../common/pods.js';
@@ -250,8 +250,7 @@ export class ReplicaSetController implements Controller {
       this.ctx.log({ controller: this.name, msg: 'invalid selector', key, err: (e as Error).message });
       return;
     }
-    const allPods = this.podLister.list(namespace);
-    const active = filterActivePods(allPods);
+    const active = filterActivePods(claimCandidates(this.podLister, namespace, String(meta(rs).uid)));
     const filteredPods = await claimObjects(active, {
       owner: rs,
       ownerApiVersion: this.kind.apiVersion,
@@ -263,7 +262,7 @@ export class ReplicaSetController implements Controller {
     let manageError: unknown;
     if (needsSync && !meta(rs).deletionTimestamp) {
       try {
-        await this.manageReplicas(filteredPods, rs, allPods);
+        await this.manageReplicas(filteredPods, rs, () => this.podLister.list(namespace));
       } catch (e) {
         manageError = e;
       }
@@ -278,7 +277,8 @@ export class ReplicaSetController implements Controller {
     if (manageError !== undefined) throw manageError;
   }
 
-  private async manageReplicas(filteredPods: KubeObject[], rs: KubeObject, allPods: KubeObject[]): Promise<void> {
+  /** `allPods`: the namespace's pods, listed only when some must go (to rank them by their related pods). */
+  private async manageReplicas(filteredPods: KubeObject[], rs: KubeObject, allPods: () => KubeObject[]): Promise<void> {
     const key = keyOf(rs);
     let diff = filteredPods.length - specReplicas(rs);
     if (diff < 0) {
@@ -292,7 +292,7 @@ export class ReplicaSetController implements Controller {
     }
     if (diff > 0) {
       diff = Math.min(diff, BURST_REPLICAS);
-      const related = this.relatedPods(rs, allPods);
+      const related = this.relatedPods(rs, allPods());
       const victims = podsToDelete(filteredPods, related, diff);
       this.expectations.expectDeletions(key, victims.map(keyOf));
       const results = await Promise.allSettled(
