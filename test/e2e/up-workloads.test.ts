@@ -22,6 +22,12 @@ function k(args: string[], opts: { version?: string; input?: string } = {}): Pro
   return kubectlOk(cluster.kubeconfig, args, opts);
 }
 
+/** Creates the test's namespace and applies `manifest` in it. */
+async function applyInNewNamespace(ns: string, manifest: string): Promise<void> {
+  await k(['create', 'namespace', ns]);
+  await k(['-n', ns, 'apply', '-f', '-'], { input: manifest });
+}
+
 async function getJson<T>(args: string[], version?: string): Promise<T> {
   return JSON.parse(await k(['get', ...args, '-o', 'json'], { version })) as T;
 }
@@ -146,8 +152,7 @@ describe('kubelite up: workloads through kubectl', { concurrency: true }, () => 
 
   it('a Job whose pods exit non-zero fails with BackoffLimitExceeded', async () => {
     const ns = 'job-failing';
-    await k(['create', 'namespace', ns]);
-    await k(['-n', ns, 'apply', '-f', '-'], { input: jobYaml('fails', { completions: 1, parallelism: 1, backoffLimit: 0, runSeconds: 0.2, exitCode: 3 }) });
+    await applyInNewNamespace(ns, jobYaml('fails', { completions: 1, parallelism: 1, backoffLimit: 0, runSeconds: 0.2, exitCode: 3 }));
     await k(['-n', ns, 'wait', '--for=condition=failed', 'job/fails', '--timeout=60s']);
     const job = await getJson<{ status: { failed: number; conditions: Array<{ type: string; status: string; reason: string }> } }>(['-n', ns, 'job/fails']);
     const failed = job.status.conditions.find((c) => c.type === 'Failed');
@@ -162,11 +167,11 @@ describe('kubelite up: workloads through kubectl', { concurrency: true }, () => 
 
   it('a CronJob starts Jobs that complete', async () => {
     const ns = 'cron';
-    await k(['create', 'namespace', ns]);
     // `@every 1s` (robfig's ConstantDelaySchedule, which Kubernetes accepts) fires a second after
     // creation, so the test need not wait for a minute boundary.
-    await k(['-n', ns, 'apply', '-f', '-'], {
-      input: `apiVersion: batch/v1
+    await applyInNewNamespace(
+      ns,
+      `apiVersion: batch/v1
 kind: CronJob
 metadata:
   name: tick
@@ -185,7 +190,7 @@ spec:
           - name: tick
             image: busybox
 `,
-    });
+    );
     const job = await waitFor(async () => (await getJson<{ items: Array<{ metadata: { name: string; ownerReferences?: Array<{ kind: string; name: string; controller?: boolean }> } }> }>(['-n', ns, 'jobs'])).items[0], 'a Job of the CronJob', 30_000);
     assert.match(job.metadata.name, /^tick-\d+$/);
     assert.deepEqual(job.metadata.ownerReferences?.map((r) => [r.kind, r.name, r.controller]), [['CronJob', 'tick', true]]);
@@ -201,9 +206,9 @@ spec:
 
   it('a DaemonSet runs exactly one pod on each of the 3 nodes', async () => {
     const ns = 'daemons';
-    await k(['create', 'namespace', ns]);
-    await k(['-n', ns, 'apply', '-f', '-'], {
-      input: `apiVersion: apps/v1
+    await applyInNewNamespace(
+      ns,
+      `apiVersion: apps/v1
 kind: DaemonSet
 metadata:
   name: agent
@@ -218,7 +223,7 @@ spec:
       - name: agent
         image: fluent/fluent-bit
 `,
-    });
+    );
     await k(['-n', ns, 'rollout', 'status', 'daemonset/agent', '--timeout=60s']);
     const ps = await pods(ns, 'app=agent');
     assert.deepEqual(ps.map((p) => p.spec.nodeName).sort(), ['kubelite-node-0', 'kubelite-node-1', 'kubelite-node-2']);
@@ -229,9 +234,9 @@ spec:
 
   it('a pod that fits no node stays Pending and says why in kubectl describe', async () => {
     const ns = 'unschedulable';
-    await k(['create', 'namespace', ns]);
-    await k(['-n', ns, 'apply', '-f', '-'], {
-      input: `apiVersion: v1
+    await applyInNewNamespace(
+      ns,
+      `apiVersion: v1
 kind: Pod
 metadata:
   name: picky
@@ -254,7 +259,7 @@ spec:
       requests:
         cpu: "64"
 `,
-    });
+    );
     const picky = "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
     const greedy = '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
     for (const [name, message] of [['picky', picky], ['greedy', greedy]] as const) {
