@@ -44,24 +44,38 @@ export async function upMain(argv: string[]): Promise<number> {
     return 2;
   }
   const pass = (flag: string, value: string | undefined) => (value === undefined ? [] : [flag, value]);
-  const cluster = await startCluster({
-    dataDir: o.dataDir,
-    port: o.port,
-    bindAddress: o.bindAddress,
-    nodes: o.nodes,
-    storage: o.storage,
-    etcdServers: o.etcdServers,
-    args: {
-      controllerManager: [...pass('--controllers', o.controllers), ...pass('--feature-gates', o.featureGates), ...pass('--kube-api-qps', o.kubeApiQps), ...pass('--kube-api-burst', o.kubeApiBurst)],
-      nodes: [...pass('--zones', o.zones), ...pass('--node-cpu', o.nodeCpu), ...pass('--node-memory', o.nodeMemory)],
-    },
-    log: o.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
-  });
-  process.stdout.write(`ready: kubeconfig=${cluster.kubeconfig} server=${cluster.server}\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  // SIGINT/SIGTERM are caught before anything starts: without a listener Node exits at once and
+  // orphans the components — during the start, or when a signal sent on seeing the ready line
+  // arrives before a listener registered after printing it would be (seen on a loaded machine).
+  // Repeats are ignored: the stop under way SIGKILLs components that do not exit within 10 s.
+  const stopping = new AbortController();
+  const onSignal = () => stopping.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let cluster;
+  try {
+    cluster = await startCluster({
+      dataDir: o.dataDir,
+      port: o.port,
+      bindAddress: o.bindAddress,
+      nodes: o.nodes,
+      storage: o.storage,
+      etcdServers: o.etcdServers,
+      args: {
+        controllerManager: [...pass('--controllers', o.controllers), ...pass('--feature-gates', o.featureGates), ...pass('--kube-api-qps', o.kubeApiQps), ...pass('--kube-api-burst', o.kubeApiBurst)],
+        nodes: [...pass('--zones', o.zones), ...pass('--node-cpu', o.nodeCpu), ...pass('--node-memory', o.nodeMemory)],
+      },
+      log: o.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
+      signal: stopping.signal,
+    });
+  } catch (e) {
+    if (stopping.signal.aborted) return 0;
+    throw e;
+  }
+  if (!stopping.signal.aborted) {
+    process.stdout.write(`ready: kubeconfig=${cluster.kubeconfig} server=${cluster.server}\n`);
+    await new Promise((resolve) => stopping.signal.addEventListener('abort', resolve, { once: true }));
+  }
   await cluster.stop();
   return 0;
 }

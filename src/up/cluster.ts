@@ -36,6 +36,8 @@ export interface ClusterOptions {
   /** One line per notable event (component output is prefixed with its name). */
   log?: (line: string) => void;
   readyTimeoutMs?: number;
+  /** Aborting it before the cluster is ready stops the components and rejects (SIGTERM during a start). */
+  signal?: AbortSignal;
 }
 
 export interface Cluster {
@@ -239,6 +241,10 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   let bound = false;
   const passed = new Set<string>();
   for (;;) {
+    if (opts.signal?.aborted) {
+      await stop();
+      throw new Error('cluster start aborted');
+    }
     if (!bound && (await getJson(agent, `${server}/readyz`)).status === 200 && (await bindComponents(agent, server))) {
       bound = true;
       nodesComponent?.start();
