@@ -5,22 +5,21 @@
 // through the API until every pod is Running (on 100 nodes: 110 pods fit on a node); (d) `up
 // --nodes N` ready, then the steady-state heartbeat cost: API writes/s (the API server's
 // apiserver_request_total) and the CPU of the nodes process and of the API server.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { loadRestConfig } from '../src/client/kubeconfig.js';
 import { RestClientset } from '../src/client/rest.js';
 import type { KubeObject } from '../src/client/types.js';
+import { KUBELITE_BIN } from '../test/support/kubelite.js';
+import { childPids, cpuSeconds, rssMiB } from '../test/support/procs.js';
 import { quantile, type BenchReport } from './report.js';
 
-const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
 interface Up {
   child: ChildProcess;
@@ -64,20 +63,6 @@ async function startUp(args: string[]): Promise<Up> {
 
 // ---- processes, from /proc ----
 
-function childPids(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
 /** The supervisor and its components by name (`apiserver`, `nodes`, ...: the subcommand they run). */
 function clusterProcesses(upPid: number): Map<string, number> {
   const procs = new Map<string, number>([['up', upPid]]);
@@ -86,18 +71,6 @@ function clusterProcesses(upPid: number): Map<string, number> {
     procs.set(argv[2] ?? String(pid), pid);
   }
   return procs;
-}
-
-function rssMiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : 0;
-}
-
-/** CPU seconds (user + system) the process has used. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
 function cpuOf(procs: Map<string, number>): Map<string, number> {

@@ -2,35 +2,13 @@
 // starting, or just as the ready line is printed — instead of dying and leaving them running.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { KUBELITE_BIN } from '../support/kubelite.js';
+import { childPids, isAlive } from '../support/procs.js';
 import { waitFor } from '../support/wait.js';
-
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return out;
-}
-
-const alive = (pid: number) => {
-  try {
-    // A zombie (reaped later by init) counts as gone.
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
 
 describe('kubelite up and signals', () => {
   for (const when of ['while starting', 'on the ready line'] as const) {
@@ -40,7 +18,7 @@ describe('kubelite up and signals', () => {
       try {
         const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => up.once('exit', (code, signal) => resolve([code, signal])));
         const components = await waitFor(() => {
-          const kids = childrenOf(up.pid!);
+          const kids = childPids(up.pid!);
           return kids.length === 4 ? kids : undefined;
         }, 'the four components', 20_000);
         if (when === 'on the ready line') {
@@ -54,7 +32,7 @@ describe('kubelite up and signals', () => {
         }
         up.kill('SIGTERM');
         assert.deepEqual(await exited, [0, null]);
-        assert.deepEqual(components.filter(alive), [], 'no component left running');
+        assert.deepEqual(components.filter(isAlive), [], 'no component left running');
       } finally {
         if (up.exitCode === null && up.signalCode === null) up.kill('SIGKILL');
         rmSync(dataDir, { recursive: true, force: true });
