@@ -5,7 +5,9 @@ import type { Registry } from '../../registry/registry.js';
 import { registryObjectGetter } from '../auth/serviceaccount-token-lookup.js';
 import { AdmissionChain, type AdmissionPluginName } from './chain.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
+import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
 import { NodeRestriction } from './node-restriction.js';
+import { PriorityAdmission } from './priority.js';
 import { ServiceAccountAdmission, type ServiceAccountAdmissionOptions } from './service-account.js';
 import type { AdmissionPlugin } from './types.js';
 
@@ -22,6 +24,10 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
         return new ServiceAccountAdmission({ serviceAccount: (ns, n) => get('serviceaccounts', ns, n) }, opts.serviceAccount);
       case 'NodeRestriction':
         return new NodeRestriction({ pod: (ns, n) => get('pods', ns, n) });
+      case 'Priority':
+        return new PriorityAdmission();
+      case 'DefaultTolerationSeconds':
+        return new DefaultTolerationSeconds();
     }
   });
   return new AdmissionChain(plugins);
