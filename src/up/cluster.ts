@@ -221,7 +221,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, '--nodes', String(nodes), ...(opts.args?.nodes ?? [])], log) : undefined;
   const components = [
     new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...(opts.args?.apiserver ?? [])], log),
-    new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--port', '0', '--leader-elect-resource-lock', 'leases', ...serviceAccountArgs, ...cmLimits, ...cmArgs], log),
+    new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--port', '0', '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...cmArgs], log),
     new Component('scheduler', ['scheduler', '--kubeconfig', credentials.scheduler.path, '--port', '0', ...(opts.args?.scheduler ?? [])], log),
     ...(nodesComponent ? [nodesComponent] : []),
   ];

@@ -32,18 +32,13 @@ export const NODES: Identity = { commonName: 'system:kubelite-nodes', organizati
 
 /**
  * ClusterRoleBindings `up` creates for its components beyond Kubernetes' bootstrap policy (which
- * already binds system:kube-scheduler and system:kube-controller-manager to their roles):
- * - the nodes identity gets the `system:node` role (a kubelet gets it from the Node authorizer);
- * - the controller manager gets `cluster-admin`: Kubernetes' system:kube-controller-manager role
- *   only suffices with --use-service-account-credentials (each controller under its own service
- *   account), which needs TokenRequest and service-account token authentication in the API
- *   server; until then its controllers act under its own identity, as kube-controller-manager
- *   does without that flag, and that identity must hold the controllers' rights.
+ * already binds system:kube-scheduler and system:kube-controller-manager to their roles): the
+ * nodes identity gets the `system:node` role (a kubelet gets it from the Node authorizer). The
+ * controller manager needs none: it runs with --use-service-account-credentials, as kubeadm runs
+ * it, so each controller acts as its own service account under its `system:controller:<name>`
+ * role and the daemon's own identity only lists, watches, elects a leader and issues their tokens.
  */
-export const COMPONENT_BINDINGS: ReadonlyArray<{ name: string; role: string; user: string }> = [
-  { name: 'kubelite:nodes', role: 'system:node', user: NODES.commonName },
-  { name: 'kubelite:controller-manager', role: 'cluster-admin', user: CONTROLLER_MANAGER.commonName },
-];
+export const COMPONENT_BINDINGS: ReadonlyArray<{ name: string; role: string; user: string }> = [{ name: 'kubelite:nodes', role: 'system:node', user: NODES.commonName }];
 
 export function clusterRoleBinding(b: { name: string; role: string; user: string }): Record<string, unknown> {
   return {
