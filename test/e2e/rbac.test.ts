@@ -21,11 +21,12 @@ const USERS = {
   editor: 'editor-token,editor,102,"dev,qa"',
   nobody: 'nobody-token,nobody,103,',
   node: 'node-token,system:node:n1,104,system:nodes',
+  manager: 'manager-token,system:kube-controller-manager,105,',
 };
 
 let api: RunningApiserver;
 let manager: ChildProcess | undefined;
-const kc: Record<keyof typeof USERS, string> = { admin: '', viewer: '', editor: '', nobody: '', node: '' };
+const kc: Record<keyof typeof USERS, string> = { admin: '', viewer: '', editor: '', nobody: '', node: '', manager: '' };
 
 const as = (user: keyof typeof USERS, args: string[], version?: string) => kubectl(kc[user], args, { version });
 
@@ -80,6 +81,17 @@ describe('RBAC with kubectl', () => {
     ['nobody', 'get', 'pods', 'team', 'no'],
     ['nobody', 'create', 'pods/exec', 'team', 'no'],
     ['nobody', 'create', 'selfsubjectaccessreviews.authorization.k8s.io', '', 'yes'],
+    // The controller manager's own identity (its controllers act as their service accounts).
+    ['manager', 'list', 'pods', 'team', 'yes'],
+    ['manager', 'watch', 'deployments.apps', 'team', 'yes'],
+    ['manager', 'create', 'pods', 'team', 'no'],
+    ['manager', 'delete', 'pods', 'team', 'no'],
+    ['manager', 'create', 'serviceaccounts/token', 'kube-system', 'yes'],
+    ['manager', 'create', 'serviceaccounts', 'kube-system', 'yes'],
+    ['manager', 'delete', 'secrets', 'team', 'yes'],
+    ['manager', 'create', 'leases.coordination.k8s.io', 'kube-system', 'yes'],
+    ['manager', 'update', 'leases.coordination.k8s.io', 'team', 'no'],
+    ['manager', 'update', 'deployments.apps/status', 'team', 'no'],
   ];
 
   for (const version of VERSIONS) {
@@ -120,6 +132,14 @@ describe('RBAC with kubectl', () => {
       assert.doesNotMatch(elsewhere, /^pods\s/m);
     });
   }
+
+  it('a token nobody issued is 401 for kubectl, not anonymous', async () => {
+    const bad = join(api.dir, 'bad-token.kubeconfig');
+    writeKubeconfig(bad, api.url, { token: 'no-such-token' });
+    const r = await kubectl(bad, ['get', 'pods', '-n', 'team']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /error: You must be logged in to the server \(Unauthorized\)/);
+  });
 
   it('anonymous: 403 on resources and discovery, 200 on /version /healthz /readyz /livez', async () => {
     const anon = new Client(api.url, { certless: true });
