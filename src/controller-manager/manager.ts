@@ -206,6 +206,18 @@ export async function startControllerManager(options: ControllerManagerOptions, 
     };
     // kube-controller-manager starts the service account token controller first
     const order = [...enabled].sort((a, b) => (a === 'serviceaccount-token' ? -1 : b === 'serviceaccount-token' ? 1 : a.localeCompare(b)));
+    // --use-service-account-credentials: every controller's service account and token are asked
+    // for at once (their writes share commits), not one controller after the other — a cluster's
+    // start waits for the serviceaccount controller, which sorts late.
+    const ownClientsets = new Map<string, Promise<Clientset | undefined>>();
+    if (options.useServiceAccountCredentials === true && clients.controllerClientset) {
+      for (const name of order) {
+        if (!table[name]?.ctor) continue;
+        const p = clients.controllerClientset(name);
+        p.catch(() => undefined); // awaited (and reported) when the controller starts
+        ownClientsets.set(name, p);
+      }
+    }
     const unavailable: string[] = [];
     let first = true;
     for (const name of order) {
@@ -228,7 +240,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
       const workers = entry.workersOption ? Number(options[entry.workersOption] ?? 1) : (entry.workers ?? 1);
       let controller: Controller;
       try {
-        const own = options.useServiceAccountCredentials === true ? await clients.controllerClientset?.(name) : undefined;
+        const own = await ownClientsets.get(name);
         if (signal.aborted) return;
         const ctx: ControllerContext = { ...ctxBase, clientset: own ?? ctxBase.clientset, log: (fields) => log({ controller: name, ...fields }) };
         controller = entry.ctor(ctx);

@@ -273,7 +273,9 @@ export class NodeAgent {
       await this.opts.clientset.resource(NAMESPACES).create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: LEASE_NAMESPACE } });
       this.namespaceReady = true;
     } catch (e) {
-      if (isAlreadyExists(e)) this.namespaceReady = true;
+      // A kubelet's credentials (the system:node role) may not create namespaces: the API server
+      // bootstraps kube-node-lease, so a refusal just means it is not ours to create.
+      if (isAlreadyExists(e) || (e as { code?: number }).code === 403) this.namespaceReady = true;
       else this.log({ msg: 'cannot create namespace', namespace: LEASE_NAMESPACE, error: errMsg(e) });
     }
   }
