@@ -15,13 +15,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest, type AgentOptions } from 'node:https';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { prepareApiserverPki } from './tls.js';
 import { quantile, type BenchReport, type BenchRow } from './report.js';
+import { freePort } from '../test/support/ports.js';
 
 /** dist/bench/apiserver.js → dist/src/cli/main.js */
 const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
@@ -152,16 +152,6 @@ export async function expectStatus(p: Promise<Response>, status: number, what: s
   return r;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 // ------------------------------------------------------------------------------ the process
 

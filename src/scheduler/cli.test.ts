@@ -2,26 +2,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startApiServer } from '../apiserver/server.js';
 import { RestClientset } from '../client/rest.js';
+import { freePort } from '../../test/support/ports.js';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'main.js');
 const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function until(cond: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
