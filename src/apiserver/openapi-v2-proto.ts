@@ -19,6 +19,7 @@
 // - fields are written in field-number order, as Go's proto.Marshal does.
 // Keys gnostic does not know are left out (and reported to `onUnknown`, for tests).
 import { Writer } from '../machinery/codec/wire.js';
+import { isYamlBreak, isYamlPrintable, scalarFacts } from '../machinery/codec/yaml-scalar.js';
 
 type Obj = Record<string, unknown>;
 
@@ -681,10 +682,6 @@ function resolvesAsNonString(s: string): boolean {
   return false;
 }
 
-const isBreakCp = (c: number): boolean => c === 0x0a || c === 0x0d || c === 0x85 || c === 0x2028 || c === 0x2029;
-const isPrintableCp = (c: number): boolean =>
-  c === 0x0a || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff);
-
 interface Analysis {
   multiline: boolean;
   blockPlain: boolean;
@@ -692,58 +689,14 @@ interface Analysis {
   block: boolean;
 }
 
-/** libyaml's yaml_emitter_analyze_scalar (unicode output allowed). */
+/** libyaml's yaml_emitter_analyze_scalar as go-yaml v3 uses it: tabs rule out plain and single-quoted styles, not literal blocks. */
 function analyze(s: string): Analysis {
   if (s === '') return { multiline: false, blockPlain: true, singleQuoted: true, block: false };
-  const cps = [...s].map((ch) => ch.codePointAt(0)!);
-  let blockIndicators = s.startsWith('---') || s.startsWith('...');
-  let leadingSpace = false;
-  let leadingBreak = false;
-  let trailingSpace = false;
-  let trailingBreak = false;
-  let breakSpace = false;
-  let spaceBreak = false;
-  let previousSpace = false;
-  let previousBreak = false;
-  let lineBreaks = false;
-  let special = false;
-  let tab = false;
-  const blankz = (i: number): boolean => i >= cps.length || cps[i] === 0x20 || cps[i] === 0x09 || isBreakCp(cps[i]!) || cps[i] === 0;
-  let precededByWhitespace = true;
-  for (let i = 0; i < cps.length; i++) {
-    const c = cps[i]!;
-    const ch = String.fromCodePoint(c);
-    const followedByWhitespace = blankz(i + 1);
-    if (i === 0) {
-      if ('#,[]{}&*!|>\'"%@`'.includes(ch)) blockIndicators = true;
-      else if ((ch === '?' || ch === ':' || ch === '-') && followedByWhitespace) blockIndicators = true;
-    } else if ((ch === ':' && followedByWhitespace) || (ch === '#' && precededByWhitespace)) blockIndicators = true;
-    // go-yaml v3 counts tabs apart: they rule out plain and single-quoted styles, not literal blocks.
-    if (c === 0x09) tab = true;
-    else if (!isPrintableCp(c)) special = true;
-    if (c === 0x20) {
-      if (i === 0) leadingSpace = true;
-      if (i === cps.length - 1) trailingSpace = true;
-      if (previousBreak) breakSpace = true;
-      previousSpace = true;
-      previousBreak = false;
-    } else if (isBreakCp(c)) {
-      lineBreaks = true;
-      if (i === 0) leadingBreak = true;
-      if (i === cps.length - 1) trailingBreak = true;
-      if (previousSpace) spaceBreak = true;
-      previousSpace = false;
-      previousBreak = true;
-    } else {
-      previousSpace = false;
-      previousBreak = false;
-    }
-    precededByWhitespace = blankz(i);
-  }
-  const blockPlain = !(leadingSpace || leadingBreak || trailingSpace || trailingBreak || breakSpace || spaceBreak || tab || special || lineBreaks || blockIndicators);
-  const singleQuoted = !(breakSpace || spaceBreak || tab || special);
-  const block = !(trailingSpace || spaceBreak || special);
-  return { multiline: lineBreaks, blockPlain, singleQuoted, block };
+  const f = scalarFacts(s);
+  const blockPlain = !(f.leadingSpace || f.leadingBreak || f.trailingSpace || f.trailingBreak || f.breakSpace || f.spaceBreak || f.tab || f.special || f.lineBreaks || f.blockIndicators);
+  const singleQuoted = !(f.breakSpace || f.spaceBreak || f.tab || f.special);
+  const block = !(f.trailingSpace || f.spaceBreak || f.special);
+  return { multiline: f.lineBreaks, blockPlain, singleQuoted, block };
 }
 
 function escapeDouble(c: number): string {
@@ -820,7 +773,7 @@ class YamlV3 {
         let body = '';
         for (const ch of s) {
           const c = ch.codePointAt(0)!;
-          body += !isPrintableCp(c) || isBreakCp(c) || ch === '"' || ch === '\\' ? escapeDouble(c) : ch;
+          body += !isYamlPrintable(c) || isYamlBreak(c) || ch === '"' || ch === '\\' ? escapeDouble(c) : ch;
         }
         this.put(body);
         this.indicator('"', false, false, false);
@@ -829,17 +782,17 @@ class YamlV3 {
       case 'literal': {
         this.indicator('|', true, false, false);
         const first = s.codePointAt(0)!;
-        if (first === 0x20 || isBreakCp(first)) this.indicator(String(BEST_INDENT), false, false, false);
+        if (first === 0x20 || isYamlBreak(first)) this.indicator(String(BEST_INDENT), false, false, false);
         const last = s.charCodeAt(s.length - 1);
-        if (!isBreakCp(last)) this.indicator('-', false, false, false);
-        else if (s.length === 1 || isBreakCp(s.charCodeAt(s.length - 2))) this.indicator('+', false, false, false);
+        if (!isYamlBreak(last)) this.indicator('-', false, false, false);
+        else if (s.length === 1 || isYamlBreak(s.charCodeAt(s.length - 2))) this.indicator('+', false, false, false);
         this.out += '\n';
         this.column = 0;
         this.whitespace = true;
         this.indention = true;
         let breaks = true;
         for (const ch of s) {
-          if (isBreakCp(ch.codePointAt(0)!)) {
+          if (isYamlBreak(ch.codePointAt(0)!)) {
             this.out += '\n';
             this.column = 0;
             breaks = true;

@@ -19,6 +19,7 @@ import { StatusError } from '../status.js';
 import { kindOf, MAX_BODY_BYTES, MAX_DEPTH, summarizeBody, toBadRequest } from './common.js';
 import { bodyText, cannotHandlePrefix, decodeParsed, type DecodeOptions, type DecodeResult } from './json.js';
 import { countKeys } from './jsonscan.js';
+import { isYamlBreak, isYamlPrintable, scalarFacts } from './yaml-scalar.js';
 
 /**
  * go-yaml v2's resolution of plain scalars that start like numbers: strconv.ParseInt(base 0) /
@@ -328,88 +329,19 @@ interface ScalarAnalysis {
   block: boolean;
 }
 
-const isBreak = (c: number): boolean => c === 0x0a || c === 0x0d || c === 0x85 || c === 0x2028 || c === 0x2029;
-const isPrintable = (c: number): boolean =>
-  c === 0x0a ||
-  (c >= 0x20 && c <= 0x7e) ||
-  (c >= 0xa0 && c <= 0xd7ff) ||
-  (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff);
-
-/** libyaml's yaml_emitter_analyze_scalar. */
+/** libyaml's yaml_emitter_analyze_scalar as go-yaml v2 uses it (a tab is one more special character). */
 function analyze(s: string): ScalarAnalysis {
   if (s.length === 0) return { multiline: false, flowPlain: false, blockPlain: true, singleQuoted: true, block: false };
-  let blockIndicators = false;
-  let flowIndicators = false;
-  let lineBreaks = false;
-  let special = false;
-  let leadingSpace = false;
-  let leadingBreak = false;
-  let trailingSpace = false;
-  let trailingBreak = false;
-  let breakSpace = false;
-  let spaceBreak = false;
-  let previousSpace = false;
-  let previousBreak = false;
-  if (s.startsWith('---') || s.startsWith('...')) {
-    blockIndicators = true;
-    flowIndicators = true;
-  }
-  let precededByWhitespace = true;
-  const cps = [...s].map((ch) => ch.codePointAt(0)!);
-  for (let i = 0; i < cps.length; i++) {
-    const c = cps[i]!;
-    const next = cps[i + 1];
-    const followedByWhitespace = next === undefined || next === 0x20 || next === 0x09 || isBreak(next);
-    const ch = String.fromCodePoint(c);
-    if (i === 0) {
-      if ('#,[]{}&*!|>\'"%@`'.includes(ch)) {
-        flowIndicators = true;
-        blockIndicators = true;
-      } else if (ch === '?' || ch === ':') {
-        flowIndicators = true;
-        if (followedByWhitespace) blockIndicators = true;
-      } else if (ch === '-' && followedByWhitespace) {
-        flowIndicators = true;
-        blockIndicators = true;
-      }
-    } else {
-      if (',?[]{}'.includes(ch)) flowIndicators = true;
-      else if (ch === ':') {
-        flowIndicators = true;
-        if (followedByWhitespace) blockIndicators = true;
-      } else if (ch === '#' && precededByWhitespace) {
-        flowIndicators = true;
-        blockIndicators = true;
-      }
-    }
-    if (!isPrintable(c)) special = true;
-    if (c === 0x20) {
-      if (i === 0) leadingSpace = true;
-      if (i === cps.length - 1) trailingSpace = true;
-      if (previousBreak) breakSpace = true;
-      previousSpace = true;
-      previousBreak = false;
-    } else if (isBreak(c)) {
-      lineBreaks = true;
-      if (i === 0) leadingBreak = true;
-      if (i === cps.length - 1) trailingBreak = true;
-      if (previousSpace) spaceBreak = true;
-      previousSpace = false;
-      previousBreak = true;
-    } else {
-      previousSpace = false;
-      previousBreak = false;
-    }
-    precededByWhitespace = c === 0x20 || c === 0x09 || isBreak(c);
-  }
-  const r: ScalarAnalysis = { multiline: lineBreaks, flowPlain: true, blockPlain: true, singleQuoted: true, block: true };
-  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) r.flowPlain = r.blockPlain = false;
-  if (trailingSpace) r.block = false;
-  if (breakSpace) r.flowPlain = r.blockPlain = r.singleQuoted = false;
-  if (spaceBreak || special) r.flowPlain = r.blockPlain = r.singleQuoted = r.block = false;
-  if (lineBreaks) r.flowPlain = r.blockPlain = false;
-  if (flowIndicators) r.flowPlain = false;
-  if (blockIndicators) r.blockPlain = false;
+  const f = scalarFacts(s);
+  const special = f.special || f.tab;
+  const r: ScalarAnalysis = { multiline: f.lineBreaks, flowPlain: true, blockPlain: true, singleQuoted: true, block: true };
+  if (f.leadingSpace || f.leadingBreak || f.trailingSpace || f.trailingBreak) r.flowPlain = r.blockPlain = false;
+  if (f.trailingSpace) r.block = false;
+  if (f.breakSpace) r.flowPlain = r.blockPlain = r.singleQuoted = false;
+  if (f.spaceBreak || special) r.flowPlain = r.blockPlain = r.singleQuoted = r.block = false;
+  if (f.lineBreaks) r.flowPlain = r.blockPlain = false;
+  if (f.flowIndicators) r.flowPlain = false;
+  if (f.blockIndicators) r.blockPlain = false;
   return r;
 }
 
@@ -544,7 +476,7 @@ class Emitter {
     for (let i = 0; i < cps.length; i++) {
       const ch = cps[i]!;
       const c = ch.codePointAt(0)!;
-      if (!isPrintable(c) || c === 0xfeff || isBreak(c) || ch === '"' || ch === '\\') {
+      if (!isYamlPrintable(c) || c === 0xfeff || isYamlBreak(c) || ch === '"' || ch === '\\') {
         this.put('\\' + escapeFor(c));
         spaces = false;
       } else if (ch === ' ') {
@@ -567,11 +499,11 @@ class Emitter {
     this.indicator('|', true, false);
     // Block scalar hints: indentation indicator when it starts with a space or break; chomping.
     const cps = [...s];
-    if (cps[0] === ' ' || isBreak(cps[0]!.codePointAt(0)!)) this.indicator(String(BEST_INDENT), false, false);
+    if (cps[0] === ' ' || isYamlBreak(cps[0]!.codePointAt(0)!)) this.indicator(String(BEST_INDENT), false, false);
     const last = cps.length - 1;
     let chomp = '';
-    if (cps.length === 0 || !isBreak(cps[last]!.codePointAt(0)!)) chomp = '-';
-    else if (last === 0 || isBreak(cps[last - 1]!.codePointAt(0)!)) chomp = '+';
+    if (cps.length === 0 || !isYamlBreak(cps[last]!.codePointAt(0)!)) chomp = '-';
+    else if (last === 0 || isYamlBreak(cps[last - 1]!.codePointAt(0)!)) chomp = '+';
     if (chomp !== '') this.indicator(chomp, false, false);
     this.out += '\n';
     this.column = 0;
@@ -579,7 +511,7 @@ class Emitter {
     this.whitespace = true;
     let breaks = true;
     for (const ch of cps) {
-      if (isBreak(ch.codePointAt(0)!)) {
+      if (isYamlBreak(ch.codePointAt(0)!)) {
         this.out += '\n';
         this.column = 0;
         this.indention = true;
