@@ -16,6 +16,7 @@ import type { KubeObject } from '../src/client/types.js';
 import { KUBELITE_BIN } from '../test/support/kubelite.js';
 import { childPids, cpuSeconds, rssMiB } from '../test/support/procs.js';
 import { quantile, type BenchReport } from './report.js';
+import { parallel } from './parallel.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
@@ -93,15 +94,6 @@ async function apiWrites(cs: RestClientset): Promise<number> {
     if (m) sum += Number(m[2]);
   }
   return sum;
-}
-
-async function parallel<T>(items: T[], concurrency: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let i = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (i < items.length) await fn(items[i++]!);
-    }),
-  );
 }
 
 // ---- (c) D Deployments × R replicas to Running ----

@@ -17,21 +17,12 @@ import { startNodes } from '../src/nodes/index.js';
 import type { BenchReport } from './report.js';
 import { prepareApiserverPki } from './tls.js';
 import { freePort } from '../test/support/ports.js';
+import { parallel } from './parallel.js';
 
 const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NODES = { group: '', version: 'v1', resource: 'nodes' };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
-
-
-async function parallel<T>(items: T[], concurrency: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let i = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (i < items.length) await fn(items[i++]!);
-    }),
-  );
-}
 
 type Obj = Record<string, unknown>;
 

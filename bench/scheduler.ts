@@ -17,6 +17,7 @@ import { startScheduler } from '../src/scheduler/index.js';
 import type { BenchReport } from './report.js';
 import { prepareApiserverPki } from './tls.js';
 import { freePort } from '../test/support/ports.js';
+import { parallel } from './parallel.js';
 
 const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 /** e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": passed to the apiserver's node process. */
@@ -24,16 +25,6 @@ const NODE_ARGS = (process.env.KUBELITE_BENCH_NODE_ARGS ?? '').split(/\s+/).filt
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NODES = { group: '', version: 'v1', resource: 'nodes' };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
-
-
-async function parallel<T>(items: T[], concurrency: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let i = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (i < items.length) await fn(items[i++]!);
-    }),
-  );
-}
 
 export async function run(args: string[]): Promise<BenchReport> {
   const numPods = Number(args[0] ?? 1000);
