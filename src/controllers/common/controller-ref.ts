@@ -2,21 +2,14 @@
 // building one for an owner, and the ControllerRefManager's claim (adopt orphans that match the
 // selector, release owned objects that no longer match), with patches as client-go sends them.
 import type { KubeObject, Lister, ResourceClient } from '../../client/types.js';
+import { ownerReferencesOf, type OwnerReference } from './meta.js';
 import { meta, isNotFound } from './objects.js';
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+export type { OwnerReference };
 
 /** metav1.GetControllerOf: the ownerReference with controller: true, if any. */
 export function getControllerOf(obj: KubeObject): OwnerReference | undefined {
-  const refs = (meta(obj).ownerReferences ?? []) as OwnerReference[];
-  return refs.find((r) => r.controller === true);
+  return ownerReferencesOf(obj).find((r) => r.controller === true);
 }
 
 /** metav1.NewControllerRef: controller and blockOwnerDeletion true. */

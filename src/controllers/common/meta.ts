@@ -55,11 +55,6 @@ export function annotationsOf(obj: KubeObject): Record<string, string> {
   return typeof a === 'object' && a !== null ? (a as Record<string, string>) : {};
 }
 
-/** The owner reference with controller: true, if any. */
-export function controllerRefOf(obj: KubeObject): OwnerReference | undefined {
-  return ownerReferencesOf(obj).find((r) => r.controller === true);
-}
-
 /** `group` of an apiVersion (`apps/v1` → `apps`, `v1` → ''). */
 export function groupOf(apiVersion: string): string {
   const i = apiVersion.indexOf('/');

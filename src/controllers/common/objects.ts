@@ -1,5 +1,5 @@
 // Small accessors over objects in JSON form, shared by the controllers.
-import type { KubeObject, Tombstone } from '../../client/types.js';
+import type { KubeObject } from '../../client/types.js';
 
 export interface ObjectMeta {
   name?: string;
@@ -21,21 +21,9 @@ export function meta(obj: KubeObject): ObjectMeta {
   return (obj.metadata ?? {}) as ObjectMeta;
 }
 
-/** The queue key of an object: namespace/name (or name for cluster-scoped objects). */
-export function keyOf(obj: KubeObject): string {
-  const m = meta(obj);
-  return m.namespace ? `${m.namespace}/${m.name}` : String(m.name);
-}
-
-export function splitKey(key: string): [string, string] {
-  const i = key.indexOf('/');
-  return i < 0 ? ['', key] : [key.slice(0, i), key.slice(i + 1)];
-}
-
-/** The object of a delete notification, unwrapping a tombstone. */
-export function unwrapTombstone(obj: KubeObject | Tombstone): KubeObject {
-  return (obj as Tombstone).finalStateUnknown === true ? (obj as Tombstone).obj : (obj as KubeObject);
-}
+// The queue key (namespace/name, or name for cluster-scoped objects), its split, and the object of
+// a delete notification (unwrapping a tombstone) are the client cache's.
+export { keyOf, splitKey, objectOf as unwrapTombstone } from '../../client/cache.js';
 
 export function isNotFound(e: unknown): boolean {
   return (e as { code?: number })?.code === 404;
