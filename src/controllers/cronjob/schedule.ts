@@ -4,11 +4,11 @@
 // Next walks wall-clock fields in the schedule's IANA time zone the way robfig does with Go's
 // time.Date (so DST gaps and repeats behave as in Kubernetes), with zone offsets from Intl.
 //
-// Why not an npm cron parser: the validation already is robfig's (src/machinery/cron.ts,
-// whose texts we reuse for errors), and what matters to a CronJob is the exact instants robfig
+// Why not an npm cron parser: the parsing already is robfig's (src/machinery/cron.ts, whose
+// ranges and error texts this builds on), and what matters to a CronJob is the exact instants robfig
 // picks — the day-of-month/day-of-week star rule, the DST adjustments, the 5-year search limit —
 // which cron-parser/croner do not promise; this port is ~200 lines without dependencies.
-import { cronScheduleError, isKnownTimeZone } from '../../machinery/cron.js';
+import { CronError, dom as DOM, dow as DOW, hours as HOURS, isKnownTimeZone, minutes as MINUTES, months as MONTHS, parseCron, type Bounds, type CronRange } from '../../machinery/cron.js';
 
 interface Field {
   bits: boolean[];
@@ -22,22 +22,7 @@ export interface Schedule {
   readonly timeZone: string;
 }
 
-interface Bounds {
-  min: number;
-  max: number;
-  names?: Record<string, number>;
-}
-
 const SECONDS: Bounds = { min: 0, max: 59 };
-const MINUTES: Bounds = { min: 0, max: 59 };
-const HOURS: Bounds = { min: 0, max: 23 };
-const DOM: Bounds = { min: 1, max: 31 };
-const MONTHS: Bounds = {
-  min: 1,
-  max: 12,
-  names: { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 },
-};
-const DOW: Bounds = { min: 0, max: 6, names: { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 } };
 
 function emptyField(b: Bounds): Field {
   return { bits: new Array<boolean>(b.max + 1).fill(false), star: false };
@@ -52,36 +37,10 @@ function rangeField(b: Bounds, start: number, end: number, step: number, star: b
 const all = (b: Bounds): Field => rangeField(b, b.min, b.max, 1, true);
 const one = (b: Bounds, v: number): Field => rangeField(b, v, v, 1, false);
 
-function value(expr: string, b: Bounds): number {
-  const named = b.names?.[expr.toLowerCase()];
-  return named !== undefined ? named : Number(expr);
-}
-
-/** getField over an already validated field. */
-function parseField(field: string, b: Bounds): Field {
+/** The bits of one field from its parsed parts. */
+function fieldOf(b: Bounds, ranges: readonly CronRange[]): Field {
   const f = emptyField(b);
-  for (const expr of field.split(',')) {
-    const [range, stepText] = expr.split('/') as [string, string | undefined];
-    const lowHigh = range.split('-');
-    let start: number;
-    let end: number;
-    let star = false;
-    if (lowHigh[0] === '*' || lowHigh[0] === '?') {
-      start = b.min;
-      end = b.max;
-      star = true;
-    } else {
-      start = value(lowHigh[0]!, b);
-      end = lowHigh.length === 2 ? value(lowHigh[1]!, b) : start;
-    }
-    let step = 1;
-    if (stepText !== undefined) {
-      step = Number(stepText);
-      if (lowHigh.length === 1 && !star) end = b.max;
-      if (step > 1) star = false;
-    }
-    rangeField(b, start, end, step, star, f);
-  }
+  for (const r of ranges) rangeField(b, r.start, r.end, r.step, r.star, f);
   return f;
 }
 
@@ -264,20 +223,19 @@ export class ScheduleError extends Error {}
  * ScheduleError with robfig's text for a bad schedule.
  */
 export function parseSchedule(spec: string, timeZone = 'UTC'): Schedule {
-  const err = cronScheduleError(spec);
-  if (err !== undefined) throw new ScheduleError(err);
-  let s = spec;
-  let tz = timeZone;
-  if (s.startsWith('TZ=') || s.startsWith('CRON_TZ=')) {
-    const i = s.indexOf(' ');
-    tz = s.slice(s.indexOf('=') + 1, i < 0 ? undefined : i);
-    s = i < 0 ? '' : s.slice(i).trim();
+  let parsed;
+  try {
+    parsed = parseCron(spec);
+  } catch (e) {
+    if (e instanceof CronError) throw new ScheduleError(e.message);
+    throw e;
   }
+  let tz = parsed.timeZone ?? timeZone;
   if (tz === 'Local' || tz === '') tz = 'UTC';
   if (!isKnownTimeZone(tz)) throw new ScheduleError(`provided bad location ${tz}: unknown time zone ${tz}`);
   const sec0 = one(SECONDS, 0);
-  if (s.startsWith('@')) {
-    switch (s) {
+  if (parsed.descriptor !== undefined) {
+    switch (parsed.descriptor) {
       case '@yearly':
       case '@annually':
         return new SpecSchedule(tz, sec0, one(MINUTES, 0), one(HOURS, 0), one(DOM, 1), one(MONTHS, 1), all(DOW));
@@ -292,9 +250,9 @@ export function parseSchedule(spec: string, timeZone = 'UTC'): Schedule {
         return new SpecSchedule(tz, sec0, one(MINUTES, 0), all(HOURS), all(DOM), all(MONTHS), all(DOW));
     }
     // @every <duration>, rounded down to whole seconds, at least one second.
-    const ms = goDurationMs(s.slice('@every '.length));
+    const ms = goDurationMs(parsed.descriptor.slice('@every '.length));
     return new ConstantDelaySchedule(tz, Math.max(1000, Math.floor(ms / 1000) * 1000));
   }
-  const f = s.split(/\s+/).filter((x) => x !== '');
-  return new SpecSchedule(tz, sec0, parseField(f[0]!, MINUTES), parseField(f[1]!, HOURS), parseField(f[2]!, DOM), parseField(f[3]!, MONTHS), parseField(f[4]!, DOW));
+  const [mi, h, d, mo, w] = parsed.fields;
+  return new SpecSchedule(tz, sec0, fieldOf(MINUTES, mi!), fieldOf(HOURS, h!), fieldOf(DOM, d!), fieldOf(MONTHS, mo!), fieldOf(DOW, w!));
 }
