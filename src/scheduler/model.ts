@@ -3,7 +3,7 @@
 // numbers and precompiled matchers only.
 import type { KubeObject } from '../client/types.js';
 import { compileLabelSelector, type LabelSelectorObject } from '../machinery/selectors/index.js';
-import { parseQuantity } from '../machinery/quantity.js';
+import { parseQuantity } from '../api/meta/quantity.js';
 import { compileNodeSelectorTerm as compileTerm, compileNodeSelectorTerms as compileTerms, toleratesTaint, type NodeMatcher, type NodeSelectorTerm, type Taint, type Toleration } from '../machinery/selectors/node-affinity.js';
 
 // ------------------------------------------------------------------------------ resources
@@ -26,12 +26,8 @@ export function amountOf(resource: string, q: unknown): number {
   const k = resource === CPU ? `m${q}` : q;
   let v = quantityCache.get(k);
   if (v === undefined) {
-    try {
-      const parsed = parseQuantity(q);
-      v = resource === CPU ? parsed.milliValue() : parsed.value();
-    } catch {
-      v = 0;
-    }
+    const parsed = parseQuantity(q);
+    v = parsed === undefined ? 0 : resource === CPU ? parsed.milliValue() : parsed.value();
     if (quantityCache.size > 10_000) quantityCache.clear();
     quantityCache.set(k, v);
   }

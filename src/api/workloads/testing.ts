@@ -2,7 +2,7 @@
 // golden vectors, schema walkers over JSON and protobuf, Go's JSON view of a value, and the
 // hub-and-spoke round trip. Used by the *.test.ts files beside each group; not a test itself.
 import { readFileSync } from 'node:fs';
-import { canonicalQuantity } from '../core/v1/quantity.js';
+import { canonicalQuantity } from '../meta/quantity.js';
 import type { Field, StructType, Type } from '../schema/dsl.js';
 import type { KindVersion, KubeObject } from '../schema/kind.js';
 import type { WorkloadFeatures } from './features.js';

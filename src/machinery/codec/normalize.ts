@@ -12,7 +12,7 @@
 // accesses, no per-call reflection). The functions never recurse deeper than MAX_DEPTH and throw
 // only DecodeFailure (turned into a BadRequest StatusError by the public entry points).
 import type { Field, StructType, Type } from '../../api/schema/dsl.js';
-import { canonicalQuantity, ErrFormatWrong, QuantityError } from '../quantity.js';
+import { canonicalQuantity, ErrFormatWrong, QuantityError } from '../../api/meta/quantity.js';
 import { StatusError } from '../status.js';
 import {
   DecodeFailure,

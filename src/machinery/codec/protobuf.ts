@@ -18,7 +18,7 @@
 //
 // Each struct compiles once into specialised encode/decode functions (generated code).
 import type { Field, StructType, Type } from '../../api/schema/dsl.js';
-import { canonicalQuantity, QuantityError } from '../quantity.js';
+import { canonicalQuantity, QuantityError } from '../../api/meta/quantity.js';
 import { StatusError } from '../status.js';
 import {
   DecodeFailure,

@@ -3,7 +3,7 @@
 // fields as -/+ lines, two records of context around each change, the rest elided as
 // "... // N identical fields", values shortened by the reporter's verbosity limits. Kubernetes'
 // types are modelled for what a pod spec usually holds; anything else is rendered from its JSON.
-import { compareQuantities, formatQuantity, parseQuantity } from '../../api/core/v1/quantity.js';
+import { parseQuantity } from '../../api/meta/quantity.js';
 import type { Obj } from '../../machinery/validation/common.js';
 
 // ---- the Go type model ----
@@ -288,7 +288,7 @@ function leafEqual(t: T, x: unknown, y: unknown): boolean {
     if (isNil(x) || isNil(y)) return isNil(x) && isNil(y);
     const a = parseQuantity(String(x));
     const b = parseQuantity(String(y));
-    return a && b ? compareQuantities(a, b) === 0 : x === y;
+    return a && b ? a.equals(b) : x === y;
   }
   if (t.k === 'str') return (isNil(x) ? '' : x) === (isNil(y) ? '' : y);
   if (t.k === 'int') return (isNil(x) ? 0 : x) === (isNil(y) ? 0 : y);
@@ -630,11 +630,11 @@ function mapKey(t: T, k: string): string {
 function quantityParts(v: unknown): { value: string; scale: number; s: string; format: string } | undefined {
   const q = parseQuantity(String(v));
   if (!q) return undefined;
-  const s = formatQuantity(q);
+  const s = q.toString();
   const m = /^(-?\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|e-?\d+)?$/.exec(s);
   const dec: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
   const bin: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
-  if (!m) return { value: String(q.n), scale: q.e, s, format: q.format };
+  if (!m) return { value: String(q.unscaled), scale: q.exponent, s, format: q.format };
   const mant = BigInt(m[1]!);
   const suffix = m[2] ?? '';
   if (suffix in bin) return { value: String(mant << BigInt(bin[suffix]!)), scale: 0, s, format: q.format };

@@ -1,7 +1,7 @@
 // Pod: pkg/registry/core/pod/strategy.go (create/update/status, graceful delete) and the pod parts
 // of pkg/apis/core/validation (ValidatePodCreate, ValidatePodUpdate, ValidatePodStatusUpdate,
 // ValidatePodEphemeralContainersUpdate).
-import { addQuantities, compareQuantities, parseQuantity, type ParsedQuantity } from '../../api/core/v1/quantity.js';
+import { parseQuantity, type Quantity } from '../../api/meta/quantity.js';
 import type { KubeObject } from '../../api/schema/kind.js';
 import {
   child,
@@ -30,27 +30,26 @@ const MaxInt32 = 2147483647;
 // ---- QoS ----
 
 const qosResources = new Set(['cpu', 'memory']);
-const ZERO: ParsedQuantity = { n: 0n, e: 0, format: 'DecimalSI' };
 
 /** qos.ComputePodQOS: Guaranteed, Burstable or BestEffort from the containers' (or pod-level) cpu/memory. */
 export function computePodQOS(pod: Obj): 'Guaranteed' | 'Burstable' | 'BestEffort' {
   const spec = obj(pod.spec);
-  const requests = new Map<string, ParsedQuantity>();
-  const limits = new Map<string, ParsedQuantity>();
+  const requests = new Map<string, Quantity>();
+  const limits = new Map<string, Quantity>();
   let isGuaranteed = true;
-  const add = (into: Map<string, ParsedQuantity>, name: string, q: ParsedQuantity) => {
+  const add = (into: Map<string, Quantity>, name: string, q: Quantity) => {
     const cur = into.get(name);
-    into.set(name, cur ? addQuantities(cur, q) : q);
+    into.set(name, cur ? cur.add(q) : q);
   };
   const process = (resources: Obj) => {
     for (const [name, v] of Object.entries(obj(resources.requests))) {
       const q = qosResources.has(name) ? parseQuantity(String(v)) : undefined;
-      if (q && compareQuantities(q, ZERO) > 0) add(requests, name, q);
+      if (q && q.sign() > 0) add(requests, name, q);
     }
     const found = new Set<string>();
     for (const [name, v] of Object.entries(obj(resources.limits))) {
       const q = qosResources.has(name) ? parseQuantity(String(v)) : undefined;
-      if (q && compareQuantities(q, ZERO) > 0) {
+      if (q && q.sign() > 0) {
         found.add(name);
         add(limits, name, q);
       }
@@ -67,7 +66,7 @@ export function computePodQOS(pod: Obj): 'Guaranteed' | 'Burstable' | 'BestEffor
   if (isGuaranteed) {
     for (const [name, req] of requests) {
       const lim = limits.get(name);
-      if (!lim || compareQuantities(lim, req) !== 0) {
+      if (!lim || lim.cmp(req) !== 0) {
         isGuaranteed = false;
         break;
       }
@@ -402,7 +401,7 @@ export function validatePodResize(newPod: Obj, oldPod: Obj): FieldError[] {
         const ol = obj(or.limits).memory;
         const nq = nl === undefined ? undefined : parseQuantity(String(nl));
         const oq = ol === undefined ? undefined : parseQuantity(String(ol));
-        if (nq && oq && compareQuantities(nq, oq) < 0) errs.push(fieldError.forbidden(key(child(p, 'limits'), 'memory'), 'memory limits cannot be decreased unless resizePolicy is RestartContainer'));
+        if (nq && oq && nq.cmp(oq) < 0) errs.push(fieldError.forbidden(key(child(p, 'limits'), 'memory'), 'memory limits cannot be decreased unless resizePolicy is RestartContainer'));
         else if (nq && !oq) errs.push(fieldError.forbidden(key(child(p, 'limits'), 'memory'), 'memory limits cannot be added unless resizePolicy is RestartContainer'));
       }
     });

@@ -2,7 +2,7 @@
 // calls), on core/v1 JSON. Errors come in Kubernetes' order with its messages (v1.26's where the
 // golden vectors show them) and field paths. Used by the Pod strategy and by every workload's
 // pod template.
-import { compareQuantities, parseQuantity } from '../../api/core/v1/quantity.js';
+import { parseQuantity } from '../../api/meta/quantity.js';
 import {
   bool,
   child,
@@ -162,7 +162,7 @@ const byteDivisors = new Set(['1', '1k', '1M', '1G', '1T', '1P', '1E', '1Ki', '1
 function validateContainerResourceDivisor(resource: string, divisor: unknown, path: string): FieldError[] {
   if (divisor === undefined || divisor === null) return [];
   const q = parseQuantity(String(divisor));
-  if (!q || q.n === 0n) return [];
+  if (!q || q.isZero()) return [];
   const d = quantityString(divisor);
   const errs: FieldError[] = [];
   const p = child(path, 'divisor');
@@ -307,7 +307,7 @@ function validatePersistentVolumeClaimSpec(spec: Obj, path: string): FieldError[
   if (!Object.prototype.hasOwnProperty.call(requests, 'storage')) errs.push(fieldError.required(storagePath));
   else {
     const q = parseQuantity(String(requests.storage));
-    if (q && q.n <= 0n) errs.push(fieldError.invalid(storagePath, quantityString(requests.storage), 'must be greater than zero'));
+    if (q && q.sign() <= 0) errs.push(fieldError.invalid(storagePath, quantityString(requests.storage), 'must be greater than zero'));
   }
   const scn = optStr(spec.storageClassName);
   if (scn) for (const msg of nameIsDNSSubdomain(scn, false)) errs.push(fieldError.invalid(child(path, 'storageClassName'), scn, msg));
@@ -337,7 +337,7 @@ function validateVolumeSource(source: Obj, path: string, volName: string, podNam
     const limit = emptyDir.sizeLimit;
     if (limit !== undefined && limit !== null) {
       const q = parseQuantity(String(limit));
-      if (q && q.n < 0n) errs.push(fieldError.forbidden(child(path, 'emptyDir', 'sizeLimit'), 'SizeLimit field must be a valid resource quantity'));
+      if (q && q.sign() < 0) errs.push(fieldError.forbidden(child(path, 'emptyDir', 'sizeLimit'), 'SizeLimit field must be a valid resource quantity'));
     }
   }
   one('hostPath', 'hostPath', (s) => {
@@ -1345,7 +1345,7 @@ function validatePodResources(spec: Obj, claims: Set<string>, path: string): Fie
       if (!Object.prototype.hasOwnProperty.call(podLimits, name)) continue;
       const cq = parseQuantity(String(value));
       const pq = parseQuantity(String(podLimits[name]));
-      if (cq && pq && compareQuantities(cq, pq) > 0) {
+      if (cq && pq && cq.cmp(pq) > 0) {
         errs.push(fieldError.invalid(child(key(index(child(path, 'containers'), i), name), 'limits'), quantityString(value), `must be less than or equal to pod limits of ${quantityString(podLimits[name])}`));
       }
     }

@@ -1,6 +1,6 @@
 // Resource names and quantities as Kubernetes validates them (pkg/apis/core/helper and the
 // resource parts of pkg/apis/core/validation), with v1.26's messages.
-import { compareQuantities, formatQuantity, parseQuantity, type ParsedQuantity } from '../../api/core/v1/quantity.js';
+import { parseQuantity, type Quantity } from '../../api/meta/quantity.js';
 import { child, index, key, obj, objs, str, type Obj } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { rawError } from '../../machinery/validation/go-syntax.js';
@@ -33,22 +33,20 @@ export const isIntegerResourceName = (name: string): boolean => integerResources
 /** A quantity's canonical string (Quantity.String()), or the text itself when it does not parse. */
 export function quantityString(v: unknown): string {
   const q = typeof v === 'string' ? parseQuantity(v) : typeof v === 'number' ? parseQuantity(String(v)) : undefined;
-  return q ? formatQuantity(q) : String(v ?? '');
+  return q ? q.toString() : String(v ?? '');
 }
 
-export function toQuantity(v: unknown): ParsedQuantity | undefined {
+export function toQuantity(v: unknown): Quantity | undefined {
   if (typeof v === 'string') return parseQuantity(v);
   if (typeof v === 'number') return parseQuantity(String(v));
   return undefined;
 }
 
-const ZERO: ParsedQuantity = { n: 0n, e: 0, format: 'DecimalSI' };
-
 /** %#v of a resource.Quantity value (what "must be an integer" errors print). */
-function goQuantity(q: ParsedQuantity): string {
-  const s = formatQuantity(q);
-  let value = q.n;
-  let scale = q.e;
+function goQuantity(q: Quantity): string {
+  const s = q.toString();
+  let value = q.unscaled;
+  let scale = q.exponent;
   if (scale > 0) {
     value *= 10n ** BigInt(scale);
     scale = 0;
@@ -61,16 +59,10 @@ export function validateResourceQuantityValue(resource: string, value: unknown, 
   const q = toQuantity(value);
   if (!q) return [];
   const errs: FieldError[] = [];
-  if (compareQuantities(q, ZERO) < 0) errs.push(fieldError.invalid(path, formatQuantity(q), 'must be greater than or equal to 0'));
+  if (q.sign() < 0) errs.push(fieldError.invalid(path, q.toString(), 'must be greater than or equal to 0'));
   if (isIntegerResourceName(resource)) {
-    // Quantity.MilliValue() rounds up; the value must be a whole number of units at milli precision.
-    let milli: bigint;
-    if (q.e >= -3) milli = q.n * 10n ** BigInt(q.e + 3);
-    else {
-      const div = 10n ** BigInt(-3 - q.e);
-      milli = q.n / div + (q.n % div > 0n ? 1n : 0n);
-    }
-    if (milli % 1000n !== 0n) errs.push(rawError('FieldValueInvalid', path, goQuantity(q), 'must be an integer'));
+    // Quantity.MilliValue() rounds up (away from zero); the value must be a whole number of units at milli precision.
+    if (q.scaledValueBig(-3) % 1000n !== 0n) errs.push(rawError('FieldValueInvalid', path, goQuantity(q), 'must be an integer'));
   }
   return errs;
 }
@@ -95,20 +87,20 @@ export function validateContainerResourceName(name: string, path: string): Field
 }
 
 /** The page size of a hugepages-<size> resource. */
-function hugePageSize(name: string): ParsedQuantity | undefined {
+function hugePageSize(name: string): Quantity | undefined {
   const q = parseQuantity(name.slice('hugepages-'.length));
-  return q && q.n > 0n ? q : undefined;
+  return q && q.sign() > 0 ? q : undefined;
 }
 
-function hugePageValueError(name: string, value: ParsedQuantity): string | undefined {
+function hugePageValueError(name: string, value: Quantity): string | undefined {
   const size = hugePageSize(name);
   if (!size) return undefined;
   // value / size must be a positive integer (0 is allowed too, as Kubernetes' IsHugePageResourceValueDivisible).
-  const e = Math.min(value.e, size.e);
-  const v = value.n * 10n ** BigInt(value.e - e);
-  const s = size.n * 10n ** BigInt(size.e - e);
+  const e = Math.min(value.exponent, size.exponent);
+  const v = value.unscaled * 10n ** BigInt(value.exponent - e);
+  const s = size.unscaled * 10n ** BigInt(size.exponent - e);
   if (v % s === 0n) return undefined;
-  return `${formatQuantity(value)} is not positive integer multiple of ${name}`;
+  return `${value.toString()} is not positive integer multiple of ${name}`;
 }
 
 /** The resource names and their quantities of a ResourceList, keys sorted (Go maps have no order; tests need one). */
@@ -149,7 +141,7 @@ export function validateResourceRequirements(
     if (isHugePageResourceName(name)) {
       limHuge = true;
       const msg = q ? hugePageValueError(name, q) : undefined;
-      if (msg) errs.push(fieldError.invalid(p, formatQuantity(q!), msg));
+      if (msg) errs.push(fieldError.invalid(p, q!.toString(), msg));
     }
     if (name === 'cpu' || name === 'memory') limCpuMem = true;
   }
@@ -160,16 +152,16 @@ export function validateResourceRequirements(
     const q = toQuantity(value);
     const lim = Object.prototype.hasOwnProperty.call(limits, name) ? toQuantity(limits[name]) : undefined;
     if (q && lim) {
-      const cmp = compareQuantities(q, lim);
-      if (cmp !== 0 && !isOvercommitAllowed(name)) errs.push(fieldError.invalid(reqPath, formatQuantity(q), `must be equal to ${name} limit`));
-      else if (cmp > 0) errs.push(fieldError.invalid(reqPath, formatQuantity(q), `must be less than or equal to ${name} limit`));
+      const cmp = q.cmp(lim);
+      if (cmp !== 0 && !isOvercommitAllowed(name)) errs.push(fieldError.invalid(reqPath, q.toString(), `must be equal to ${name} limit`));
+      else if (cmp > 0) errs.push(fieldError.invalid(reqPath, q.toString(), `must be less than or equal to ${name} limit`));
     } else if (!Object.prototype.hasOwnProperty.call(limits, name) && !isOvercommitAllowed(name)) {
       errs.push(fieldError.required(limPath, 'Limit must be set for non overcommitable resources'));
     }
     if (isHugePageResourceName(name)) {
       reqHuge = true;
       const msg = q ? hugePageValueError(name, q) : undefined;
-      if (msg) errs.push(fieldError.invalid(p, formatQuantity(q!), msg));
+      if (msg) errs.push(fieldError.invalid(p, q!.toString(), msg));
     }
     if (name === 'cpu' || name === 'memory') reqCpuMem = true;
   }

@@ -1,6 +1,6 @@
 // Warning headers for pods and pod templates (pkg/api/pod/warnings.go): deprecated node labels,
 // non-functional annotations and volume types, and values Kubernetes accepts but will change.
-import { parseQuantity } from '../../api/core/v1/quantity.js';
+import { parseQuantity } from '../../api/meta/quantity.js';
 import { child, index, key, obj, objs, optNum, stringMap, type Obj } from '../../machinery/validation/common.js';
 
 const deprecatedNodeLabels: Record<string, string> = {
@@ -51,7 +51,7 @@ export function podWarnings(o: Obj, path: string): string[] {
         const list = obj(obj(c.resources)[which]);
         const memory = list.memory;
         const q = typeof memory === 'string' ? parseQuantity(memory) : undefined;
-        if (q && q.e < 0) warnings.push(`${key(child(cp, 'resources', which), 'memory')}: fractional byte value "${memory}" is invalid, must be an integer`);
+        if (q && q.exponent < 0) warnings.push(`${key(child(cp, 'resources', which), 'memory')}: fractional byte value "${memory}" is invalid, must be an integer`);
       }
       const seen = new Map<string, number>();
       objs(c.env).forEach((e, j) => {

@@ -12,7 +12,7 @@
 // minimal Event's `source: {}`, null timestamps and empty reportingComponent are just Go's JSON
 // encoding of zero values).
 import type { KubeObject } from '../../schema/kind.js';
-import { roundUpToMilli } from './quantity.js';
+import { roundUpToMilli } from '../../meta/quantity.js';
 
 type Obj = Record<string, unknown>;
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { convertPodSpecAliases, defaultPod, defaultPodSpec, defaultPodTemplate, defaultPodTemplateSpec, imageTag } from './defaults.js';
 import { PodSpec } from './pod.js';
-import { canonicalQuantity, roundUpToMilli } from './quantity.js';
+import { canonicalQuantity } from '../../meta/quantity.js';
 import { goJson, readVector } from './test-helpers.js';
 
 type Obj = Record<string, unknown>;
@@ -278,20 +278,6 @@ test('pod-level resources: requests from the containers (sidecars included) or f
   };
   defaultPod(hp);
   assert.deepEqual(((hp.spec as Obj).resources as Obj).limits, { 'hugepages-1Gi': '2Gi' });
-});
-
-test('quantities: milli round-up and canonical forms', () => {
-  assert.equal(roundUpToMilli('0.0001'), '1m');
-  assert.equal(roundUpToMilli('1.0001'), '1001m');
-  assert.equal(roundUpToMilli('1.5'), '1.5'); // unchanged values keep their spelling
-  assert.equal(roundUpToMilli('100n'), '1m');
-  assert.equal(roundUpToMilli('-0.0001'), '-1m');
-  const canonical: Array<[string, string]> = [
-    ['1.5', '1500m'], ['1.5Gi', '1536Mi'], ['0.1', '100m'], ['2e9', '2e9'], ['128974848', '128974848'],
-    ['500m', '500m'], ['1Gi', '1Gi'], ['1024', '1024'], ['1000Mi', '1000Mi'], ['1024Mi', '1Gi'], ['0.5Ki', '512'],
-    ['1000', '1k'], ['1e3', '1e3'], ['1E6', '1e6'], ['12e2', '1200'], ['0', '0'], ['10u', '10u'], ['1500000m', '1500'],
-  ];
-  for (const [input, out] of canonical) assert.equal(canonicalQuantity(input), out, input);
 });
 
 test('serviceAccount is the alias of serviceAccountName after a round trip', () => {

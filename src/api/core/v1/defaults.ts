@@ -7,7 +7,7 @@
 // Not defaulting, so not here: admission (service account, default tolerations, priority,
 // preemptionPolicy, ...), status the API server sets on create, and the v1 <-> internal
 // conversion alias `serviceAccount` <-> `serviceAccountName` (see `convertPodSpecAliases`).
-import { addQuantities, compareQuantities, formatQuantity, parseQuantity, roundUpToMilli, type ParsedQuantity } from './quantity.js';
+import { parseQuantity, roundUpToMilli, type Quantity } from '../../meta/quantity.js';
 
 type Obj = Record<string, unknown>;
 
@@ -230,7 +230,7 @@ const isSupportedPodLevelResource = (name: string) => name === 'cpu' || name ===
 const isOvercommitAllowed = (name: string) =>
   (!name.includes('/') || name.includes('kubernetes.io/')) && !isHugePages(name);
 
-type QList = Map<string, ParsedQuantity>;
+type QList = Map<string, Quantity>;
 
 function readList(list: unknown): QList {
   const out: QList = new Map();
@@ -246,14 +246,14 @@ function readList(list: unknown): QList {
 function addList(into: QList, add: QList): void {
   for (const [k, q] of add) {
     const cur = into.get(k);
-    into.set(k, cur ? addQuantities(cur, q) : q);
+    into.set(k, cur ? cur.add(q) : q);
   }
 }
 
 function maxList(into: QList, other: QList): void {
   for (const [k, q] of other) {
     const cur = into.get(k);
-    if (!cur || compareQuantities(q, cur) > 0) into.set(k, q);
+    if (!cur || q.cmp(cur) > 0) into.set(k, q);
   }
 }
 
@@ -284,7 +284,7 @@ function aggregateContainers(spec: Obj, which: 'requests' | 'limits'): QList {
   return total;
 }
 
-const fmt = (q: ParsedQuantity) => formatQuantity(q);
+const fmt = (q: Quantity) => q.toString();
 
 /** defaultHugePagePodLimits: pod-level hugepages limits from the containers' when pod resources are partly set. */
 function defaultHugePagePodLimits(spec: Obj): void {

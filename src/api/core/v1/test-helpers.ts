@@ -3,7 +3,7 @@
 // facts, and access to the golden vectors. Used by *.test.ts here; not imported by product code.
 import { readFileSync } from 'node:fs';
 import type { Field, StructType, Type } from '../../schema/dsl.js';
-import { canonicalQuantity } from './quantity.js';
+import { canonicalQuantity } from '../../meta/quantity.js';
 import { TESTDATA } from '../../../../test/support/vectors.js';
 import { pathToFileURL } from 'node:url';
 

@@ -1,5 +1,7 @@
-// resource.Quantity: Kubernetes' fixed-point quantities ("500m", "1.5Gi", "2e9"), parsed and printed
-// exactly as k8s.io/apimachinery/pkg/api/resource does:
+// resource.Quantity (k8s.io/apimachinery/pkg/api/resource): Kubernetes' fixed-point quantities
+// ("500m", "1.5Gi", "2e9"), parsed, compared, added and printed exactly as Kubernetes does. The one
+// implementation for every layer: defaulting and the schema here in api/, the codecs in machinery/,
+// validation in registry/, the scheduler's arithmetic.
 // - a value is an exact decimal, rounded up (away from zero) to nano precision on parse;
 // - it remembers its format: DecimalSI (m, k, M, ...), BinarySI (Ki, Mi, ...) or DecimalExponent (e3);
 // - the canonical string has no fractional digits and the largest exponent/suffix that loses
@@ -93,9 +95,14 @@ export class Quantity {
     this.format = format;
   }
 
-  /** resource.ParseQuantity. Throws QuantityError with Kubernetes' message. */
+  /**
+   * resource.ParseQuantity: the exact string, no surrounding spaces. Throws QuantityError with
+   * Kubernetes' message. Not memoized; `parseQuantity` is, for values read out of objects.
+   */
   static parse(str: string): Quantity {
-    return parseQuantity(str);
+    const q = parseOrError(str);
+    if (typeof q === 'string') throw new QuantityError(q);
+    return q;
   }
 
   /** NewQuantity(value, format). */
@@ -155,6 +162,15 @@ export class Quantity {
   /** ScaledValue(scale) as a number. */
   scaledValue(scale: number): number {
     return Number(this.scaledValueBig(scale));
+  }
+
+  /**
+   * RoundUp(scale): the value rounded up (away from zero) to a multiple of 10^scale, in the same
+   * format. Returns `this` when that loses nothing (where Kubernetes' RoundUp returns true).
+   */
+  roundUp(scale: number): Quantity {
+    if (this.exponent >= scale) return this;
+    return new Quantity(this.scaledValueBig(scale), scale, this.format);
   }
 
   /** AsApproximateFloat64(). */
@@ -247,8 +263,8 @@ interface Scanned {
   suffix: string;
 }
 
-/** The scanner of resource.parseQuantityString (same acceptance, same split). */
-function scanQuantity(str: string): Scanned {
+/** The scanner of resource.parseQuantityString (same acceptance, same split); an error message when it fails. */
+function scanQuantity(str: string): Scanned | string {
   let positive = true;
   let pos = 0;
   const end = str.length;
@@ -284,7 +300,7 @@ function scanQuantity(str: string): Scanned {
   pos = i;
   const c = str.charCodeAt(pos);
   if (c === 45 || c === 43) pos++;
-  for (i = pos; i < end; i++) if (!isDigit(str.charCodeAt(i))) throw new QuantityError(ErrFormatWrong);
+  for (i = pos; i < end; i++) if (!isDigit(str.charCodeAt(i))) return ErrFormatWrong;
   return { positive, num, denom, suffix: str.slice(suffixStart) };
 }
 
@@ -296,11 +312,13 @@ function parseGoInt(s: string): number | undefined {
   return n;
 }
 
-/** resource.ParseQuantity. */
-export function parseQuantity(str: string): Quantity {
-  if (str.length === 0) throw new QuantityError(ErrFormatWrong);
+/** resource.ParseQuantity, with the error as Kubernetes' message instead of a throw. */
+function parseOrError(str: string): Quantity | string {
+  if (str.length === 0) return ErrFormatWrong;
   if (str === '0') return ZERO_DECIMAL;
-  const { positive, num, denom, suffix } = scanQuantity(str);
+  const scanned = scanQuantity(str);
+  if (typeof scanned === 'string') return scanned;
+  const { positive, num, denom, suffix } = scanned;
 
   let base: 10 | 2;
   let exponent: number;
@@ -318,12 +336,12 @@ export function parseQuantity(str: string): Quantity {
   } else if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E')) {
     const parsed = parseGoInt(suffix.slice(1));
     // An exponent outside ±MaxInt32 is rejected (v1.26 truncated it to an unrelated int32).
-    if (parsed === undefined || parsed > MAX_INT32 || parsed < -MAX_INT32) throw new QuantityError(ErrSuffix);
+    if (parsed === undefined || parsed > MAX_INT32 || parsed < -MAX_INT32) return ErrSuffix;
     base = 10;
     exponent = parsed;
     format = 'DecimalExponent';
   } else {
-    throw new QuantityError(ErrSuffix);
+    return ErrSuffix;
   }
 
   let unscaled = BigInt(num + denom);
@@ -355,33 +373,45 @@ export function parseQuantity(str: string): Quantity {
 
 const ZERO_DECIMAL = new Quantity(0n, 0, 'DecimalSI');
 
-const canonicalCache = new Map<string, string>();
-const CANONICAL_CACHE_MAX = 4096;
+// Quantities are immutable and the same few strings ("100m", "128Mi") come back in every object
+// that decoding, defaulting, validation and the scheduler look at: each is parsed once. An entry
+// is the Quantity or the error message of a string that is not one.
+const parsed = new Map<string, Quantity | string>();
+const PARSED_MAX = 4096;
+
+function memoized(str: string): Quantity | string {
+  let q = parsed.get(str);
+  if (q === undefined) {
+    q = parseOrError(str);
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(str, q);
+  }
+  return q;
+}
 
 /**
- * The canonical string of a quantity string (throws QuantityError when it does not parse).
- * Memoized: the same few quantities ("100m", "128Mi") recur in every object.
+ * The quantity a JSON value holds (Quantity.UnmarshalJSON: surrounding spaces ignored), or
+ * undefined when it is not one. Memoized: the result is shared, as every Quantity is immutable.
  */
+export function parseQuantity(str: string): Quantity | undefined {
+  const q = memoized(str.trim());
+  return typeof q === 'string' ? undefined : q;
+}
+
+/** The canonical string of a quantity string (Quantity.String()); throws QuantityError when it does not parse. */
 export function canonicalQuantity(str: string): string {
-  const hit = canonicalCache.get(str);
-  if (hit !== undefined) return hit;
-  const canonical = parseQuantity(str).toString();
-  if (canonicalCache.size >= CANONICAL_CACHE_MAX) canonicalCache.clear();
-  canonicalCache.set(str, canonical);
-  return canonical;
+  const q = memoized(str);
+  if (typeof q === 'string') throw new QuantityError(q);
+  return q.toString();
 }
 
-/** Compares two quantity strings (throws QuantityError when either does not parse). */
-export function compareQuantities(a: string, b: string): -1 | 0 | 1 {
-  return parseQuantity(a).cmp(parseQuantity(b));
-}
-
-/** MilliValue of a quantity string (CPU in millicores, the scheduler's unit). */
-export function milliValue(str: string): number {
-  return parseQuantity(str).milliValue();
-}
-
-/** Value of a quantity string (bytes for memory), rounded up. */
-export function quantityValue(str: string): number {
-  return parseQuantity(str).value();
+/**
+ * SetDefaults_ResourceList for one value: rounded up to milli precision. The input itself when
+ * that changes nothing (or it does not parse), so a value keeps its spelling until it is canonicalized.
+ */
+export function roundUpToMilli(str: string): string {
+  const q = parseQuantity(str);
+  if (!q) return str;
+  const rounded = q.roundUp(-3);
+  return rounded === q ? str : rounded.toString();
 }
