@@ -207,6 +207,25 @@ export function preciseScan(text: string, type?: StructType, recordPositions = f
     }
   };
 
+  /** Past the opening `{` or `[`: true (and past it) when `close` follows at once (an empty object or array). */
+  const empty = (close: number): boolean => {
+    i++;
+    ws();
+    if (i >= n) eof();
+    if (text.charCodeAt(i) !== close) return false;
+    i++;
+    return true;
+  };
+  /** After a member or element: true past a comma (another follows), false past `close`. */
+  const more = (close: number, context: string): boolean => {
+    ws();
+    if (i >= n) eof();
+    const d = text.charCodeAt(i);
+    if (d !== 44 && d !== close) bad(context);
+    i++;
+    return d === 44;
+  };
+
   // ctx: the schema of this value; report: whether duplicates here are reported.
   const value = (ctx: Ctx, path: string, depth: number): void => {
     ws();
@@ -215,13 +234,7 @@ export function preciseScan(text: string, type?: StructType, recordPositions = f
     switch (c) {
       case 123 /* { */: {
         if (depth > MAX_DEPTH) throw new JsonDepthError(path);
-        i++;
-        ws();
-        if (i >= n) eof();
-        if (text.charCodeAt(i) === 125) {
-          i++;
-          return;
-        }
+        if (empty(125)) return;
         const tracked = ctx !== null && (ctx.kind === 'struct' || ctx.kind === 'map');
         const seen = tracked ? new Set<string>() : undefined;
         for (;;) {
@@ -252,45 +265,17 @@ export function preciseScan(text: string, type?: StructType, recordPositions = f
           if (text.charCodeAt(i) !== 58) bad('after object key');
           i++;
           value(childCtx, childPath, depth + 1);
-          ws();
-          if (i >= n) eof();
-          const d = text.charCodeAt(i);
-          if (d === 44) {
-            i++;
-            continue;
-          }
-          if (d === 125) {
-            i++;
-            return;
-          }
-          bad('after object key:value pair');
+          if (!more(125, 'after object key:value pair')) return;
         }
       }
       // eslint-disable-next-line no-fallthrough
       case 91 /* [ */: {
         if (depth > MAX_DEPTH) throw new JsonDepthError(path);
-        i++;
-        ws();
-        if (i >= n) eof();
-        if (text.charCodeAt(i) === 93) {
-          i++;
-          return;
-        }
+        if (empty(93)) return;
         const elem = ctx !== null && ctx.kind === 'list' ? ctxOf(ctx.of) : null;
         for (let k = 0; ; k++) {
           value(elem, elem === null ? path : path + SEG_INDEX + k, depth + 1);
-          ws();
-          if (i >= n) eof();
-          const d = text.charCodeAt(i);
-          if (d === 44) {
-            i++;
-            continue;
-          }
-          if (d === 93) {
-            i++;
-            return;
-          }
-          bad('after array element');
+          if (!more(93, 'after array element')) return;
         }
       }
       // eslint-disable-next-line no-fallthrough
