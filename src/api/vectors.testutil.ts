@@ -63,6 +63,24 @@ export function walk(type: Type, value: unknown, resolve: Resolver = () => undef
   return r;
 }
 
+/** The problems `walk` finds in a JSON value (undeclared keys, ill-typed scalars), as `path: problem` lines. */
+export function undeclared(type: Type, value: unknown): string[] {
+  return walk(type, value).problems;
+}
+
+/** Every struct reachable from the roots. */
+export function reachableStructs(...roots: StructType[]): Map<string, StructType> {
+  const seen = new Map<string, StructType>();
+  const visit = (type: Type): void => {
+    if (type.kind === 'list' || type.kind === 'map') return visit(type.of);
+    if (type.kind !== 'struct' || seen.has(type.name)) return;
+    seen.set(type.name, type);
+    for (const f of Object.values(type.fields)) visit(f.type);
+  };
+  roots.forEach(visit);
+  return seen;
+}
+
 function walkInto(type: Type, value: unknown, resolve: Resolver, path: string, r: WalkResult): void {
   if (value === null) return; // Go accepts null for every field.
   switch (type.kind) {

@@ -9,13 +9,12 @@ import type { StructType } from '../schema/dsl.js';
 import {
   inVersion,
   protoProblems,
-  reachableStructs,
   readVector,
   readVectorBytes,
-  undeclared,
   unwrapEnvelope,
   versionsOf,
 } from '../workloads/testing.js';
+import { reachableStructs, undeclared } from '../vectors.testutil.js';
 import { appsKinds } from './kinds.js';
 import * as v1 from './v1.js';
 import * as v1beta1 from './v1beta1.js';

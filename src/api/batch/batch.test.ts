@@ -15,14 +15,13 @@ import {
   goNormalize,
   inVersion,
   protoProblems,
-  reachableStructs,
   readVector,
   readVectorBytes,
   roundTripFailures,
-  undeclared,
   unwrapEnvelope,
   versionsOf,
 } from '../workloads/testing.js';
+import { reachableStructs, undeclared } from '../vectors.testutil.js';
 import { batchV2alpha1Conversion } from './conversion.js';
 import { batchV1beta1Defaults, batchV1Defaults, batchV2alpha1Defaults } from './defaults.js';
 import { batchKinds } from './kinds.js';

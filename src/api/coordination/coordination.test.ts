@@ -1,7 +1,8 @@
 // Lease against the v1.26.1 vectors: JSON keys, protobuf field numbers, no defaults.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { goNormalize, protoProblems, readVector, readVectorBytes, undeclared, unwrapEnvelope } from '../workloads/testing.js';
+import { undeclared } from '../vectors.testutil.js';
+import { goNormalize, protoProblems, readVector, readVectorBytes, unwrapEnvelope } from '../workloads/testing.js';
 import { coordinationKinds } from './kinds.js';
 import { Lease } from './v1.js';
 

@@ -1,6 +1,6 @@
 // Test support for the workload kinds (apps, extensions, batch, coordination.k8s.io): reading the
-// golden vectors, schema walkers over JSON and protobuf, Go's JSON view of a value, and the
-// hub-and-spoke round trip. Used by the *.test.ts files beside each group; not a test itself.
+// golden vectors, a schema walker over protobuf (the JSON one is ../vectors.testutil.ts's), Go's
+// JSON view of a value, and the hub-and-spoke round trip. Used by the *.test.ts files beside each group; not a test itself.
 import { readFileSync } from 'node:fs';
 import { canonicalQuantity } from '../meta/quantity.js';
 import type { Field, StructType, Type } from '../schema/dsl.js';
@@ -17,58 +17,6 @@ export function readVector(name: string): KubeObject {
 
 export function readVectorBytes(name: string): Uint8Array {
   return new Uint8Array(readFileSync(VECTORS + name));
-}
-
-// ---- JSON walker ----
-
-const scalarChecks: Record<string, (v: unknown) => boolean> = {
-  string: (v) => typeof v === 'string',
-  bool: (v) => typeof v === 'boolean',
-  int32: (v) => Number.isInteger(v),
-  int64: (v) => Number.isInteger(v),
-  double: (v) => typeof v === 'number',
-  bytes: (v) => typeof v === 'string',
-  time: (v) => typeof v === 'string',
-  microTime: (v) => typeof v === 'string',
-  duration: (v) => typeof v === 'string',
-  quantity: (v) => typeof v === 'string' || typeof v === 'number',
-  intOrString: (v) => typeof v === 'string' || Number.isInteger(v),
-  fieldsV1: (v) => isObj(v),
-  rawExtension: () => true,
-};
-
-/** Paths of the keys of `value` (recursively) that its schema type does not declare, and of ill-typed scalars. */
-export function undeclared(type: Type, value: unknown, path = '$'): string[] {
-  if (value === null || value === undefined) return [];
-  switch (type.kind) {
-    case 'list':
-      return Array.isArray(value) ? value.flatMap((v, i) => undeclared(type.of, v, `${path}[${i}]`)) : [`${path}: not a list`];
-    case 'map':
-      return isObj(value)
-        ? Object.entries(value).flatMap(([k, v]) => undeclared(type.of, v, `${path}[${JSON.stringify(k)}]`))
-        : [`${path}: not a map`];
-    case 'struct':
-      if (!isObj(value)) return [`${path}: not an object (${type.name})`];
-      return Object.entries(value).flatMap(([k, v]) => {
-        const f = type.fields[k];
-        return f ? undeclared(f.type, v, `${path}.${k}`) : [`${path}.${k}: not a field of ${type.name}`];
-      });
-    case 'scalar':
-      return scalarChecks[type.name]!(value) ? [] : [`${path}: not a ${type.name}: ${JSON.stringify(value)}`];
-  }
-}
-
-/** Every struct reachable from the roots. */
-export function reachableStructs(...roots: StructType[]): Map<string, StructType> {
-  const seen = new Map<string, StructType>();
-  const visit = (type: Type): void => {
-    if (type.kind === 'list' || type.kind === 'map') return visit(type.of);
-    if (type.kind !== 'struct' || seen.has(type.name)) return;
-    seen.set(type.name, type);
-    for (const f of Object.values(type.fields)) visit(f.type);
-  };
-  roots.forEach(visit);
-  return seen;
 }
 
 // ---- Go's JSON view ----

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { StructType } from '../../schema/dsl.js';
 import { Pod, PodList, PodTemplate, PodTemplateList, PodTemplateSpec } from './pod.js';
-import { declarationErrors, goJson, reachableStructs, readVector, undeclared } from './test-helpers.js';
+import { declarationErrors, goJson, readVector } from './test-helpers.js';
+import { reachableStructs, undeclared } from '../../vectors.testutil.js';
 
 const podRoots = [Pod, PodList, PodTemplate, PodTemplateList, PodTemplateSpec];
 
@@ -41,7 +42,7 @@ test('the JSON walker reports undeclared keys and wrong scalar kinds', () => {
   spec.containers[0]!.stdin = 'yes';
   assert.deepEqual(undeclared(Pod, pod).sort(), [
     '$.spec.containers[0].imagePullPolcy: not a field of io.k8s.api.core.v1.Container',
-    '$.spec.containers[0].stdin: "yes" is not a bool',
+    '$.spec.containers[0].stdin: expected a boolean (bool), got "yes"',
   ]);
 });
 

@@ -1,6 +1,6 @@
-// Test support for the core/v1 declarations: schema walkers (reachable structs, declaration
-// checks, undeclared JSON keys), an emulation of Go's JSON encoder driven by the pointer/omitempty
-// facts, and access to the golden vectors. Used by *.test.ts here; not imported by product code.
+// Test support for the core/v1 declarations: declaration checks, an emulation of Go's JSON
+// encoder driven by the pointer/omitempty facts, and access to the golden vectors (the JSON walker
+// is ../../vectors.testutil.ts's). Used by *.test.ts here; not imported by product code.
 import { readFileSync } from 'node:fs';
 import type { Field, StructType, Type } from '../../schema/dsl.js';
 import { canonicalQuantity } from '../../meta/quantity.js';
@@ -10,19 +10,6 @@ import { pathToFileURL } from 'node:url';
 export const vectors = pathToFileURL(`${TESTDATA}/objects/`);
 export const readVector = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(name, vectors), 'utf8')) as Record<string, unknown>;
-
-/** Every struct reachable from the given roots. */
-export function reachableStructs(...roots: StructType[]): Map<string, StructType> {
-  const seen = new Map<string, StructType>();
-  const visit = (type: Type): void => {
-    if (type.kind === 'list' || type.kind === 'map') return visit(type.of);
-    if (type.kind !== 'struct' || seen.has(type.name)) return;
-    seen.set(type.name, type);
-    for (const f of Object.values(type.fields)) visit(f.type);
-  };
-  roots.forEach(visit);
-  return seen;
-}
 
 /** Structural errors of one struct's declaration (tags, list metadata). */
 export function declarationErrors(s: StructType): string[] {
@@ -51,43 +38,6 @@ export function declarationErrors(s: StructType): string[] {
   }
   for (const tag of embedded.keys()) if (direct.has(Number(tag))) errors.push(`${s.name}: embedded tag ${tag} is also a field's`);
   return errors;
-}
-
-/** Keys (and scalar kinds) of a JSON value that its schema type does not declare, as paths. */
-export function undeclared(type: Type, value: unknown, path = '$'): string[] {
-  if (value === null || value === undefined) return [];
-  switch (type.kind) {
-    case 'list':
-      return Array.isArray(value) ? value.flatMap((v, i) => undeclared(type.of, v, `${path}[${i}]`)) : [`${path}: not a list`];
-    case 'map':
-      return typeof value === 'object' && !Array.isArray(value)
-        ? Object.entries(value).flatMap(([k, v]) => undeclared(type.of, v, `${path}[${JSON.stringify(k)}]`))
-        : [`${path}: not a map`];
-    case 'struct':
-      if (typeof value !== 'object' || Array.isArray(value)) return [`${path}: not an object (${type.name})`];
-      return Object.entries(value).flatMap(([k, v]) => {
-        const f = type.fields[k];
-        return f ? undeclared(f.type, v, `${path}.${k}`) : [`${path}.${k}: not a field of ${type.name}`];
-      });
-    case 'scalar': {
-      const ok: Record<string, (v: unknown) => boolean> = {
-        string: (v) => typeof v === 'string',
-        bool: (v) => typeof v === 'boolean',
-        int32: (v) => Number.isInteger(v),
-        int64: (v) => Number.isInteger(v),
-        double: (v) => typeof v === 'number',
-        quantity: (v) => typeof v === 'string' || typeof v === 'number',
-        intOrString: (v) => typeof v === 'string' || Number.isInteger(v),
-        time: (v) => typeof v === 'string',
-        microTime: (v) => typeof v === 'string',
-        bytes: (v) => typeof v === 'string',
-        duration: (v) => typeof v === 'string',
-        fieldsV1: (v) => typeof v === 'object',
-        rawExtension: () => true,
-      };
-      return ok[type.name]!(value) ? [] : [`${path}: ${JSON.stringify(value)} is not a ${type.name}`];
-    }
-  }
 }
 
 /**
