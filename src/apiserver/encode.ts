@@ -11,7 +11,8 @@ import { canonicalize } from '../machinery/codec/normalize.js';
 import { goEscape, StatusError } from '../machinery/status.js';
 import { servedJsonOf } from '../registry/materialize.js';
 import { printerFor, type TablePrinter } from '../registry/printers/index.js';
-import type { CachedObject } from '../storage/cacher/types.js';
+import { forEachRange, partsStartWith } from '../storage/cacher/json-parts.js';
+import { jsonLength, type CachedObject } from '../storage/cacher/types.js';
 
 export type MediaType = 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf';
 
@@ -177,7 +178,7 @@ export function encodeListStreamed(page: ListPage, kv: KindVersion, fmt: Respons
     const other = new Map<CachedObject, Uint8Array>();
     let length = head.byteLength + tail.byteLength + Math.max(0, page.items.length - 1);
     for (const o of page.items) {
-      if (startsWith(o.json, prefix)) length += o.json.byteLength - prefix.byteLength; // '{' + the rest without the trailing newline
+      if (o.parts !== undefined ? partsStartWith(o.parts, prefix) : startsWith(o.json, prefix)) length += jsonLength(o) - prefix.byteLength; // '{' + the rest without the trailing newline
       else {
         const { kind: _k, apiVersion: _a, ...rest } = decodeCached(o);
         const bytes = encoder.encode(JSON.stringify(rest));
@@ -333,6 +334,7 @@ class ChunkCopier {
 
 function* jsonListChunks(head: Uint8Array, tail: Uint8Array, prefixLength: number, items: readonly CachedObject[], other: ReadonlyMap<CachedObject, Uint8Array>): Generator<Uint8Array> {
   const c = new ChunkCopier();
+  const put = (src: Uint8Array, start: number, end: number) => c.put(src, start, end);
   c.put(head);
   for (let i = 0; i < items.length; i++) {
     const o = items[i]!;
@@ -341,7 +343,9 @@ function* jsonListChunks(head: Uint8Array, tail: Uint8Array, prefixLength: numbe
     if (bytes !== undefined) c.put(bytes);
     else {
       c.byte(0x7b);
-      c.put(o.json, prefixLength, o.json.byteLength - 1); // without kind, apiVersion and the trailing newline
+      // Without kind, apiVersion and the trailing newline.
+      if (o.parts !== undefined) forEachRange(o.parts, prefixLength, o.parts.byteLength - 1, put);
+      else c.put(o.json, prefixLength, o.json.byteLength - 1);
     }
     if (c.full.length > 0) yield* c.take();
   }

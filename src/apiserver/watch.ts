@@ -15,7 +15,7 @@ import { StatusError } from '../machinery/status.js';
 import { parseFieldSelectorFor } from '../machinery/selectors/index.js';
 import { apiError } from '../registry/errors.js';
 import type { Store } from '../registry/store.js';
-import { isCacheError, type CacheWatch } from '../storage/cacher/index.js';
+import { forEachRange, isCacheError, jsonLength, type CachedObject, type CacheWatch } from '../storage/cacher/index.js';
 import type { WatchCacheEvent } from '../storage/cacher/types.js';
 import { buildTable, toServed, type ResponseFormat } from './encode.js';
 import { filterOf } from './list.js';
@@ -47,6 +47,29 @@ function jsonLine(type: string, objectJson: Uint8Array | string): Uint8Array {
   return encoder.encode(`{"type":"${type}","object":${obj.endsWith('\n') ? obj.slice(0, -1) : obj}}\n`);
 }
 
+/** The JSON line of an event of a cached object: its served bytes framed, without decoding them. */
+function cachedEventLine(type: string, o: CachedObject): Uint8Array {
+  const head = encoder.encode(`{"type":"${type}","object":`);
+  // The served bytes end with a newline (encodeJson's), which the frame replaces.
+  const json = o.parts === undefined ? o.json : undefined;
+  const length = jsonLength(o) - (json === undefined || json[json.byteLength - 1] === 0x0a ? 1 : 0);
+  const out = new Uint8Array(head.byteLength + length + 2);
+  out.set(head, 0);
+  let at = head.byteLength;
+  if (json !== undefined) {
+    out.set(json.subarray(0, length), at);
+    at += length;
+  } else {
+    forEachRange(o.parts!, 0, length, (src, start, end) => {
+      out.set(src.subarray(start, end), at);
+      at += end - start;
+    });
+  }
+  out[at] = 0x7d; // }
+  out[at + 1] = 0x0a;
+  return out;
+}
+
 export class WatchEncoder {
   constructor(
     private readonly kv: KindVersion,
@@ -67,10 +90,10 @@ export class WatchEncoder {
     return toServed(hub, this.kv);
   }
 
-  private encodeObjectEvent(type: string, hubJson: Uint8Array): Uint8Array {
+  private encodeObjectEvent(type: string, object: CachedObject): Uint8Array {
     const protobuf = this.format.mediaType === 'application/vnd.kubernetes.protobuf';
-    if (!protobuf && this.format.as === '' && this.kv.storage) return jsonLine(type, hubJson);
-    const obj = this.served(hubJson);
+    if (!protobuf && this.format.as === '' && this.kv.storage) return cachedEventLine(type, object);
+    const obj = this.served(object.json);
     if (protobuf) return encodeWatchFrame(type, encodeProtobuf(obj, this.format.as === 'Table' ? Table : this.kv.type));
     return jsonLine(type, encodeJson(obj));
   }
@@ -82,7 +105,7 @@ export class WatchEncoder {
     if (!perEvent) encodings.set(ev, (perEvent = new Map()));
     const key = this.cacheKey();
     let bytes = perEvent.get(key);
-    if (!bytes) perEvent.set(key, (bytes = this.encodeObjectEvent(ev.type, ev.object.json)));
+    if (!bytes) perEvent.set(key, (bytes = this.encodeObjectEvent(ev.type, ev.object)));
     return bytes;
   }
 

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { findResource } from '../api/kinds.js';
 import type { KindVersion, KubeObject } from '../api/schema/kind.js';
 import { encodeJson } from '../machinery/codec/json.js';
-import { Cacher } from '../storage/cacher/index.js';
+import { Cacher, forEachRange, jsonLength, type CachedObject } from '../storage/cacher/index.js';
 import { MemoryStorage } from '../storage/memory.js';
 import { resourcePrefix } from './keys.js';
 import { decodeStored, materializer, metadataFields, prepareWrite, RecentWrites, servedBytes, servedJsonOf } from './materialize.js';
@@ -48,8 +48,19 @@ describe('writes serialized once', () => {
       const w = prepareWrite('/registry/pods/ns/a', obj, metadataFields);
       const { resourceVersion: _rv, ...rest } = obj.metadata as KubeObject;
       assert.equal(w.stored.toString(), JSON.stringify({ ...obj, metadata: rest }));
-      assert.ok(w.splice !== undefined);
+      assert.ok(w.layout !== undefined);
       assert.equal(text.decode(servedBytes(w, 42)!), slowServed(w.stored, 42));
+      // The watch cache's entry: the same bytes, joined or copied range by range as lists do.
+      const recent = new RecentWrites();
+      recent.add(w);
+      const cached = materializer(metadataFields, recent)('/registry/pods/ns/a', Buffer.from(w.stored), 42, 42);
+      assert.equal(text.decode(cached.json), slowServed(w.stored, 42));
+      assert.equal(jsonLength(cached), cached.json.byteLength);
+      if (cached.parts !== undefined) {
+        const pieces: Buffer[] = [];
+        forEachRange(cached.parts, 5, cached.parts.byteLength - 1, (src, start, end) => pieces.push(Buffer.from(src.subarray(start, end))));
+        assert.equal(Buffer.concat(pieces).toString(), slowServed(w.stored, 42).slice(5, -1));
+      }
       // Again: cached texts (shared FieldsV1) give the same bytes.
       assert.deepEqual(prepareWrite('/registry/pods/ns/a', obj, metadataFields).stored, w.stored);
     });
@@ -63,13 +74,30 @@ describe('writes serialized once', () => {
     const fast = materializer(metadataFields, recent)('/registry/pods/ns/a', Buffer.from(w.stored), 7, 7);
     const slow = materializer(metadataFields)('/registry/pods/ns/a', w.stored, 7, 7);
     assert.equal(recent.size, 0);
-    assert.deepEqual({ ...fast, json: text.decode(fast.json) }, { ...slow, json: text.decode(slow.json) });
+    const view = (o: CachedObject) => ({ key: o.key, namespace: o.namespace, name: o.name, revision: o.revision, labels: o.labels, fields: o.fields, json: text.decode(o.json) });
+    assert.deepEqual(view(fast), view(slow));
     // Other bytes for the key (another writer's): decoded as before.
     recent.add(w);
     const other = Buffer.from(JSON.stringify(pod({ name: 'a', namespace: 'ns', labels: { app: 'other' } })));
     const decoded = materializer(metadataFields, recent)('/registry/pods/ns/a', other, 8, 7);
     assert.deepEqual(decoded.labels, { app: 'other' });
     assert.equal(recent.size, 1);
+  });
+
+  it('objects made from one template hold one copy of their shared FieldsV1 JSON', () => {
+    const fieldsV1 = Object.freeze({ 'f:spec': Object.freeze({ 'f:containers': Object.freeze({}) }) });
+    const entry = (t: string) => ({ manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', time: t, fieldsType: 'FieldsV1', fieldsV1 });
+    const recent = new RecentWrites();
+    const [a, b] = ['a', 'b'].map((n, i) => {
+      const w = prepareWrite(`/registry/pods/ns/${n}`, pod({ name: n, namespace: 'ns', managedFields: [entry(`2026-01-01T00:00:0${i}Z`)] }), metadataFields);
+      recent.add(w);
+      return materializer(metadataFields, recent)(`/registry/pods/ns/${n}`, w.stored, 10 + i, 10 + i);
+    });
+    const shared = (o: CachedObject) => o.parts!.inserts.filter((bytes) => text.decode(bytes) === JSON.stringify(fieldsV1));
+    assert.equal(shared(a!).length, 1);
+    assert.equal(shared(a!)[0], shared(b!)[0]);
+    assert.ok(a!.parts!.base.byteLength < a!.parts!.byteLength - JSON.stringify(fieldsV1).length + 1);
+    assert.equal(text.decode(b!.json), encodeJson(decodeStored(prepareWrite('/registry/pods/ns/b', pod({ name: 'b', namespace: 'ns', managedFields: [entry('2026-01-01T00:00:01Z')] }), metadataFields).stored, 11)));
   });
 
   it('RecentWrites is bounded and forgets failed writes', () => {

@@ -5,11 +5,15 @@
 // Writes through this API server are serialized once: the store prepares the stored bytes and
 // the served JSON (minus the resourceVersion only the commit assigns) from one JSON.stringify, and
 // the cache entry built when the write's watch event arrives, and the write's own response, are
-// both spliced from that instead of parsing the stored bytes and stringifying them again.
+// both spliced from that instead of parsing the stored bytes and stringifying them again. The cache
+// keeps such an object in parts (storage/cacher/json-parts.ts): its own bytes, with the
+// resourceVersion and the JSON of shared FieldsV1 (the same for every pod of a template, about
+// half of a pod's text) inserted, so ten thousand pods of a Deployment hold one copy of it.
 import { randomBytes } from 'node:crypto';
 import type { KubeObject } from '../api/schema/kind.js';
 import { encodeJson } from '../machinery/codec/json.js';
 import { goEscape } from '../machinery/status.js';
+import { joinParts, type JsonParts } from '../storage/cacher/json-parts.js';
 import type { CachedObject, Materialize } from '../storage/cacher/types.js';
 import { metaOf, str, withResourceVersion } from './meta.js';
 
@@ -57,14 +61,36 @@ export interface PreparedWrite {
    * How the served JSON (Go's escaping, trailing newline) at a revision is made from this write;
    * undefined when the object could not be split safely (then everyone decodes `stored`).
    */
-  readonly splice: Splice | undefined;
+  readonly layout: Layout | undefined;
   readonly namespace: string;
   readonly name: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly fields: Readonly<Record<string, string>>;
-  /** Set when the watch cache built its entry from this write: the served bytes at that revision. */
-  served?: { revision: number; json: Uint8Array };
+  /** Set when the watch cache built its entry from this write: the entry, at its revision. */
+  served?: CachedObject;
 }
+
+type Comma = 'before' | 'after' | 'none';
+
+/**
+ * How the served JSON of a write is made at a revision. `parts` when Go's escaping changes nothing
+ * (nearly every object): `base` is the stored bytes less the shared FieldsV1 JSON, and the served
+ * bytes insert, in text order, the resourceVersion ('rv') and the shared bytes. `escaped`:
+ * `head + resourceVersion + tail`, already escaped.
+ */
+type Layout = PartsLayout | { kind: 'escaped'; head: string; tail: string };
+interface PartsLayout {
+  kind: 'parts';
+  base: Buffer;
+  /** Ascending; the last insert is the trailing newline at the end of `base`. */
+  offsets: number[];
+  inserts: Array<Uint8Array | 'rv'>;
+  comma: Comma;
+  /** base + inserts, without the resourceVersion. */
+  byteLength: number;
+}
+
+const NEWLINE = new Uint8Array([0x0a]);
 
 // The resourceVersion slot is marked with a value no client can know (a control character and a
 // per-process nonce), so the one occurrence of the mark in the JSON is the slot.
@@ -75,87 +101,182 @@ const MARK = `"resourceVersion":${JSON.stringify(MARK_VALUE)}`;
 // object (see machinery/managedfields): its JSON, hundreds of tiny objects that are often half of
 // a pod's text and most of the time JSON.stringify spends on it, is made once and spliced in.
 const FIELDS_MARK = `\u0002${randomBytes(12).toString('hex')}#`;
-const fieldsJson = new WeakMap<object, string>();
+/** The JSON of a shared FieldsV1 object, as text and as bytes (whether Go's escaping leaves it be). */
+interface SharedJson {
+  text: string;
+  bytes: Buffer;
+  plain: boolean;
+}
+const fieldsJson = new WeakMap<object, SharedJson>();
 
-/** JSON.stringify of `obj` with `metadata`, reusing the text of shared (frozen) FieldsV1 objects. */
-function stringifyWithSharedFields(obj: KubeObject, metadata: Record<string, unknown>): string {
+function sharedJsonOf(fields: object): SharedJson {
+  let json = fieldsJson.get(fields);
+  if (json === undefined) {
+    const text = JSON.stringify(fields);
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+    bytes.write(text, 0);
+    fieldsJson.set(fields, (json = { text, bytes, plain: goEscape(text) === text }));
+  }
+  return json;
+}
+
+/**
+ * JSON.stringify of `obj` with `metadata`, where each shared (frozen) FieldsV1 object is left as a
+ * mark (its text is made once per object, not per write); `shared[i]` replaces the i-th mark.
+ */
+function stringifyMarked(obj: KubeObject, metadata: Record<string, unknown>): { text: string; shared: SharedJson[] } {
   const entries = metadata.managedFields;
-  if (!Array.isArray(entries)) return JSON.stringify({ ...obj, metadata });
-  const shared: object[] = [];
+  if (!Array.isArray(entries)) return { text: JSON.stringify({ ...obj, metadata }), shared: [] };
+  const shared: SharedJson[] = [];
   const marked = entries.map((e: unknown) => {
     const fields = typeof e === 'object' && e !== null ? (e as { fieldsV1?: unknown }).fieldsV1 : undefined;
     if (typeof fields !== 'object' || fields === null || !Object.isFrozen(fields)) return e;
-    shared.push(fields);
+    shared.push(sharedJsonOf(fields));
     return { ...(e as object), fieldsV1: `${FIELDS_MARK}${shared.length - 1}` };
   });
-  if (shared.length === 0) return JSON.stringify({ ...obj, metadata });
-  let text = JSON.stringify({ ...obj, metadata: { ...metadata, managedFields: marked } });
-  shared.forEach((fields, i) => {
-    let json = fieldsJson.get(fields);
-    if (json === undefined) fieldsJson.set(fields, (json = JSON.stringify(fields)));
-    // The mark as JSON.stringify wrote it (its control character escaped).
-    const mark = JSON.stringify(`${FIELDS_MARK}${i}`);
+  if (shared.length === 0) return { text: JSON.stringify({ ...obj, metadata }), shared };
+  return { text: JSON.stringify({ ...obj, metadata: { ...metadata, managedFields: marked } }), shared };
+}
+
+/** A shared FieldsV1 mark as JSON.stringify writes it (its control character escaped). */
+function fieldsMark(i: number): string {
+  return JSON.stringify(`${FIELDS_MARK}${i}`);
+}
+
+/** `text` with the shared FieldsV1 marks replaced by their JSON. */
+function spliceShared(text: string, shared: readonly SharedJson[]): string {
+  shared.forEach((json, i) => {
+    const mark = fieldsMark(i);
     const at = text.indexOf(mark);
-    text = `${text.slice(0, at)}${json}${text.slice(at + mark.length)}`;
+    text = `${text.slice(0, at)}${json.text}${text.slice(at + mark.length)}`;
   });
   return text;
 }
 
 /**
  * Serializes `obj` (canonical, storage version; its metadata.resourceVersion is ignored) for a
- * write to `key`: the bytes to store, and the served JSON around the resourceVersion slot.
+ * write to `key`: the bytes to store, and how the served JSON is made around the resourceVersion.
  */
 export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): PreparedWrite {
   const m = metaOf(obj);
   const { resourceVersion: _rv, ...rest } = m;
-  const text = stringifyWithSharedFields(obj, withResourceVersion(rest, MARK_VALUE));
+  const { text, shared } = stringifyMarked(obj, withResourceVersion(rest, MARK_VALUE));
   const common = { key, namespace: str(m.namespace), name: str(m.name), labels: { ...labelsOf(m) }, fields: fieldsOf(obj) };
   const at = text.indexOf(MARK);
   if (at === -1 || text.indexOf(MARK, at + 1) !== -1) {
-    return { ...common, stored: Buffer.from(JSON.stringify({ ...obj, metadata: rest })), splice: undefined };
+    return { ...common, stored: Buffer.from(JSON.stringify({ ...obj, metadata: rest })), layout: undefined };
   }
   const end = at + MARK.length;
-  // Stored without the slot and the comma that separated it from its neighbour: the UTF-8 of the
-  // text with those (ASCII) bytes cut out.
-  const comma = text.charCodeAt(at - 1) === 0x2c ? 'before' : text.charCodeAt(end) === 0x2c ? 'after' : 'none';
-  const cutFrom = comma === 'before' ? at - 1 : at;
-  const cutLength = MARK.length + (comma === 'none' ? 0 : 1);
-  const full = Buffer.from(text);
-  const cutAt = full.length === text.length ? cutFrom : Buffer.byteLength(text.slice(0, cutFrom));
-  full.copyWithin(cutAt, cutAt + cutLength);
-  const stored = full.subarray(0, full.length - cutLength);
-  // Go's escaping (<, >, & and the like in strings) changes nearly no object: then the served JSON
-  // is spliced from the stored bytes; otherwise from the escaped text around the slot.
-  const splice: Splice =
-    goEscape(text) === text
-      ? { at: cutAt, comma }
-      : { head: goEscape(`${text.slice(0, at)}"resourceVersion":"`), tail: `${goEscape(`"${text.slice(end)}`)}\n` };
-  return { ...common, stored, splice };
+  // Stored without the slot and the comma that separated it from its neighbour.
+  const comma: Comma = text.charCodeAt(at - 1) === 0x2c ? 'before' : text.charCodeAt(end) === 0x2c ? 'after' : 'none';
+  const cuts: Array<{ from: number; to: number; insert: SharedJson | 'rv' }> = [
+    { from: comma === 'before' ? at - 1 : at, to: comma === 'after' ? end + 1 : end, insert: 'rv' },
+  ];
+  shared.forEach((json, i) => {
+    const mark = fieldsMark(i);
+    const from = text.indexOf(mark);
+    cuts.push({ from, to: from + mark.length, insert: json });
+  });
+  // Go's escaping (<, >, & and the like in strings) changes nearly no object; for one it does,
+  // the served JSON is the escaped text around the slot.
+  if (goEscape(text) !== text || shared.some((j) => !j.plain)) {
+    const full = spliceShared(text, shared);
+    const fat = full.indexOf(MARK);
+    const fend = fat + MARK.length;
+    const storedText = comma === 'before' ? full.slice(0, fat - 1) + full.slice(fend) : comma === 'after' ? full.slice(0, fat) + full.slice(fend + 1) : full.slice(0, fat) + full.slice(fend);
+    return {
+      ...common,
+      stored: Buffer.from(storedText),
+      layout: { kind: 'escaped', head: goEscape(`${full.slice(0, fat)}"resourceVersion":"`), tail: `${goEscape(`"${full.slice(fend)}`)}\n` },
+    };
+  }
+  cuts.sort((a, b) => a.from - b.from);
+  // base: the text less the cuts, as UTF-8 (the cuts are ASCII).
+  let cutChars = 0;
+  for (const c of cuts) cutChars += c.to - c.from;
+  const ascii = Buffer.byteLength(text) === text.length;
+  const base = Buffer.allocUnsafeSlow((ascii ? text.length : Buffer.byteLength(text)) - cutChars);
+  const offsets: number[] = [];
+  const inserts: Array<Uint8Array | 'rv'> = [];
+  let storedLength = base.length;
+  let pos = 0;
+  let last = 0;
+  for (const c of cuts) {
+    pos += ascii ? base.write(text.slice(last, c.from), pos, 'latin1') : base.write(text.slice(last, c.from), pos);
+    offsets.push(pos);
+    inserts.push(c.insert === 'rv' ? 'rv' : c.insert.bytes);
+    if (c.insert !== 'rv') storedLength += c.insert.bytes.length;
+    last = c.to;
+  }
+  if (ascii) base.write(text.slice(last), pos, 'latin1');
+  else base.write(text.slice(last), pos);
+  // Stored: the base with the shared JSON put back (no resourceVersion).
+  const stored = Buffer.allocUnsafeSlow(storedLength);
+  let from = 0;
+  let to = 0;
+  inserts.forEach((insert, i) => {
+    if (insert === 'rv') return;
+    to += base.copy(stored, to, from, offsets[i]);
+    from = offsets[i]!;
+    stored.set(insert, to);
+    to += insert.length;
+  });
+  base.copy(stored, to, from);
+  offsets.push(base.length);
+  inserts.push(NEWLINE);
+  return { ...common, stored, layout: { kind: 'parts', base, offsets, inserts, comma, byteLength: storedLength + 1 } };
+}
+
+/** The resourceVersion's bytes where the slot was (on V8's heap: small and held per object). */
+function rvBytes(revision: number, comma: Comma): Uint8Array {
+  const rv = comma === 'before' ? `,"resourceVersion":"${revision}"` : comma === 'after' ? `"resourceVersion":"${revision}",` : `"resourceVersion":"${revision}"`;
+  const out = new Uint8Array(rv.length);
+  for (let i = 0; i < rv.length; i++) out[i] = rv.charCodeAt(i);
+  return out;
+}
+
+/**
+ * A cached object held in parts (it is its own JsonParts: one object less per cached object);
+ * `json` joins them when asked. The offsets are the layout's, shared by every revision.
+ */
+class PartsObject implements CachedObject, JsonParts {
+  readonly inserts: Uint8Array[];
+  readonly offsets: readonly number[];
+  readonly base: Uint8Array;
+  readonly byteLength: number;
+
+  constructor(
+    readonly key: string,
+    readonly namespace: string,
+    readonly name: string,
+    readonly revision: number,
+    readonly labels: Readonly<Record<string, string>>,
+    readonly fields: Readonly<Record<string, string>>,
+    l: PartsLayout,
+  ) {
+    const rv = rvBytes(revision, l.comma);
+    this.inserts = l.inserts.map((b) => (b === 'rv' ? rv : b));
+    this.offsets = l.offsets;
+    this.base = l.base;
+    this.byteLength = l.byteLength + rv.byteLength;
+  }
+
+  get parts(): JsonParts {
+    return this;
+  }
+
+  get json(): Uint8Array {
+    return joinParts(this);
+  }
 }
 
 /** The served JSON of a prepared write committed at `revision`. */
 export function servedBytes(w: PreparedWrite, revision: number): Uint8Array | undefined {
-  if (w.splice === undefined) return undefined;
+  const l = w.layout;
+  if (l === undefined) return undefined;
   if (w.served?.revision === revision) return w.served.json;
-  return splicedJson(w.stored, w.splice, revision);
-}
-
-/**
- * The served JSON is the stored bytes with the resourceVersion put back at byte `at` (with the
- * comma before or after it) and a newline — when Go's escaping changes nothing, as for nearly
- * every object; otherwise `head + resourceVersion + tail`, already escaped.
- */
-type Splice = { at: number; comma: 'before' | 'after' | 'none' } | { head: string; tail: string };
-
-function splicedJson(stored: Buffer, s: Splice, revision: number): Uint8Array {
-  if ('head' in s) return encoder.encode(`${s.head}${revision}${s.tail}`);
-  const rv = s.comma === 'before' ? `,"resourceVersion":"${revision}"` : s.comma === 'after' ? `"resourceVersion":"${revision}",` : `"resourceVersion":"${revision}"`;
-  const out = Buffer.allocUnsafeSlow(stored.length + rv.length + 1);
-  stored.copy(out, 0, 0, s.at);
-  out.write(rv, s.at, 'latin1');
-  stored.copy(out, s.at + rv.length, s.at);
-  out[out.length - 1] = 0x0a;
-  return out;
+  if (l.kind === 'escaped') return encoder.encode(`${l.head}${revision}${l.tail}`);
+  return new PartsObject(w.key, w.namespace, w.name, revision, w.labels, w.fields, l).json;
 }
 
 /**
@@ -168,7 +289,7 @@ export class RecentWrites {
   constructor(private readonly max = 4096) {}
 
   add(w: PreparedWrite): void {
-    if (w.splice === undefined) return;
+    if (w.layout === undefined) return;
     this.byKey.delete(w.key);
     this.byKey.set(w.key, w);
     if (this.byKey.size > this.max) this.byKey.delete(this.byKey.keys().next().value!);
@@ -199,7 +320,7 @@ export class RecentWrites {
 const servedOf = new WeakMap<object, { write: PreparedWrite; revision: number; metadata: unknown }>();
 
 export function rememberServed(obj: KubeObject, write: PreparedWrite, revision: number): void {
-  if (write.splice !== undefined) servedOf.set(obj, { write, revision, metadata: obj.metadata });
+  if (write.layout !== undefined) servedOf.set(obj, { write, revision, metadata: obj.metadata });
 }
 
 /** The served JSON of an object a write returned, if the store recorded it (and its metadata is untouched). */
@@ -212,10 +333,14 @@ export function servedJsonOf(obj: KubeObject): Uint8Array | undefined {
 export function materializer(fieldsOf: FieldsOf, recent?: RecentWrites): Materialize {
   return (key, value, modRevision) => {
     const w = recent?.take(key, value);
-    if (w !== undefined && w.splice !== undefined) {
-      const json = splicedJson(w.stored, w.splice, modRevision);
-      w.served = { revision: modRevision, json };
-      return { key, namespace: w.namespace, name: w.name, revision: modRevision, json, labels: w.labels, fields: w.fields };
+    const l = w?.layout;
+    if (w !== undefined && l !== undefined) {
+      const served: CachedObject =
+        l.kind === 'parts'
+          ? new PartsObject(key, w.namespace, w.name, modRevision, w.labels, w.fields, l)
+          : { key, namespace: w.namespace, name: w.name, revision: modRevision, json: encoder.encode(`${l.head}${modRevision}${l.tail}`), labels: w.labels, fields: w.fields };
+      w.served = served;
+      return served;
     }
     return cachedFromObject(key, decodeStored(value, modRevision), modRevision, fieldsOf);
   };

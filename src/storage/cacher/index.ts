@@ -5,6 +5,7 @@ export {
   CacheError,
   DEFAULT_WINDOW,
   isCacheError,
+  jsonLength,
   type BookmarkEvent,
   type CachedObject,
   type CacheErrorCode,
@@ -22,3 +23,4 @@ export {
   type WatchOptions,
   type WindowOptions,
 } from './types.js';
+export { forEachRange, joinParts, partsOf, partsStartWith, type JsonParts } from './json-parts.js';

@@ -3,6 +3,7 @@ import { KeyIndex } from './key-index.js';
 import {
   CacheError,
   DEFAULT_WINDOW,
+  jsonLength,
   type CachedObject,
   type CacheWatch,
   type ListOptions,
@@ -391,7 +392,7 @@ export class ResourceCache implements WatcherHost {
         this.materializeFailed(key, ev.modRevision, err);
         return;
       }
-      const bytes = object.json.byteLength + CHANGE_OVERHEAD;
+      const bytes = jsonLength(object) + CHANGE_OVERHEAD;
       if (current === undefined) {
         change = new Change('ADDED', key, ev.modRevision, object, undefined, undefined, ev.createRevision, now, bytes);
         this.index.insert(key);
@@ -410,7 +411,7 @@ export class ResourceCache implements WatcherHost {
         this.materializeFailed(key, ev.modRevision, err);
         object = current.object;
       }
-      change = new Change('DELETED', key, ev.modRevision, object, current.object, undefined, ev.createRevision, now, object.json.byteLength + CHANGE_OVERHEAD);
+      change = new Change('DELETED', key, ev.modRevision, object, current.object, undefined, ev.createRevision, now, jsonLength(object) + CHANGE_OVERHEAD);
       this.objects.delete(key);
       this.index.remove(key);
     }

@@ -1,5 +1,6 @@
 // The public types of the watch cache ("cacher"): what the cache holds per object, what a watcher
 // receives, and the typed errors the API layer maps to Kubernetes Status answers.
+import type { JsonParts } from './json-parts.js';
 
 /**
  * One object as the cache serves it. Built once per stored version by the registry's
@@ -14,14 +15,24 @@ export interface CachedObject {
   readonly name: string;
   /** The revision this version was written at (for a deleted object: the delete's revision). */
   readonly revision: number;
-  /** The served bytes (JSON with metadata.resourceVersion set); the API layer concatenates these. */
+  /**
+   * The served bytes (JSON with metadata.resourceVersion set), in one piece. For an object held in
+   * `parts` this is a fresh copy each time: read `parts` (or `jsonLength`) where that matters.
+   */
   readonly json: Uint8Array;
+  /** When set: the served bytes as parts (see json-parts.ts), which lists copy directly. */
+  readonly parts?: JsonParts;
   /** Label set, for label selectors. */
   readonly labels: Readonly<Record<string, string>>;
   /** Selectable fields (`metadata.name`, `spec.nodeName`, ...), for field selectors. */
   readonly fields: Readonly<Record<string, string>>;
   /** Optional decoded form; may be left out to save memory. */
   readonly object?: unknown;
+}
+
+/** The length of an object's served bytes (without joining its parts). */
+export function jsonLength(o: CachedObject): number {
+  return o.parts !== undefined ? o.parts.byteLength : o.json.byteLength;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Change } from './window.js';
 import {
   CacheError,
+  jsonLength,
   type BookmarkEvent,
   type CachedObject,
   type CacheWatch,
@@ -131,7 +132,7 @@ export class CacheWatcher implements CacheWatch {
 
   offer(change: Change): void {
     const ev = this.transform(change);
-    if (ev !== undefined) this.push(ev, ev.object.json.byteLength);
+    if (ev !== undefined) this.push(ev, jsonLength(ev.object));
   }
 
   pushBookmark(initialEventsEnd = false): void {
@@ -271,7 +272,7 @@ export class CacheWatcher implements CacheWatch {
     while (this.liveHead < this.live.length && out.length < max) {
       const ev = this.live[this.liveHead]!;
       this.liveHead++;
-      if (ev.type !== 'BOOKMARK' && ev.type !== 'ERROR') this.liveBytes -= ev.object.json.byteLength;
+      if (ev.type !== 'BOOKMARK' && ev.type !== 'ERROR') this.liveBytes -= jsonLength(ev.object);
       out.push(ev);
     }
     if (this.liveHead === this.live.length) {
