@@ -28,7 +28,8 @@ export interface ResponseFormat {
 
 export interface Body {
   contentType: string;
-  body: Uint8Array | string;
+  /** Pieces: the body is their concatenation (written one after another, never joined). */
+  body: Uint8Array | string | readonly Uint8Array[];
 }
 
 const encoder = new TextEncoder();

@@ -19,7 +19,7 @@ import type { ServiceAccountTokenIssuer } from './auth/serviceaccount-token-issu
 import { handleTokenReview, type TokenReviewer } from './token-review.js';
 import { validateDeleteOptions, type Store } from '../registry/store.js';
 import { decodeBody, type DecodedBody } from './decode.js';
-import { encodeList, encodeObject, encodeOther, type ResponseFormat, type TableOptions } from './encode.js';
+import { encodeList, encodeObject, encodeOther, type Body, type ResponseFormat, type TableOptions } from './encode.js';
 import { readBody } from './http/body.js';
 import { writeBytes } from './http/respond.js';
 import { cacheFailure, filterOf, handleList } from './list.js';
@@ -60,7 +60,7 @@ export function admissionOf(ctx: RequestContext, store: Store, dryRun: boolean, 
   return ctx.admission?.hook({ kind: store.kind, subresource, namespace: ctx.info.namespace, name: ctx.info.name, user: ctx.user, dryRun });
 }
 
-function reply(ctx: RequestContext, code: number, body: { contentType: string; body: Uint8Array | string }): void {
+function reply(ctx: RequestContext, code: number, body: Body): void {
   writeBytes(ctx.res, code, body.contentType, body.body, { warnings: ctx.warnings });
 }
 

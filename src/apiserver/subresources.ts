@@ -16,14 +16,14 @@ import { apiError } from '../registry/errors.js';
 import { subresourceStrategyFor, validateBinding } from '../registry/strategies/index.js';
 import { metaOf, str, timestamp } from '../registry/meta.js';
 import { decodeBody } from './decode.js';
-import { encodeObject, encodeOther } from './encode.js';
+import { encodeObject, encodeOther, type Body } from './encode.js';
 import { readBody } from './http/body.js';
 import { writeBytes } from './http/respond.js';
 import { applyScale, fieldManagerOf, isApply } from './apply.js';
 import { handleTokenRequest } from './serviceaccount-token-request.js';
 import { admissionOf, dryRunOf, fieldValidationOf, namespaceOf, resolve, validatePatchOptions, type RequestContext } from './resources.js';
 
-function reply(ctx: RequestContext, code: number, body: { contentType: string; body: Uint8Array | string }): void {
+function reply(ctx: RequestContext, code: number, body: Body): void {
   writeBytes(ctx.res, code, body.contentType, body.body, { warnings: ctx.warnings });
 }
 

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { KubeObject } from '../api/schema/kind.js';
 import { encodeJson } from '../machinery/codec/json.js';
 import { goEscape } from '../machinery/status.js';
-import { joinParts, type JsonParts } from '../storage/cacher/json-parts.js';
+import { joinParts, partsPieces, type JsonParts } from '../storage/cacher/json-parts.js';
 import type { CachedObject, Materialize } from '../storage/cacher/types.js';
 import { metaOf, str, withResourceVersion } from './meta.js';
 
@@ -270,13 +270,15 @@ class PartsObject implements CachedObject, JsonParts {
   }
 }
 
-/** The served JSON of a prepared write committed at `revision`. */
-export function servedBytes(w: PreparedWrite, revision: number): Uint8Array | undefined {
+/** The served JSON of a prepared write committed at `revision`, as consecutive pieces (views, not copies). */
+export function servedPieces(w: PreparedWrite, revision: number): Uint8Array[] | undefined {
   const l = w.layout;
   if (l === undefined) return undefined;
-  if (w.served?.revision === revision) return w.served.json;
-  if (l.kind === 'escaped') return encoder.encode(`${l.head}${revision}${l.tail}`);
-  return new PartsObject(w.key, w.namespace, w.name, revision, w.labels, w.fields, l).json;
+  const served = w.served?.revision === revision ? w.served : undefined;
+  if (served?.parts !== undefined) return partsPieces(served.parts);
+  if (served !== undefined) return [served.json];
+  if (l.kind === 'escaped') return [encoder.encode(`${l.head}${revision}${l.tail}`)];
+  return partsPieces(new PartsObject(w.key, w.namespace, w.name, revision, w.labels, w.fields, l));
 }
 
 /**
@@ -323,11 +325,14 @@ export function rememberServed(obj: KubeObject, write: PreparedWrite, revision: 
   if (write.layout !== undefined) servedOf.set(obj, { write, revision, metadata: obj.metadata });
 }
 
-/** The served JSON of an object a write returned, if the store recorded it (and its metadata is untouched). */
-export function servedJsonOf(obj: KubeObject): Uint8Array | undefined {
+/**
+ * The served JSON of an object a write returned, if the store recorded it (and its metadata is
+ * untouched), as consecutive pieces: the response writes them one after another.
+ */
+export function servedJsonOf(obj: KubeObject): Uint8Array[] | undefined {
   const e = servedOf.get(obj);
   if (e === undefined || e.metadata !== obj.metadata || (obj.metadata as Record<string, unknown>).resourceVersion !== String(e.revision)) return undefined;
-  return servedBytes(e.write, e.revision);
+  return servedPieces(e.write, e.revision);
 }
 
 export function materializer(fieldsOf: FieldsOf, recent?: RecentWrites): Materialize {

@@ -43,14 +43,23 @@ function gone(res: ServerResponse): boolean {
   return res.destroyed || (res as { stream?: { destroyed: boolean } }).stream?.destroyed === true;
 }
 
-export function writeBytes(res: ServerResponse, code: number, contentType: string, body: Uint8Array | string, extras?: ResponseExtras): void {
+/** `body` may be pieces, written one after another in one tick (the socket writes them at once). */
+export function writeBytes(res: ServerResponse, code: number, contentType: string, body: Uint8Array | string | readonly Uint8Array[], extras?: ResponseExtras): void {
   if (res.headersSent || gone(res)) return;
   commonHeaders(res, extras);
   res.setHeader('Content-Type', contentType);
-  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  let length = 0;
+  if (typeof body === 'string') length = Buffer.byteLength(body);
+  else if (body instanceof Uint8Array) length = body.byteLength;
+  else for (const piece of body) length += piece.byteLength;
   res.setHeader('Content-Length', length);
   res.writeHead(code);
-  res.end(body);
+  if (typeof body === 'string' || body instanceof Uint8Array) {
+    res.end(body);
+    return;
+  }
+  for (const piece of body) res.write(piece);
+  res.end();
 }
 
 /**

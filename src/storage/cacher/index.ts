@@ -23,4 +23,4 @@ export {
   type WatchOptions,
   type WindowOptions,
 } from './types.js';
-export { forEachRange, joinParts, partsOf, partsStartWith, type JsonParts } from './json-parts.js';
+export { forEachRange, joinParts, partsOf, partsPieces, partsStartWith, type JsonParts } from './json-parts.js';

@@ -67,3 +67,10 @@ export function partsStartWith(p: JsonParts, prefix: Uint8Array): boolean {
   });
   return same;
 }
+
+/** The parts as consecutive views (no copy), to be written one after another. */
+export function partsPieces(p: JsonParts): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  forEachRange(p, 0, p.byteLength, (src, start, end) => out.push(start === 0 && end === src.byteLength ? src : src.subarray(start, end)));
+  return out;
+}
