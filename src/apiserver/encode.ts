@@ -218,7 +218,11 @@ function protobufItem(o: CachedObject, kv: KindVersion): Buffer {
   let bytes = protobufItems.get(o);
   if (bytes === undefined) {
     const { kind: _k, apiVersion: _a, ...rest } = decodeCached(o);
-    bytes = encodeMessage(rest, kv.type);
+    const encoded = encodeMessage(rest, kv.type);
+    // Kept as long as the object: in a buffer of its own, not a slice of Node's shared 8 KB pool
+    // (an item under 4 KB would keep a whole pool chunk, and the garbage around it, alive).
+    bytes = Buffer.allocUnsafeSlow(encoded.length);
+    encoded.copy(bytes);
     protobufItems.set(o, bytes);
   }
   return bytes;
