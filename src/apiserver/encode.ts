@@ -11,7 +11,7 @@ import { canonicalize } from '../machinery/codec/normalize.js';
 import { goEscape, StatusError } from '../machinery/status.js';
 import { servedJsonOf } from '../registry/materialize.js';
 import { printerFor, type TablePrinter } from '../registry/printers/index.js';
-import { forEachRange, partsStartWith } from '../storage/cacher/json-parts.js';
+import { forEachRange, partsOf, partsStartWith, type JsonParts } from '../storage/cacher/json-parts.js';
 import { jsonLength, type CachedObject } from '../storage/cacher/types.js';
 
 export type MediaType = 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf';
@@ -212,20 +212,49 @@ function slowList(items: readonly CachedObject[], listMeta: KubeObject, listKind
 // are dropped with the object). A list is Kubernetes' envelope — "k8s\0", runtime.Unknown
 // {typeMeta = 1, raw = 2, contentEncoding = 3, contentType = 4} — around the XxxList message
 // {metadata = 1, items = 2 (repeated)}.
-const protobufItems = new WeakMap<CachedObject, Buffer>();
+const protobufItems = new WeakMap<CachedObject, JsonParts>();
 
-function protobufItem(o: CachedObject, kv: KindVersion): Buffer {
-  let bytes = protobufItems.get(o);
-  if (bytes === undefined) {
+function protobufItem(o: CachedObject, kv: KindVersion): JsonParts {
+  let item = protobufItems.get(o);
+  if (item === undefined) {
     const { kind: _k, apiVersion: _a, ...rest } = decodeCached(o);
-    const encoded = encodeMessage(rest, kv.type);
-    // Kept as long as the object: in a buffer of its own, not a slice of Node's shared 8 KB pool
-    // (an item under 4 KB would keep a whole pool chunk, and the garbage around it, alive).
-    bytes = Buffer.allocUnsafeSlow(encoded.length);
-    encoded.copy(bytes);
-    protobufItems.set(o, bytes);
+    item = withoutShared(encodeMessage(rest, kv.type), o.parts);
+    protobufItems.set(o, item);
   }
-  return bytes;
+  return item;
+}
+
+/** Inserts of an object's JSON parts shorter than this are its own (resourceVersion, newline). */
+const SHARED_MIN_BYTES = 64;
+
+/**
+ * A protobuf item, kept as long as its object, as parts: the byte strings it shares with the
+ * object's JSON parts (the JSON of a template's FieldsV1 is also the `raw` of its protobuf
+ * FieldsV1) are inserted, not copied, and the rest is in a buffer of its own — not a slice of
+ * Node's shared 8 KB pool, where an item under 4 KB would keep a whole pool chunk alive.
+ */
+function withoutShared(encoded: Buffer, json: JsonParts | undefined): JsonParts {
+  const offsets: number[] = [];
+  const inserts: Uint8Array[] = [];
+  const cuts: Array<[from: number, to: number]> = [];
+  let from = 0;
+  let own = 0;
+  for (const insert of json?.inserts ?? []) {
+    if (insert.byteLength < SHARED_MIN_BYTES) continue;
+    const at = encoded.indexOf(insert, from);
+    if (at === -1) continue;
+    own += at - from;
+    cuts.push([from, at]);
+    offsets.push(own);
+    inserts.push(insert);
+    from = at + insert.byteLength;
+  }
+  cuts.push([from, encoded.length]);
+  own += encoded.length - from;
+  const base = Buffer.allocUnsafeSlow(own);
+  let pos = 0;
+  for (const [a, b] of cuts) pos += encoded.copy(base, pos, a, b);
+  return partsOf(base, offsets, inserts);
 }
 
 function varintLength(n: number): number {
@@ -250,7 +279,7 @@ function protobufList(items: readonly CachedObject[], listMeta: KubeObject, list
   const meta = encodeMessage({ metadata: listMeta }, kv.list!);
   const parts = items.map((o) => protobufItem(o, kv));
   let rawLength = meta.length;
-  for (const p of parts) rawLength += 1 + varintLength(p.length) + p.length;
+  for (const p of parts) rawLength += 1 + varintLength(p.byteLength) + p.byteLength;
   const av = Buffer.from(apiVersion);
   const kind = Buffer.from(listKind);
   const typeMetaLength = 1 + varintLength(av.length) + av.length + 1 + varintLength(kind.length) + kind.length;
@@ -358,15 +387,16 @@ function* jsonListChunks(head: Uint8Array, tail: Uint8Array, prefixLength: numbe
   yield* c.finish();
 }
 
-function* protobufListChunks(head: Uint8Array, meta: Uint8Array, parts: readonly Uint8Array[], trailer: Uint8Array): Generator<Uint8Array> {
+function* protobufListChunks(head: Uint8Array, meta: Uint8Array, parts: readonly JsonParts[], trailer: Uint8Array): Generator<Uint8Array> {
   const c = new ChunkCopier();
+  const put = (src: Uint8Array, start: number, end: number) => c.put(src, start, end);
   c.put(head);
   c.put(meta);
   const varint = Buffer.allocUnsafe(10);
   for (const p of parts) {
     c.byte(0x12);
     c.put(varint, 0, writeVarint(varint, 0, p.byteLength));
-    c.put(p);
+    forEachRange(p, 0, p.byteLength, put);
     if (c.full.length > 0) yield* c.take();
   }
   c.put(trailer);
