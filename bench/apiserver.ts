@@ -16,15 +16,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest, type AgentOptions } from 'node:https';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { prepareApiserverPki } from './tls.js';
 import { quantile, type BenchReport, type BenchRow } from './report.js';
 import { freePort } from '../test/support/ports.js';
+import { KUBELITE_BIN } from '../test/support/kubelite.js';
 
-/** dist/bench/apiserver.js → dist/src/cli/main.js */
-const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const CREATE_SECONDS = Number(process.env.KUBELITE_BENCH_SECONDS ?? 3);
 const NODE_ARGS = (process.env.KUBELITE_BENCH_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
 const LIST_PODS = 10_000;

@@ -8,18 +8,17 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { RestClientset } from '../src/client/rest.js';
 import type { KubeObject } from '../src/client/types.js';
 import { startNodes } from '../src/nodes/index.js';
 import type { BenchReport } from './report.js';
 import { prepareApiserverPki } from './tls.js';
 import { freePort } from '../test/support/ports.js';
+import { KUBELITE_BIN } from '../test/support/kubelite.js';
 import { parallel } from './parallel.js';
 
-const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NODES = { group: '', version: 'v1', resource: 'nodes' };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };

@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { kubeconfigYaml } from '../../src/up/credentials.js';
 import { seedPki, TEST_PKI } from './tls.js';
 
-/** dist/test/support/kubelite.js → dist/src/cli/main.js */
-export const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
+/** The executable users run (package.json's `bin`): dist/test/support/kubelite.js → dist/bundle/cli/kubelite.js */
+export const KUBELITE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bundle', 'cli', 'kubelite.js');
 
 export interface RunningApiserver {
   url: string;
