@@ -1,17 +1,14 @@
 // The certificates kubelite makes for itself, as kube-apiserver's self-signed mode and kubeadm do:
 // a CA, a serving certificate for the API server (signed by that CA, with the names clients use
 // to reach it) and client certificates (CN = user, O = groups). Keys are ECDSA P-256 (fast to make,
-// accepted by Go's and Node's TLS); files are PEM, keys written 0600.
-//
-// @peculiar/x509 (which builds certificates on webcrypto) is imported only when a certificate is
-// actually made: a restart that reuses its files checks them with node:crypto alone.
-import { X509Certificate, createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
-type CryptoKey = webcrypto.CryptoKey;
-type CryptoKeyPair = webcrypto.CryptoKeyPair;
+// accepted by Go's and Node's TLS); files are PEM, keys written 0600. Certificates are encoded
+// and signed with node:crypto (certificate.ts).
+import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate, type KeyObject } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { createCertificate, KEY_USAGE } from './certificate.js';
 
 /** A certificate and its private key, both PEM. */
 export interface KeyPair {
@@ -32,7 +29,6 @@ export interface CertificateRequest {
   notAfter?: Date;
 }
 
-const EC: webcrypto.EcKeyGenParams & webcrypto.EcdsaParams = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CA_VALIDITY_MS = 10 * 365 * DAY_MS;
 const LEAF_VALIDITY_MS = 365 * DAY_MS;
@@ -41,90 +37,58 @@ const RENEW_BEFORE_MS = 30 * DAY_MS;
 /** The ClusterIP of the `kubernetes` Service (bootstrap.ts): pods reach the API server there. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
 
-type X509Module = typeof import('@peculiar/x509');
-let x509Module: Promise<X509Module> | undefined;
-function loadX509(): Promise<X509Module> {
-  return (x509Module ??= import('@peculiar/x509').then((m) => {
-    m.cryptoProvider.set(webcrypto as unknown as Parameters<typeof m.cryptoProvider.set>[0]);
-    return m;
-  }));
-}
-
-function serialNumber(): string {
+/** 128 random bits, positive (RFC 5280 allows up to 20 octets). */
+function serialNumber(): Buffer {
   const bytes = randomBytes(16);
-  bytes[0] = bytes[0]! & 0x7f; // positive, as RFC 5280 asks
-  return bytes.toString('hex');
+  bytes[0] = bytes[0]! & 0x7f;
+  return bytes;
 }
 
-function pem(label: string, der: ArrayBuffer): string {
-  const b64 = Buffer.from(der).toString('base64');
-  return `-----BEGIN ${label}-----\n${b64.replace(/.{1,64}/g, '$&\n')}-----END ${label}-----\n`;
+function newKeys(): { publicKey: KeyObject; privateKey: KeyObject } {
+  return generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 }
 
-async function newKeys(): Promise<CryptoKeyPair> {
-  return (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair;
-}
-
-async function exportKey(key: CryptoKey): Promise<string> {
-  return pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', key));
-}
-
-async function importSigningKey(keyPem: string): Promise<CryptoKey> {
-  const der = createPrivateKey(keyPem).export({ type: 'pkcs8', format: 'der' });
-  return webcrypto.subtle.importKey('pkcs8', der, EC, false, ['sign']);
-}
-
-function subject(commonName: string, organizations: readonly string[] = []): Array<Record<string, string[]>> {
-  return [...organizations.map((o) => ({ O: [o] })), { CN: [commonName] }];
-}
+const pkcs8 = (key: KeyObject) => key.export({ type: 'pkcs8', format: 'pem' }) as string;
 
 /** A new self-signed CA (10 years). */
 export async function createCA(commonName: string): Promise<KeyPair> {
-  const x = await loadX509();
-  const keys = await newKeys();
+  const keys = newKeys();
   const now = Date.now();
-  const cert = await x.X509CertificateGenerator.createSelfSigned({
-    serialNumber: serialNumber(),
-    name: subject(commonName),
-    notBefore: new Date(now - 60_000),
-    notAfter: new Date(now + CA_VALIDITY_MS),
-    keys,
-    signingAlgorithm: EC,
-    extensions: [
-      new x.BasicConstraintsExtension(true, undefined, true),
-      new x.KeyUsagesExtension(x.KeyUsageFlags.keyCertSign | x.KeyUsageFlags.cRLSign | x.KeyUsageFlags.digitalSignature, true),
-      await x.SubjectKeyIdentifierExtension.create(keys.publicKey),
-    ],
-  });
-  return { cert: cert.toString('pem') + '\n', key: await exportKey(keys.privateKey) };
+  const cert = createCertificate(
+    {
+      serialNumber: serialNumber(),
+      subject: { commonName },
+      notBefore: new Date(now - 60_000),
+      notAfter: new Date(now + CA_VALIDITY_MS),
+      publicKey: keys.publicKey,
+      isCA: true,
+      keyUsage: [KEY_USAGE.digitalSignature, KEY_USAGE.keyCertSign, KEY_USAGE.cRLSign],
+    },
+    { privateKey: keys.privateKey },
+  );
+  return { cert, key: pkcs8(keys.privateKey) };
 }
 
 /** A certificate signed by `ca` for a server or a client. */
 export async function issueCertificate(ca: KeyPair, req: CertificateRequest): Promise<KeyPair> {
-  const x = await loadX509();
-  const keys = await newKeys();
-  const caCert = new x.X509Certificate(ca.cert);
+  const keys = newKeys();
   const now = Date.now();
-  const extensions: import('@peculiar/x509').Extension[] = [
-    new x.BasicConstraintsExtension(false, undefined, true),
-    new x.KeyUsagesExtension(x.KeyUsageFlags.digitalSignature | x.KeyUsageFlags.keyEncipherment, true),
-    new x.ExtendedKeyUsageExtension([req.usage === 'server' ? x.ExtendedKeyUsage.serverAuth : x.ExtendedKeyUsage.clientAuth]),
-    await x.AuthorityKeyIdentifierExtension.create(caCert),
-  ];
-  const names = [...(req.dnsNames ?? []).map((value) => ({ type: 'dns' as const, value })), ...(req.ips ?? []).map((value) => ({ type: 'ip' as const, value }))];
-  if (names.length > 0) extensions.push(new x.SubjectAlternativeNameExtension(names));
-  const cert = await x.X509CertificateGenerator.create({
-    serialNumber: serialNumber(),
-    subject: subject(req.commonName, req.organizations),
-    issuer: caCert.subject,
-    notBefore: req.notBefore ?? new Date(now - 60_000),
-    notAfter: req.notAfter ?? new Date(now + LEAF_VALIDITY_MS),
-    publicKey: keys.publicKey,
-    signingKey: await importSigningKey(ca.key),
-    signingAlgorithm: EC,
-    extensions,
-  });
-  return { cert: cert.toString('pem') + '\n', key: await exportKey(keys.privateKey) };
+  const cert = createCertificate(
+    {
+      serialNumber: serialNumber(),
+      subject: { commonName: req.commonName, organizations: req.organizations },
+      notBefore: req.notBefore ?? new Date(now - 60_000),
+      notAfter: req.notAfter ?? new Date(now + LEAF_VALIDITY_MS),
+      publicKey: keys.publicKey,
+      isCA: false,
+      keyUsage: [KEY_USAGE.digitalSignature, KEY_USAGE.keyEncipherment],
+      extKeyUsage: [req.usage === 'server' ? 'serverAuth' : 'clientAuth'],
+      dnsNames: req.dnsNames,
+      ips: req.ips,
+    },
+    { certificate: ca.cert, privateKey: createPrivateKey(ca.key) },
+  );
+  return { cert, key: pkcs8(keys.privateKey) };
 }
 
 /** The names a serving certificate for an API server bound to `bindAddress` must carry. */
