@@ -1,39 +1,54 @@
 #!/usr/bin/env node
-// Bundles the kubelite CLI (src/cli/main.ts) into dist/bundle/cli/: kubelite.js (package.json's
-// `bin`) and the chunks it imports. Start-up time is the point: tsc's output is ~340 ES modules,
-// and resolving, reading, compiling and linking them one by one was most of a component's start
-// (a third of the API server's CPU to /readyz). esbuild's code splitting keeps each command's
-// code in its own chunks, loaded by the `import()` in main.ts, so `kubelite nodes` still does not
-// load the API server, and what is lazy in the sources (OpenAPI, x509, etcd) stays lazy.
+// Bundles the kubelite CLI for start-up time, after tsc (which stays the type checker and builds
+// dist/ for the tests and the library API). In dist/bundle/cli/:
 //
-// tsc stays the type checker and produces dist/src for the tests; this only repackages the same
-// sources. Packages are bundled too (fewer files to resolve and read), except those that must be
-// found in node_modules at run time: lmdb loads its native addon relative to its own directory,
-// and etcd3 (gRPC, protobufjs) reads .proto files from its package and is loaded only with
-// `--storage etcd`.
+//   kubelite.cjs        src/cli/main.ts and everything it imports, one CommonJS file
+//   kubelite.cjs.cache  V8's code cache of it
+//   kubelite.js         the executable (package.json's `bin`, src/cli/launch.ts): runs the bundle
+//                       with the cache through node:vm (see src/cli/bundle-script.ts)
+//
+// tsc's output is ~340 ES modules: resolving, reading, compiling and linking them one by one was
+// a third of a component's CPU to ready; one file compiled from V8's cache takes a fraction. Each
+// command's modules are still evaluated only when it runs (the `import()` in main.ts), so
+// `kubelite nodes` does not build the API server's tables. Packages are bundled too, except those
+// that must be found in node_modules at run time: lmdb loads its native addon relative to its own
+// directory, and etcd3 (gRPC, protobufjs) reads .proto files from its package and is loaded only
+// with `--storage etcd`.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const outdir = 'dist/bundle/cli';
-// Chunk names carry content hashes: without a clean directory, every build would leave its old ones.
-rmSync(new URL(`../${outdir}`, import.meta.url), { recursive: true, force: true });
+const outdir = fileURLToPath(new URL('../dist/bundle/cli/', import.meta.url));
+const bundleFile = `${outdir}kubelite.cjs`;
+rmSync(outdir, { recursive: true, force: true });
+mkdirSync(outdir, { recursive: true });
 
-await build({
-  absWorkingDir: root,
-  entryPoints: { kubelite: 'src/cli/main.ts' },
-  outdir,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  // The ES module builds of dependencies (their CommonJS builds would be wrapped in require shims).
+const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' };
+const { outputFiles } = await build({
+  ...common,
+  entryPoints: ['src/cli/main.ts'],
+  outfile: bundleFile,
+  write: false,
+  format: 'cjs',
+  // The ES module builds of dependencies, as Node's own loader picks them for the tsc output.
   mainFields: ['module', 'main'],
   external: ['lmdb', 'etcd3'],
-  // CommonJS packages bundled into an ES module still call require() for Node's built-ins.
-  banner: { js: "import { createRequire as kubeliteCreateRequire } from 'node:module';\nconst require = kubeliteCreateRequire(import.meta.url);" },
+  define: { 'import.meta.url': 'importMetaUrl' },
+  inject: ['scripts/bundle-import-meta-url.js'],
   sourcemap: 'linked',
-  logLevel: 'warning',
 });
+// esbuild escapes non-ASCII characters in strings, not in regular expressions and comments: one
+// `μ` would make V8 hold the whole 2.4 MB source as a two-byte string, decoded from UTF-8 at every
+// start. As \u escapes (valid in every one of those places) the file is ASCII, which the launcher
+// reads as Latin-1 without decoding. Only the columns of those few lines move in the source map.
+for (const file of outputFiles) {
+  const text = file.path === bundleFile ? file.text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : file.text;
+  writeFileSync(file.path, text);
+}
+await build({ ...common, entryPoints: ['src/cli/launch.ts'], outfile: `${outdir}kubelite.js`, format: 'esm' });
+
+// The cache is made by compiling the bundle exactly as the launcher does, with tsc's build of the
+// same module. Compiled, not run: running it would run the CLI.
+const { bundleScript, cacheFileOf } = await import(new URL('../dist/src/cli/bundle-script.js', import.meta.url).href);
+writeFileSync(cacheFileOf(bundleFile), bundleScript(bundleFile).createCachedData());
