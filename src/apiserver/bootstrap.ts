@@ -31,14 +31,17 @@ async function ensure(registry: Registry, resource: string, namespace: string, o
 }
 
 export async function bootstrapSystemObjects(registry: Registry, endpoint: { ip: string; port: number }): Promise<void> {
-  // Side by side: the four creates share one storage commit instead of waiting for four.
-  await Promise.all(SYSTEM_NAMESPACES.map((name) => ensure(registry, 'namespaces', '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } })));
-  await ensure(registry, 'services', 'default', {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
-    spec: { type: 'ClusterIP', clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: endpoint.port }], sessionAffinity: 'None' },
-  });
+  // Side by side: the creates share one storage commit instead of waiting for five (the store
+  // does not ask for the Service's namespace; only admission on the HTTP path does).
+  await Promise.all([
+    ...SYSTEM_NAMESPACES.map((name) => ensure(registry, 'namespaces', '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
+    ensure(registry, 'services', 'default', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+      spec: { type: 'ClusterIP', clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: endpoint.port }], sessionAffinity: 'None' },
+    }),
+  ]);
   // Endpoints may not name loopback addresses (Kubernetes' validation), and a server bound to
   // loopback has no other address to advertise: then the Service stands without Endpoints.
   if (endpoint.ip.startsWith('127.') || endpoint.ip === '::1') return;

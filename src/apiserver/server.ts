@@ -295,9 +295,13 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   serverAddress = `${host}:${address.port}`;
   const url = `${listener.scheme}://${serverAddress}`;
-  await bootstrapSystemObjects(registry, { ip: address.address === '0.0.0.0' || address.family === 'IPv6' ? '127.0.0.1' : address.address, port: address.port });
-  // kube-apiserver's rbac/bootstrap-roles post-start hook: ready once the default policy is in place.
-  await authorization.start();
+  // kube-apiserver's post-start hooks, run side by side as there (their writes share storage
+  // commits): bootstrap-controller (system namespaces, the kubernetes Service) and
+  // rbac/bootstrap-roles — ready once the default policy is in place.
+  await Promise.all([
+    bootstrapSystemObjects(registry, { ip: address.address === '0.0.0.0' || address.family === 'IPv6' ? '127.0.0.1' : address.address, port: address.port }),
+    authorization.start(),
+  ]);
   bootstrapped = true;
   log({ msg: 'serving', url, storage: storage.backend });
 

@@ -143,10 +143,16 @@ export async function reconcileBootstrapPolicy(registry: Registry): Promise<Reco
   const roles = registry.store(GROUP, 'clusterroles')!;
   const bindings = registry.store(GROUP, 'clusterrolebindings')!;
   const policy = bootstrapPolicy();
-  // Side by side: the writes share storage commits instead of waiting one after the other.
+  // Side by side, roles and bindings alike: the writes share storage commits instead of waiting
+  // one after the other (a binding may name a role that does not exist yet; it grants nothing
+  // until the role does, and the server is not ready before both are in place).
   const nsRoles = registry.store(GROUP, 'roles')!;
   const nsBindings = registry.store(GROUP, 'rolebindings')!;
-  await Promise.all([...policy.clusterRoles.map((r) => reconcileOne(roles, r, report, 'role')), ...policy.roles.map((r) => reconcileOne(nsRoles, r, report, 'role'))]);
-  await Promise.all([...policy.clusterRoleBindings.map((b) => reconcileOne(bindings, b, report, 'binding')), ...policy.roleBindings.map((b) => reconcileOne(nsBindings, b, report, 'binding'))]);
+  await Promise.all([
+    ...policy.clusterRoles.map((r) => reconcileOne(roles, r, report, 'role')),
+    ...policy.roles.map((r) => reconcileOne(nsRoles, r, report, 'role')),
+    ...policy.clusterRoleBindings.map((b) => reconcileOne(bindings, b, report, 'binding')),
+    ...policy.roleBindings.map((b) => reconcileOne(nsBindings, b, report, 'binding')),
+  ]);
   return report;
 }
