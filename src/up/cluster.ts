@@ -9,7 +9,7 @@
 // <data-dir>/pki (the API server reuses them), and one client certificate per identity, each in
 // its own kubeconfig that verifies the CA — see credentials.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, get as httpsGet, request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -193,6 +193,8 @@ async function missing(agent: Agent, server: string, nodes: number, since: numbe
 }
 
 export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
+  // tsc alone does not make it: said at once rather than as components that never come up.
+  if (!existsSync(KUBELITE_BIN)) throw new Error(`${KUBELITE_BIN} is missing: build it with npm run build`);
   const started = performance.now();
   const startedAt = Date.now();
   const temporary = opts.dataDir === undefined;
