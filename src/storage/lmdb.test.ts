@@ -68,6 +68,33 @@ describe('lmdb storage', () => {
     }
   });
 
+  it('a failed precondition is reported once the write that failed it is durable, so a re-read finds that write', async () => {
+    const s = await LmdbStorage.open({ dataDir: freshDir() });
+    try {
+      const r1 = await s.create('/registry/x/a', bytes('1'));
+      // A write not yet on disk...
+      const pending = s.update('/registry/x/a', bytes('2'));
+      assert.equal(text((await s.get('/registry/x/a'))?.value), '1');
+      // ...fails an update conditional on the version every read still shows; when the conflict
+      // arrives, reads show the write that caused it (a guaranteed-update loop can make progress).
+      await rejectsWith(s.update('/registry/x/a', bytes('3'), { expectModRevision: r1 }), 'Conflict');
+      const r2 = await pending;
+      assert.equal((await s.get('/registry/x/a'))?.modRevision, r2);
+      // The same for a delete not yet durable and an update of the key.
+      const deleting = s.delete('/registry/x/a');
+      await rejectsWith(s.update('/registry/x/a', bytes('4')), 'NotFound');
+      assert.equal(await s.get('/registry/x/a'), undefined);
+      await deleting;
+      // And for a create not yet durable and a second create.
+      const creating = s.create('/registry/x/b', bytes('b'));
+      await rejectsWith(s.create('/registry/x/b', bytes('b2')), 'AlreadyExists');
+      assert.equal(text((await s.get('/registry/x/b'))?.value), 'b');
+      await creating;
+    } finally {
+      await s.close();
+    }
+  });
+
   it('survives close and reopen: data, revisions and watchable history', async () => {
     const dir = freshDir();
     const s1 = await LmdbStorage.open({ dataDir: dir });

@@ -114,6 +114,8 @@ export class LmdbStorage implements Storage {
   private compactedDirty = false;
   private pending: PendingWrite[] = [];
   private commitWaiters: Waiter[] = [];
+  /** Failed preconditions held back until the write that failed them is durable (see `refusal`). */
+  private durableWaiters: Array<{ revision: number; resolve: () => void }> = [];
   private idleWaiters: Array<() => void> = [];
   private inFlight = false;
   /** Commits visible in LMDB but not yet flushed to disk, so not yet acknowledged. */
@@ -206,7 +208,7 @@ export class LmdbStorage implements Storage {
     const keyBuf = this.checkKey(key);
     validateValue(value);
     const existing = this.index.get(key);
-    if (existing) throw new StorageError('AlreadyExists', `key ${key} already exists`, existing.modRevision);
+    if (existing) return this.refusal(new StorageError('AlreadyExists', `key ${key} already exists`, existing.modRevision), existing.modRevision);
     const revision = ++this.assigned;
     const meta = { createRevision: revision, modRevision: revision, version: 1 };
     await this.enqueue(key, keyBuf, revision, meta, value, undefined, undefined);
@@ -218,6 +220,7 @@ export class LmdbStorage implements Storage {
     const keyBuf = this.checkKey(key);
     validateValue(value);
     const prev = this.existing(key, opts.expectModRevision);
+    if (prev instanceof StorageError) return this.refusal(prev, prev.revision ?? this.assigned);
     const revision = ++this.assigned;
     const meta = { createRevision: prev.createRevision, modRevision: revision, version: prev.version + 1 };
     await this.enqueue(key, keyBuf, revision, meta, value, prev, undefined);
@@ -228,6 +231,7 @@ export class LmdbStorage implements Storage {
     this.checkUsable();
     const keyBuf = this.checkKey(key);
     const prev = this.existing(key, opts.expectModRevision);
+    if (prev instanceof StorageError) return this.refusal(prev, prev.revision ?? this.assigned);
     const prevValue = this.valueOf(prev.modRevision);
     const revision = ++this.assigned;
     await this.enqueue(key, keyBuf, revision, undefined, undefined, prev, prevValue);
@@ -318,13 +322,39 @@ export class LmdbStorage implements Storage {
 
   // --- writes ---------------------------------------------------------------------------------
 
-  private existing(key: string, expectModRevision: number | undefined): VersionMeta {
+  /** The key's current version, or the failed precondition (NotFound, Conflict). */
+  private existing(key: string, expectModRevision: number | undefined): VersionMeta | StorageError {
     const meta = this.index.get(key);
-    if (!meta) throw new StorageError('NotFound', `key ${key} not found`);
+    if (!meta) return new StorageError('NotFound', `key ${key} not found`);
     if (expectModRevision !== undefined && meta.modRevision !== expectModRevision) {
-      throw new StorageError('Conflict', `key ${key} is at revision ${meta.modRevision}, not ${expectModRevision}`, meta.modRevision);
+      return new StorageError('Conflict', `key ${key} is at revision ${meta.modRevision}, not ${expectModRevision}`, meta.modRevision);
     }
     return meta;
+  }
+
+  /**
+   * Rejects with a failed precondition once the write that failed it (at `revision`, or any not
+   * yet durable when unknown) is durable. Preconditions are checked against every write, reads
+   * see only durable ones: a caller that re-reads after a conflict, as every guaranteed-update
+   * loop does, must find the write that beat it, or it conflicts again with the same stale copy
+   * (as often as it retries, within one fsync).
+   */
+  private async refusal(err: StorageError, revision: number): Promise<never> {
+    const target = Math.min(revision, this.assigned);
+    if (target > this.durable && !this.failure) {
+      await new Promise<void>((resolve) => this.durableWaiters.push({ revision: target, resolve }));
+    }
+    throw err;
+  }
+
+  private wakeDurableWaiters(): void {
+    if (this.durableWaiters.length === 0) return;
+    const still: typeof this.durableWaiters = [];
+    for (const w of this.durableWaiters) {
+      if (this.failure || w.revision <= this.durable) w.resolve();
+      else still.push(w);
+    }
+    this.durableWaiters = still;
   }
 
   /** The value written at `revision`, committed or not (never one compacted away). */
@@ -454,6 +484,7 @@ export class LmdbStorage implements Storage {
     for (const op of ops) this.unflushed.delete(op.revision);
     for (const op of ops) op.resolve();
     for (const w of waiters) w.resolve();
+    this.wakeDurableWaiters();
     this.autoCompact();
     if (this.pending.length > 0 || this.commitWaiters.length > 0 || this.compactedDirty || (this.compactor.hasWork && !this.closed)) {
       this.scheduleFlush();
@@ -522,6 +553,7 @@ export class LmdbStorage implements Storage {
     this.failure ??= err;
     for (const op of [...ops, ...this.pending.splice(0)]) op.reject(this.failure);
     for (const w of [...waiters, ...this.commitWaiters.splice(0)]) w.reject(this.failure);
+    this.wakeDurableWaiters();
     for (const w of [...this.watchers]) w.queue.fail(this.failure);
     this.watchers.clear();
     this.notifyIdle();
