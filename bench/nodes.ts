@@ -1,7 +1,8 @@
 // `npm run bench -- nodes [nodes] [steady-seconds] [pods]`: the simulated nodes' cost. `kubelite
-// apiserver --storage memory` runs as a separate process (the other core); this process runs the
-// node agent (src/nodes over the REST client, protobuf, qps 1000 / burst 2000 as `kubelite nodes`)
-// and measures: the time from start until every node is registered and Ready (Node, not-ready
+// apiserver --storage memory --authorization-mode Node,RBAC` runs as a separate process (the other
+// core); this process runs the node agent as `kubelite up` runs it (src/nodes over the REST
+// client, protobuf, qps 1000 / burst 2000; each node as system:node:<name> with its own client
+// certificate and connections, the certificates issued first and timed apart) and measures: the time from start until every node is registered and Ready (Node, not-ready
 // taint removed, Lease); the steady-state API writes/s and agent CPU with the default intervals
 // (Lease every 10 s, status computed every 10 s and written every 5 min or on change); and the
 // time for P pods bound round-robin to the nodes to all be Running.
@@ -15,10 +16,17 @@ import type { KubeObject } from '../src/client/types.js';
 import { startNodes } from '../src/nodes/index.js';
 import type { BenchReport } from './report.js';
 import { prepareApiserverPki } from './tls.js';
+import { NodeClients, nodeClientCertificates } from '../src/cli/node-certificates.js';
+import { TokenBucket } from '../src/client/rate-limit.js';
 import { freePort } from '../test/support/ports.js';
 import { KUBELITE_BIN } from '../test/support/kubelite.js';
+import { cpuSeconds, rssMiB } from '../test/support/procs.js';
 import { parallel } from './parallel.js';
 
+/** KUBELITE_BENCH_SHARED_IDENTITY=1: every node writes through the agent's one client (A/B against per-node identities). */
+const SHARED_IDENTITY = process.env.KUBELITE_BENCH_SHARED_IDENTITY === '1';
+/** KUBELITE_BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to the API server's node process. */
+const NODE_ARGS = (process.env.KUBELITE_BENCH_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NODES = { group: '', version: 'v1', resource: 'nodes' };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
@@ -39,11 +47,21 @@ export async function run(args: string[]): Promise<BenchReport> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kubelite-bench-'));
   const tls = await prepareApiserverPki(dataDir);
   // No controller manager creates `default` service accounts here: pods go without ServiceAccount admission.
-  const child = spawn(process.execPath, [KUBELITE_BIN, 'apiserver', '--storage', 'memory', '--data-dir', dataDir, '--port', String(port), '--disable-admission-plugins=ServiceAccount'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_ARGS, KUBELITE_BIN, 'apiserver', '--storage', 'memory', '--data-dir', dataDir, '--port', String(port), '--authorization-mode', 'Node,RBAC', '--disable-admission-plugins=ServiceAccount'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
   const admin = new RestClientset({ config: tls.restConfig(port), qps: 0 });
-  const cs = new RestClientset({ config: tls.restConfig(port), qps: 1000, burst: 2000, contentType: 'application/vnd.kubernetes.protobuf', userAgent: 'kubelet/v1.33.0 (bench) kubernetes/kubelite' });
+  const clientOptions = { limiter: new TokenBucket({ qps: 1000, burst: 2000 }), contentType: 'application/vnd.kubernetes.protobuf', userAgent: 'kubelet/v1.33.0 (bench) kubernetes/kubelite' };
+  // The agent's own client (the not-ready taint): the admin here, the node lifecycle identity in `up`.
+  const cs = new RestClientset({ config: tls.restConfig(port), ...clientOptions });
+  const i0 = performance.now();
+  const names = Array.from({ length: numNodes }, (_, i) => `kubelite-node-${i}`);
+  const certificates = nodeClientCertificates({ caCertFile: join(dataDir, 'pki', 'ca.crt'), caKeyFile: join(dataDir, 'pki', 'ca.key'), certDir: join(dataDir, 'pki', 'nodes'), nodeNames: names });
+  const issueMs = performance.now() - i0;
+  const r0 = performance.now();
+  nodeClientCertificates({ caCertFile: join(dataDir, 'pki', 'ca.crt'), caKeyFile: join(dataDir, 'pki', 'ca.key'), certDir: join(dataDir, 'pki', 'nodes'), nodeNames: names });
+  const reuseMs = performance.now() - r0;
+  const nodeClients = new NodeClients(tls.restConfig(port), certificates, clientOptions);
   try {
     const t0 = Date.now();
     for (;;) {
@@ -59,8 +77,10 @@ export async function run(args: string[]): Promise<BenchReport> {
     await admin.resource(NAMESPACES).create('', { metadata: { name: 'default' } }).catch(() => {});
 
     const cpu0 = process.cpuUsage();
+    const apiCpu0 = cpuSeconds(child.pid!);
     const start = Date.now();
-    const handle = await startNodes({ clientset: cs, nodes: numNodes, zones: ['a', 'b', 'c'], events: false, log: () => {} });
+    const identities = SHARED_IDENTITY ? {} : { nodeClientset: nodeClients.forNode, informerClientset: nodeClients.informerClient() };
+    const handle = await startNodes({ clientset: cs, ...identities, nodes: numNodes, zones: ['a', 'b', 'c'], events: false, log: () => {} });
     const registeredMs = Date.now() - start;
     for (;;) {
       const list = await admin.resource(NODES).list('');
@@ -70,6 +90,8 @@ export async function run(args: string[]): Promise<BenchReport> {
     }
     const readyMs = Date.now() - start;
     const startCpu = process.cpuUsage(cpu0);
+    const apiStartCpu = cpuSeconds(child.pid!) - apiCpu0;
+    const apiRss = rssMiB(child.pid!);
 
     // steady state
     const s0 = { ...handle.stats };
@@ -108,9 +130,12 @@ export async function run(args: string[]): Promise<BenchReport> {
     await handle.stop();
 
     const rows: BenchReport['rows'] = [
+      { metric: `${numNodes} node client certificates: issued / reused from the cert dir`, values: { kubelite: `${Math.round(issueMs)} / ${Math.round(reuseMs)}` }, unit: 'ms' },
       { metric: `${numNodes} nodes registered (startNodes resolved)`, values: { kubelite: registeredMs / 1000 }, unit: 's' },
       { metric: `${numNodes} nodes Ready (Node + Lease, not-ready taint removed)`, values: { kubelite: readyMs / 1000 }, unit: 's', target: '≤ 10 s', met: readyMs <= 10_000 },
       { metric: 'agent CPU during registration', values: { kubelite: (startCpu.user + startCpu.system) / 1000 / 1000 }, unit: 'cpu-s' },
+      { metric: 'API server CPU during registration', values: { kubelite: apiStartCpu }, unit: 'cpu-s' },
+      { metric: 'API server RSS with the nodes registered', values: { kubelite: apiRss }, unit: 'MiB' },
       { metric: `steady-state API writes/s (${numNodes} nodes, ${Math.round(elapsed)} s)`, values: { kubelite: writesPerSec }, unit: 'writes/s' },
       { metric: 'steady-state agent CPU', values: { kubelite: cpuPct }, unit: '% of a core' },
     ];
@@ -119,11 +144,12 @@ export async function run(args: string[]): Promise<BenchReport> {
       name: 'nodes',
       columns: ['kubelite'],
       rows,
-      notes: [`apiserver --storage memory in a separate process; agent: protobuf, qps 1000 / burst 2000, lease every 10 s, node status every 5 min or on change; the first lease renewals are staggered over 10 s`],
+      notes: [`apiserver --storage memory --authorization-mode Node,RBAC in a separate process; agent: each node as system:node:<name> over its own TLS connections, protobuf, qps 1000 / burst 2000 over all nodes, lease every 10 s, node status every 5 min or on change; the first lease renewals are staggered over 10 s`],
     };
   } finally {
     admin.close();
     cs.close();
+    nodeClients.close();
     child.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,8 +1,18 @@
 // `kubelite nodes`: the simulated node agent — registers N nodes and runs the pods bound to them,
 // until SIGINT/SIGTERM. How pods behave: src/nodes/README.md.
+//
+// Credentials, as kubelets have them: with --cluster-signing-cert-file/--cluster-signing-key-file
+// each node gets a client certificate of its own (`system:node:<name>` in `system:nodes`, see
+// node-certificates.ts) and its own small connection pool, so the API server's Node authorizer
+// and NodeRestriction admission judge every node's writes as a kubelet's; the shared pod and node
+// informers run as the first node. --kubeconfig is then the agent's own credential for what a
+// node may not do and kubelite's missing node lifecycle controller would (the not-ready taint,
+// the Gone fault's Node delete). Without the signing flags every node acts as --kubeconfig's user.
 import { InvalidArgumentError } from 'commander';
 import { KubeconfigError, loadRestConfig } from '../client/kubeconfig.js';
 import { KUBERNETES_CLIENT_VERSION, newClientset } from '../client/rest.js';
+import { TokenBucket } from '../client/rate-limit.js';
+import { NodeClients, nodeClientCertificates } from './node-certificates.js';
 import { parseDuration } from '../machinery/codec/time.js';
 import { parseOrExit, program } from '../machinery/flags.js';
 
@@ -89,11 +99,18 @@ interface NodesFlags {
   unreadyNodes?: number | string[];
   eventQps: number;
   workers: number;
+  clusterSigningCertFile?: string;
+  clusterSigningKeyFile?: string;
+  certDir?: string;
 }
+
 
 export async function nodesMain(argv: string[]): Promise<number> {
   const cmd = program('nodes', 'Simulated nodes: registers N Node objects, keeps them alive (Lease + NodeReady heartbeats) and runs the pods bound to them as a kubelet reports them, without a container runtime. Pod behaviour comes from kubelite.dev/* annotations (see src/nodes/README.md).')
-    .option('--kubeconfig <path>', 'kubeconfig of the API server')
+    .option('--kubeconfig <path>', 'kubeconfig of the API server (with the signing flags: the agent\'s own credential for the not-ready taint and the Gone fault)')
+    .option('--cluster-signing-cert-file <file>', 'PEM CA certificate that signs each node\'s client certificate (system:node:<name> in system:nodes); without it every node acts as --kubeconfig\'s user')
+    .option('--cluster-signing-key-file <file>', 'PEM private key of --cluster-signing-cert-file')
+    .option('--cert-dir <dir>', 'where the nodes\' client certificates and their key are kept and reused (default: issued anew at each start)')
     .option('--master <url>', 'the API server URL (overrides the kubeconfig\'s)')
     .option('--kube-api-qps <qps>', 'client requests per second to the API server (0: unlimited)', number(0), 1000)
     .option('--kube-api-burst <n>', 'client request burst', integer(1), 2000)
@@ -136,18 +153,32 @@ export async function nodesMain(argv: string[]): Promise<number> {
     }
     throw e;
   }
-  const clientset = newClientset({
-    config,
-    userAgent: `kubelet/${KUBERNETES_CLIENT_VERSION} (${process.platform}/${process.arch}) kubernetes/kubelite`,
-    contentType: o.kubeApiContentType,
-    qps: o.kubeApiQps,
-    burst: o.kubeApiBurst,
-    log,
-  });
+  if ((o.clusterSigningCertFile === undefined) !== (o.clusterSigningKeyFile === undefined)) {
+    process.stderr.write('kubelite nodes: --cluster-signing-cert-file and --cluster-signing-key-file go together\n');
+    return 2;
+  }
+  const prefix = o.nodeNamePrefix;
+  const nodeNames = Array.from({ length: o.nodes }, (_, i) => `${prefix}${o.firstNodeIndex + i}`);
+  let certificates: ReturnType<typeof nodeClientCertificates> | undefined;
+  if (o.clusterSigningCertFile !== undefined && o.clusterSigningKeyFile !== undefined) {
+    try {
+      certificates = nodeClientCertificates({ caCertFile: o.clusterSigningCertFile, caKeyFile: o.clusterSigningKeyFile, ...(o.certDir !== undefined ? { certDir: o.certDir } : {}), nodeNames });
+    } catch (e) {
+      process.stderr.write(`kubelite nodes: ${(e as Error).message}\n`);
+      return 2;
+    }
+  }
+  const userAgent = `kubelet/${KUBERNETES_CLIENT_VERSION} (${process.platform}/${process.arch}) kubernetes/kubelite`;
+  // One request budget for the whole agent, whichever identity a request goes out as.
+  const limiter = new TokenBucket({ qps: o.kubeApiQps, burst: o.kubeApiBurst });
+  const clientOptions = { userAgent, contentType: o.kubeApiContentType, limiter, log };
+  const clientset = newClientset({ config, ...clientOptions });
+  const nodeClients = certificates ? new NodeClients(config, certificates, clientOptions) : undefined;
   const { startNodes } = await import('../nodes/index.js');
   const started = Date.now();
   const handle = await startNodes({
     clientset,
+    ...(nodeClients ? { nodeClientset: nodeClients.forNode, informerClientset: nodeClients.informerClient() } : {}),
     nodes: o.nodes,
     namePrefix: o.nodeNamePrefix,
     firstIndex: o.firstNodeIndex,
@@ -174,12 +205,13 @@ export async function nodesMain(argv: string[]): Promise<number> {
       if (f.msg !== 'node registered') log(f);
     },
   });
-  log({ msg: 'nodes started', nodes: o.nodes, registered: handle.agent.registeredCount(), ms: Date.now() - started });
+  log({ msg: 'nodes started', nodes: o.nodes, registered: handle.agent.registeredCount(), ms: Date.now() - started, ...(certificates ? { identities: 'system:node:<name>', certificatesIssued: certificates.issued } : {}) });
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   await handle.stop();
   clientset.close();
+  nodeClients?.close();
   return 0;
 }

@@ -22,7 +22,18 @@ export const KUBELET_VERSION = 'v1.33.0-kubelite';
 const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
 
 export interface NodeAgentOptions {
+  /**
+   * The agent's own client: the node lifecycle work it does while kubelite has no node lifecycle
+   * controller (the not-ready taint, the Gone fault's Node delete), and every node's writes when
+   * `nodeClientset` is absent.
+   */
   clientset: Clientset;
+  /**
+   * The client each node writes through — its Node and status, its Lease, its pods' status and
+   * deletes — as a kubelet with its own credential (`system:node:<name>` in `system:nodes`), so
+   * the Node authorizer and NodeRestriction hold it to itself and its pods. Default: `clientset`.
+   */
+  nodeClientset?: (nodeName: string) => Clientset;
   /** Shared informers (pods and nodes are requested from it); started by the caller. */
   informers: InformerFactory;
   /** How many nodes (default 3). */
@@ -68,6 +79,8 @@ const REGISTER_BACKOFF_MAX_MS = 7000;
 
 interface SimNode {
   name: string;
+  /** What this node writes through (its own identity). */
+  client: Clientset;
   index: number;
   ip: string;
   podCIDR: string;
@@ -178,6 +191,7 @@ export class NodeAgent {
       const name = `${prefix}${index}`;
       this.nodes.set(name, {
         name,
+        client: opts.nodeClientset?.(name) ?? opts.clientset,
         index,
         ip: ipOf(index),
         podCIDR: podCIDROf(index),
@@ -365,7 +379,7 @@ export class NodeAgent {
   private async register(node: SimNode): Promise<void> {
     if (this.stopped) return;
     await this.ensureNamespace();
-    const nodes = this.opts.clientset.resource(NODES);
+    const nodes = node.client.resource(NODES);
     const now = this.clock.now();
     node.lastReady = undefined;
     const status = this.nodeStatus(node, now);
@@ -417,7 +431,7 @@ export class NodeAgent {
 
   /** Renews the node's Lease (a merge patch of its spec), creating it when missing; `create` tries the create first (registration). */
   private async renewLease(node: SimNode, createFirst = false): Promise<void> {
-    const leases = this.opts.clientset.resource(LEASES);
+    const leases = node.client.resource(LEASES);
     const now = this.clock.now();
     const spec = { holderIdentity: node.name, leaseDurationSeconds: this.o.leaseDurationSeconds, renewTime: new Date(now).toISOString().replace('Z', '000Z') };
     const create = () =>
@@ -467,7 +481,7 @@ export class NodeAgent {
     const changed = wasReady !== node.lastReady;
     if (!force && !changed && now - node.lastStatusReport < this.o.statusReportFrequencyMs) return;
     try {
-      await this.opts.clientset.resource(NODES).patch('', node.name, 'strategic', { status }, { subresource: 'status' });
+      await node.client.resource(NODES).patch('', node.name, 'strategic', { status }, { subresource: 'status' });
       this.stats.nodeWrites++;
       node.lastStatusReport = now;
     } catch (e) {
@@ -551,7 +565,7 @@ export class NodeAgent {
     try {
       await this.opts.clientset.resource(NODES).delete('', node.name);
       this.stats.nodeWrites++;
-      await this.opts.clientset.resource(LEASES).delete(LEASE_NAMESPACE, node.name).catch(() => undefined);
+      await node.client.resource(LEASES).delete(LEASE_NAMESPACE, node.name).catch(() => undefined);
     } catch (e) {
       if (!isNotFound(e)) this.log({ msg: 'node removal failed', node: node.name, error: errMsg(e) });
     }
@@ -686,7 +700,7 @@ export class NodeAgent {
     this.emitEvents(pod, rec, result);
     const json = JSON.stringify(result.status);
     if (json !== rec.lastStatusJson) {
-      await this.opts.clientset.resource(PODS).patch(String(meta.namespace ?? ''), String(meta.name ?? ''), 'strategic', { metadata: { uid: rec.uid }, status: result.status }, { subresource: 'status' });
+      await rec.node.client.resource(PODS).patch(String(meta.namespace ?? ''), String(meta.name ?? ''), 'strategic', { metadata: { uid: rec.uid }, status: result.status }, { subresource: 'status' });
       this.stats.podStatusWrites++;
       rec.lastStatusJson = json;
       rec.lastConditions = result.status.conditions as Obj[];
@@ -724,7 +738,7 @@ export class NodeAgent {
     rec.deleting = true;
     rec.timer?.cancel();
     try {
-      await this.opts.clientset.resource(PODS).delete(String(meta.namespace ?? ''), String(meta.name ?? ''), { gracePeriodSeconds: 0, preconditions: { uid: rec.uid } });
+      await rec.node.client.resource(PODS).delete(String(meta.namespace ?? ''), String(meta.name ?? ''), { gracePeriodSeconds: 0, preconditions: { uid: rec.uid } });
       this.stats.podDeletes++;
     } catch (e) {
       if (!isNotFound(e) && !isConflict(e)) {

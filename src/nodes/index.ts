@@ -5,7 +5,10 @@
 //   await nodes.stop();
 //
 // Without `informers`, a shared informer factory of its own is created and started (one list+watch
-// of pods and one of nodes for all simulated nodes). Behaviour annotations: see README.md.
+// of pods and one of nodes for all simulated nodes, through `informerClientset` — with per-node
+// identities, one node's client: the Node authorizer lets any node list and watch pods and nodes).
+// Each node's writes and events go through `nodeClientset(name)` when given. Behaviour
+// annotations: see README.md.
 import { EventBroadcaster } from '../client/events.js';
 import { SharedInformerFactory } from '../client/informers.js';
 import type { InformerFactory } from '../client/types.js';
@@ -17,6 +20,8 @@ export { simulatePod, containerTimeline, type SimulateInput, type SimulateResult
 
 export interface StartNodesOptions extends Omit<NodeAgentOptions, 'informers' | 'recorder'> {
   informers?: InformerFactory;
+  /** The client of the informers created here (default: clientset). */
+  informerClientset?: NodeAgentOptions['clientset'];
   /** Emit kubelet events (default true): through `recorder`, or a broadcaster of its own. */
   events?: boolean;
   recorder?: NodeAgentOptions['recorder'];
@@ -34,7 +39,7 @@ export async function startNodes(opts: StartNodesOptions): Promise<NodesHandle> 
   const abort = new AbortController();
   let informers = opts.informers;
   const own = informers === undefined;
-  if (!informers) informers = new SharedInformerFactory(opts.clientset, { resyncPeriodMs: 0, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
+  if (!informers) informers = new SharedInformerFactory(opts.informerClientset ?? opts.clientset, { resyncPeriodMs: 0, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
   // One broadcaster per node (created on its first event): events name their node as source.host.
   const broadcasters = new Map<string, EventBroadcaster>();
   let recorder = opts.recorder;
@@ -43,7 +48,7 @@ export async function startNodes(opts: StartNodesOptions): Promise<NodesHandle> 
     recorder = (nodeName: string) => {
       let r = recorders.get(nodeName);
       if (!r) {
-        const b = new EventBroadcaster({ clientset: opts.clientset, host: nodeName, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
+        const b = new EventBroadcaster({ clientset: opts.nodeClientset?.(nodeName) ?? opts.clientset, host: nodeName, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
         broadcasters.set(nodeName, b);
         recorders.set(nodeName, (r = b.newRecorder('kubelet')));
       }

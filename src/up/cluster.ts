@@ -15,7 +15,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clusterRoleBinding, COMPONENT_BINDINGS, writeClusterCredentials } from './credentials.js';
+import { clusterRoleBinding, COMPONENT_BINDINGS, NODE_CERT_DIR, writeClusterCredentials } from './credentials.js';
 import { ensureSigningKey } from '../machinery/jwt/keys.js';
 
 /**
@@ -225,9 +225,14 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   // The components start at once: they find the API server on its known address and retry until
   // it answers, which is what makes the whole cluster ready in about a second. The nodes start
   // once their binding exists (a refused registration would wait a second to try again).
-  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, '--nodes', String(nodes), ...(opts.args?.nodes ?? [])], log) : undefined;
+  // Each node acts as system:node:<name> with a certificate the nodes process signs with the CA.
+  const nodeCredentialArgs = ['--cluster-signing-cert-file', credentials.caCertFile, '--cluster-signing-key-file', credentials.caKeyFile, '--cert-dir', join(dataDir, NODE_CERT_DIR)];
+  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, '--nodes', String(nodes), ...(opts.args?.nodes ?? [])], log) : undefined;
+  // kubeadm's authorizers: the Node authorizer (what kubelets may do, each only for itself) before RBAC.
+  const apiserverArgs = opts.args?.apiserver ?? [];
+  const authorizationArgs = apiserverArgs.some((a) => a.startsWith('--authorization-mode')) ? [] : ['--authorization-mode', 'Node,RBAC'];
   const components = [
-    new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...(opts.args?.apiserver ?? [])], log),
+    new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...authorizationArgs, ...apiserverArgs], log),
     new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--port', '0', '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...cmArgs], log),
     new Component('scheduler', ['scheduler', '--kubeconfig', credentials.scheduler.path, '--port', '0', ...(opts.args?.scheduler ?? [])], log),
     ...(nodesComponent ? [nodesComponent] : []),

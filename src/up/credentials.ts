@@ -8,14 +8,17 @@
 //   <data-dir>/kubeconfig                      kubernetes-admin in system:masters (the user's)
 //   <data-dir>/controller-manager.kubeconfig   system:kube-controller-manager
 //   <data-dir>/scheduler.kubeconfig            system:kube-scheduler
-//   <data-dir>/nodes.kubeconfig                system:kubelite-nodes in system:nodes
+//   <data-dir>/nodes.kubeconfig                system:kubelite-node-lifecycle
 //
-// The nodes process simulates every node of the cluster through one shared client (one
-// connection, one set of informers): giving it one certificate per node would mean one client,
-// connection and informer set per node. It therefore has a single identity, not a kubelet's
-// `system:node:<name>`: the Node authorizer, which only knows `system:node:<name>` users, has no
-// opinion on it, and the binding `kubelite:nodes` grants it what kubelets need (the `system:node`
-// role) — see COMPONENT_BINDINGS.
+// The simulated nodes are kubelets as far as the API server can tell: the nodes process gets the
+// cluster CA's certificate and key (as kube-controller-manager gets them to sign kubelet
+// certificates) and gives each node a client certificate of its own, `system:node:<name>` in
+// `system:nodes`, kept in <data-dir>/pki/nodes (see cli/node-certificates.ts); the API server runs
+// with the Node authorizer first (`--authorization-mode Node,RBAC`, as kubeadm), so each node may
+// write only itself, its Lease and its pods. nodes.kubeconfig is the process's own identity for
+// the one thing a kubelet may not do and Kubernetes' node lifecycle controller does (kubelite has
+// none yet): remove the not-ready taint once a node is Ready (and delete a Node for the Gone
+// fault). It is bound to that controller's role — see COMPONENT_BINDINGS.
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { ensureServingPki, issueCertificate, servingNames, writeSecureFile, type KeyPair } from '../apiserver/tls/pki.js';
@@ -28,17 +31,22 @@ export interface Identity {
 export const ADMIN: Identity = { commonName: 'kubernetes-admin', organizations: ['system:masters'] };
 export const CONTROLLER_MANAGER: Identity = { commonName: 'system:kube-controller-manager', organizations: [] };
 export const SCHEDULER: Identity = { commonName: 'system:kube-scheduler', organizations: [] };
-export const NODES: Identity = { commonName: 'system:kubelite-nodes', organizations: ['system:nodes'] };
+export const NODE_LIFECYCLE: Identity = { commonName: 'system:kubelite-node-lifecycle', organizations: [] };
+/** Where the nodes process keeps its nodes' client certificates (kubelet's --cert-dir), under <data-dir>. */
+export const NODE_CERT_DIR = join('pki', 'nodes');
 
 /**
  * ClusterRoleBindings `up` creates for its components beyond Kubernetes' bootstrap policy (which
  * already binds system:kube-scheduler and system:kube-controller-manager to their roles): the
- * nodes identity gets the `system:node` role (a kubelet gets it from the Node authorizer). The
- * controller manager needs none: it runs with --use-service-account-credentials, as kubeadm runs
- * it, so each controller acts as its own service account under its `system:controller:<name>`
- * role and the daemon's own identity only lists, watches, elects a leader and issues their tokens.
+ * nodes process's own identity gets the node lifecycle controller's role (its nodes, each
+ * `system:node:<name>`, need none: the Node authorizer grants kubelets theirs). The controller
+ * manager needs none: it runs with --use-service-account-credentials, as kubeadm runs it, so each
+ * controller acts as its own service account under its `system:controller:<name>` role and the
+ * daemon's own identity only lists, watches, elects a leader and issues their tokens.
  */
-export const COMPONENT_BINDINGS: ReadonlyArray<{ name: string; role: string; user: string }> = [{ name: 'kubelite:nodes', role: 'system:node', user: NODES.commonName }];
+export const COMPONENT_BINDINGS: ReadonlyArray<{ name: string; role: string; user: string }> = [
+  { name: 'kubelite:node-lifecycle', role: 'system:controller:node-controller', user: NODE_LIFECYCLE.commonName },
+];
 
 export function clusterRoleBinding(b: { name: string; role: string; user: string }): Record<string, unknown> {
   return {
@@ -61,6 +69,9 @@ export interface Credential {
 export interface ClusterCredentials {
   /** PEM CA certificate (it signed the serving and client certificates). */
   ca: string;
+  /** The CA's files (the nodes process signs its nodes' certificates with them). */
+  caCertFile: string;
+  caKeyFile: string;
   admin: Credential;
   controllerManager: Credential;
   scheduler: Credential;
@@ -89,12 +100,12 @@ export async function writeClientKubeconfig(path: string, server: string, ca: Ke
 }
 
 export async function writeClusterCredentials(dataDir: string, server: string, bindAddress: string): Promise<ClusterCredentials> {
-  const { ca } = await ensureServingPki(join(dataDir, 'pki'), servingNames(bindAddress));
+  const { ca, caCertFile, caKeyFile } = await ensureServingPki(join(dataDir, 'pki'), servingNames(bindAddress));
   const [admin, controllerManager, scheduler, nodes] = await Promise.all([
     writeClientKubeconfig(join(dataDir, 'kubeconfig'), server, ca, ADMIN),
     writeClientKubeconfig(join(dataDir, 'controller-manager.kubeconfig'), server, ca, CONTROLLER_MANAGER),
     writeClientKubeconfig(join(dataDir, 'scheduler.kubeconfig'), server, ca, SCHEDULER),
-    writeClientKubeconfig(join(dataDir, 'nodes.kubeconfig'), server, ca, NODES),
+    writeClientKubeconfig(join(dataDir, 'nodes.kubeconfig'), server, ca, NODE_LIFECYCLE),
   ]);
-  return { ca: ca.cert, admin: admin!, controllerManager: controllerManager!, scheduler: scheduler!, nodes: nodes! };
+  return { ca: ca.cert, caCertFile, caKeyFile, admin: admin!, controllerManager: controllerManager!, scheduler: scheduler!, nodes: nodes! };
 }

@@ -24,7 +24,7 @@ const COMPONENTS: Record<string, { subject: string; user: string }> = {
   kubeconfig: { subject: 'O=system:masters\nCN=kubernetes-admin', user: 'kubernetes-admin' },
   'controller-manager.kubeconfig': { subject: 'CN=system:kube-controller-manager', user: 'system:kube-controller-manager' },
   'scheduler.kubeconfig': { subject: 'CN=system:kube-scheduler', user: 'system:kube-scheduler' },
-  'nodes.kubeconfig': { subject: 'O=system:nodes\nCN=system:kubelite-nodes', user: 'system:kubelite-nodes' },
+  'nodes.kubeconfig': { subject: 'CN=system:kubelite-node-lifecycle', user: 'system:kubelite-node-lifecycle' },
 };
 
 interface KubeconfigDoc {

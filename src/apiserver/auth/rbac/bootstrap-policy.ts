@@ -270,6 +270,13 @@ function controllerRoleRules(): Record<string, Rule[]> {
       res(CORE, 'namespaces/finalize namespaces/status', 'update'),
       res(['*'], '*', 'delete deletecollection get list watch'),
     ],
+    'node-controller': [
+      res(CORE, 'nodes', 'delete get list patch update watch'),
+      res(CORE, 'nodes/status', 'patch update'),
+      res(CORE, 'pods/status', 'patch update'),
+      res(CORE, 'pods', 'delete get list watch'),
+      EVENTS,
+    ],
     'pod-garbage-collector': [res(CORE, 'pods', 'delete list watch'), res(CORE, 'nodes', READ), res(CORE, 'pods/status', 'patch')],
     'replicaset-controller': [
       res(['apps', 'extensions'], 'replicasets', 'get list update watch'),
