@@ -175,7 +175,25 @@ describe('RBAC with kubectl', () => {
     await kubectlOk(kc.node, ['patch', 'pod', 'on-n1', '-n', 'team', ...status]);
     assert.match((await as('node', ['patch', 'pod', 'on-n2', '-n', 'team', ...status])).stderr, /node 'n1' can only update the status of pods bound to it/);
     assert.equal((await as('node', ['auth', 'can-i', 'list', 'pods', '-A'])).stdout.trim(), 'yes');
-    assert.equal((await as('node', ['auth', 'can-i', 'get', 'secrets', '-n', 'team'])).stdout.trim(), "no - no relationship found between node 'n1' and this object");
+    assert.equal((await as('node', ['auth', 'can-i', 'get', 'secrets', '-n', 'team'])).stdout.trim(), 'no - No Object name found');
+  });
+
+  it('Node authorizer graph: a node gets the secret its pod mounts, not another', async () => {
+    await kubectlOk(kc.admin, ['create', 'secret', 'generic', 'mounted', '--from-literal=a=b', '-n', 'team']);
+    await kubectlOk(kc.admin, ['create', 'secret', 'generic', 'not-mounted', '--from-literal=a=b', '-n', 'team']);
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'mounts', namespace: 'team' }, spec: { nodeName: 'n1', volumes: [{ name: 's', secret: { secretName: 'mounted' } }], containers: [{ name: 'c', image: 'busybox' }] } };
+    await kubectlOk(kc.admin, ['create', '-f', '-'], { input: JSON.stringify(pod) });
+    await waitFor(async () => (await as('node', ['get', 'secret', 'mounted', '-n', 'team'])).code === 0, 'the graph has the pod');
+    for (const version of VERSIONS) {
+      assert.match(await kubectlOk(kc.node, ['get', 'secret', 'mounted', '-n', 'team', '-o', 'jsonpath={.data.a}'], { version }), /^Yg==$/);
+      const other = await as('node', ['get', 'secret', 'not-mounted', '-n', 'team'], version);
+      assert.notEqual(other.code, 0);
+      assert.match(other.stderr, /Error from server \(Forbidden\): secrets "not-mounted" is forbidden: User "system:node:n1" cannot get resource "secrets" in API group "" in the namespace "team": no relationship found between node 'n1' and this object/);
+      assert.equal((await as('node', ['auth', 'can-i', 'get', 'secret/mounted', '-n', 'team'], version)).stdout.trim(), 'yes');
+    }
+    // Deleting the pod closes it again.
+    await kubectlOk(kc.admin, ['delete', 'pod', 'mounts', '-n', 'team', '--grace-period=0', '--force']);
+    await waitFor(async () => (await as('node', ['get', 'secret', 'mounted', '-n', 'team'])).code !== 0, 'the graph lost the pod');
     assert.equal((await as('node', ['auth', 'can-i', 'create', 'events', '-n', 'team'])).stdout.trim(), 'yes');
   });
 

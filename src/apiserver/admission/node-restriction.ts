@@ -7,6 +7,7 @@
 import type { KubeObject } from '../../api/schema/kind.js';
 import { metaOf, str } from '../../registry/meta.js';
 import type { UserInfo } from '../auth/types.js';
+import { podConfigMapNames } from '../auth/pod-references.js';
 import { isMirrorPod, podReferencesSecrets } from './service-account.js';
 import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 
@@ -129,11 +130,7 @@ export class NodeRestriction implements AdmissionPlugin {
     if (str(spec.serviceAccountName) !== '') throw admissionForbidden(a, `node ${q} can not create pods that reference a service account`);
     if (podReferencesSecrets(spec)) throw admissionForbidden(a, `node ${q} can not create pods that reference secrets`);
     const volumes = Array.isArray(spec.volumes) ? (spec.volumes as Obj[]) : [];
-    const containers = [...(Array.isArray(spec.initContainers) ? spec.initContainers : []), ...(Array.isArray(spec.containers) ? spec.containers : [])] as Obj[];
-    const usesConfigMaps =
-      volumes.some((v) => v.configMap !== undefined || (Array.isArray(obj(v.projected).sources) && (obj(v.projected).sources as Obj[]).some((s) => s.configMap !== undefined))) ||
-      containers.some((c) => (Array.isArray(c.envFrom) && (c.envFrom as Obj[]).some((e) => e.configMapRef !== undefined)) || (Array.isArray(c.env) && (c.env as Obj[]).some((e) => obj(e.valueFrom).configMapKeyRef !== undefined)));
-    if (usesConfigMaps) throw admissionForbidden(a, `node ${q} can not create pods that reference configmaps`);
+    if (podConfigMapNames(spec).length > 0) throw admissionForbidden(a, `node ${q} can not create pods that reference configmaps`);
     if (volumes.some((v) => v.persistentVolumeClaim !== undefined || v.ephemeral !== undefined)) throw admissionForbidden(a, `node ${q} can not create pods that use persistent volumes`);
   }
 

@@ -7,6 +7,7 @@
 // account's; a service account annotated kubernetes.io/enforce-mountable-secrets=true limits its
 // pods to the secrets it lists. Mirror pods (static pods a node reports) may reference neither service accounts,
 // secrets nor token projections.
+import { podSecretNames } from '../auth/pod-references.js';
 import type { KubeObject } from '../../api/schema/kind.js';
 import { WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS } from '../../machinery/jwt/tokens.js';
 import { generateName, metaOf, str } from '../../registry/meta.js';
@@ -52,22 +53,9 @@ export function tokenVolumeSource(): Obj {
   };
 }
 
-/** Secrets a pod spec names (volumes, projections, env, envFrom, imagePullSecrets): Kubernetes' VisitPodSecretNames. */
+/** Whether the pod spec names any secret (volumes, env, envFrom, imagePullSecrets, volume plugins' secret refs). */
 export function podReferencesSecrets(spec: Obj): boolean {
-  if (list(spec.imagePullSecrets).length > 0) return true;
-  for (const v of list(spec.volumes)) {
-    if (v.secret !== undefined) return true;
-    for (const s of list(obj(v.projected).sources)) if (s.secret !== undefined) return true;
-    for (const key of ['azureFile', 'cephfs', 'cinder', 'flexVolume', 'rbd', 'scaleIO', 'iscsi', 'storageos', 'csi']) {
-      const source = obj(v[key]);
-      if (source.secretRef !== undefined || source.secretName !== undefined || source.nodePublishSecretRef !== undefined) return true;
-    }
-  }
-  for (const c of [...list(spec.initContainers), ...list(spec.containers), ...list(spec.ephemeralContainers)]) {
-    for (const e of list(c.envFrom)) if (e.secretRef !== undefined) return true;
-    for (const e of list(c.env)) if (obj(e.valueFrom).secretKeyRef !== undefined) return true;
-  }
-  return false;
+  return podSecretNames(spec).length > 0;
 }
 
 export class ServiceAccountAdmission implements AdmissionPlugin {

@@ -125,6 +125,46 @@ test('Node authorizer: its own Node and Lease, status of pods bound to it, the s
   assert.equal(can({ name: 'system:node:n1', groups: [] }, 'list', 'nodes').decision, 'no-opinion');
 });
 
+test('Node authorizer graph: a node reads the secrets, config maps and claims of its pods and requests their service account tokens, nothing else', async () => {
+  const n1 = { name: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] };
+  const n2 = { ...n1, name: 'system:node:n2' };
+  const pods = server.registry.store('', 'pods')!;
+  const container = { name: 'c', image: 'i', imagePullPolicy: 'Always', terminationMessagePolicy: 'File', terminationMessagePath: '/dev/termination-log' };
+  const spec = (nodeName: string) => ({
+    ...(nodeName ? { nodeName } : {}),
+    serviceAccountName: 'runner',
+    imagePullSecrets: [{ name: 'pull' }],
+    volumes: [{ name: 'v', secret: { secretName: 'mounted' } }, { name: 'cm', configMap: { name: 'conf' } }, { name: 'data', persistentVolumeClaim: { claimName: 'claim' } }],
+    containers: [{ ...container, env: [{ name: 'E', valueFrom: { secretKeyRef: { name: 'env-secret', key: 'k' } } }], envFrom: [{ configMapRef: { name: 'env-conf' } }] }],
+    restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', terminationGracePeriodSeconds: 30, schedulerName: 'default-scheduler', securityContext: {},
+  });
+  await pods.create('team', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'graph-pod', namespace: 'team' }, spec: spec('n1') });
+  await pods.create('team', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'unbound', namespace: 'team' }, spec: { ...spec(''), volumes: [{ name: 'v', secret: { secretName: 'unbound-secret' } }] } });
+  const get = (user: UserInfo, resource: string, name: string, opts: { verb?: string; subresource?: string; namespace?: string } = {}) => can(user, opts.verb ?? 'get', resource, opts.namespace ?? 'team', { name, ...(opts.subresource ? { subresource: opts.subresource } : {}) });
+  await until(() => get(n1, 'secrets', 'mounted').decision === 'allow');
+  for (const [resource, name] of [['secrets', 'pull'], ['secrets', 'env-secret'], ['configmaps', 'conf'], ['configmaps', 'env-conf'], ['persistentvolumeclaims', 'claim']]) {
+    assert.equal(get(n1, resource!, name!).decision, 'allow', `${resource}/${name}`);
+    assert.deepEqual(get(n2, resource!, name!), { decision: 'no-opinion', reason: "no relationship found between node 'n2' and this object" }, `${resource}/${name} from n2`);
+  }
+  assert.equal(get(n1, 'secrets', 'mounted', { verb: 'watch' }).decision, 'allow');
+  assert.deepEqual(get(n1, 'secrets', 'other'), { decision: 'no-opinion', reason: "no relationship found between node 'n1' and this object" });
+  assert.deepEqual(get(n1, 'secrets', 'mounted', { namespace: 'default' }).decision, 'no-opinion');
+  assert.deepEqual(get(n1, 'secrets', 'unbound-secret').decision, 'no-opinion', 'only pods bound to the node count');
+  assert.deepEqual(get(n1, 'secrets', '', { verb: 'list' }), { decision: 'no-opinion', reason: 'No Object name found' });
+  assert.deepEqual(get(n1, 'secrets', 'mounted', { verb: 'update' }), { decision: 'no-opinion', reason: 'can only read resources of this type' });
+  assert.deepEqual(get(n1, 'persistentvolumeclaims', 'claim', { verb: 'list' }), { decision: 'no-opinion', reason: 'can only get individual resources of this type' });
+  assert.equal(get(n1, 'persistentvolumeclaims', 'claim', { verb: 'patch', subresource: 'status' }).decision, 'allow');
+  assert.deepEqual(get(n1, 'persistentvolumes', 'pv'), { decision: 'no-opinion', reason: "no relationship found between node 'n1' and this object" });
+  assert.equal(get(n1, 'serviceaccounts', 'runner', { verb: 'create', subresource: 'token' }).decision, 'allow');
+  assert.equal(get(n2, 'serviceaccounts', 'runner', { verb: 'create', subresource: 'token' }).decision, 'no-opinion');
+  assert.deepEqual(get(n1, 'serviceaccounts', 'runner'), { decision: 'no-opinion', reason: 'can only create tokens for individual service accounts' });
+  assert.deepEqual(get(n1, 'serviceaccounts', 'runner', { verb: 'create' }), { decision: 'no-opinion', reason: 'can only create token subresource of serviceaccount' });
+  // Deleting the pod takes its edges away.
+  await pods.delete('team', 'graph-pod', { gracePeriodSeconds: 0 });
+  await until(() => get(n1, 'secrets', 'mounted').decision === 'no-opinion');
+  assert.equal(get(n1, 'configmaps', 'conf').decision, 'no-opinion');
+});
+
 test('bootstrap reconcile: idempotent, restores missing rules and subjects, respects autoupdate=false', async () => {
   const again = await reconcileBootstrapPolicy(server.registry);
   assert.deepEqual(again, { created: [], updated: [], recreated: [], protected: [] });

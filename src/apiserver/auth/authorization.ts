@@ -6,6 +6,8 @@ import type { Registry } from '../../registry/registry.js';
 import { alwaysAllow } from './always-allow.js';
 import { alwaysDeny, UnionAuthorizer, type AuthorizationMode } from './modes.js';
 import { NodeAuthorizer, nodeIdentity } from './node-authorizer.js';
+import { feedNodeGraph, NodeGraph } from './node-graph.js';
+import type { CacheFollow } from './follow-cache.js';
 import { RbacAuthorizer } from './rbac/authorizer.js';
 import { feedPolicy, type PolicyFeed } from './rbac/feed.js';
 import { PolicyIndex } from './rbac/policy.js';
@@ -74,6 +76,8 @@ export function buildAuthorization(registry: Registry, modes: readonly Authoriza
   const members: Authorizer[] = [];
   let rbac: RbacAuthorizer | undefined;
   let feed: PolicyFeed | undefined;
+  let graph: NodeGraph | undefined;
+  let graphFeed: CacheFollow | undefined;
   for (const mode of modes) {
     switch (mode) {
       case 'AlwaysAllow':
@@ -84,7 +88,8 @@ export function buildAuthorization(registry: Registry, modes: readonly Authoriza
         break;
       case 'Node': {
         const pods = registry.store('', 'pods')!;
-        members.push(new NodeAuthorizer({ nodeNameOf: (ns, name) => pods.cache.get(pods.key(ns, name))?.fields['spec.nodeName'] }));
+        graph = new NodeGraph();
+        members.push(new NodeAuthorizer({ nodeNameOf: (ns, name) => pods.cache.get(pods.key(ns, name))?.fields['spec.nodeName'] }, graph));
         break;
       }
       case 'RBAC':
@@ -94,6 +99,7 @@ export function buildAuthorization(registry: Registry, modes: readonly Authoriza
     }
   }
   const rbacAuthorizer = rbac;
+  const nodeGraph = graph;
   const roles = rolesOf(registry);
   const self: Authorization = {
     authorizer: new UnionAuthorizer(members),
@@ -121,15 +127,21 @@ export function buildAuthorization(registry: Registry, modes: readonly Authoriza
       return { rules, incomplete, evaluationError: errors.length === 0 ? '' : errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]` };
     },
     async start() {
-      if (!rbacAuthorizer) return;
-      await reconcileBootstrapPolicy(registry);
-      // The watch cache holds the reconciled policy before the feed takes its first snapshot.
-      await registry.cacher.waitUntilFresh();
-      feed = feedPolicy(registry, rbacAuthorizer.policy);
-      await feed.synced;
+      // The graph fills from the pods' watch cache alongside the policy (the server is ready once
+      // both are in, as kube-apiserver waits for its informers).
+      if (nodeGraph) graphFeed = feedNodeGraph(registry, nodeGraph);
+      if (rbacAuthorizer) {
+        await reconcileBootstrapPolicy(registry);
+        // The watch cache holds the reconciled policy before the feed takes its first snapshot.
+        await registry.cacher.waitUntilFresh();
+        feed = feedPolicy(registry, rbacAuthorizer.policy);
+        await feed.synced;
+      }
+      await graphFeed?.synced;
     },
     stop() {
       feed?.stop();
+      graphFeed?.stop();
     },
   };
   return self;

@@ -1,18 +1,19 @@
 // --authorization-mode=Node: what a node (user `system:node:<name>` in group `system:nodes`) may do,
-// after Kubernetes' node authorizer. Kubernetes decides the object reads of a node on a graph of
-// pods and what they reference; kubelite's simulated nodes read no secrets or volumes, so this
-// keeps the rules that matter for them:
+// after Kubernetes' node authorizer:
+// - secrets and config maps: get/list/watch of one named object, persistent volume claims: get
+//   (and update/patch of their status), service accounts: create of a `token` — each only while a
+//   pod bound to the node references the object (the graph, node-graph.ts); persistent volumes
+//   are reached through claims bound to them, which kubelite does not serve, so never;
 // - nodes: read all; create (the name is checked by admission in Kubernetes); update/patch, also of
 //   the status, only of its own Node;
 // - leases: only in kube-node-lease and only the lease named after the node (create: any name);
 // - pods/status: update/patch only of pods bound to the node (spec.nodeName, from the watch cache);
 // - everything else the `system:node` ClusterRole's rules allow (pods get/list/watch/create/delete,
 //   events create/patch/update, services get/list/watch, ...), as Kubernetes' authorizer embeds them.
-// Left out (so not allowed to nodes here): secrets, configmaps, persistent volume (claims),
-// resource claims, volume attachments and service account tokens, which Kubernetes allows only
-// for objects its graph links to the node's pods.
+// The decisions' reasons are Kubernetes' words.
 import { nodeRules } from './rbac/bootstrap-policy.js';
 import { rulesAllow } from './rbac/rules.js';
+import type { RelatedResource } from './node-graph.js';
 import type { Attributes, Authorizer, Decision, UserInfo } from './types.js';
 
 export const NODE_USER_PREFIX = 'system:node:';
@@ -32,12 +33,20 @@ export interface PodLookup {
   nodeNameOf(namespace: string, name: string): string | undefined;
 }
 
+/** The graph: whether a pod bound to the node references the object. */
+export interface Relationships {
+  related(node: string, resource: RelatedResource, namespace: string, name: string): boolean;
+}
+
 const allow: Result = Object.freeze({ decision: 'allow', reason: '' });
 const noOpinion = (reason: string): Result => ({ decision: 'no-opinion', reason });
 const RULES = nodeRules();
 
 export class NodeAuthorizer implements Authorizer {
-  constructor(private readonly pods: PodLookup) {}
+  constructor(
+    private readonly pods: PodLookup,
+    private readonly graph: Relationships,
+  ) {}
 
   authorize(attrs: Attributes): Result {
     const node = nodeIdentity(attrs.user);
@@ -46,10 +55,51 @@ export class NodeAuthorizer implements Authorizer {
     if (attrs.resourceRequest && attrs.apiGroup === '' && attrs.resource === 'nodes') return this.nodes(node, attrs);
     if (attrs.resourceRequest && attrs.apiGroup === 'coordination.k8s.io' && attrs.resource === 'leases') return this.lease(node, attrs);
     if (attrs.resourceRequest && attrs.apiGroup === '' && attrs.resource === 'pods' && attrs.subresource === 'status') return this.podStatus(node, attrs);
-    if (attrs.resourceRequest && attrs.apiGroup === '' && ['secrets', 'configmaps', 'persistentvolumeclaims', 'persistentvolumes'].includes(attrs.resource)) {
-      return noOpinion(`no relationship found between node '${node}' and this object`);
+    if (attrs.resourceRequest && attrs.apiGroup === '') {
+      switch (attrs.resource) {
+        case 'secrets':
+        case 'configmaps':
+          return this.readNamespacedObject(node, attrs.resource, attrs);
+        case 'persistentvolumeclaims':
+          return attrs.subresource === 'status' ? this.statusUpdate(node, attrs) : this.get(node, 'persistentvolumeclaims', attrs);
+        case 'persistentvolumes':
+          return this.get(node, undefined, attrs);
+        case 'serviceaccounts':
+          return this.createToken(node, attrs);
+      }
     }
     return rulesAllow(attrs, RULES) ? allow : noOpinion('');
+  }
+
+  /** The graph's answer for a named object (`resource` undefined: a kind no path reaches). */
+  private related(node: string, resource: RelatedResource | undefined, attrs: Attributes): Result {
+    if (attrs.name === '') return noOpinion('No Object name found');
+    if (resource !== undefined && this.graph.related(node, resource, attrs.namespace, attrs.name)) return allow;
+    return noOpinion(`no relationship found between node '${node}' and this object`);
+  }
+
+  private readNamespacedObject(node: string, resource: 'secrets' | 'configmaps', attrs: Attributes): Result {
+    if (!['get', 'list', 'watch'].includes(attrs.verb)) return noOpinion('can only read resources of this type');
+    if (attrs.subresource !== '') return noOpinion('cannot read subresource');
+    if (attrs.namespace === '') return noOpinion('can only read namespaced object of this type');
+    return this.related(node, resource, attrs);
+  }
+
+  private get(node: string, resource: RelatedResource | undefined, attrs: Attributes): Result {
+    if (attrs.verb !== 'get') return noOpinion('can only get individual resources of this type');
+    if (attrs.subresource !== '') return noOpinion('cannot get subresource');
+    return this.related(node, resource, attrs);
+  }
+
+  private statusUpdate(node: string, attrs: Attributes): Result {
+    if (attrs.verb !== 'update' && attrs.verb !== 'patch') return noOpinion('can only get/update/patch this type');
+    return this.related(node, 'persistentvolumeclaims', attrs);
+  }
+
+  private createToken(node: string, attrs: Attributes): Result {
+    if (attrs.verb !== 'create' || attrs.name === '') return noOpinion('can only create tokens for individual service accounts');
+    if (attrs.subresource !== 'token') return noOpinion('can only create token subresource of serviceaccount');
+    return this.related(node, 'serviceaccounts', attrs);
   }
 
   private nodes(node: string, attrs: Attributes): Result {
