@@ -17,6 +17,7 @@ import { UNCHANGED, type FieldManagerInfo, type Store } from '../registry/store.
 import { authError } from './auth/errors.js';
 import { readBody } from './http/body.js';
 import { admissionOf, dryRunOf, fieldValidationOf, optionsKindOf, type RequestContext } from './resources.js';
+import { admitSubresourceWrite, scaleOf } from './subresource-admission.js';
 
 export const APPLY_MEDIA_TYPE = 'application/apply-patch+yaml';
 
@@ -201,11 +202,17 @@ export async function applyScale(ctx: RequestContext, kv: KindVersion, store: St
   const result = await store.guaranteedUpdate(
     namespace,
     name,
-    (current) => {
+    async (current) => {
       const served = kv.fromHub ? kv.fromHub(current) : current;
       const obj = apply(served, parentConfig, actor, kind, opts).object;
       kv.defaults?.(obj);
-      return kv.toHub ? kv.toHub(obj) : obj;
+      const next = kv.toHub ? kv.toHub(obj) : obj;
+      // Admission sees the Scale the apply results in; a mutating plugin's replicas are written.
+      const scale = scaleOf(next, kv);
+      await admitSubresourceWrite(ctx, store, 'UPDATE', scale, scaleOf(current, kv), dryRun);
+      const replicas = (scale.spec as KubeObject | undefined)?.replicas;
+      if (typeof replicas === 'number') next.spec = { ...((next.spec as KubeObject | undefined) ?? {}), replicas };
+      return next;
     },
     { dryRun },
   );

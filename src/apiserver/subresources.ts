@@ -1,4 +1,4 @@
-// Subresources other than status: scale (autoscaling/v1 Scale for deployments, replicasets,
+// Subresources other than status, each write through the admission chain with its subresource: scale (autoscaling/v1 Scale for deployments, replicasets,
 // replicationcontrollers and statefulsets), pods/binding (the scheduler), pods/eviction, namespaces/finalize, the beta
 // deployments' rollback, and the node-backed pod subresources (proxy, portforward, exec, attach,
 // log), which answer with a clear Status while no node agent can serve them.
@@ -8,7 +8,6 @@ import { Scale } from '../api/autoscaling/v1.js';
 import { Eviction } from '../api/policy/v1.js';
 import type { KindVersion, KubeObject } from '../api/schema/kind.js';
 import { decodeParsed, parseJson } from '../machinery/codec/json.js';
-import { formatLabelSelector } from '../registry/printers/format.js';
 import { StatusError } from '../machinery/status.js';
 import { applyPatch as apply, patchTypeFromContentType } from '../machinery/patch/index.js';
 import { fieldError } from '../machinery/validation/field-errors.js';
@@ -22,6 +21,7 @@ import { writeBytes } from './http/respond.js';
 import { applyScale, fieldManagerOf, isApply } from './apply.js';
 import { handleTokenRequest } from './serviceaccount-token-request.js';
 import { admissionOf, dryRunOf, fieldValidationOf, namespaceOf, resolve, validatePatchOptions, type RequestContext } from './resources.js';
+import { admitSubresourceWrite, scaleOf } from './subresource-admission.js';
 
 function reply(ctx: RequestContext, code: number, body: Body): void {
   writeBytes(ctx.res, code, body.contentType, body.body, { warnings: ctx.warnings });
@@ -34,30 +34,6 @@ function success(ctx: RequestContext, code: number, extra: KubeObject = {}): voi
 
 function requireVerb(ctx: RequestContext, ...verbs: string[]): void {
   if (!verbs.includes(ctx.info.verb)) throw apiError.methodNotAllowed();
-}
-
-/** The autoscaling/v1 Scale of a scalable object (storage version). */
-function scaleOf(obj: KubeObject, kv: KindVersion): KubeObject {
-  const m = metaOf(obj);
-  const spec = (obj.spec ?? {}) as KubeObject;
-  const status = (obj.status ?? {}) as KubeObject;
-  // A ReplicationController's selector is a plain map (labels.SelectorFromSet(...).String()).
-  const selector = kv.kind === 'ReplicationController' ? formatLabelSelector({ matchLabels: spec.selector }) : formatLabelSelector(spec.selector);
-  const scaleStatus: KubeObject = { replicas: typeof status.replicas === 'number' ? status.replicas : 0 };
-  if (selector !== '<none>') scaleStatus.selector = selector;
-  return {
-    kind: 'Scale',
-    apiVersion: 'autoscaling/v1',
-    metadata: {
-      name: m.name,
-      namespace: m.namespace,
-      uid: m.uid,
-      resourceVersion: m.resourceVersion,
-      creationTimestamp: m.creationTimestamp,
-    },
-    spec: { replicas: typeof spec.replicas === 'number' ? spec.replicas : 0 },
-    status: scaleStatus,
-  };
 }
 
 async function handleScale(ctx: RequestContext, kv: KindVersion): Promise<void> {
@@ -78,19 +54,23 @@ async function handleScale(ctx: RequestContext, kv: KindVersion): Promise<void> 
     requested = decoded.object;
   }
   const rvPin = requested ? str(metaOf(requested).resourceVersion) : '';
-  const result = await store.guaranteedUpdate(namespace, name, (current) => {
-    let scale = requested;
+  const dryRun = dryRunOf(ctx.query, ctx.info.verb);
+  const result = await store.guaranteedUpdate(namespace, name, async (current) => {
+    let scale = requested === undefined ? undefined : structuredClone(requested);
     if (!scale) {
       const type = patchTypeFromContentType(ctx.req.headers['content-type'], { strategic: true, apply: false });
       const patched = apply(type as 'json' | 'merge' | 'strategic', scaleOf(current, kv), parseJson(body), Scale);
       scale = decodeParsed<KubeObject>(patched, null, Scale, fieldValidationOf(ctx.query, ctx.info.verb), undefined, body).object;
     }
-    const replicas = (scale.spec as KubeObject | undefined)?.replicas ?? 0;
-    if (typeof replicas !== 'number' || replicas < 0) {
-      throw apiError.invalid('Scale', 'autoscaling', name, [fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
-    }
-    return { ...current, spec: { ...((current.spec as KubeObject) ?? {}), replicas } };
-  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb), expectResourceVersion: rvPin === '' ? undefined : rvPin, fieldManager: fieldManagerOf(ctx, kv, 'scale') });
+    const replicasOf = (s: KubeObject) => (s.spec as KubeObject | undefined)?.replicas ?? 0;
+    await admitSubresourceWrite(ctx, store, 'UPDATE', scale, scaleOf(current, kv), dryRun, () => {
+      const replicas = replicasOf(scale);
+      if (typeof replicas !== 'number' || replicas < 0) {
+        throw apiError.invalid('Scale', 'autoscaling', name, [fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+      }
+    });
+    return { ...current, spec: { ...((current.spec as KubeObject) ?? {}), replicas: replicasOf(scale) } };
+  }, { dryRun, expectResourceVersion: rvPin === '' ? undefined : rvPin, fieldManager: fieldManagerOf(ctx, kv, 'scale') });
   reply(ctx, 200, encodeOther(scaleOf(result.object, kv), Scale, ctx.format));
 }
 
@@ -145,10 +125,11 @@ async function handleFinalize(ctx: RequestContext, kv: KindVersion): Promise<voi
   const { store } = resolve(ctx);
   const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], kv.type, { fieldValidation: fieldValidationOf(ctx.query, ctx.info.verb) });
   const finalizers = ((body.object.spec as KubeObject | undefined)?.finalizers ?? []) as string[];
+  const dryRun = dryRunOf(ctx.query, ctx.info.verb);
   const result = await store.guaranteedUpdate('', ctx.info.name, (ns) => {
     ns.spec = { ...((ns.spec as KubeObject) ?? {}), finalizers: finalizers.length > 0 ? finalizers : undefined };
     return ns;
-  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb), strategy: subresourceStrategyFor('', 'namespaces', 'finalize') });
+  }, { dryRun, strategy: subresourceStrategyFor('', 'namespaces', 'finalize'), admission: admissionOf(ctx, store, dryRun) });
   reply(ctx, 200, encodeObject(result.object, kv, ctx.format));
 }
 
@@ -158,6 +139,9 @@ async function handleRollback(ctx: RequestContext, kv: KindVersion): Promise<voi
   const body = parseJson(await readBody(ctx.req)) as KubeObject;
   const name = str(body.name);
   if (name !== ctx.info.name) throw apiError.badRequest(`the name of the object (${name}) does not match the name on the URL (${ctx.info.name})`);
+  const dryRun = dryRunOf(ctx.query, ctx.info.verb);
+  // A rollback is the create of a DeploymentRollback, for admission as for Kubernetes' REST storage.
+  await admitSubresourceWrite(ctx, store, 'CREATE', body, undefined, dryRun);
   const revision = ((body.rollbackTo ?? {}) as KubeObject).revision ?? 0;
   const updated = (body.updatedAnnotations ?? {}) as Record<string, string>;
   await store.guaranteedUpdate(namespaceOf(ctx, kv), name, (d) => {
@@ -165,7 +149,7 @@ async function handleRollback(ctx: RequestContext, kv: KindVersion): Promise<voi
     // Stored (apps/v1) deployments keep the beta rollbackTo as Kubernetes' conversion annotation.
     m.annotations = { ...((m.annotations as object) ?? {}), ...updated, 'deprecated.deployment.rollback.to': String(revision) };
     return d;
-  }, { dryRun: dryRunOf(ctx.query, ctx.info.verb) });
+  }, { dryRun });
   success(ctx, 200, { message: `rollback request for deployment ${JSON.stringify(name)} succeeded` });
 }
 

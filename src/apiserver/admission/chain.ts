@@ -4,7 +4,7 @@
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import type { AdmissionHook } from '../../registry/store.js';
 import type { UserInfo } from '../auth/types.js';
-import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
+import type { AdmissionAttributes, AdmissionPlugin, Operation } from './types.js';
 
 /** The plugins kubelite implements, in the order Kubernetes runs them. */
 export const ORDERED_ADMISSION_PLUGINS = ['NamespaceLifecycle', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds'] as const;
@@ -51,11 +51,10 @@ export class AdmissionChain {
     for (const p of this.validating) await p.validate!(a);
   }
 
-  /** The store's hook for one request; the operation follows from what the store passes (no old object: CREATE; no new one: DELETE). */
-  hook(req: AdmissionRequest): AdmissionHook | undefined {
-    if (this.plugins.length === 0) return undefined;
-    const attributes = (obj: KubeObject | undefined, old: KubeObject | undefined): AdmissionAttributes => ({
-      operation: obj === undefined ? 'DELETE' : old === undefined ? 'CREATE' : 'UPDATE',
+  /** Kubernetes' admission attributes of one write of the request. */
+  attributes(req: AdmissionRequest, operation: Operation, obj: KubeObject | undefined, old: KubeObject | undefined): AdmissionAttributes {
+    return {
+      operation,
       kind: req.kind,
       group: req.kind.group,
       resource: req.kind.resource,
@@ -66,7 +65,13 @@ export class AdmissionChain {
       oldObject: old,
       user: req.user,
       dryRun: req.dryRun,
-    });
+    };
+  }
+
+  /** The store's hook for one request; the operation follows from what the store passes (no old object: CREATE; no new one: DELETE). */
+  hook(req: AdmissionRequest): AdmissionHook | undefined {
+    if (this.plugins.length === 0) return undefined;
+    const attributes = (obj: KubeObject | undefined, old: KubeObject | undefined) => this.attributes(req, obj === undefined ? 'DELETE' : old === undefined ? 'CREATE' : 'UPDATE', obj, old);
     return {
       mutate: (obj, old) => this.admit(attributes(obj, old)),
       validate: (obj, old) => this.validate(attributes(obj, old)),
