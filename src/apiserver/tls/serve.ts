@@ -8,6 +8,9 @@
 // one, and never fails the handshake over it: an untrusted certificate is the x509 authenticator's
 // business (401), as in kube-apiserver.
 //
+// Slow clients: HTTP/1 request headers must arrive within headersTimeout (70 s), on TLS connections
+// as on plain ones, else 408 and the connection is closed (slowloris).
+//
 // Header limits as Go's server: more than 64 KiB of request headers → 431. HTTP/1: the parser's
 // limit. HTTP/2: the header list is accepted up to 256 KiB (advertised in SETTINGS, so Go clients
 // stay below it) and checked here; beyond that the stream or session is refused by the protocol.
@@ -42,6 +45,20 @@ export interface Listener {
 
 const HTTP1_OPTIONS = { keepAliveTimeout: 65_000, headersTimeout: 70_000, requestTimeout: 0, maxHeaderSize: MAX_HEADER_BYTES };
 
+/** Overrides of the HTTP/1 server's slow-client limits (tests). */
+export interface Http1Timeouts {
+  /** How long a request's headers may take to arrive (Node's headersTimeout; default 70 s). */
+  headersTimeout?: number;
+  /** How often connections are checked against it (Node's connectionsCheckingInterval; default 30 s). */
+  connectionsCheckingInterval?: number;
+}
+
+function http1Server(handler: RequestHandler, timeouts: Http1Timeouts): Http1Server {
+  const server = createHttp1Server({ ...HTTP1_OPTIONS, ...timeouts }, handler);
+  server.on('clientError', answerClientError);
+  return server;
+}
+
 /**
  * What Go's HTTP/1 server (so kube-apiserver) answers to requests it cannot parse. Like Go, it then
  * reads and drops what the client still sends for a moment before closing: closing with unread
@@ -56,7 +73,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
     socket.destroy();
     return;
   }
-  const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  // Headers not in by headersTimeout (a slowloris): 408 and close, as Node's own server answers.
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
   socket.on('data', () => {});
   socket.resume();
@@ -82,9 +100,8 @@ function listenOn(server: { listen(port: number, host: string, cb: () => void): 
 }
 
 /** Plain HTTP/1.1 (in-process unit tests only). */
-export function plainListener(handler: RequestHandler): Listener {
-  const server: Http1Server = createHttp1Server(HTTP1_OPTIONS, handler);
-  server.on('clientError', answerClientError);
+export function plainListener(handler: RequestHandler, timeouts: Http1Timeouts = {}): Listener {
+  const server = http1Server(handler, timeouts);
   return {
     scheme: 'http',
     listen: (port, host) => listenOn(server, port, host),
@@ -97,9 +114,13 @@ export function plainListener(handler: RequestHandler): Listener {
 }
 
 /** HTTPS, h2 and http/1.1 by ALPN. */
-export function tlsListener(tls: TlsOptions, handler: RequestHandler): Listener {
-  const http1: Http1Server = createHttp1Server(HTTP1_OPTIONS, handler);
-  http1.on('clientError', answerClientError);
+export function tlsListener(tls: TlsOptions, handler: RequestHandler, timeouts: Http1Timeouts = {}): Listener {
+  const http1 = http1Server(handler, timeouts);
+  // The HTTP/1 server never listens itself (the TLS server hands it connections), and Node starts
+  // the checker that enforces headersTimeout (and cuts slowloris clients) when a server starts
+  // listening: started here, else a client sending its headers a byte at a time would hold a
+  // connection forever.
+  http1.emit('listening');
   const http2: Http2Server = createHttp2Server({ settings: { maxHeaderListSize: HTTP2_MAX_HEADER_LIST } }, (req, res) => {
     const request = req as unknown as IncomingMessage;
     const response = res as unknown as ServerResponse;
@@ -141,6 +162,8 @@ export function tlsListener(tls: TlsOptions, handler: RequestHandler): Listener 
     listen: (port, host) => listenOn(server, port, host),
     close: () =>
       new Promise<void>((resolve) => {
+        // Stops the HTTP/1 server's connection checker (it was never listening: the callback's error says so).
+        http1.close(() => {});
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
       }),
