@@ -33,17 +33,22 @@ function containers(spec: Obj): Obj[] {
   return [...list(spec.initContainers), ...list(spec.containers), ...list(spec.ephemeralContainers)];
 }
 
+/** What every container's envFrom (`fromRef`) and env valueFrom (`keyRef`) name, appended to `out`. */
+function containerEnvNames(spec: Obj, fromRef: 'secretRef' | 'configMapRef', keyRef: 'secretKeyRef' | 'configMapKeyRef', out: string[]): void {
+  for (const c of containers(spec)) {
+    for (const e of list(c.envFrom)) if (e[fromRef] !== undefined) out.push(name(obj(e[fromRef]).name));
+    for (const e of list(c.env)) {
+      const ref = obj(e.valueFrom)[keyRef];
+      if (ref !== undefined) out.push(name(obj(ref).name));
+    }
+  }
+}
+
 /** Every secret the pod spec names, in Kubernetes' visiting order (names may repeat; '' skipped by callers). */
 export function podSecretNames(spec: Obj): string[] {
   const out: string[] = [];
   for (const s of list(spec.imagePullSecrets)) out.push(name(s.name));
-  for (const c of containers(spec)) {
-    for (const e of list(c.envFrom)) if (e.secretRef !== undefined) out.push(name(obj(e.secretRef).name));
-    for (const e of list(c.env)) {
-      const ref = obj(e.valueFrom).secretKeyRef;
-      if (ref !== undefined) out.push(name(obj(ref).name));
-    }
-  }
+  containerEnvNames(spec, 'secretRef', 'secretKeyRef', out);
   for (const v of list(spec.volumes)) {
     if (v.secret !== undefined) out.push(name(obj(v.secret).secretName));
     for (const s of list(obj(v.projected).sources)) if (s.secret !== undefined) out.push(name(obj(s.secret).name));
@@ -61,13 +66,7 @@ export function podSecretNames(spec: Obj): string[] {
 /** Every config map the pod spec names. */
 export function podConfigMapNames(spec: Obj): string[] {
   const out: string[] = [];
-  for (const c of containers(spec)) {
-    for (const e of list(c.envFrom)) if (e.configMapRef !== undefined) out.push(name(obj(e.configMapRef).name));
-    for (const e of list(c.env)) {
-      const ref = obj(e.valueFrom).configMapKeyRef;
-      if (ref !== undefined) out.push(name(obj(ref).name));
-    }
-  }
+  containerEnvNames(spec, 'configMapRef', 'configMapKeyRef', out);
   for (const v of list(spec.volumes)) {
     if (v.configMap !== undefined) out.push(name(obj(v.configMap).name));
     for (const s of list(obj(v.projected).sources)) if (s.configMap !== undefined) out.push(name(obj(s.configMap).name));
