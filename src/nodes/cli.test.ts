@@ -11,7 +11,12 @@ const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'main.js'
 type Obj = Record<string, unknown>;
 
 test('kubelite nodes: bad flags end with a one-line error and exit 2', () => {
-  for (const args of [['--nodes', 'x'], ['--node-cpu', 'lots'], ['--node-lease-renew-interval', 'soon'], ['--bogus'], []]) {
+  const master = ['--master', 'https://127.0.0.1:1'];
+  const badCredentials = [
+    [...master, '--cluster-signing-cert-file', '/nonexistent/ca.crt'],
+    [...master, '--cluster-signing-cert-file', '/nonexistent/ca.crt', '--cluster-signing-key-file', '/nonexistent/ca.key'],
+  ];
+  for (const args of [['--nodes', 'x'], ['--node-cpu', 'lots'], ['--node-lease-renew-interval', 'soon'], ['--bogus'], [], ...badCredentials]) {
     const r = spawnSync(process.execPath, [BIN, 'nodes', ...args], { encoding: 'utf8', env: { ...process.env, KUBECONFIG: '' } });
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
