@@ -190,6 +190,10 @@ describe('RBAC with kubectl', () => {
       assert.notEqual(other.code, 0);
       assert.match(other.stderr, /Error from server \(Forbidden\): secrets "not-mounted" is forbidden: User "system:node:n1" cannot get resource "secrets" in API group "" in the namespace "team": no relationship found between node 'n1' and this object/);
       assert.equal((await as('node', ['auth', 'can-i', 'get', 'secret/mounted', '-n', 'team'], version)).stdout.trim(), 'yes');
+      // A list of the one secret by name (a kubelet's watch): authorized for that name.
+      assert.match(await kubectlOk(kc.node, ['get', 'secrets', '--field-selector', 'metadata.name=mounted', '-n', 'team', '-o', 'name'], { version }), /^secret\/mounted$/m);
+      const list = await as('node', ['get', 'secrets', '-n', 'team'], version);
+      assert.match(list.stderr, /secrets is forbidden: User "system:node:n1" cannot list resource "secrets" in API group "" in the namespace "team": No Object name found/);
     }
     // Deleting the pod closes it again.
     await kubectlOk(kc.admin, ['delete', 'pod', 'mounts', '-n', 'team', '--grace-period=0', '--force']);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseRequestInfo, type RequestInfo } from './request-info.js';
+import { parseRequestInfo, selectedName, type RequestInfo } from './request-info.js';
 
 function info(method: string, url: string): RequestInfo {
   const u = new URL(url, 'http://x');
@@ -43,4 +43,21 @@ test('discovery and other paths are non-resource requests', () => {
     assert.equal(got.isResourceRequest, false, url);
     assert.equal(got.verb, 'get');
   }
+});
+
+test('selectedName: a list or watch with a metadata.name field selector is authorized for that name', () => {
+  const name = (method: string, url: string) => {
+    const u = new URL(url, 'http://x');
+    const i = parseRequestInfo(method, u.pathname, u.searchParams);
+    assert.ok(i.isResourceRequest);
+    return selectedName(i, u.searchParams);
+  };
+  assert.equal(name('GET', '/api/v1/namespaces/ns/secrets?fieldSelector=metadata.name%3Ds1'), 's1');
+  assert.equal(name('GET', '/api/v1/namespaces/ns/secrets?watch=1&fieldSelector=metadata.name%3D%3Ds1,type%3Dx'), 's1');
+  assert.equal(name('GET', '/api/v1/namespaces/ns/secrets/s2'), 's2');
+  assert.equal(name('GET', '/api/v1/namespaces/ns/secrets?fieldSelector=metadata.name!%3Ds1'), '');
+  assert.equal(name('GET', '/api/v1/namespaces/ns/secrets?fieldSelector=metadata.namespace%3Dns'), '');
+  assert.equal(name('GET', '/api/v1/namespaces/ns/secrets?fieldSelector=metadata.name%3D..'), '', 'not a path segment');
+  assert.equal(name('GET', '/api/v1/namespaces/ns/secrets?fieldSelector=%3D%3D%3D'), '', 'unparsable');
+  assert.equal(name('DELETE', '/api/v1/namespaces/ns/secrets?fieldSelector=metadata.name%3Ds1'), '', 'deletecollection keeps no name');
 });

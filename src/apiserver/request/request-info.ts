@@ -1,6 +1,8 @@
 // Splits a request path into the attributes Kubernetes routes and authorizes by (its
 // RequestInfoFactory rules): API prefix, group, version, namespace, resource, name, subresource
 // and the verb (get/list/watch/create/update/patch/delete/deletecollection).
+import { parseFieldSelector } from '../../machinery/selectors/fields.js';
+import { isValidPathSegmentName } from '../../machinery/validation/names.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'connect';
 
@@ -106,4 +108,24 @@ export function parseRequestInfo(method: string, pathname: string, query: URLSea
     verb = 'watch';
   }
   return { isResourceRequest: true, apiPrefix: prefix, group, version, namespace, resource, name, subresource, rest: tail, verb };
+}
+
+/**
+ * The name a list or watch is authorized for: as Kubernetes' request info, the value of a
+ * `metadata.name=<name>` field selector (a kubelet lists and watches each secret and config map it
+ * needs that way, which RBAC's resourceNames and the Node authorizer then judge as that one
+ * object); '' otherwise, and for a selector that does not parse or a name that cannot be a path
+ * segment.
+ */
+export function selectedName(info: ResourceRequestInfo, query: URLSearchParams): string {
+  if (info.name !== '' || (info.verb !== 'list' && info.verb !== 'watch')) return info.name;
+  const selector = query.get('fieldSelector');
+  if (selector === null || selector === '') return '';
+  let name: string | undefined;
+  try {
+    name = parseFieldSelector(selector).requiresExactMatch('metadata.name');
+  } catch {
+    return '';
+  }
+  return name !== undefined && isValidPathSegmentName(name).length === 0 ? name : '';
 }
