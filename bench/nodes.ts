@@ -79,7 +79,7 @@ export async function run(args: string[]): Promise<BenchReport> {
     const cpu0 = process.cpuUsage();
     const apiCpu0 = cpuSeconds(child.pid!);
     const start = Date.now();
-    const identities = SHARED_IDENTITY ? {} : { nodeClientset: nodeClients.forNode, informerClientset: nodeClients.informerClient() };
+    const identities = SHARED_IDENTITY ? {} : { nodeClientset: nodeClients.forNode };
     const handle = await startNodes({ clientset: cs, ...identities, nodes: numNodes, zones: ['a', 'b', 'c'], events: false, log: () => {} });
     const registeredMs = Date.now() - start;
     for (;;) {

@@ -4,10 +4,11 @@
 // Credentials, as kubelets have them: with --cluster-signing-cert-file/--cluster-signing-key-file
 // each node gets a client certificate of its own (`system:node:<name>` in `system:nodes`, see
 // node-certificates.ts) and its own small connection pool, so the API server's Node authorizer
-// and NodeRestriction admission judge every node's writes as a kubelet's; the shared pod and node
-// informers run as the first node. --kubeconfig is then the agent's own credential for what a
-// node may not do and kubelite's missing node lifecycle controller would (the not-ready taint,
-// the Gone fault's Node delete). Without the signing flags every node acts as --kubeconfig's user.
+// and NodeRestriction admission judge every node's writes as a kubelet's. --kubeconfig is then
+// the agent's own credential: the shared pod and node informers (one list+watch for all nodes),
+// and what a node may not do and kubelite's missing node lifecycle controller would (the not-ready
+// taint, the Gone fault's Node delete). Without the signing flags every node acts as
+// --kubeconfig's user.
 import { InvalidArgumentError } from 'commander';
 import { KubeconfigError, loadRestConfig } from '../client/kubeconfig.js';
 import { KUBERNETES_CLIENT_VERSION, newClientset } from '../client/rest.js';
@@ -178,7 +179,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
   const started = Date.now();
   const handle = await startNodes({
     clientset,
-    ...(nodeClients ? { nodeClientset: nodeClients.forNode, informerClientset: nodeClients.informerClient() } : {}),
+    ...(nodeClients ? { nodeClientset: nodeClients.forNode } : {}),
     nodes: o.nodes,
     namePrefix: o.nodeNamePrefix,
     firstIndex: o.firstNodeIndex,

@@ -5,9 +5,10 @@
 //   await nodes.stop();
 //
 // Without `informers`, a shared informer factory of its own is created and started (one list+watch
-// of pods and one of nodes for all simulated nodes, through `informerClientset` — with per-node
-// identities, one node's client: the Node authorizer lets any node list and watch pods and nodes).
-// Each node's writes and events go through `nodeClientset(name)` when given. Behaviour
+// of pods and one of nodes for all simulated nodes, through `clientset`: the agent's own identity,
+// not a node's — Kubernetes' Node authorizer lets a node read only its own Node and pods once
+// AuthorizeNodeWithSelectors is on). Each node's writes and events go through `nodeClientset(name)`
+// when given. Behaviour
 // annotations: see README.md.
 import { EventBroadcaster } from '../client/events.js';
 import { SharedInformerFactory } from '../client/informers.js';
@@ -20,8 +21,6 @@ export { simulatePod, containerTimeline, type SimulateInput, type SimulateResult
 
 export interface StartNodesOptions extends Omit<NodeAgentOptions, 'informers' | 'recorder'> {
   informers?: InformerFactory;
-  /** The client of the informers created here (default: clientset). */
-  informerClientset?: NodeAgentOptions['clientset'];
   /** Emit kubelet events (default true): through `recorder`, or a broadcaster of its own. */
   events?: boolean;
   recorder?: NodeAgentOptions['recorder'];
@@ -39,7 +38,7 @@ export async function startNodes(opts: StartNodesOptions): Promise<NodesHandle> 
   const abort = new AbortController();
   let informers = opts.informers;
   const own = informers === undefined;
-  if (!informers) informers = new SharedInformerFactory(opts.informerClientset ?? opts.clientset, { resyncPeriodMs: 0, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
+  if (!informers) informers = new SharedInformerFactory(opts.clientset, { resyncPeriodMs: 0, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
   // One broadcaster per node (created on its first event): events name their node as source.host.
   const broadcasters = new Map<string, EventBroadcaster>();
   let recorder = opts.recorder;

@@ -15,10 +15,11 @@
 // certificates) and gives each node a client certificate of its own, `system:node:<name>` in
 // `system:nodes`, kept in <data-dir>/pki/nodes (see cli/node-certificates.ts); the API server runs
 // with the Node authorizer first (`--authorization-mode Node,RBAC`, as kubeadm), so each node may
-// write only itself, its Lease and its pods. nodes.kubeconfig is the process's own identity for
-// the one thing a kubelet may not do and Kubernetes' node lifecycle controller does (kubelite has
-// none yet): remove the not-ready taint once a node is Ready (and delete a Node for the Gone
-// fault). It is bound to that controller's role — see COMPONENT_BINDINGS.
+// write only itself, its Lease and its pods. nodes.kubeconfig is the process's own identity: its
+// shared informers (pods and nodes of all its nodes) and the one thing a kubelet may not do and
+// Kubernetes' node lifecycle controller does (kubelite has none yet): remove the not-ready taint
+// once a node is Ready (and delete a Node for the Gone fault). It is bound to that controller's
+// role, which reads pods and nodes too — see COMPONENT_BINDINGS.
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { ensureServingPki, issueCertificate, servingNames, writeSecureFile, type KeyPair } from '../apiserver/tls/pki.js';
