@@ -185,12 +185,16 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   async function handle(req: IncomingMessage, res: ServerResponse, label: (l: { verb: string; group: string; resource: string }, watch: boolean) => void): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
     let url: URL;
+    // The path as Go's server hands it to Kubernetes (r.URL.Path): percent-escapes decoded, so
+    // `clusterrolebindings/system%3Anode` names `system:node` as it does for kubectl and client-go.
+    let pathname: string;
     try {
       url = new URL(req.url ?? '/', 'http://localhost');
+      pathname = decodeURIComponent(url.pathname);
     } catch {
       throw apiError.badRequest('malformed request URL');
     }
-    const info = parseRequestInfo(method, url.pathname, url.searchParams);
+    const info = parseRequestInfo(method, pathname, url.searchParams);
     const authenticated = authentication === undefined ? UNSECURED_USER : await authentication.authenticate(req);
     const user = wantsImpersonation(req) ? await impersonate(req, authenticated, authorizer) : authenticated;
     if (!inflight.admit(info, user, res)) {
@@ -199,8 +203,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     }
     if (authorizer !== alwaysAllow) {
       const attrs: Attributes = info.isResourceRequest
-        ? { user, verb: info.verb, resourceRequest: true, apiGroup: info.group, apiVersion: info.version, namespace: info.namespace, resource: info.resource, subresource: info.subresource, name: selectedName(info, url.searchParams), path: url.pathname }
-        : { user, verb: info.verb, resourceRequest: false, apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', path: url.pathname };
+        ? { user, verb: info.verb, resourceRequest: true, apiGroup: info.group, apiVersion: info.version, namespace: info.namespace, resource: info.resource, subresource: info.subresource, name: selectedName(info, url.searchParams), path: pathname }
+        : { user, verb: info.verb, resourceRequest: false, apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', path: pathname };
       const { decision, reason } = await authorizer.authorize(attrs);
       if (decision !== 'allow') throw authError.forbidden(attrs, reason);
     }
