@@ -15,7 +15,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clusterRoleBinding, COMPONENT_BINDINGS, NODE_CERT_DIR, writeClusterCredentials } from './credentials.js';
+import { clusterRoleBinding, COMPONENT_BINDINGS, NODE_CERT_DIR, OBSOLETE_BINDINGS, writeClusterCredentials } from './credentials.js';
 import { ensureSigningKey } from '../machinery/jwt/keys.js';
 
 /**
@@ -143,11 +143,11 @@ function getJson(agent: Agent, url: string): Promise<{ status: number; body: Rec
   });
 }
 
-/** POST as the admin; resolves with the status (0 when the server does not answer). */
-function postJson(agent: Agent, url: string, body: unknown): Promise<number> {
+/** POST (or DELETE) as the admin; resolves with the status (0 when the server does not answer). */
+function postJson(agent: Agent, url: string, body: unknown, method: 'POST' | 'DELETE' = 'POST'): Promise<number> {
   return new Promise((resolvePost) => {
     const data = JSON.stringify(body);
-    const req = httpsRequest(url, { agent, method: 'POST', timeout: 2000, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
+    const req = httpsRequest(url, { agent, method, timeout: 2000, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
       res.resume();
       res.on('end', () => resolvePost(res.statusCode ?? 0));
       res.on('error', () => resolvePost(0));
@@ -158,13 +158,15 @@ function postJson(agent: Agent, url: string, body: unknown): Promise<number> {
   });
 }
 
-/** The components' bindings (credentials.ts); those that exist already (409) are kept as they are. */
+/** The components' bindings (credentials.ts); those that exist already (409) are kept as they are; obsolete ones go (alongside). */
 async function bindComponents(agent: Agent, server: string): Promise<boolean> {
+  const bindings = `${server}/apis/rbac.authorization.k8s.io/v1/clusterrolebindings`;
+  const removed = Promise.all(OBSOLETE_BINDINGS.map((name) => postJson(agent, `${bindings}/${encodeURIComponent(name)}`, { kind: 'DeleteOptions', apiVersion: 'v1' }, 'DELETE')));
   for (const b of COMPONENT_BINDINGS) {
-    const status = await postJson(agent, `${server}/apis/rbac.authorization.k8s.io/v1/clusterrolebindings`, clusterRoleBinding(b));
+    const status = await postJson(agent, bindings, clusterRoleBinding(b));
     if (status !== 201 && status !== 409) return false;
   }
-  return true;
+  return (await removed).every((status) => status === 200 || status === 404);
 }
 
 /** What is still missing before the cluster is ready ('' when ready). */

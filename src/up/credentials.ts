@@ -49,6 +49,13 @@ export const COMPONENT_BINDINGS: ReadonlyArray<{ name: string; role: string; use
   { name: 'kubelite:node-lifecycle', role: 'system:controller:node-controller', user: NODE_LIFECYCLE.commonName },
 ];
 
+/**
+ * Bindings earlier versions of `up` made that no component uses any more, deleted at start so a
+ * data directory carried over keeps no grant behind: `kubelite:nodes` gave the nodes' shared
+ * identity the kubelet role before each node had its own.
+ */
+export const OBSOLETE_BINDINGS: readonly string[] = ['kubelite:nodes'];
+
 export function clusterRoleBinding(b: { name: string; role: string; user: string }): Record<string, unknown> {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',

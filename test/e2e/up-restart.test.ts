@@ -3,12 +3,12 @@
 // the restarted controllers, scheduler and nodes take them over rather than starting again: the
 // pods keep their names, nodes and start times, and a scale after the restart rolls out.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { startCluster, type Cluster } from '../../src/up/cluster.js';
-import { kubectlOk } from '../support/kubectl.js';
+import { kubectl, kubectlOk } from '../support/kubectl.js';
 import { waitFor } from '../support/wait.js';
 
 interface Pod {
@@ -63,6 +63,9 @@ spec:
     const deploymentUid = (await getJson<{ metadata: { uid: string } }>(['deployment/web'])).metadata.uid;
     assert.equal(webBefore.length, 3);
     assert.equal(doneBefore.length, 2);
+    // What an earlier version left: the nodes' shared identity bound to the kubelet role.
+    await k(['create', 'clusterrolebinding', 'kubelite:nodes', '--clusterrole=system:node', '--user=system:kubelite-nodes']);
+    const nodeCerts = readFileSync(join(dataDir, 'pki', 'nodes', 'kubelet-client-certs.json'), 'utf8');
 
     await cluster.stop();
     const restartedAt = Math.floor(Date.now() / 1000) * 1000;
@@ -78,6 +81,9 @@ spec:
 
     assert.equal((await getJson<{ metadata: { uid: string } }>(['deployment/web'])).metadata.uid, deploymentUid);
     assert.equal(nodes.length, 3);
+    // The restart removed the obsolete binding and reused the nodes' certificates.
+    assert.match((await kubectl(cluster.kubeconfig, ['get', 'clusterrolebinding', 'kubelite:nodes'])).stderr, /NotFound/);
+    assert.equal(readFileSync(join(dataDir, 'pki', 'nodes', 'kubelet-client-certs.json'), 'utf8'), nodeCerts);
     // The restarted nodes carry on with the pods they were running: same pods, no restarts.
     assert.deepEqual(summary((await getJson<{ items: Pod[] }>(['pods', '-l', 'app=web'])).items), webBefore);
     assert.deepEqual(summary((await getJson<{ items: Pod[] }>(['pods', '-l', 'batch.kubernetes.io/job-name=long'])).items), longBefore);
