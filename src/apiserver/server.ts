@@ -35,7 +35,7 @@ import { ApiServerMetrics, METRICS_CONTENT_TYPE } from './metrics.js';
 import { negotiateResource, wantsAggregatedDiscovery } from './negotiate.js';
 import type { OpenApiDocuments } from './openapi.js';
 import type { OpenApiV2Endpoint } from './openapi-v2-serve.js';
-import { parseRequestInfo, selectedName } from './request/request-info.js';
+import { fieldSelectorOf, parseRequestInfo, selectedName } from './request/request-info.js';
 import { handleResource, type RequestContext } from './resources.js';
 import { fieldsFor } from './selectors.js';
 import { plainListener, tlsListener, type TlsOptions } from './tls/serve.js';
@@ -203,7 +203,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     }
     if (authorizer !== alwaysAllow) {
       const attrs: Attributes = info.isResourceRequest
-        ? { user, verb: info.verb, resourceRequest: true, apiGroup: info.group, apiVersion: info.version, namespace: info.namespace, resource: info.resource, subresource: info.subresource, name: selectedName(info, url.searchParams), path: pathname }
+        ? { user, verb: info.verb, resourceRequest: true, apiGroup: info.group, apiVersion: info.version, namespace: info.namespace, resource: info.resource, subresource: info.subresource, name: selectedName(info, url.searchParams), path: pathname, ...fieldSelectorOf(info, url.searchParams) }
         : { user, verb: info.verb, resourceRequest: false, apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', path: pathname };
       const { decision, reason } = await authorizer.authorize(attrs);
       if (decision !== 'allow') throw authError.forbidden(attrs, reason);

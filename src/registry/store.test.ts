@@ -79,15 +79,15 @@ describe('registry store', () => {
     assert.equal(invalid.message, 'ConfigMap "d" is invalid: data: Invalid value: "x": bad');
   });
 
-  it('admission: mutate before the strategy validates, validate after it, both before the write', async () => {
+  it('admission: mutate before the strategy validates, validate after it, both before the write (deletes too)', async () => {
     const strategy = plainStrategy({ validate: (o) => ((o.data as Record<string, string> | undefined)?.bad ? [fieldError.invalid('data', 'x', 'bad')] : []) });
     const { store, cacher, storage } = await setup(['', 'v1', 'configmaps'], strategy);
     cachers.push(cacher);
     const seen: string[] = [];
     const admission = {
-      mutate(obj: Record<string, unknown>, old: Record<string, unknown> | undefined) {
-        seen.push(`mutate ${old === undefined ? 'create' : 'update'}`);
-        obj.data = { ...((obj.data as object) ?? {}), added: 'by-admission' };
+      mutate(obj: Record<string, unknown> | undefined, old: Record<string, unknown> | undefined) {
+        seen.push(`mutate ${obj === undefined ? 'delete' : old === undefined ? 'create' : 'update'}`);
+        if (obj) obj.data = { ...((obj.data as object) ?? {}), added: 'by-admission' };
       },
       validate(obj: Record<string, unknown> | undefined, old: Record<string, unknown> | undefined) {
         seen.push(`validate ${obj === undefined ? 'delete' : old === undefined ? 'create' : 'update'}`);
@@ -97,7 +97,7 @@ describe('registry store', () => {
     const created = await store.create('ns', { metadata: { name: 'a' }, data: { k: '1' } }, { admission });
     assert.deepEqual(created.data, { k: '1', added: 'by-admission' });
     // Mutation happens before validation: an object admission makes invalid is refused with 422.
-    const invalid = await status(store.create('ns', { metadata: { name: 'b' } }, { admission: { mutate: (o) => void (o.data = { bad: 'y' }) } }));
+    const invalid = await status(store.create('ns', { metadata: { name: 'b' } }, { admission: { mutate: (o) => void (o!.data = { bad: 'y' }) } }));
     assert.equal(invalid.code, 422);
     const before = await storage.currentRevision();
     const refused = await status(store.create('ns', { metadata: { name: 'c' }, data: { refuse: 'yes' } }, { admission }));
@@ -105,7 +105,7 @@ describe('registry store', () => {
     assert.equal(await storage.currentRevision(), before, 'nothing written');
     await store.guaranteedUpdate('ns', 'a', (o) => ({ ...o, data: { k: '2' } }), { admission });
     await store.delete('ns', 'a', { admission });
-    assert.deepEqual(seen, ['mutate create', 'validate create', 'mutate create', 'validate create', 'mutate update', 'validate update', 'validate delete']);
+    assert.deepEqual(seen, ['mutate create', 'validate create', 'mutate create', 'validate create', 'mutate update', 'validate update', 'mutate delete', 'validate delete']);
   });
 
   it('update: optimistic lock, unconditional updates, no-op keeps the resourceVersion', async () => {

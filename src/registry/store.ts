@@ -22,11 +22,12 @@ import type { ResourceStrategy, StrategyContext } from './strategy.js';
  * Admission of one write (Kubernetes' admission chain as the store sees it, like its
  * createValidation/updateValidation funcs): `mutate` runs before the strategy prepares and
  * validates the object (on create) or on the object with the update or patch applied (on update);
- * `validate` runs after the strategy's validation, before the write (and on delete, with `obj`
- * undefined). Either may throw a StatusError to refuse the write.
+ * `validate` runs after the strategy's validation, before the write. On delete both run, with `obj`
+ * undefined, as Kubernetes runs both phases on deletes. Either may throw a StatusError to refuse
+ * the write.
  */
 export interface AdmissionHook {
-  mutate?(obj: KubeObject, old: KubeObject | undefined): Promise<void> | void;
+  mutate?(obj: KubeObject | undefined, old: KubeObject | undefined): Promise<void> | void;
   validate?(obj: KubeObject | undefined, old: KubeObject | undefined): Promise<void> | void;
 }
 
@@ -399,7 +400,10 @@ export class Store {
       const kv = await this.readCurrent(namespace, name);
       const current = decodeStored(kv.value, kv.modRevision);
       const m = metaOf(current);
-      if (attempt === 0) await opts.admission?.validate?.(undefined, current);
+      if (attempt === 0) {
+        await opts.admission?.mutate?.(undefined, current);
+        await opts.admission?.validate?.(undefined, current);
+      }
       const pre = opts.preconditions;
       if (pre?.uid !== undefined && pre.uid !== m.uid) {
         throw new StatusError(409, 'Conflict',

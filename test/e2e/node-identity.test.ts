@@ -45,8 +45,11 @@ describe('per-node identities in `up`', () => {
     assert.match(who, /Username\s+system:node:kubelite-node-0/);
     assert.match(who, /Groups\s+\[system:nodes system:authenticated\]/);
     await kubectlOk(node0, ['annotate', 'node', 'kubelite-node-0', 'e2e=yes']);
-    const other = await kubectl(node0, ['annotate', 'node', 'kubelite-node-1', 'e2e=yes']);
-    assert.match(other.stderr, /nodes "kubelite-node-1" is forbidden: User "system:node:kubelite-node-0" cannot patch resource "nodes" in API group "" at the cluster scope: node 'kubelite-node-0' cannot modify node 'kubelite-node-1'/);
+    // A write without a read first (kubectl annotate and patch read the Node): NodeRestriction's refusal.
+    const other = await kubectl(node0, ['replace', '--raw', '/api/v1/nodes/kubelite-node-1', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'kubelite-node-1' } }) });
+    assert.match(other.stderr, /nodes "kubelite-node-1" is forbidden: node "kubelite-node-0" is not allowed to modify node "kubelite-node-1"/);
+    const read = await kubectl(node0, ['get', 'node', 'kubelite-node-1']);
+    assert.match(read.stderr, /nodes "kubelite-node-1" is forbidden: User "system:node:kubelite-node-0" cannot get resource "nodes" in API group "" at the cluster scope: node 'kubelite-node-0' cannot read 'kubelite-node-1', only its own Node object/);
     const lease = await kubectl(node0, ['annotate', 'lease', 'kubelite-node-1', '-n', 'kube-node-lease', 'e2e=yes']);
     assert.match(lease.stderr, /can only access node lease with the same name as the requesting node/);
     // NodeRestriction: not even its own taints.

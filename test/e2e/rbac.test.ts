@@ -155,14 +155,18 @@ describe('RBAC with kubectl', () => {
     assert.equal((await anon.get('/metrics')).status, 403);
   });
 
-  it('Node authorizer: a node writes its own Node, Lease and the status of pods bound to it, nothing of others', async () => {
+  it('Node authorizer and NodeRestriction: a node reads and writes its own Node, Lease and the pods bound to it, nothing of others', async () => {
     const node = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name } });
     await kubectlOk(kc.node, ['create', '-f', '-'], { input: node('n1') });
     await kubectlOk(kc.admin, ['create', '-f', '-'], { input: node('n2') });
     await kubectlOk(kc.node, ['label', 'node', 'n1', 'zone=a']);
     const other = await as('node', ['label', 'node', 'n2', 'zone=a']);
-    assert.match(other.stderr, /nodes "n2" is forbidden: User "system:node:n1" cannot patch resource "nodes" in API group "" at the cluster scope: node 'n1' cannot modify node 'n2'/);
-    assert.match(await kubectlOk(kc.node, ['get', 'nodes', '-o', 'name']), /node\/n1\nnode\/n2/);
+    assert.match(other.stderr, /nodes "n2" is forbidden: User "system:node:n1" cannot get resource "nodes" in API group "" at the cluster scope: node 'n1' cannot read 'n2', only its own Node object/);
+    // A write without a read first (kubectl label and patch read the Node): NodeRestriction's refusal.
+    const replaced = await kubectl(kc.node, ['replace', '--raw', '/api/v1/nodes/n2', '-f', '-'], { input: node('n2') });
+    assert.match(replaced.stderr, /nodes "n2" is forbidden: node "n1" is not allowed to modify node "n2"/);
+    assert.match(await kubectlOk(kc.node, ['get', 'node', 'n1', '-o', 'name']), /^node\/n1$/m);
+    assert.match((await as('node', ['get', 'nodes'])).stderr, /nodes is forbidden: User "system:node:n1" cannot list resource "nodes" in API group "" at the cluster scope: node 'n1' cannot read all nodes, only its own Node object/);
     const lease = (name: string) => JSON.stringify({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: 'kube-node-lease' }, spec: { holderIdentity: name } });
     await kubectlOk(kc.node, ['create', '-f', '-'], { input: lease('n1') });
     await kubectlOk(kc.node, ['annotate', 'lease', 'n1', '-n', 'kube-node-lease', 'x=y']);
@@ -171,10 +175,20 @@ describe('RBAC with kubectl', () => {
     const pod = (name: string, nodeName: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'team' }, spec: { nodeName, containers: [{ name: 'c', image: 'busybox' }] } });
     await kubectlOk(kc.admin, ['create', '-f', '-'], { input: pod('on-n1', 'n1') });
     await kubectlOk(kc.admin, ['create', '-f', '-'], { input: pod('on-n2', 'n2') });
-    const status = ['--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Running"}}'];
-    await kubectlOk(kc.node, ['patch', 'pod', 'on-n1', '-n', 'team', ...status]);
-    assert.match((await as('node', ['patch', 'pod', 'on-n2', '-n', 'team', ...status])).stderr, /node 'n1' can only update the status of pods bound to it/);
-    assert.equal((await as('node', ['auth', 'can-i', 'list', 'pods', '-A'])).stdout.trim(), 'yes');
+    // A status write as a kubelet sends it (kubectl patch would read pods/status first, which
+    // nodes may not): the pod as stored with its status changed, PUT to pods/<name>/status.
+    const withStatus = async (name: string) => {
+      const stored = JSON.parse(await kubectlOk(kc.admin, ['get', 'pod', name, '-n', 'team', '-o', 'json'])) as { status: Record<string, unknown> };
+      stored.status = { ...stored.status, phase: 'Running' };
+      return JSON.stringify(stored);
+    };
+    await kubectlOk(kc.node, ['replace', '--raw', '/api/v1/namespaces/team/pods/on-n1/status', '-f', '-'], { input: await withStatus('on-n1') });
+    const foreign = await kubectl(kc.node, ['replace', '--raw', '/api/v1/namespaces/team/pods/on-n2/status', '-f', '-'], { input: await withStatus('on-n2') });
+    assert.match(foreign.stderr, /pods "on-n2" is forbidden: node "n1" can only update pod status for pods with spec.nodeName set to itself/);
+    assert.match(await kubectlOk(kc.node, ['get', 'pods', '-A', '--field-selector', 'spec.nodeName=n1', '-o', 'name']), /^pod\/on-n1$/m);
+    assert.match(await kubectlOk(kc.node, ['get', 'pod', 'on-n1', '-n', 'team', '-o', 'name']), /^pod\/on-n1$/m);
+    assert.match((await as('node', ['get', 'pod', 'on-n2', '-n', 'team'])).stderr, /no relationship found between node 'n1' and this object/);
+    assert.equal((await as('node', ['auth', 'can-i', 'list', 'pods', '-A'])).stdout.trim(), 'no - can only list/watch pods with spec.nodeName field selector');
     assert.equal((await as('node', ['auth', 'can-i', 'get', 'secrets', '-n', 'team'])).stdout.trim(), 'no - No Object name found');
   });
 

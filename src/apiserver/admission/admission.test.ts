@@ -167,40 +167,40 @@ describe('NodeRestriction', () => {
   const node = (over: Partial<AdmissionAttributes>) => attrs('nodes', { namespace: '', user: NODE, ...over });
 
   it('does not concern other users', async () => {
-    await plugin.validate(attrs('nodes', { namespace: '', name: 'n2', operation: 'UPDATE', object: {}, oldObject: {} }));
+    await plugin.admit(attrs('nodes', { namespace: '', name: 'n2', operation: 'UPDATE', object: {}, oldObject: {} }));
   });
 
   it('a node may change only its own Node, not its taints nor restricted labels', async () => {
-    await plugin.validate(node({ operation: 'UPDATE', name: 'n1', object: { metadata: { labels: { 'kubernetes.io/hostname': 'n1', mine: 'x' } } }, oldObject: { metadata: {} } }));
-    assert.equal((await refused(plugin.validate(node({ operation: 'UPDATE', name: 'n2', object: {}, oldObject: {} })))).message, 'nodes "n2" is forbidden: node "n1" is not allowed to modify node "n2"');
-    assert.equal((await refused(plugin.validate(node({ operation: 'UPDATE', name: 'n1', object: { spec: { taints: [] } }, oldObject: { spec: { taints: [{ key: 'k', effect: 'NoSchedule' }] } } })))).message, 'nodes "n1" is forbidden: node "n1" is not allowed to modify taints');
-    const labels = await refused(plugin.validate(node({ operation: 'UPDATE', name: 'n1', object: { metadata: { labels: { 'node-restriction.kubernetes.io/x': 'y', 'foo.k8s.io/z': '1', 'node.kubernetes.io/ok': '1' } } }, oldObject: {} })));
+    await plugin.admit(node({ operation: 'UPDATE', name: 'n1', object: { metadata: { labels: { 'kubernetes.io/hostname': 'n1', mine: 'x' } } }, oldObject: { metadata: {} } }));
+    assert.equal((await refused(plugin.admit(node({ operation: 'UPDATE', name: 'n2', object: {}, oldObject: {} })))).message, 'nodes "n2" is forbidden: node "n1" is not allowed to modify node "n2"');
+    assert.equal((await refused(plugin.admit(node({ operation: 'UPDATE', name: 'n1', object: { spec: { taints: [] } }, oldObject: { spec: { taints: [{ key: 'k', effect: 'NoSchedule' }] } } })))).message, 'nodes "n1" is forbidden: node "n1" is not allowed to modify taints');
+    const labels = await refused(plugin.admit(node({ operation: 'UPDATE', name: 'n1', object: { metadata: { labels: { 'node-restriction.kubernetes.io/x': 'y', 'foo.k8s.io/z': '1', 'node.kubernetes.io/ok': '1' } } }, oldObject: {} })));
     assert.equal(labels.message, 'nodes "n1" is forbidden: is not allowed to modify labels: foo.k8s.io/z, node-restriction.kubernetes.io/x');
-    assert.match((await refused(plugin.validate(node({ operation: 'CREATE', object: { metadata: { name: 'n1', labels: { 'node-restriction.kubernetes.io/x': 'y' } } } })))).message, /node "n1" is not allowed to set the following labels: node-restriction.kubernetes.io\/x/);
+    assert.match((await refused(plugin.admit(node({ operation: 'CREATE', object: { metadata: { name: 'n1', labels: { 'node-restriction.kubernetes.io/x': 'y' } } } })))).message, /node "n1" is not allowed to set the following labels: node-restriction.kubernetes.io\/x/);
   });
 
   it('a node may update the status of, evict and delete only pods bound to it, and create only mirror pods', async () => {
     const pod = (name: string) => pods[`ns/${name}`];
-    await plugin.validate(attrs('pods', { user: NODE, subresource: 'status', operation: 'UPDATE', name: 'mine', object: pod('mine'), oldObject: pod('mine') }));
-    assert.match((await refused(plugin.validate(attrs('pods', { user: NODE, subresource: 'status', operation: 'UPDATE', name: 'theirs', object: pod('theirs'), oldObject: pod('theirs') })))).message, /node "n1" can only update pod status for pods with spec.nodeName set to itself/);
-    assert.match((await refused(plugin.validate(attrs('pods', { user: NODE, operation: 'DELETE', name: 'theirs', oldObject: pod('theirs') })))).message, /can only delete pods with spec.nodeName set to itself/);
-    await plugin.validate(attrs('pods', { user: NODE, operation: 'DELETE', name: 'mine', oldObject: pod('mine') }));
-    assert.match((await refused(plugin.validate(attrs('pods', { user: NODE, operation: 'UPDATE', name: 'mine', object: pod('mine'), oldObject: pod('mine') })))).message, /unexpected operation "UPDATE", node "n1" can only create and delete mirror pods/);
-    assert.match((await refused(plugin.validate(attrs('pods', { user: NODE, object: { metadata: { name: 'x' }, spec: { nodeName: 'n1' } } })))).message, /pod does not have "kubernetes.io\/config.mirror" annotation, node "n1" can only create mirror pods/);
+    await plugin.admit(attrs('pods', { user: NODE, subresource: 'status', operation: 'UPDATE', name: 'mine', object: pod('mine'), oldObject: pod('mine') }));
+    assert.match((await refused(plugin.admit(attrs('pods', { user: NODE, subresource: 'status', operation: 'UPDATE', name: 'theirs', object: pod('theirs'), oldObject: pod('theirs') })))).message, /node "n1" can only update pod status for pods with spec.nodeName set to itself/);
+    assert.match((await refused(plugin.admit(attrs('pods', { user: NODE, operation: 'DELETE', name: 'theirs', oldObject: pod('theirs') })))).message, /can only delete pods with spec.nodeName set to itself/);
+    await plugin.admit(attrs('pods', { user: NODE, operation: 'DELETE', name: 'mine', oldObject: pod('mine') }));
+    assert.match((await refused(plugin.admit(attrs('pods', { user: NODE, operation: 'UPDATE', name: 'mine', object: pod('mine'), oldObject: pod('mine') })))).message, /unexpected operation "UPDATE", node "n1" can only create and delete mirror pods/);
+    assert.match((await refused(plugin.admit(attrs('pods', { user: NODE, object: { metadata: { name: 'x' }, spec: { nodeName: 'n1' } } })))).message, /pod does not have "kubernetes.io\/config.mirror" annotation, node "n1" can only create mirror pods/);
     const mirror = { metadata: { name: 'static-n1', annotations: { 'kubernetes.io/config.mirror': 'h' }, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'n1', uid: 'x', controller: true }] }, spec: { nodeName: 'n1', containers: [] } };
-    await plugin.validate(attrs('pods', { user: NODE, object: mirror }));
-    assert.match((await refused(plugin.validate(attrs('pods', { user: NODE, object: { ...mirror, spec: { nodeName: 'n2' } } })))).message, /can only create pods with spec.nodeName set to itself/);
-    assert.match((await refused(plugin.validate(attrs('pods', { user: NODE, subresource: 'eviction', operation: 'DELETE', name: 'theirs', oldObject: pod('theirs') })))).message, /can only evict pods with spec.nodeName set to itself/);
-    assert.match((await refused(plugin.validate(attrs('pods', { user: NODE, subresource: 'binding', operation: 'UPDATE', name: 'mine', object: {}, oldObject: {} })))).message, /unexpected pod subresource "binding"/);
+    await plugin.admit(attrs('pods', { user: NODE, object: mirror }));
+    assert.match((await refused(plugin.admit(attrs('pods', { user: NODE, object: { ...mirror, spec: { nodeName: 'n2' } } })))).message, /can only create pods with spec.nodeName set to itself/);
+    assert.match((await refused(plugin.admit(attrs('pods', { user: NODE, subresource: 'eviction', operation: 'DELETE', name: 'theirs', oldObject: pod('theirs') })))).message, /can only evict pods with spec.nodeName set to itself/);
+    assert.match((await refused(plugin.admit(attrs('pods', { user: NODE, subresource: 'binding', operation: 'UPDATE', name: 'mine', object: {}, oldObject: {} })))).message, /unexpected pod subresource "binding"/);
   });
 
   it('a node may touch only its own lease and request only tokens bound to its pods', async () => {
-    await plugin.validate(attrs('coordination.k8s.io/leases', { user: NODE, namespace: 'kube-node-lease', name: 'n1', operation: 'UPDATE', object: {}, oldObject: {} }));
-    assert.match((await refused(plugin.validate(attrs('coordination.k8s.io/leases', { user: NODE, namespace: 'kube-node-lease', name: 'n2', operation: 'UPDATE', object: {}, oldObject: {} })))).message, /can only access node lease with the same name as the requesting node/);
+    await plugin.admit(attrs('coordination.k8s.io/leases', { user: NODE, namespace: 'kube-node-lease', name: 'n1', operation: 'UPDATE', object: {}, oldObject: {} }));
+    assert.match((await refused(plugin.admit(attrs('coordination.k8s.io/leases', { user: NODE, namespace: 'kube-node-lease', name: 'n2', operation: 'UPDATE', object: {}, oldObject: {} })))).message, /can only access node lease with the same name as the requesting node/);
     const token = (ref?: KubeObject) => attrs('serviceaccounts', { user: NODE, subresource: 'token', name: 'sa', object: { spec: { boundObjectRef: ref } } });
-    await plugin.validate(token({ kind: 'Pod', apiVersion: 'v1', name: 'mine' }));
-    assert.match((await refused(plugin.validate(token()))).message, /node requested token not bound to a pod/);
-    assert.match((await refused(plugin.validate(token({ kind: 'Pod', name: 'theirs' })))).message, /bound to a pod scheduled on a different node/);
+    await plugin.admit(token({ kind: 'Pod', apiVersion: 'v1', name: 'mine' }));
+    assert.match((await refused(plugin.admit(token()))).message, /node requested token not bound to a pod/);
+    assert.match((await refused(plugin.admit(token({ kind: 'Pod', name: 'theirs' })))).message, /bound to a pod scheduled on a different node/);
   });
 });
 

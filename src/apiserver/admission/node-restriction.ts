@@ -70,7 +70,8 @@ export class NodeRestriction implements AdmissionPlugin {
 
   constructor(private readonly pods: PodLookup) {}
 
-  async validate(a: AdmissionAttributes): Promise<void> {
+  // A mutating plugin in Kubernetes (it implements Admit): its refusals come before the object's validation.
+  async admit(a: AdmissionAttributes): Promise<void> {
     const nodeName = nodeNameOf(a.user);
     if (nodeName === undefined) return;
     if (nodeName === '') throw admissionForbidden(a, `could not determine node from user ${JSON.stringify(a.user.name)}`);

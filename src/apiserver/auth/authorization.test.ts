@@ -105,24 +105,44 @@ test('rulesFor lists the rules of every binding that applies', () => {
   assert.ok(!authz.rulesFor(u('bob'), 'other').rules.some((r) => r.resources.includes('pods')));
 });
 
-test('Node authorizer: its own Node and Lease, status of pods bound to it, the system:node rules', async () => {
+test('Node authorizer: its own Node and Lease, the pods bound to it, the system:node rules (AuthorizeNodeWithSelectors)', async () => {
   const node = { name: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] };
-  assert.equal(can(node, 'list', 'nodes').decision, 'allow');
-  assert.equal(can(node, 'patch', 'nodes', '', { name: 'n1', subresource: 'status' }).decision, 'allow');
-  assert.equal(can(node, 'patch', 'nodes', '', { name: 'n2', subresource: 'status' }).decision, 'no-opinion');
-  assert.equal(can(node, 'update', 'leases', 'kube-node-lease', { group: 'coordination.k8s.io', name: 'n1' }).decision, 'allow');
-  assert.equal(can(node, 'update', 'leases', 'kube-node-lease', { group: 'coordination.k8s.io', name: 'n2' }).decision, 'no-opinion');
-  assert.equal(can(node, 'get', 'leases', 'default', { group: 'coordination.k8s.io', name: 'n1' }).decision, 'no-opinion');
-  assert.equal(can(node, 'create', 'events', 'default').decision, 'allow');
-  assert.equal(can(node, 'watch', 'pods').decision, 'allow');
-  assert.equal(can(node, 'get', 'secrets', 'default', { name: 's' }).decision, 'no-opinion');
+  const decide = (verb: string, resource: string, namespace = '', opts: { group?: string; subresource?: string; name?: string; fieldSelector?: string } = {}) => {
+    const attrs: Attributes = { user: node, verb, resourceRequest: true, apiGroup: opts.group ?? '', apiVersion: 'v1', namespace, resource, subresource: opts.subresource ?? '', name: opts.name ?? '', path: '', ...(opts.fieldSelector ? { fieldSelector: opts.fieldSelector } : {}) };
+    return authz.authorizer.authorize(attrs) as { decision: string; reason: string };
+  };
+  // Nodes: reads of its own only; writes are NodeRestriction's to limit.
+  assert.equal(decide('get', 'nodes', '', { name: 'n1' }).decision, 'allow');
+  assert.equal(decide('watch', 'nodes', '', { name: 'n1' }).decision, 'allow');
+  assert.deepEqual(decide('list', 'nodes'), { decision: 'no-opinion', reason: "node 'n1' cannot read all nodes, only its own Node object" });
+  assert.deepEqual(decide('get', 'nodes', '', { name: 'n2' }), { decision: 'no-opinion', reason: "node 'n1' cannot read 'n2', only its own Node object" });
+  assert.equal(decide('patch', 'nodes', '', { name: 'n2' }).decision, 'allow');
+  assert.equal(decide('patch', 'nodes', '', { name: 'n2', subresource: 'status' }).decision, 'allow');
+  assert.equal(decide('delete', 'nodes', '', { name: 'n1' }).decision, 'no-opinion');
+  // Leases, events and the rest of the system:node rules.
+  assert.equal(decide('update', 'leases', 'kube-node-lease', { group: 'coordination.k8s.io', name: 'n1' }).decision, 'allow');
+  assert.equal(decide('update', 'leases', 'kube-node-lease', { group: 'coordination.k8s.io', name: 'n2' }).decision, 'no-opinion');
+  assert.equal(decide('get', 'leases', 'default', { group: 'coordination.k8s.io', name: 'n1' }).decision, 'no-opinion');
+  assert.equal(decide('create', 'events', 'default').decision, 'allow');
+  assert.equal(decide('get', 'secrets', 'default', { name: 's' }).decision, 'no-opinion');
+  // Pods: those bound to it, listed with the spec.nodeName selector or read by name.
+  assert.equal(decide('watch', 'pods', '', { fieldSelector: 'spec.nodeName=n1' }).decision, 'allow');
+  assert.equal(decide('list', 'pods', '', { fieldSelector: 'status.phase!=Failed,spec.nodeName==n1' }).decision, 'allow');
+  assert.deepEqual(decide('watch', 'pods'), { decision: 'no-opinion', reason: 'can only list/watch pods with spec.nodeName field selector' });
+  assert.equal(decide('list', 'pods', '', { fieldSelector: 'spec.nodeName=n2' }).decision, 'no-opinion');
+  assert.equal(decide('list', 'pods', '', { fieldSelector: 'spec.nodeName!=n1' }).decision, 'no-opinion');
   const pods = server.registry.store('', 'pods')!;
   await pods.create('default', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', namespace: 'default' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'i', imagePullPolicy: 'Always', terminationMessagePolicy: 'File', terminationMessagePath: '/dev/termination-log' }], restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', terminationGracePeriodSeconds: 30, schedulerName: 'default-scheduler', securityContext: {} } });
   await server.registry.cacher.waitUntilFresh();
-  assert.equal(can(node, 'patch', 'pods', 'default', { name: 'p1', subresource: 'status' }).decision, 'allow');
-  assert.equal(can({ ...node, name: 'system:node:n2' }, 'patch', 'pods', 'default', { name: 'p1', subresource: 'status' }).decision, 'no-opinion');
+  assert.equal(decide('get', 'pods', 'default', { name: 'p1' }).decision, 'allow');
+  assert.equal(decide('watch', 'pods', 'default', { name: 'p1' }).decision, 'allow');
+  assert.equal(can({ ...node, name: 'system:node:n2' }, 'get', 'pods', 'default', { name: 'p1' }).decision, 'no-opinion');
+  assert.equal(decide('patch', 'pods', 'default', { name: 'p1', subresource: 'status' }).decision, 'allow');
+  assert.equal(decide('create', 'pods', 'default', { name: 'p1', subresource: 'eviction' }).decision, 'allow');
+  assert.equal(decide('delete', 'pods', 'default', { name: 'p1' }).decision, 'allow');
+  assert.equal(decide('get', 'pods', 'default', { name: 'p1', subresource: 'log' }).decision, 'no-opinion');
   // Not a node without the group.
-  assert.equal(can({ name: 'system:node:n1', groups: [] }, 'list', 'nodes').decision, 'no-opinion');
+  assert.equal(can({ name: 'system:node:n1', groups: [] }, 'get', 'nodes', '', { name: 'n1' }).decision, 'no-opinion');
 });
 
 test('Node authorizer graph: a node reads the secrets, config maps and claims of its pods and requests their service account tokens, nothing else', async () => {

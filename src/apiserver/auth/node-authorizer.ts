@@ -4,13 +4,17 @@
 //   (and update/patch of their status), service accounts: create of a `token` — each only while a
 //   pod bound to the node references the object (the graph, node-graph.ts); persistent volumes
 //   are reached through claims bound to them, which kubelite does not serve, so never;
-// - nodes: read all; create (the name is checked by admission in Kubernetes); update/patch, also of
-//   the status, only of its own Node;
+// - nodes and pods as with Kubernetes' AuthorizeNodeWithSelectors (beta and on since 1.32): a node
+//   reads only its own Node (get/list/watch by name, also by a metadata.name field selector) and
+//   only the pods bound to it (get by name; list/watch with the field selector
+//   spec.nodeName=<itself>); it may create, update and patch Nodes and their status, create and
+//   delete pods, write pods' status and evict pods — NodeRestriction admission then holds those
+//   writes to itself and its pods;
 // - leases: only in kube-node-lease and only the lease named after the node (create: any name);
-// - pods/status: update/patch only of pods bound to the node (spec.nodeName, from the watch cache);
-// - everything else the `system:node` ClusterRole's rules allow (pods get/list/watch/create/delete,
-//   events create/patch/update, services get/list/watch, ...), as Kubernetes' authorizer embeds them.
+// - everything else the `system:node` ClusterRole's rules allow (events create/patch/update,
+//   services get/list/watch, ...), as Kubernetes' authorizer embeds them.
 // The decisions' reasons are Kubernetes' words.
+import { parseFieldSelector } from '../../machinery/selectors/fields.js';
 import { nodeRules } from './rbac/bootstrap-policy.js';
 import { rulesAllow } from './rbac/rules.js';
 import type { RelatedResource } from './node-graph.js';
@@ -52,11 +56,13 @@ export class NodeAuthorizer implements Authorizer {
     const node = nodeIdentity(attrs.user);
     if (node === undefined) return noOpinion('');
     if (node === '') return noOpinion('unknown node');
-    if (attrs.resourceRequest && attrs.apiGroup === '' && attrs.resource === 'nodes') return this.nodes(node, attrs);
     if (attrs.resourceRequest && attrs.apiGroup === 'coordination.k8s.io' && attrs.resource === 'leases') return this.lease(node, attrs);
-    if (attrs.resourceRequest && attrs.apiGroup === '' && attrs.resource === 'pods' && attrs.subresource === 'status') return this.podStatus(node, attrs);
     if (attrs.resourceRequest && attrs.apiGroup === '') {
       switch (attrs.resource) {
+        case 'nodes':
+          return this.nodes(node, attrs);
+        case 'pods':
+          return this.podRequest(node, attrs);
         case 'secrets':
         case 'configmaps':
           return this.readNamespacedObject(node, attrs.resource, attrs);
@@ -103,11 +109,51 @@ export class NodeAuthorizer implements Authorizer {
   }
 
   private nodes(node: string, attrs: Attributes): Result {
-    if (attrs.subresource === '' && ['get', 'list', 'watch', 'create'].includes(attrs.verb)) return allow;
-    if ((attrs.subresource === '' || attrs.subresource === 'status') && (attrs.verb === 'update' || attrs.verb === 'patch')) {
-      return attrs.name === node ? allow : noOpinion(`node '${node}' cannot modify node '${attrs.name}'`);
+    if (attrs.subresource === '') {
+      // Writes: NodeRestriction limits a node to its own Node.
+      if (['create', 'update', 'patch'].includes(attrs.verb)) return allow;
+      if (['get', 'list', 'watch'].includes(attrs.verb)) {
+        // The name, not the graph: a kubelet may read its Node before creating it.
+        if (attrs.name === node) return allow;
+        if (attrs.name === '') return noOpinion(`node '${node}' cannot read all nodes, only its own Node object`);
+        return noOpinion(`node '${node}' cannot read '${attrs.name}', only its own Node object`);
+      }
+    }
+    if (attrs.subresource === 'status' && (attrs.verb === 'update' || attrs.verb === 'patch')) return allow;
+    return noOpinion('');
+  }
+
+  /** Pods: reads of those bound to the node; writes are NodeRestriction's to limit. */
+  private podRequest(node: string, attrs: Attributes): Result {
+    switch (attrs.subresource) {
+      case '':
+        switch (attrs.verb) {
+          case 'get':
+            return this.boundPod(node, attrs);
+          case 'list':
+          case 'watch':
+            if (selectsNode(attrs.fieldSelector, node)) return allow;
+            if (attrs.name !== '') return this.boundPod(node, attrs);
+            return noOpinion('can only list/watch pods with spec.nodeName field selector');
+          case 'create':
+          case 'delete':
+            return allow;
+        }
+        break;
+      case 'status':
+        if (attrs.verb === 'update' || attrs.verb === 'patch') return allow;
+        break;
+      case 'eviction':
+        if (attrs.verb === 'create') return allow;
+        break;
     }
     return noOpinion('');
+  }
+
+  /** A named pod bound to the node (the graph's pod → node edge, from the watch cache). */
+  private boundPod(node: string, attrs: Attributes): Result {
+    if (attrs.name === '') return noOpinion('No Object name found');
+    return this.pods.nodeNameOf(attrs.namespace, attrs.name) === node ? allow : noOpinion(`no relationship found between node '${node}' and this object`);
   }
 
   private lease(node: string, attrs: Attributes): Result {
@@ -116,11 +162,14 @@ export class NodeAuthorizer implements Authorizer {
     if (attrs.verb !== 'create' && attrs.name !== node) return noOpinion('can only access node lease with the same name as the requesting node');
     return allow;
   }
+}
 
-  private podStatus(node: string, attrs: Attributes): Result {
-    if (attrs.verb === 'get') return allow;
-    if (attrs.verb !== 'update' && attrs.verb !== 'patch') return noOpinion('');
-    const boundTo = this.pods.nodeNameOf(attrs.namespace, attrs.name);
-    return boundTo === node ? allow : noOpinion(`node '${node}' can only update the status of pods bound to it`);
+/** Whether a list or watch's field selector requires spec.nodeName=<node>. */
+function selectsNode(fieldSelector: string | undefined, node: string): boolean {
+  if (fieldSelector === undefined || fieldSelector === '') return false;
+  try {
+    return parseFieldSelector(fieldSelector).requirements.some((r) => r.field === 'spec.nodeName' && r.operator === '=' && r.value === node);
+  } catch {
+    return false;
   }
 }

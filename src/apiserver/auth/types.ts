@@ -38,6 +38,8 @@ export interface Attributes {
   name: string;
   /** Non-resource requests: the URL path. */
   path: string;
+  /** Lists and watches: the request's field selector as sent (the Node authorizer reads it). */
+  fieldSelector?: string;
 }
 
 export type Decision = 'allow' | 'deny' | 'no-opinion';

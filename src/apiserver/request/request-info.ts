@@ -129,3 +129,10 @@ export function selectedName(info: ResourceRequestInfo, query: URLSearchParams):
   }
   return name !== undefined && isValidPathSegmentName(name).length === 0 ? name : '';
 }
+
+/** A list or watch's field selector, for the authorization attributes (absent otherwise). */
+export function fieldSelectorOf(info: ResourceRequestInfo, query: URLSearchParams): { fieldSelector?: string } {
+  if (info.verb !== 'list' && info.verb !== 'watch') return {};
+  const selector = query.get('fieldSelector');
+  return selector === null || selector === '' ? {} : { fieldSelector: selector };
+}
