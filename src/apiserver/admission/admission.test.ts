@@ -57,7 +57,7 @@ describe('NamespaceLifecycle', () => {
   const phases: Record<string, string> = { live: 'Active', dying: 'Terminating' };
   const plugin = new NamespaceLifecycle({ namespacePhase: async (ns) => phases[ns] });
 
-  it('missing namespace → 404, terminating → 403 on create only, immortal namespaces are not deleted', async () => {
+  it('missing namespace → 404, terminating → 403 on create only, deletes pass, immortal namespaces are not deleted', async () => {
     await plugin.admit(attrs('configmaps', { namespace: 'live', object: { metadata: { name: 'a' } } }));
     const missing = await refused(plugin.admit(attrs('configmaps', { namespace: 'gone', object: { metadata: { name: 'a' } } })));
     assert.equal(missing.toJson(), '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"namespaces \\"gone\\" not found","reason":"NotFound","details":{"name":"gone","kind":"namespaces"},"code":404}\n');
@@ -66,6 +66,8 @@ describe('NamespaceLifecycle', () => {
     assert.equal(dying.message, 'configmaps "late" is forbidden: unable to create new content in namespace dying because it is being terminated');
     assert.deepEqual(dying.toStatus().details?.causes, [{ reason: 'NamespaceTerminating', message: 'namespace dying is being terminated', field: 'metadata.namespace' }]);
     await plugin.admit(attrs('configmaps', { operation: 'UPDATE', namespace: 'dying', name: 'a', object: {}, oldObject: {} }));
+    // Deletes pass, even of what is left in a namespace already gone.
+    await plugin.admit(attrs('configmaps', { operation: 'DELETE', namespace: 'gone', name: 'left', oldObject: {} }));
     const immortal = await refused(plugin.validate(attrs('namespaces', { operation: 'DELETE', namespace: '', name: 'kube-system', oldObject: {} })));
     assert.equal(immortal.message, 'namespaces "kube-system" is forbidden: this namespace may not be deleted');
     await plugin.validate(attrs('namespaces', { operation: 'DELETE', namespace: '', name: 'live', oldObject: {} }));

@@ -22,6 +22,8 @@ export class NamespaceLifecycle implements AdmissionPlugin {
   async admit(a: AdmissionAttributes): Promise<void> {
     // Cluster-scoped objects and namespaces themselves are always allowed (deletes: see validate).
     if (a.namespace === '' || (a.group === '' && a.resource === 'namespaces')) return;
+    // Deletes are always allowed, also of what is left in a namespace already gone.
+    if (a.operation === 'DELETE') return;
     if (ACCESS_REVIEWS.has(`${a.group}/${a.resource}`)) return;
     const phase = await this.namespaces.namespacePhase(a.namespace);
     if (phase === undefined) throw apiError.notFound({ group: '', resource: 'namespaces' }, a.namespace);
