@@ -3,12 +3,12 @@
 // to reach it) and client certificates (CN = user, O = groups). Keys are ECDSA P-256 (fast to make,
 // accepted by Go's and Node's TLS); files are PEM, keys written 0600. Certificates are encoded
 // and signed with node:crypto (certificate.ts).
-import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate, type KeyObject } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, X509Certificate, type KeyObject } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { createCertificate, KEY_USAGE } from './certificate.js';
+import { createCertificate, KEY_USAGE, randomSerialNumber } from './certificate.js';
 
 /** A certificate and its private key, both PEM. */
 export interface KeyPair {
@@ -37,13 +37,6 @@ const RENEW_BEFORE_MS = 30 * DAY_MS;
 /** The ClusterIP of the `kubernetes` Service (bootstrap.ts): pods reach the API server there. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
 
-/** 128 random bits, positive (RFC 5280 allows up to 20 octets). */
-function serialNumber(): Buffer {
-  const bytes = randomBytes(16);
-  bytes[0] = bytes[0]! & 0x7f;
-  return bytes;
-}
-
 function newKeys(): { publicKey: KeyObject; privateKey: KeyObject } {
   return generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 }
@@ -56,7 +49,7 @@ export async function createCA(commonName: string): Promise<KeyPair> {
   const now = Date.now();
   const cert = createCertificate(
     {
-      serialNumber: serialNumber(),
+      serialNumber: randomSerialNumber(),
       subject: { commonName },
       notBefore: new Date(now - 60_000),
       notAfter: new Date(now + CA_VALIDITY_MS),
@@ -75,7 +68,7 @@ export async function issueCertificate(ca: KeyPair, req: CertificateRequest): Pr
   const now = Date.now();
   const cert = createCertificate(
     {
-      serialNumber: serialNumber(),
+      serialNumber: randomSerialNumber(),
       subject: { commonName: req.commonName, organizations: req.organizations },
       notBefore: req.notBefore ?? new Date(now - 60_000),
       notAfter: req.notAfter ?? new Date(now + LEAF_VALIDITY_MS),
