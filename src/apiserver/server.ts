@@ -36,6 +36,7 @@ import { negotiateResource, wantsAggregatedDiscovery } from './negotiate.js';
 import type { OpenApiDocuments } from './openapi.js';
 import type { OpenApiV2Endpoint } from './openapi-v2-serve.js';
 import { fieldSelectorOf, parseRequestInfo, selectedName } from './request/request-info.js';
+import { parseTarget, type RequestTarget } from './request/target.js';
 import { handleResource, type RequestContext } from './resources.js';
 import { fieldsFor } from './selectors.js';
 import { plainListener, tlsListener, type TlsOptions } from './tls/serve.js';
@@ -184,15 +185,16 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
 
   async function handle(req: IncomingMessage, res: ServerResponse, label: (l: { verb: string; group: string; resource: string }, watch: boolean) => void): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
-    let url: URL;
+    const url = parseTarget(req.url ?? '/');
     // The path as Go's server hands it to Kubernetes (r.URL.Path): percent-escapes decoded, so
     // `clusterrolebindings/system%3Anode` names `system:node` as it does for kubectl and client-go.
-    let pathname: string;
-    try {
-      url = new URL(req.url ?? '/', 'http://localhost');
-      pathname = decodeURIComponent(url.pathname);
-    } catch {
-      throw apiError.badRequest('malformed request URL');
+    let pathname = url.pathname;
+    if (pathname.includes('%')) {
+      try {
+        pathname = decodeURIComponent(pathname);
+      } catch {
+        throw apiError.badRequest('malformed request URL');
+      }
     }
     const info = parseRequestInfo(method, pathname, url.searchParams);
     const authenticated = authentication === undefined ? UNSECURED_USER : await authentication.authenticate(req);
@@ -238,7 +240,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     writeBytes(res, 200, contentType, body);
   }
 
-  async function handleNonResource(req: IncomingMessage, res: ServerResponse, url: URL, method: string): Promise<void> {
+  async function handleNonResource(req: IncomingMessage, res: ServerResponse, url: RequestTarget, method: string): Promise<void> {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     if (method !== 'GET' && method !== 'HEAD') throw apiError.methodNotAllowed();
     const accept = req.headers.accept;
