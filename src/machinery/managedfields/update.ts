@@ -71,10 +71,10 @@ export function trackUpdate(live: Obj | undefined, next: Obj, actor: Actor, kind
   const nm = metaOf(next);
   const requested = nm.managedFields;
   delete nm.managedFields;
-  let createKey: string | undefined;
+  let createKey: CreateKey | undefined;
   if (live === undefined && requested === undefined) {
     createKey = createCacheKey(next, nm, actor, kind);
-    const fields = createCache.get(createKey);
+    const fields = createCacheGet(createKey);
     if (fields !== undefined) {
       nm.managedFields = [updateEntry(actor, fields)];
       return;
@@ -112,10 +112,7 @@ export function trackUpdate(live: Obj | undefined, next: Obj, actor: Actor, kind
     capUpdaters(managed);
   }
   encodeInto(next, managed);
-  if (createKey !== undefined && managed.size === 1) {
-    if (createCache.size >= CREATE_CACHE_MAX) createCache.clear();
-    createCache.set(createKey, deepFreeze((nm.managedFields as Obj[])[0]!.fieldsV1 as Obj));
-  }
+  if (createKey !== undefined && managed.size === 1) createCacheSet(createKey, deepFreeze((nm.managedFields as Obj[])[0]!.fieldsV1 as Obj));
 }
 
 /**
@@ -123,8 +120,34 @@ export function trackUpdate(live: Obj | undefined, next: Obj, actor: Actor, kind
  * FieldsV1 is kept by content: the object less its identity (name, uid, ...), which no one owns.
  * A hit costs one JSON.stringify instead of a walk of the object; the FieldsV1 object is shared,
  * frozen (nothing writes into a FieldsV1: managedFields are rebuilt, never edited in place).
+ * Entries are found by the length of that JSON and then compared whole: hashing kilobytes of
+ * fresh text for a Map key would cost more than the comparison.
  */
-const createCache = new Map<string, Obj>();
+interface CreateKey {
+  /** Kind, manager, apiVersion and subresource. */
+  writer: string;
+  json: string;
+}
+
+const createCache = new Map<number, Array<CreateKey & { fields: Obj }>>();
+let createCacheSize = 0;
+
+function createCacheGet(key: CreateKey): Obj | undefined {
+  const candidates = createCache.get(key.json.length);
+  if (candidates !== undefined) for (const e of candidates) if (e.json === key.json && e.writer === key.writer) return e.fields;
+  return undefined;
+}
+
+function createCacheSet(key: CreateKey, fields: Obj): void {
+  if (createCacheSize >= CREATE_CACHE_MAX) {
+    createCache.clear();
+    createCacheSize = 0;
+  }
+  const candidates = createCache.get(key.json.length);
+  if (candidates === undefined) createCache.set(key.json.length, [{ ...key, fields }]);
+  else candidates.push({ ...key, fields });
+  createCacheSize++;
+}
 
 function deepFreeze(o: Obj): Obj {
   for (const k in o) deepFreeze(o[k] as Obj);
@@ -133,10 +156,10 @@ function deepFreeze(o: Obj): Obj {
 const CREATE_CACHE_MAX = 256;
 const IDENTITY = new Set(['name', 'namespace', 'uid', 'creationTimestamp', 'resourceVersion', 'generation', 'selfLink']);
 
-function createCacheKey(next: Obj, nm: Obj, actor: Actor, kind: KindFields): string {
+function createCacheKey(next: Obj, nm: Obj, actor: Actor, kind: KindFields): CreateKey {
   const rest: Obj = {};
   for (const k in nm) if (!IDENTITY.has(k)) rest[k] = nm[k];
-  return `${kind.type.name}\u0000${actor.manager}\u0000${actor.apiVersion}\u0000${actor.subresource}\u0000${JSON.stringify({ ...next, metadata: rest })}`;
+  return { writer: `${kind.type.name}\u0000${actor.manager}\u0000${actor.apiVersion}\u0000${actor.subresource}`, json: JSON.stringify({ ...next, metadata: rest }) };
 }
 
 function updateEntry(actor: Actor, fieldsV1: Obj): Obj {
