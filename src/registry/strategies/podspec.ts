@@ -340,7 +340,7 @@ function validateVolumeSource(source: Obj, path: string, volName: string, podNam
       if (q && q.sign() < 0) errs.push(fieldError.forbidden(child(path, 'emptyDir', 'sizeLimit'), 'SizeLimit field must be a valid resource quantity'));
     }
   }
-  one('hostPath', 'hostPath', (s) => {
+  if (isObj(source.hostPath)) one('hostPath', 'hostPath', (s) => {
     const p = child(path, 'hostPath');
     if (str(s.path) === '') return [fieldError.required(child(p, 'path'))];
     const e = validatePathNoBacksteps(str(s.path), child(p, 'path'));
@@ -348,38 +348,38 @@ function validateVolumeSource(source: Obj, path: string, volName: string, podNam
     if (t !== undefined && !supportedHostPathTypes.includes(t)) e.push(fieldError.notSupported(child(p, 'type'), t, supportedHostPathTypes));
     return e;
   });
-  one('gitRepo', 'gitRepo', (s) => {
+  if (isObj(source.gitRepo)) one('gitRepo', 'gitRepo', (s) => {
     const p = child(path, 'gitRepo');
     return [...required(s, p, 'repository'), ...validateLocalDescendingPath(str(s.directory), child(p, 'directory'))];
   });
-  one('gcePersistentDisk', 'gcePersistentDisk', (s) => {
+  if (isObj(source.gcePersistentDisk)) one('gcePersistentDisk', 'gcePersistentDisk', (s) => {
     const p = child(path, 'persistentDisk');
     const e = required(s, p, 'pdName');
     const part = num(s.partition);
     if (part < 0 || part > 255) e.push(fieldError.invalid(child(p, 'partition'), part, inclusiveRangeError(1, 255)));
     return e;
   });
-  one('awsElasticBlockStore', 'awsElasticBlockStore', (s) => {
+  if (isObj(source.awsElasticBlockStore)) one('awsElasticBlockStore', 'awsElasticBlockStore', (s) => {
     const p = child(path, 'awsElasticBlockStore');
     const e = required(s, p, 'volumeID');
     const part = num(s.partition);
     if (part < 0 || part > 255) e.push(fieldError.invalid(child(p, 'partition'), part, inclusiveRangeError(1, 255)));
     return e;
   });
-  one('secret', 'secret', (s) => {
+  if (isObj(source.secret)) one('secret', 'secret', (s) => {
     const p = child(path, 'secret');
     const e = required(s, p, 'secretName');
     e.push(...validateMode(s.defaultMode, child(p, 'defaultMode')));
     objs(s.items).forEach((kp, i) => e.push(...validateKeyToPath(kp, index(child(p, 'items'), i))));
     return e;
   });
-  one('nfs', 'nfs', (s) => {
+  if (isObj(source.nfs)) one('nfs', 'nfs', (s) => {
     const p = child(path, 'nfs');
     const e = required(s, p, 'server', 'path');
     if (!str(s.path).startsWith('/')) e.push(fieldError.invalid(child(p, 'path'), str(s.path), 'must be an absolute path'));
     return e;
   });
-  one('iscsi', 'iscsi', (s) => {
+  if (isObj(source.iscsi)) one('iscsi', 'iscsi', (s) => {
     const p = child(path, 'iscsi');
     const e = required(s, p, 'targetPortal', 'iqn');
     const lun = num(s.lun);
@@ -387,8 +387,8 @@ function validateVolumeSource(source: Obj, path: string, volName: string, podNam
     if ((bool(s.chapAuthDiscovery) || bool(s.chapAuthSession)) && !isObj(s.secretRef)) e.push(fieldError.required(child(p, 'secretRef')));
     return e;
   });
-  one('glusterfs', 'glusterfs', (s) => required(s, child(path, 'glusterfs'), 'endpoints', 'path'));
-  one('flocker', 'flocker', (s) => {
+  if (isObj(source.glusterfs)) one('glusterfs', 'glusterfs', (s) => required(s, child(path, 'glusterfs'), 'endpoints', 'path'));
+  if (isObj(source.flocker)) one('flocker', 'flocker', (s) => {
     const p = child(path, 'flocker');
     const e: FieldError[] = [];
     if (str(s.datasetName) === '' && str(s.datasetUUID) === '') e.push(fieldError.required(p, 'one of datasetName and datasetUUID is required'));
@@ -396,22 +396,22 @@ function validateVolumeSource(source: Obj, path: string, volName: string, podNam
     if (str(s.datasetName).includes('/')) e.push(fieldError.invalid(child(p, 'datasetName'), str(s.datasetName), "must not contain '/'"));
     return e;
   });
-  one('persistentVolumeClaim', 'persistentVolumeClaim', (s) => required(s, child(path, 'persistentVolumeClaim'), 'claimName'));
-  one('rbd', 'rbd', (s) => {
+  if (isObj(source.persistentVolumeClaim)) one('persistentVolumeClaim', 'persistentVolumeClaim', (s) => required(s, child(path, 'persistentVolumeClaim'), 'claimName'));
+  if (isObj(source.rbd)) one('rbd', 'rbd', (s) => {
     const p = child(path, 'rbd');
     const e: FieldError[] = [];
     if (!nonEmpty(s.monitors)) e.push(fieldError.required(child(p, 'monitors')));
     if (str(s.image) === '') e.push(fieldError.required(child(p, 'image')));
     return e;
   });
-  one('cinder', 'cinder', (s) => {
+  if (isObj(source.cinder)) one('cinder', 'cinder', (s) => {
     const p = child(path, 'cinder');
     const e = required(s, p, 'volumeID');
     if (isObj(s.secretRef) && str(s.secretRef.name) === '') e.push(fieldError.required(child(p, 'secretRef', 'name')));
     return e;
   });
-  one('cephfs', 'cephFS', (s) => (nonEmpty(s.monitors) ? [] : [fieldError.required(child(path, 'cephfs', 'monitors'))]));
-  one('quobyte', 'quobyte', (s) => {
+  if (isObj(source.cephfs)) one('cephfs', 'cephFS', (s) => (nonEmpty(s.monitors) ? [] : [fieldError.required(child(path, 'cephfs', 'monitors'))]));
+  if (isObj(source.quobyte)) one('quobyte', 'quobyte', (s) => {
     const p = child(path, 'quobyte');
     const e: FieldError[] = [];
     if (str(s.registry) === '') e.push(fieldError.required(child(p, 'registry'), 'must be a host:port pair or multiple pairs separated by commas'));
@@ -420,13 +420,13 @@ function validateVolumeSource(source: Obj, path: string, volName: string, podNam
     if (str(s.volume) === '') e.push(fieldError.required(child(p, 'volume')));
     return e;
   });
-  one('downwardAPI', 'downwarAPI', (s) => {
+  if (isObj(source.downwardAPI)) one('downwardAPI', 'downwarAPI', (s) => {
     const p = child(path, 'downwardAPI');
     const e = validateMode(s.defaultMode, child(p, 'defaultMode'));
     for (const file of objs(s.items)) e.push(...validateDownwardAPIVolumeFile(file, p));
     return e;
   });
-  one('fc', 'fc', (s) => {
+  if (isObj(source.fc)) one('fc', 'fc', (s) => {
     const p = child(path, 'fc');
     const e: FieldError[] = [];
     const wwns = strs(s.targetWWNs);
@@ -440,7 +440,7 @@ function validateVolumeSource(source: Obj, path: string, volName: string, podNam
     }
     return e;
   });
-  one('flexVolume', 'flexVolume', (s) => {
+  if (isObj(source.flexVolume)) one('flexVolume', 'flexVolume', (s) => {
     const p = child(path, 'flexVolume');
     const e = required(s, p, 'driver');
     for (const k of Object.keys(obj(s.options)).sort()) {
@@ -450,18 +450,18 @@ function validateVolumeSource(source: Obj, path: string, volName: string, podNam
     }
     return e;
   });
-  one('configMap', 'configMap', (s) => {
+  if (isObj(source.configMap)) one('configMap', 'configMap', (s) => {
     const p = child(path, 'configMap');
     const e = required(s, p, 'name');
     e.push(...validateMode(s.defaultMode, child(p, 'defaultMode')));
     objs(s.items).forEach((kp, i) => e.push(...validateKeyToPath(kp, index(child(p, 'items'), i))));
     return e;
   });
-  one('azureFile', 'azureFile', (s) => required(s, child(path, 'azureFile'), 'secretName', 'shareName'));
-  one('vsphereVolume', 'vsphereVolume', (s) => required(s, child(path, 'vsphereVolume'), 'volumePath'));
-  one('photonPersistentDisk', 'photonPersistentDisk', (s) => required(s, child(path, 'photonPersistentDisk'), 'pdID'));
-  one('portworxVolume', 'portworxVolume', (s) => required(s, child(path, 'portworxVolume'), 'volumeID'));
-  one('azureDisk', 'azureDisk', (s) => {
+  if (isObj(source.azureFile)) one('azureFile', 'azureFile', (s) => required(s, child(path, 'azureFile'), 'secretName', 'shareName'));
+  if (isObj(source.vsphereVolume)) one('vsphereVolume', 'vsphereVolume', (s) => required(s, child(path, 'vsphereVolume'), 'volumePath'));
+  if (isObj(source.photonPersistentDisk)) one('photonPersistentDisk', 'photonPersistentDisk', (s) => required(s, child(path, 'photonPersistentDisk'), 'pdID'));
+  if (isObj(source.portworxVolume)) one('portworxVolume', 'portworxVolume', (s) => required(s, child(path, 'portworxVolume'), 'volumeID'));
+  if (isObj(source.azureDisk)) one('azureDisk', 'azureDisk', (s) => {
     const p = child(path, 'azureDisk');
     const e = required(s, p, 'diskName', 'diskURI');
     const caching = optStr(s.cachingMode);
@@ -476,7 +476,7 @@ function validateVolumeSource(source: Obj, path: string, volName: string, podNam
     }
     return e;
   });
-  one('storageos', 'storageos', (s) => {
+  if (isObj(source.storageos)) one('storageos', 'storageos', (s) => {
     const p = child(path, 'storageos');
     const e: FieldError[] = [];
     if (str(s.volumeName) === '') e.push(fieldError.required(child(p, 'volumeName')));
@@ -485,12 +485,12 @@ function validateVolumeSource(source: Obj, path: string, volName: string, podNam
     if (isObj(s.secretRef) && str(s.secretRef.name) === '') e.push(fieldError.required(child(p, 'secretRef', 'name')));
     return e;
   });
-  one('projected', 'projected', (s) => {
+  if (isObj(source.projected)) one('projected', 'projected', (s) => {
     const p = child(path, 'projected');
     return [...validateMode(s.defaultMode, child(p, 'defaultMode')), ...validateProjectedSources(s, p)];
   });
-  one('scaleIO', 'scaleIO', (s) => required(s, child(path, 'scaleIO'), 'gateway', 'system', 'volumeName'));
-  one('csi', 'csi', (s) => {
+  if (isObj(source.scaleIO)) one('scaleIO', 'scaleIO', (s) => required(s, child(path, 'scaleIO'), 'gateway', 'system', 'volumeName'));
+  if (isObj(source.csi)) one('csi', 'csi', (s) => {
     const p = child(path, 'csi');
     const driver = str(s.driver);
     const e: FieldError[] = [];
@@ -504,7 +504,7 @@ function validateVolumeSource(source: Obj, path: string, volName: string, podNam
     }
     return e;
   });
-  one('ephemeral', 'ephemeral', (s) => {
+  if (isObj(source.ephemeral)) one('ephemeral', 'ephemeral', (s) => {
     const p = child(path, 'ephemeral');
     const tpl = optObj(s.volumeClaimTemplate);
     const e: FieldError[] = [];
@@ -529,7 +529,7 @@ function validateVolumeSource(source: Obj, path: string, volName: string, podNam
     }
     return e;
   });
-  one('image', 'image', (s) => {
+  if (isObj(source.image)) one('image', 'image', (s) => {
     const p = child(path, 'image');
     const e: FieldError[] = [];
     if (opts.resourceIsPod && str(s.reference) === '') e.push(fieldError.required(child(p, 'reference')));
