@@ -34,10 +34,24 @@ export const bool = (v: unknown): boolean => v === true;
 export const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const objs = (v: unknown): Obj[] => list(v).map(obj);
 export const strs = (v: unknown): string[] => list(v).map(str);
+/**
+ * An object's keys in sorted order. Keys usually come sorted already (canonical objects are):
+ * then they are not sorted again, which saves V8's sort its scratch copy.
+ */
+export function sortedKeys(o: object): string[] {
+  const ks = Object.keys(o);
+  for (let i = 1; i < ks.length; i++) {
+    if (ks[i - 1]! > ks[i]!) {
+      ks.sort();
+      break;
+    }
+  }
+  return ks;
+}
 /** A map[string]string: its entries in Go's (sorted, for determinism) key order. */
 export function stringMap(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  if (isObj(v)) for (const k of Object.keys(v).sort()) out[k] = str(v[k]);
+  if (isObj(v)) for (const k of sortedKeys(v)) out[k] = str(v[k]);
   return out;
 }
 export const hasKeys = (v: unknown): boolean => isObj(v) && Object.keys(v).length > 0;

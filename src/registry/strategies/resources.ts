@@ -1,7 +1,7 @@
 // Resource names and quantities as Kubernetes validates them (pkg/apis/core/helper and the
 // resource parts of pkg/apis/core/validation), with v1.26's messages.
 import { parseQuantity, type Quantity } from '../../api/meta/quantity.js';
-import { child, index, key, obj, objs, str, type Obj } from '../../machinery/validation/common.js';
+import { child, index, key, obj, objs, sortedKeys, str, type Obj } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { rawError } from '../../machinery/validation/go-syntax.js';
 import { isDNS1123Label, isQualifiedName } from '../../machinery/validation/names.js';
@@ -106,9 +106,7 @@ function hugePageValueError(name: string, value: Quantity): string | undefined {
 /** The resource names and their quantities of a ResourceList, keys sorted (Go maps have no order; tests need one). */
 export function resourceEntries(list: unknown): [string, unknown][] {
   const o = obj(list);
-  return Object.keys(o)
-    .sort()
-    .map((k) => [k, o[k]]);
+  return sortedKeys(o).map((k) => [k, o[k]]);
 }
 
 export type ResourceNameValidator = (name: string, path: string) => FieldError[];
