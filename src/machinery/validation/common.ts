@@ -32,8 +32,21 @@ export const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 export const optNum = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 export const bool = (v: unknown): boolean => v === true;
 export const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-export const objs = (v: unknown): Obj[] => list(v).map(obj);
-export const strs = (v: unknown): string[] => list(v).map(str);
+/**
+ * A list of structs: the list itself when every element is an object (nearly always: it is only
+ * read), else a copy with Go's zero struct for the others.
+ */
+export function objs(v: unknown): Obj[] {
+  if (!Array.isArray(v)) return [];
+  for (let i = 0; i < v.length; i++) if (!isObj(v[i])) return v.map(obj);
+  return v as Obj[];
+}
+/** A list of strings: the list itself when every element is a string, else a copy with "" for the others. */
+export function strs(v: unknown): string[] {
+  if (!Array.isArray(v)) return [];
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return v.map(str);
+  return v as string[];
+}
 /**
  * An object's keys in sorted order. Keys usually come sorted already (canonical objects are):
  * then they are not sorted again, which saves V8's sort its scratch copy.
