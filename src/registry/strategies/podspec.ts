@@ -652,10 +652,14 @@ function validateEnvFrom(envFrom: unknown, path: string): FieldError[] {
   return errs;
 }
 
-function validateVolumeMounts(mounts: unknown, devices: Map<string, string>, volumes: Volumes, container: Obj, path: string): FieldError[] {
+/** Shared empty collections for the common case of a container without volume devices (never written). */
+const NO_PATHS: ReadonlyMap<string, string> = new Map();
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+function validateVolumeMounts(mounts: unknown, devices: ReadonlyMap<string, string>, volumes: Volumes, container: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const mountpoints = new Set<string>();
-  const devicePaths = new Set(devices.values());
+  const devicePaths: ReadonlySet<string> = devices.size === 0 ? NO_NAMES : new Set(devices.values());
   objs(mounts).forEach((mnt, i) => {
     const p = index(path, i);
     const name = str(mnt.name);
@@ -699,7 +703,9 @@ function validateVolumeMounts(mounts: unknown, devices: Map<string, string>, vol
   return errs;
 }
 
-function validateVolumeDevices(devices: unknown, mounts: Map<string, string>, volumes: Volumes, path: string): FieldError[] {
+function validateVolumeDevices(devices: unknown, mounts: ReadonlyMap<string, string>, volumes: Volumes, path: string): FieldError[] {
+  // Nearly every container has none: no sets to build.
+  if (!nonEmpty(devices)) return [];
   const errs: FieldError[] = [];
   const devicePaths = new Set<string>();
   const deviceNames = new Set<string>();
@@ -833,8 +839,10 @@ function validateContainerCommon(c: Obj, volumes: Volumes, claims: Set<string>, 
   const tmp = str(c.terminationMessagePolicy);
   if (tmp === '') errs.push(fieldError.required(child(path, 'terminationMessagePolicy')));
   else if (tmp !== 'File' && tmp !== 'FallbackToLogsOnError') errs.push(fieldError.notSupported(child(path, 'terminationMessagePolicy'), tmp, ['File', 'FallbackToLogsOnError']));
-  const mounts = new Map(objs(c.volumeMounts).map((m) => [str(m.name), str(m.mountPath)] as const));
-  const devices = new Map(objs(c.volumeDevices).map((d) => [str(d.name), str(d.devicePath)] as const));
+  // Mounts and devices are checked against each other only when there are devices (rare).
+  const hasDevices = nonEmpty(c.volumeDevices);
+  const mounts: ReadonlyMap<string, string> = hasDevices ? new Map(objs(c.volumeMounts).map((m) => [str(m.name), str(m.mountPath)] as const)) : NO_PATHS;
+  const devices: ReadonlyMap<string, string> = hasDevices ? new Map(objs(c.volumeDevices).map((d) => [str(d.name), str(d.devicePath)] as const)) : NO_PATHS;
   errs.push(...validateContainerPorts(c.ports, child(path, 'ports')));
   errs.push(...validateEnv(c.env, child(path, 'env')));
   errs.push(...validateEnvFrom(c.envFrom, child(path, 'envFrom')));
