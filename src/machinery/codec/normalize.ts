@@ -77,6 +77,10 @@ function fail(p: string, goMessage: string, message: string): never {
 function walkRaw(v: unknown, c: NormalizeContext, p: string, d: number): void {
   if (typeof v !== 'object' || v === null) return;
   if (d > MAX_DEPTH) deep(p);
+  // A frozen subtree is the server's own (the FieldsV1 that the pods of one template share, see
+  // machinery/managedfields), never parsed from a request: no keys to count, and only as deep as
+  // the schema it was made from — canonicalizing every create would otherwise walk all of it.
+  if (!c.count && Object.isFrozen(v)) return;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const e = v[i];
