@@ -44,8 +44,25 @@ const qualifiedNameErrMsg = "must consist of alphanumeric characters, '-', '_' o
 export const qualifiedNameMaxLength = 63;
 const qualifiedNameRe = full(qualifiedNameFmt);
 
+/**
+ * Qualified names found valid: label and annotation keys and resource names are the same few on
+ * object after object (bounded; a miss only costs the check).
+ */
+const validQualifiedNames = new Set<string>();
+const VALID_QUALIFIED_NAMES_MAX = 4096;
+
 /** IsQualifiedName: an optional DNS-1123 subdomain prefix and '/', then a name part of at most 63 characters. */
 export function isQualifiedName(value: string): string[] {
+  if (validQualifiedNames.has(value)) return [];
+  const errs = qualifiedNameErrors(value);
+  if (errs.length === 0) {
+    if (validQualifiedNames.size >= VALID_QUALIFIED_NAMES_MAX) validQualifiedNames.clear();
+    validQualifiedNames.add(value);
+  }
+  return errs;
+}
+
+function qualifiedNameErrors(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
   let name: string;
