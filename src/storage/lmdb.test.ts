@@ -375,6 +375,76 @@ describe('lmdb storage', () => {
   });
 });
 
+/** Holds back what lmdb-js's `batch` promises report until `release` (each batch's own outcome, or `fail`). */
+function gateBatches(s: LmdbStorage): { calls: () => number; release: (fail?: (n: number) => Error | undefined) => void } {
+  const root = (s as unknown as { env: { root: { batch: (fn: () => void) => Promise<boolean> } } }).env.root;
+  const real = root.batch.bind(root);
+  let calls = 0;
+  let open: (fail?: (n: number) => Error | undefined) => void = () => undefined;
+  const gate = new Promise<((n: number) => Error | undefined) | undefined>((resolve) => (open = resolve));
+  root.batch = (fn) => {
+    const n = calls++;
+    const p = real(fn);
+    return gate.then(async (fail) => {
+      const v = await p;
+      const err = fail?.(n);
+      if (err) throw err;
+      return v;
+    });
+  };
+  return { calls: () => calls, release: (fail) => open(fail) };
+}
+
+describe('lmdb storage batches', () => {
+  it('hands the next batch over while the previous one commits, and acknowledges in revision order', async () => {
+    const s = await LmdbStorage.open({ dataDir: freshDir() });
+    try {
+      const r0 = await s.create('/registry/b/first', bytes('0'));
+      const w = s.watch('/registry/b/', { fromRevision: r0 });
+      const gate = gateBatches(s);
+      const order: string[] = [];
+      const a = s.create('/registry/b/a', bytes('a')).then((r) => (order.push('a'), r));
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      const b = s.create('/registry/b/b', bytes('b')).then((r) => (order.push('b'), r));
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      // Neither commit has been seen, yet both batches are with lmdb-js.
+      assert.equal(gate.calls(), 2);
+      assert.deepEqual(order, []);
+      gate.release();
+      assert.deepEqual(await Promise.all([a, b]), [r0 + 1, r0 + 2]);
+      assert.deepEqual(order, ['a', 'b']);
+      assert.deepEqual(
+        (await take(w, 2)).map((e) => [e.key, e.modRevision]),
+        [
+          ['/registry/b/a', r0 + 1],
+          ['/registry/b/b', r0 + 2],
+        ],
+      );
+      w.close();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('when a commit fails, the batches queued behind it are refused too, never left waiting', async () => {
+    const s = await LmdbStorage.open({ dataDir: freshDir() });
+    const gate = gateBatches(s);
+    const a = s.create('/registry/b/a', bytes('a'));
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const b = s.create('/registry/b/b', bytes('b'));
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(gate.calls(), 2);
+    gate.release((n) => (n === 0 ? new Error('EIO: i/o error') : undefined));
+    for (const r of await Promise.allSettled([a, b])) assert.ok(r.status === 'rejected' && isStorageError(r.reason, 'Unavailable'), String(r));
+    await rejectsWith(s.get('/registry/b/a'), 'Unavailable', /EIO/);
+    await s.close();
+  });
+});
+
 describe('lmdb storage against the memory backend', () => {
   it('agrees on random writes, reads at past revisions, pages and watches, across a restart and compaction', async () => {
     const dir = freshDir();
