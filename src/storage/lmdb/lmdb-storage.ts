@@ -69,7 +69,7 @@ interface PendingWrite {
   keyBuf: Buffer;
   /** The new version of a put; undefined for a delete. */
   meta: VersionMeta | undefined;
-  /** The store's own copy of a put's value (callers may reuse their buffers). */
+  /** A put's value: the caller's bytes (see Storage.create), not a copy; undefined for a delete. */
   value: Buffer | undefined;
   /** The version this write replaces; undefined for a create. */
   prev: VersionMeta | undefined;
@@ -385,16 +385,19 @@ export class LmdbStorage implements Storage {
     prev: VersionMeta | undefined,
     prevValue: Uint8Array | undefined,
   ): Promise<void> {
-    let copy: Buffer | undefined;
+    // The caller's bytes as they are (the Storage contract: callers do not modify a value they
+    // wrote): a copy was 4–5 KB more short-lived external memory per pod write, which V8 frees
+    // only at its next full collection (~10 MiB of resident memory after 10,000 creates).
+    let bytes: Buffer | undefined;
     if (meta) {
-      copy = Buffer.from(value!);
+      bytes = Buffer.isBuffer(value) ? value : Buffer.from(value!.buffer, value!.byteOffset, value!.byteLength);
       this.index.set(key, meta);
-      this.unflushed.set(revision, copy);
+      this.unflushed.set(revision, bytes);
     } else {
       this.index.delete(key);
     }
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ revision, key, keyBuf, meta, value: copy, prev, prevValue, resolve, reject });
+      this.pending.push({ revision, key, keyBuf, meta, value: bytes, prev, prevValue, resolve, reject });
       this.scheduleFlush();
     });
   }
