@@ -309,9 +309,10 @@ const STREAM_CHUNK = 256 * 1024;
 
 /** Copies byte ranges into fixed-size chunks; `full` holds the chunks completed so far. */
 // Chunks the socket has written are kept for the next lists (a few megabytes), instead of every
-// list allocating a copy of itself and leaving it to the collector.
+// list allocating a copy of itself and leaving it to the collector. A list has about
+// STREAM_BUFFER (respond.ts, 1 MiB) of chunks in flight: eight cover two at a time.
 const freeChunks: Buffer[] = [];
-const MAX_FREE_CHUNKS = 32;
+const MAX_FREE_CHUNKS = 8;
 
 function newChunk(): Buffer {
   return freeChunks.pop() ?? Buffer.allocUnsafeSlow(STREAM_CHUNK);

@@ -64,9 +64,13 @@ export function writeBytes(res: ServerResponse, code: number, contentType: strin
 
 /**
  * A body produced chunk by chunk (a list): written as the socket takes it, waiting for `drain`,
- * so a large list is never held whole, and the client reads while the rest is copied.
+ * so a large list is never held whole, and the client reads while the rest is copied. Behind TLS
+ * each buffered chunk is also held encrypted, in native memory, until the kernel takes it: with
+ * 4 MiB buffered, a list of 10,000 pods left the process ~11 MiB bigger and was slower (70 → 60 ms
+ * for JSON, 62 → 54 ms for protobuf, A/B on the bench); 256 KiB is too little to keep the client
+ * busy.
  */
-const STREAM_BUFFER = 4 * 1024 * 1024;
+const STREAM_BUFFER = 1024 * 1024;
 
 export async function writeStreamed(
   res: ServerResponse,
