@@ -161,11 +161,18 @@ export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): 
   const m = metaOf(obj);
   const { resourceVersion: _rv, ...rest } = m;
   const { text, shared } = stringifyMarked(obj, withResourceVersion(rest, MARK_VALUE));
-  const common = { key, namespace: str(m.namespace), name: str(m.name), labels: { ...labelsOf(m) }, fields: fieldsOf(obj) };
+  const written = (stored: Buffer, layout: Layout | undefined): PreparedWrite => ({
+    key,
+    stored,
+    layout,
+    namespace: str(m.namespace),
+    name: str(m.name),
+    labels: { ...labelsOf(m) },
+    fields: fieldsOf(obj),
+    served: undefined,
+  });
   const at = text.indexOf(MARK);
-  if (at === -1 || text.indexOf(MARK, at + 1) !== -1) {
-    return { ...common, stored: Buffer.from(JSON.stringify({ ...obj, metadata: rest })), layout: undefined };
-  }
+  if (at === -1 || text.indexOf(MARK, at + 1) !== -1) return written(Buffer.from(JSON.stringify({ ...obj, metadata: rest })), undefined);
   const end = at + MARK.length;
   // Stored without the slot and the comma that separated it from its neighbour.
   const comma: Comma = text.charCodeAt(at - 1) === 0x2c ? 'before' : text.charCodeAt(end) === 0x2c ? 'after' : 'none';
@@ -184,11 +191,11 @@ export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): 
     const fat = full.indexOf(MARK);
     const fend = fat + MARK.length;
     const storedText = comma === 'before' ? full.slice(0, fat - 1) + full.slice(fend) : comma === 'after' ? full.slice(0, fat) + full.slice(fend + 1) : full.slice(0, fat) + full.slice(fend);
-    return {
-      ...common,
-      stored: Buffer.from(storedText),
-      layout: { kind: 'escaped', head: goEscape(`${full.slice(0, fat)}"resourceVersion":"`), tail: `${goEscape(`"${full.slice(fend)}`)}\n` },
-    };
+    return written(Buffer.from(storedText), {
+      kind: 'escaped',
+      head: goEscape(`${full.slice(0, fat)}"resourceVersion":"`),
+      tail: `${goEscape(`"${full.slice(fend)}`)}\n`,
+    });
   }
   cuts.sort((a, b) => a.from - b.from);
   // base: the text less the cuts, as UTF-8 (the cuts are ASCII).
@@ -224,7 +231,7 @@ export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): 
   base.copy(stored, to, from);
   offsets.push(base.length);
   inserts.push(NEWLINE);
-  return { ...common, stored, layout: { kind: 'parts', base, offsets, inserts, comma, byteLength: storedLength + 1 } };
+  return written(stored, { kind: 'parts', base, offsets, inserts, comma, byteLength: storedLength + 1 });
 }
 
 /** The resourceVersion's bytes where the slot was (on V8's heap: small and held per object). */
