@@ -15,7 +15,7 @@ import { encodeJson } from '../machinery/codec/json.js';
 import { goEscape } from '../machinery/status.js';
 import { joinParts, partsPieces, type JsonParts } from '../storage/cacher/json-parts.js';
 import type { CachedObject, Materialize } from '../storage/cacher/types.js';
-import { metaOf, str, withResourceVersion } from './meta.js';
+import { metaCopyWithResourceVersion, metaOf, str, withResourceVersion } from './meta.js';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -121,21 +121,43 @@ function sharedJsonOf(fields: object): SharedJson {
 }
 
 /**
- * JSON.stringify of `obj` with `metadata`, where each shared (frozen) FieldsV1 object is left as a
- * mark (its text is made once per object, not per write); `shared[i]` replaces the i-th mark.
+ * JSON.stringify of `obj` with a copy of its metadata whose resourceVersion is MARK_VALUE and where
+ * each shared (frozen) FieldsV1 object is left as a mark (its text is made once per object, not
+ * per write); `shared[i]` replaces the i-th mark.
  */
-function stringifyMarked(obj: KubeObject, metadata: Record<string, unknown>): { text: string; shared: SharedJson[] } {
-  const entries = metadata.managedFields;
-  if (!Array.isArray(entries)) return { text: JSON.stringify({ ...obj, metadata }), shared: [] };
+function stringifyMarked(obj: KubeObject, meta: Record<string, unknown>): { text: string; shared: SharedJson[] } {
   const shared: SharedJson[] = [];
-  const marked = entries.map((e: unknown) => {
+  const marked = metaCopyWithResourceVersion(meta, MARK_VALUE, (k, v) => (k === 'managedFields' && Array.isArray(v) ? markShared(v, shared) : v));
+  return { text: stringifyWithMetadata(obj, marked), shared };
+}
+
+/** managedFields entries with each shared FieldsV1 replaced by a mark (the list itself when none is shared). */
+function markShared(entries: unknown[], shared: SharedJson[]): unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
     const fields = typeof e === 'object' && e !== null ? (e as { fieldsV1?: unknown }).fieldsV1 : undefined;
-    if (typeof fields !== 'object' || fields === null || !Object.isFrozen(fields)) return e;
+    if (typeof fields !== 'object' || fields === null || !Object.isFrozen(fields)) continue;
+    out ??= entries.slice();
     shared.push(sharedJsonOf(fields));
-    return { ...(e as object), fieldsV1: `${FIELDS_MARK}${shared.length - 1}` };
-  });
-  if (shared.length === 0) return { text: JSON.stringify({ ...obj, metadata }), shared };
-  return { text: JSON.stringify({ ...obj, metadata: { ...metadata, managedFields: marked } }), shared };
+    out[i] = { ...(e as object), fieldsV1: `${FIELDS_MARK}${shared.length - 1}` };
+  }
+  return out ?? entries;
+}
+
+/**
+ * JSON.stringify of `obj` as if its metadata were `metadata`: swapped in for the call rather than
+ * copying the object around it (the key keeps its place, so the text is the same).
+ */
+function stringifyWithMetadata(obj: KubeObject, metadata: Record<string, unknown>): string {
+  if (Object.isFrozen(obj)) return JSON.stringify({ ...obj, metadata });
+  const own = obj.metadata;
+  obj.metadata = metadata;
+  try {
+    return JSON.stringify(obj);
+  } finally {
+    obj.metadata = own;
+  }
 }
 
 /** A shared FieldsV1 mark as JSON.stringify writes it (its control character escaped). */
@@ -159,8 +181,7 @@ function spliceShared(text: string, shared: readonly SharedJson[]): string {
  */
 export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): PreparedWrite {
   const m = metaOf(obj);
-  const { resourceVersion: _rv, ...rest } = m;
-  const { text, shared } = stringifyMarked(obj, withResourceVersion(rest, MARK_VALUE));
+  const { text, shared } = stringifyMarked(obj, m);
   const written = (stored: Buffer, layout: Layout | undefined): PreparedWrite => ({
     key,
     stored,
@@ -172,7 +193,10 @@ export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): 
     served: undefined,
   });
   const at = text.indexOf(MARK);
-  if (at === -1 || text.indexOf(MARK, at + 1) !== -1) return written(Buffer.from(JSON.stringify({ ...obj, metadata: rest })), undefined);
+  if (at === -1 || text.indexOf(MARK, at + 1) !== -1) {
+    const { resourceVersion: _rv, ...rest } = m;
+    return written(Buffer.from(stringifyWithMetadata(obj, rest)), undefined);
+  }
   const end = at + MARK.length;
   // Stored without the slot and the comma that separated it from its neighbour.
   const comma: Comma = text.charCodeAt(at - 1) === 0x2c ? 'before' : text.charCodeAt(end) === 0x2c ? 'after' : 'none';
