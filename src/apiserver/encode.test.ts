@@ -12,7 +12,15 @@ const kv = findResource('', 'v1', 'pods') as KindVersion;
 function cachedPods() {
   const fieldsV1 = Object.freeze({ 'f:spec': Object.freeze({ 'f:containers': Object.freeze({ 'k:{"name":"c"}': Object.freeze({ '.': Object.freeze({}), 'f:image': Object.freeze({}) }) }) }) });
   const recent = new RecentWrites();
-  return ['a', 'b', 'c'].map((name, i) => {
+  // Kilobytes of spec that are the same in every pod but for one image tag: held against the
+  // first pod's bytes (registry/template-chunks.ts), in JSON and in protobuf.
+  const sidecars = Array.from({ length: 6 }, (_, c) => ({
+    name: `sidecar-${c}`,
+    image: `registry.k8s.io/sidecar-${c}:1.0`,
+    args: ['--listen=0.0.0.0:8080', '--log-level=info', `--shard=${c}`],
+    env: Array.from({ length: 3 }, (_, e) => ({ name: `VAR_${e}`, value: `value-${c}-${e}-${'y'.repeat(24)}` })),
+  }));
+  return ['a', 'bb', 'a-longer-name'].map((name, i) => {
     const pod: KubeObject = {
       kind: 'Pod',
       apiVersion: 'v1',
@@ -25,7 +33,7 @@ function cachedPods() {
           { manager: 'kubelet', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:09Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:phase': {} } }, subresource: 'status' },
         ],
       },
-      spec: { containers: [{ name: 'c', image: `nginx:${i}` }] },
+      spec: { containers: [{ name: 'c', image: `nginx:${i}` }, ...sidecars] },
       status: { phase: 'Running' },
     };
     const w = prepareWrite(`/registry/pods/ns/${name}`, pod, metadataFields);
@@ -41,6 +49,7 @@ function bodyBytes(body: Uint8Array | string | readonly Uint8Array[]): Buffer {
 describe('list encoding from cached parts', () => {
   const items = cachedPods();
   assert.ok(items.every((o) => o.parts !== undefined && o.parts.inserts.some((b) => b.byteLength >= 64)), 'the pods share their FieldsV1');
+  assert.ok(items.slice(1).every((o) => o.parts!.base.byteLength < items[0]!.parts!.base.byteLength / 2), `the pods share their template: ${items.map((o) => o.parts!.base.byteLength).join(' ')}`);
   const page = { items, resourceVersion: '20' };
   const expected = {
     kind: 'PodList',

@@ -9,8 +9,9 @@ import type { KindVersion, KubeObject } from '../api/schema/kind.js';
 import { encodeBody, encodeMessage } from '../machinery/codec/index.js';
 import { canonicalize } from '../machinery/codec/normalize.js';
 import { goEscape, StatusError } from '../machinery/status.js';
-import { servedJsonOf } from '../registry/materialize.js';
+import { isSharedFieldsJson, servedJsonOf } from '../registry/materialize.js';
 import { printerFor, type TablePrinter } from '../registry/printers/index.js';
+import { indexTemplate, shareWithTemplate, Template } from '../registry/template-chunks.js';
 import { forEachRange, partsOf, partsStartWith, type JsonParts } from '../storage/cacher/json-parts.js';
 import { jsonLength, type CachedObject } from '../storage/cacher/types.js';
 
@@ -224,9 +225,6 @@ function protobufItem(o: CachedObject, kv: KindVersion): JsonParts {
   return item;
 }
 
-/** Inserts of an object's JSON parts shorter than this are its own (resourceVersion, newline). */
-const SHARED_MIN_BYTES = 64;
-
 /**
  * A protobuf item, kept as long as its object, as parts: the byte strings it shares with the
  * object's JSON parts (the JSON of a template's FieldsV1 is also the `raw` of its protobuf
@@ -240,7 +238,9 @@ function withoutShared(encoded: Buffer, json: JsonParts | undefined): JsonParts 
   let from = 0;
   let own = 0;
   for (const insert of json?.inserts ?? []) {
-    if (insert.byteLength < SHARED_MIN_BYTES) continue;
+    // Only a FieldsV1's JSON is also protobuf bytes (a FieldsV1's `raw`); the other inserts — the
+    // resourceVersion, a template's JSON — are not worth looking for.
+    if (!isSharedFieldsJson(insert)) continue;
     const at = encoded.indexOf(insert, from);
     if (at === -1) continue;
     own += at - from;
@@ -251,10 +251,33 @@ function withoutShared(encoded: Buffer, json: JsonParts | undefined): JsonParts 
   }
   cuts.push([from, encoded.length]);
   own += encoded.length - from;
-  const base = Buffer.allocUnsafeSlow(own);
+  // Items of one template (the same shared FieldsV1) differ in a few places, as their JSON does:
+  // an item holds what differs from the template's first item (registry/template-chunks.ts).
+  const template = inserts.length > 0 ? protobufTemplateOf(inserts[0]!) : undefined;
+  const whole = template === undefined || template.chunks.size === 0;
+  const base = whole ? Buffer.allocUnsafeSlow(own) : Buffer.allocUnsafe(own);
   let pos = 0;
   for (const [a, b] of cuts) pos += encoded.copy(base, pos, a, b);
+  if (template !== undefined) {
+    if (whole) indexTemplate(template, base, offsets);
+    else {
+      const shared = shareWithTemplate(template, base, offsets, inserts);
+      if (shared !== undefined) return partsOf(shared.base, shared.offsets, shared.inserts);
+      const exact = Buffer.allocUnsafeSlow(own);
+      base.copy(exact);
+      return partsOf(exact, offsets, inserts);
+    }
+  }
   return partsOf(base, offsets, inserts);
+}
+
+/** The template of protobuf items sharing a FieldsV1 (kept while those bytes are). */
+const protobufTemplates = new WeakMap<Uint8Array, Template>();
+
+function protobufTemplateOf(fields: Uint8Array): Template {
+  let t = protobufTemplates.get(fields);
+  if (t === undefined) protobufTemplates.set(fields, (t = new Template()));
+  return t;
 }
 
 function varintLength(n: number): number {
@@ -324,6 +347,9 @@ function releaseChunk(chunk: Uint8Array): void {
   freeChunks.push(Buffer.from(chunk.buffer, 0, STREAM_CHUNK));
 }
 
+/** Ranges up to this long are copied byte by byte rather than through a view and `set`. */
+const SMALL_COPY = 64;
+
 class ChunkCopier {
   private buf = newChunk();
   private pos = 0;
@@ -332,7 +358,12 @@ class ChunkCopier {
   put(src: Uint8Array, start = 0, end = src.byteLength): void {
     while (start < end) {
       const n = Math.min(end - start, this.buf.length - this.pos);
-      this.buf.set(start === 0 && n === src.byteLength ? src : src.subarray(start, start + n), this.pos);
+      if (n <= SMALL_COPY) {
+        // Objects held against a template are dozens of short ranges: copied by hand, a range
+        // costs no view object.
+        const buf = this.buf;
+        for (let i = 0, p = this.pos; i < n; i++) buf[p + i] = src[start + i]!;
+      } else this.buf.set(start === 0 && n === src.byteLength ? src : src.subarray(start, start + n), this.pos);
       this.pos += n;
       start += n;
       if (this.pos === this.buf.length) {

@@ -16,6 +16,7 @@ import { goEscape } from '../machinery/status.js';
 import { joinParts, partsPieces, type JsonParts } from '../storage/cacher/json-parts.js';
 import type { CachedObject, Materialize } from '../storage/cacher/types.js';
 import { metaCopyWithResourceVersion, metaOf, str, withResourceVersion } from './meta.js';
+import { indexTemplate, shareWithTemplate, Template, type SharedLayout } from './template-chunks.js';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -106,8 +107,17 @@ interface SharedJson {
   text: string;
   bytes: Buffer;
   plain: boolean;
+  /** The first object written with this FieldsV1: its template (template-chunks.ts). */
+  template: Template;
 }
 const fieldsJson = new WeakMap<object, SharedJson>();
+/** The bytes of every shared FieldsV1 JSON (a protobuf item shares them too). */
+const sharedFieldsBytes = new WeakSet<Uint8Array>();
+
+/** Whether `bytes` are a shared FieldsV1's JSON, which is also the `raw` of its protobuf FieldsV1. */
+export function isSharedFieldsJson(bytes: Uint8Array): boolean {
+  return sharedFieldsBytes.has(bytes);
+}
 
 function sharedJsonOf(fields: object): SharedJson {
   let json = fieldsJson.get(fields);
@@ -115,7 +125,8 @@ function sharedJsonOf(fields: object): SharedJson {
     const text = JSON.stringify(fields);
     const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
     bytes.write(text, 0);
-    fieldsJson.set(fields, (json = { text, bytes, plain: goEscape(text) === text }));
+    fieldsJson.set(fields, (json = { text, bytes, plain: goEscape(text) === text, template: new Template() }));
+    sharedFieldsBytes.add(bytes);
   }
   return json;
 }
@@ -226,7 +237,9 @@ export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): 
   let cutChars = 0;
   for (const c of cuts) cutChars += c.to - c.from;
   const ascii = Buffer.byteLength(text) === text.length;
-  const base = Buffer.allocUnsafeSlow((ascii ? text.length : Buffer.byteLength(text)) - cutChars);
+  // From Node's pool: when the object shares its template's bytes, this is only a step towards
+  // its own (smaller) bytes; otherwise it is copied out below, never held as a slice of the pool.
+  const base = Buffer.allocUnsafe((ascii ? text.length : Buffer.byteLength(text)) - cutChars);
   const offsets: number[] = [];
   const inserts: Array<Uint8Array | 'rv'> = [];
   let storedLength = base.length;
@@ -253,9 +266,24 @@ export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): 
     to += insert.length;
   });
   base.copy(stored, to, from);
-  offsets.push(base.length);
-  inserts.push(NEWLINE);
-  return written(stored, { kind: 'parts', base, offsets, inserts, comma, byteLength: storedLength + 1 });
+  // Objects that share a FieldsV1 come from one template: the rest of their bytes is mostly the
+  // template's too, and the cache keeps only what differs.
+  const template = shared.length > 0 ? shared[0]!.template : undefined;
+  // Held by the cache (and, for a template's first object, by its index): exactly its own size.
+  const exact = (): Buffer => {
+    const b = Buffer.allocUnsafeSlow(base.length);
+    base.copy(b);
+    return b;
+  };
+  let layout: SharedLayout | undefined;
+  if (template !== undefined && template.chunks.size > 0) layout = shareWithTemplate(template, base, offsets, inserts);
+  if (layout === undefined) {
+    layout = { base: exact(), offsets, inserts };
+    if (template !== undefined && template.chunks.size === 0) indexTemplate(template, layout.base, offsets);
+  }
+  layout.offsets.push(layout.base.length);
+  layout.inserts.push(NEWLINE);
+  return written(stored, { kind: 'parts', ...layout, comma, byteLength: storedLength + 1 });
 }
 
 /** The resourceVersion's bytes where the slot was (on V8's heap: small and held per object). */

@@ -27,23 +27,30 @@ export function partsOf(base: Uint8Array, offsets: readonly number[], inserts: r
  * parts, in order.
  */
 export function forEachRange(p: JsonParts, from: number, to: number, put: (src: Uint8Array, start: number, end: number) => void): void {
+  // A plain loop, no closure per call: lists run this for every item, and an object held against
+  // its template (registry/template-chunks.ts) is dozens of ranges.
+  const { base, offsets, inserts } = p;
+  const n = inserts.length;
   let pos = 0; // position in the joined bytes
   let basePos = 0; // position in base
-  const emit = (src: Uint8Array, start: number, end: number) => {
-    const len = end - start;
-    const a = Math.max(from, pos);
-    const b = Math.min(to, pos + len);
-    if (a < b) put(src, start + (a - pos), start + (b - pos));
-    pos += len;
-  };
-  for (let i = 0; i < p.inserts.length && pos < to; i++) {
-    const at = p.offsets[i]!;
-    emit(p.base, basePos, at);
+  for (let i = 0; i <= n && pos < to; i++) {
+    const at = i < n ? offsets[i]! : base.byteLength;
+    let len = at - basePos;
+    if (len > 0) {
+      const a = from > pos ? from : pos;
+      const b = to < pos + len ? to : pos + len;
+      if (a < b) put(base, basePos + (a - pos), basePos + (b - pos));
+      pos += len;
+    }
     basePos = at;
-    const insert = p.inserts[i]!;
-    emit(insert, 0, insert.byteLength);
+    if (i === n || pos >= to) break;
+    const insert = inserts[i]!;
+    len = insert.byteLength;
+    const a = from > pos ? from : pos;
+    const b = to < pos + len ? to : pos + len;
+    if (a < b) put(insert, a - pos, b - pos);
+    pos += len;
   }
-  if (pos < to) emit(p.base, basePos, p.base.byteLength);
 }
 
 /** The parts as one buffer (a copy). */
