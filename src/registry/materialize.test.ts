@@ -144,6 +144,24 @@ describe('writes serialized once', () => {
     assert.ok(z.parts!.base.byteLength > 600);
   });
 
+  it('updated objects, whose FieldsV1 is decoded anew, share it by its text, and their template', () => {
+    // Not frozen: as an object read back from storage and updated has it.
+    const fieldsOf = () => ({ 'f:spec': Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f:field-number-${i}`, {}])) });
+    const recent = new RecentWrites();
+    const spec = { containers: Array.from({ length: 10 }, (_, c) => ({ name: `c${c}`, image: `registry.k8s.io/image-${c}:1.${c}`, args: ['--a=1', '--b=2', `--c=${'x'.repeat(40)}`] })) };
+    const cached = ['one', 'two'].map((n, i) => {
+      const w = prepareWrite(`/registry/pods/ns/${n}`, pod({ name: n, namespace: 'ns', managedFields: [{ manager: 'm', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: fieldsOf() }] }, { spec, status: { podIP: `10.0.0.${i}` } }), metadataFields);
+      recent.add(w);
+      const o = materializer(metadataFields, recent)(w.key, w.stored, 30 + i, 30 + i);
+      assert.equal(text.decode(o.json), slowServed(w.stored, 30 + i));
+      return o;
+    });
+    const fieldsText = JSON.stringify(fieldsOf());
+    const sharedOf = (o: CachedObject) => o.parts!.inserts.find((b) => text.decode(b) === fieldsText);
+    assert.ok(sharedOf(cached[0]!) !== undefined && sharedOf(cached[0]!) === sharedOf(cached[1]!));
+    assert.ok(cached[1]!.parts!.base.byteLength < cached[0]!.parts!.base.byteLength / 2);
+  });
+
   it('RecentWrites is bounded and forgets failed writes', () => {
     const recent = new RecentWrites(2);
     const ws = ['a', 'b', 'c'].map((n) => prepareWrite(`/registry/pods/ns/${n}`, pod({ name: n }), metadataFields));

@@ -121,20 +121,43 @@ export function isSharedFieldsJson(bytes: Uint8Array): boolean {
 
 function sharedJsonOf(fields: object): SharedJson {
   let json = fieldsJson.get(fields);
+  if (json === undefined) fieldsJson.set(fields, (json = sharedJsonOfText(JSON.stringify(fields))));
+  return json;
+}
+
+// An object read back and updated (a pod scheduled, its status set) has its FieldsV1 decoded anew,
+// not the create cache's frozen object: found by its text, its objects keep sharing the JSON and
+// the template of the objects created with it. Bounded: emptied when full.
+const fieldsByText = new Map<string, SharedJson>();
+const MAX_FIELDS_BY_TEXT = 2048;
+/** Smaller FieldsV1 (a Lease's, a ConfigMap's) are not worth a lookup. */
+const MIN_SHARED_FIELDS_TEXT = 256;
+
+function sharedJsonOfText(text: string): SharedJson {
+  let json = fieldsByText.get(text);
   if (json === undefined) {
-    const text = JSON.stringify(fields);
     const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
     bytes.write(text, 0);
-    fieldsJson.set(fields, (json = { text, bytes, plain: goEscape(text) === text, template: new Template() }));
+    json = { text, bytes, plain: goEscape(text) === text, template: new Template() };
     sharedFieldsBytes.add(bytes);
+    if (fieldsByText.size >= MAX_FIELDS_BY_TEXT) fieldsByText.clear();
+    fieldsByText.set(text, json);
   }
   return json;
 }
 
+/** The shared JSON of a managedFields entry's FieldsV1, when it is worth sharing. */
+function sharedFieldsOf(fields: unknown): SharedJson | undefined {
+  if (typeof fields !== 'object' || fields === null) return undefined;
+  if (Object.isFrozen(fields)) return sharedJsonOf(fields);
+  const text = JSON.stringify(fields);
+  return text.length < MIN_SHARED_FIELDS_TEXT ? undefined : sharedJsonOfText(text);
+}
+
 /**
  * JSON.stringify of `obj` with a copy of its metadata whose resourceVersion is MARK_VALUE and where
- * each shared (frozen) FieldsV1 object is left as a mark (its text is made once per object, not
- * per write); `shared[i]` replaces the i-th mark.
+ * each shared FieldsV1 (the create cache's frozen ones, and others found by their text) is left as
+ * a mark; `shared[i]` replaces the i-th mark.
  */
 function stringifyMarked(obj: KubeObject, meta: Record<string, unknown>): { text: string; shared: SharedJson[] } {
   const shared: SharedJson[] = [];
@@ -147,10 +170,10 @@ function markShared(entries: unknown[], shared: SharedJson[]): unknown[] {
   let out: unknown[] | undefined;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
-    const fields = typeof e === 'object' && e !== null ? (e as { fieldsV1?: unknown }).fieldsV1 : undefined;
-    if (typeof fields !== 'object' || fields === null || !Object.isFrozen(fields)) continue;
+    const json = sharedFieldsOf(typeof e === 'object' && e !== null ? (e as { fieldsV1?: unknown }).fieldsV1 : undefined);
+    if (json === undefined) continue;
     out ??= entries.slice();
-    shared.push(sharedJsonOf(fields));
+    shared.push(json);
     out[i] = { ...(e as object), fieldsV1: `${FIELDS_MARK}${shared.length - 1}` };
   }
   return out ?? entries;

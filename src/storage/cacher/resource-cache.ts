@@ -394,11 +394,10 @@ export class ResourceCache implements WatcherHost {
       }
       const bytes = jsonLength(object) + CHANGE_OVERHEAD;
       if (current === undefined) {
-        change = new Change('ADDED', key, ev.modRevision, object, undefined, undefined, ev.createRevision, now, bytes);
+        change = new Change('ADDED', key, ev.modRevision, object, undefined, ev.createRevision, now, bytes);
         this.index.insert(key);
       } else {
-        const prevValue = ev.prevValue;
-        change = new Change('MODIFIED', key, ev.modRevision, object, current.object, prevValue, ev.createRevision, now, bytes + (prevValue?.byteLength ?? 0));
+        change = new Change('MODIFIED', key, ev.modRevision, object, current.object, ev.createRevision, now, bytes);
       }
       this.objects.set(key, change.added!);
     } else {
@@ -411,7 +410,7 @@ export class ResourceCache implements WatcherHost {
         this.materializeFailed(key, ev.modRevision, err);
         object = current.object;
       }
-      change = new Change('DELETED', key, ev.modRevision, object, current.object, undefined, ev.createRevision, now, jsonLength(object) + CHANGE_OVERHEAD);
+      change = new Change('DELETED', key, ev.modRevision, object, current.object, ev.createRevision, now, jsonLength(object) + CHANGE_OVERHEAD);
       this.objects.delete(key);
       this.index.remove(key);
     }

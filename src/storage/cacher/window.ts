@@ -19,8 +19,6 @@ export class Change {
     readonly object: CachedObject,
     /** The object before the change (MODIFIED, DELETED). */
     readonly prev: CachedObject | undefined,
-    /** MODIFIED: the previous stored bytes, to build the DELETED view when a filter stops matching. */
-    private readonly prevValue: Uint8Array | undefined,
     private readonly createRevision: number,
     /** Date.now() when the cache applied it. */
     readonly at: number,
@@ -33,18 +31,19 @@ export class Change {
 
   /**
    * The DELETED event for watchers whose filter matched the previous object but not the new one:
-   * as Kubernetes, the previous object's content with the change's resourceVersion.
+   * as Kubernetes, the previous object's content with the change's resourceVersion. Made from the
+   * previous object's served bytes (they decode to the stored object but for the resourceVersion,
+   * which materializing sets): the window holds no raw copy of every replaced version for this
+   * rare case — at 10,000 pods updated a few times each, that copy was most of the window.
    */
   deleted(materialize: Materialize): ObjectEvent {
     if (this.type === 'DELETED') return this.view;
     if (this.deletedView) return this.deletedView;
     let object = this.prev!;
-    if (this.prevValue) {
-      try {
-        object = materialize(this.key, this.prevValue, this.revision, this.createRevision);
-      } catch {
-        // Keep the previous object as it was (older resourceVersion) rather than drop the event.
-      }
+    try {
+      object = materialize(this.key, this.prev!.json, this.revision, this.createRevision);
+    } catch {
+      // Keep the previous object as it was (older resourceVersion) rather than drop the event.
     }
     this.deletedView = { type: 'DELETED', object, revision: this.revision };
     return this.deletedView;
