@@ -119,31 +119,37 @@ export function isSharedFieldsJson(bytes: Uint8Array): boolean {
   return sharedFieldsBytes.has(bytes);
 }
 
+/** The shared JSON of a frozen FieldsV1 (the create cache's), also found by its text afterwards. */
 function sharedJsonOf(fields: object): SharedJson {
   let json = fieldsJson.get(fields);
-  if (json === undefined) fieldsJson.set(fields, (json = sharedJsonOfText(JSON.stringify(fields))));
+  if (json === undefined) {
+    const text = JSON.stringify(fields);
+    json = fieldsByText.get(text) ?? newSharedJson(text);
+    remember(text, json);
+    fieldsJson.set(fields, json);
+  }
   return json;
 }
 
 // An object read back and updated (a pod scheduled, its status set) has its FieldsV1 decoded anew,
 // not the create cache's frozen object: found by its text, its objects keep sharing the JSON and
-// the template of the objects created with it. Bounded: emptied when full.
-const fieldsByText = new Map<string, SharedJson>();
-const MAX_FIELDS_BY_TEXT = 2048;
+// the template of the objects created with it. A text is shared from its second sighting on (a
+// kubelet's FieldsV1 names its pod's IP: seen once, it stays inline). Bounded: emptied when full.
+const fieldsByText = new Map<string, SharedJson | null>();
+const MAX_FIELDS_BY_TEXT = 4096;
 /** Smaller FieldsV1 (a Lease's, a ConfigMap's) are not worth a lookup. */
 const MIN_SHARED_FIELDS_TEXT = 256;
 
-function sharedJsonOfText(text: string): SharedJson {
-  let json = fieldsByText.get(text);
-  if (json === undefined) {
-    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-    bytes.write(text, 0);
-    json = { text, bytes, plain: goEscape(text) === text, template: new Template() };
-    sharedFieldsBytes.add(bytes);
-    if (fieldsByText.size >= MAX_FIELDS_BY_TEXT) fieldsByText.clear();
-    fieldsByText.set(text, json);
-  }
-  return json;
+function newSharedJson(text: string): SharedJson {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text, 0);
+  sharedFieldsBytes.add(bytes);
+  return { text, bytes, plain: goEscape(text) === text, template: new Template() };
+}
+
+function remember(text: string, json: SharedJson | null): void {
+  if (fieldsByText.size >= MAX_FIELDS_BY_TEXT) fieldsByText.clear();
+  fieldsByText.set(text, json);
 }
 
 /** The shared JSON of a managedFields entry's FieldsV1, when it is worth sharing. */
@@ -151,7 +157,16 @@ function sharedFieldsOf(fields: unknown): SharedJson | undefined {
   if (typeof fields !== 'object' || fields === null) return undefined;
   if (Object.isFrozen(fields)) return sharedJsonOf(fields);
   const text = JSON.stringify(fields);
-  return text.length < MIN_SHARED_FIELDS_TEXT ? undefined : sharedJsonOfText(text);
+  if (text.length < MIN_SHARED_FIELDS_TEXT) return undefined;
+  const known = fieldsByText.get(text);
+  if (known !== undefined && known !== null) return known;
+  if (known === undefined) {
+    remember(text, null);
+    return undefined;
+  }
+  const json = newSharedJson(text);
+  remember(text, json);
+  return json;
 }
 
 /**
