@@ -11,7 +11,7 @@ import { canonicalize } from '../machinery/codec/normalize.js';
 import { goEscape, StatusError } from '../machinery/status.js';
 import { isSharedFieldsJson, servedJsonOf } from '../registry/materialize.js';
 import { printerFor, type TablePrinter } from '../registry/printers/index.js';
-import { indexTemplate, shareWithTemplate, Template } from '../registry/template-chunks.js';
+import { ownLayout, Template } from '../registry/template-chunks.js';
 import { forEachRange, partsOf, partsStartWith, type JsonParts } from '../storage/cacher/json-parts.js';
 import { jsonLength, type CachedObject } from '../storage/cacher/types.js';
 
@@ -253,22 +253,11 @@ function withoutShared(encoded: Buffer, json: JsonParts | undefined): JsonParts 
   own += encoded.length - from;
   // Items of one template (the same shared FieldsV1) differ in a few places, as their JSON does:
   // an item holds what differs from the template's first item (registry/template-chunks.ts).
-  const template = inserts.length > 0 ? protobufTemplateOf(inserts[0]!) : undefined;
-  const whole = template === undefined || template.chunks.size === 0;
-  const base = whole ? Buffer.allocUnsafeSlow(own) : Buffer.allocUnsafe(own);
+  const base = Buffer.allocUnsafe(own);
   let pos = 0;
   for (const [a, b] of cuts) pos += encoded.copy(base, pos, a, b);
-  if (template !== undefined) {
-    if (whole) indexTemplate(template, base, offsets);
-    else {
-      const shared = shareWithTemplate(template, base, offsets, inserts);
-      if (shared !== undefined) return partsOf(shared.base, shared.offsets, shared.inserts);
-      const exact = Buffer.allocUnsafeSlow(own);
-      base.copy(exact);
-      return partsOf(exact, offsets, inserts);
-    }
-  }
-  return partsOf(base, offsets, inserts);
+  const layout = ownLayout(inserts.length > 0 ? protobufTemplateOf(inserts[0]!) : undefined, base, offsets, inserts);
+  return partsOf(layout.base, layout.offsets, layout.inserts);
 }
 
 /** The template of protobuf items sharing a FieldsV1 (kept while those bytes are). */
@@ -359,7 +348,7 @@ class ChunkCopier {
     while (start < end) {
       const n = Math.min(end - start, this.buf.length - this.pos);
       if (n <= SMALL_COPY) {
-        // Objects held against a template are dozens of short ranges: copied by hand, a range
+        // Objects held against a template are a dozen short ranges: copied by hand, a range
         // costs no view object.
         const buf = this.buf;
         for (let i = 0, p = this.pos; i < n; i++) buf[p + i] = src[start + i]!;

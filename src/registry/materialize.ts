@@ -16,7 +16,7 @@ import { goEscape } from '../machinery/status.js';
 import { joinParts, partsPieces, type JsonParts } from '../storage/cacher/json-parts.js';
 import type { CachedObject, Materialize } from '../storage/cacher/types.js';
 import { metaCopyWithResourceVersion, metaOf, str, withResourceVersion } from './meta.js';
-import { indexTemplate, shareWithTemplate, Template, type SharedLayout } from './template-chunks.js';
+import { ownLayout, Template } from './template-chunks.js';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -275,8 +275,7 @@ export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): 
   let cutChars = 0;
   for (const c of cuts) cutChars += c.to - c.from;
   const ascii = Buffer.byteLength(text) === text.length;
-  // From Node's pool: when the object shares its template's bytes, this is only a step towards
-  // its own (smaller) bytes; otherwise it is copied out below, never held as a slice of the pool.
+  // From Node's pool: a step towards the bytes the object keeps (ownLayout copies them out).
   const base = Buffer.allocUnsafe((ascii ? text.length : Buffer.byteLength(text)) - cutChars);
   const offsets: number[] = [];
   const inserts: Array<Uint8Array | 'rv'> = [];
@@ -306,19 +305,7 @@ export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): 
   base.copy(stored, to, from);
   // Objects that share a FieldsV1 come from one template: the rest of their bytes is mostly the
   // template's too, and the cache keeps only what differs.
-  const template = shared.length > 0 ? shared[0]!.template : undefined;
-  // Held by the cache (and, for a template's first object, by its index): exactly its own size.
-  const exact = (): Buffer => {
-    const b = Buffer.allocUnsafeSlow(base.length);
-    base.copy(b);
-    return b;
-  };
-  let layout: SharedLayout | undefined;
-  if (template !== undefined && template.chunks.size > 0) layout = shareWithTemplate(template, base, offsets, inserts);
-  if (layout === undefined) {
-    layout = { base: exact(), offsets, inserts };
-    if (template !== undefined && template.chunks.size === 0) indexTemplate(template, layout.base, offsets);
-  }
+  const layout = ownLayout(shared.length > 0 ? shared[0]!.template : undefined, base, offsets, inserts);
   layout.offsets.push(layout.base.length);
   layout.inserts.push(NEWLINE);
   return written(stored, { kind: 'parts', ...layout, comma, byteLength: storedLength + 1 });

@@ -57,13 +57,7 @@ export function withResourceVersion(meta: Meta, resourceVersion: string): Meta {
     meta.resourceVersion = resourceVersion;
     return meta;
   }
-  const out: Meta = {};
-  for (const k of META_ORDER) {
-    if (k === 'resourceVersion') out.resourceVersion = resourceVersion;
-    else if (k in meta) out[k] = meta[k];
-  }
-  for (const k of Object.keys(meta)) if (!(k in out)) out[k] = meta[k];
-  return out;
+  return metaCopyWithResourceVersion(meta, resourceVersion, (_, v) => v);
 }
 
 /**

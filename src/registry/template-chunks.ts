@@ -180,3 +180,19 @@ export function shareWithTemplate<I extends Insert>(template: Template, base: Bu
   }
   return { base: own, offsets: outOffsets, inserts: outInserts };
 }
+
+/**
+ * The bytes an object keeps, with their inserts: `base` (a scratch buffer, which may be a slice of
+ * Node's pool) re-expressed against `template` when that pays, else copied out at exactly its size
+ * (an object's bytes never pin a pool chunk). The first object of a template becomes the template.
+ */
+export function ownLayout<I extends Insert>(template: Template | undefined, base: Buffer, offsets: number[], inserts: I[]): SharedLayout<I> {
+  if (template !== undefined && template.chunks.size > 0) {
+    const shared = shareWithTemplate(template, base, offsets, inserts);
+    if (shared !== undefined) return shared;
+  }
+  const exact = Buffer.allocUnsafeSlow(base.length);
+  base.copy(exact);
+  if (template !== undefined && template.chunks.size === 0) indexTemplate(template, exact, offsets);
+  return { base: exact, offsets, inserts };
+}

@@ -58,7 +58,7 @@ export function writeBytes(res: ServerResponse, code: number, contentType: strin
     res.end(body);
     return;
   }
-  // One write of the joined pieces: an object held against its template is dozens of pieces,
+  // One write of the joined pieces: an object held against its template is a dozen pieces,
   // and each write through the response costs more than copying a few kilobytes.
   res.end(body.length === 1 ? body[0] : Buffer.concat(body as Uint8Array[], length));
 }

@@ -475,8 +475,8 @@ export class LmdbStorage implements Storage {
     } finally {
       this.committing--;
     }
-    // Taken now, before another commit starts: resolves once this commit (or a later one) is on
-    // disk. lmdb-js evaluates its flushed thenable when then() is called, so call it here.
+    // Taken now that this commit is visible: resolves once it (or a later one) is on disk.
+    // lmdb-js evaluates its flushed thenable when then() is called, so call it here.
     const flushed = new Promise((resolve, reject) => this.env.root.flushed.then(resolve, reject));
     this.unflushedCommits++;
     // LMDB skips (rather than fails) an append whose key is not the largest. Revisions only grow,
