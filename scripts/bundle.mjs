@@ -33,7 +33,7 @@ const { outputFiles } = await build({
   format: 'cjs',
   // The ES module builds of dependencies, as Node's own loader picks them for the tsc output.
   mainFields: ['module', 'main'],
-  external: ['lmdb', 'etcd3'],
+  external: ['lmdb', 'etcd3', 'lz4-napi'],
   define: { 'import.meta.url': 'importMetaUrl' },
   inject: ['scripts/bundle-import-meta-url.js'],
   sourcemap: 'linked',

@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { describeConformance } from './conformance.js';
 import type { HistoryRetention } from './history-retention.js';
+import { open } from 'lmdb';
 import { LmdbStorage } from './lmdb/lmdb-storage.js';
+import { unpackValue } from './lmdb/value-packing.js';
 import { MemoryStorage } from './memory.js';
 import { isStorageError, type KeyValue, type Storage, type StorageErrorCode, type Watch, type WatchEvent } from './types.js';
 
@@ -137,6 +139,64 @@ describe('lmdb storage', () => {
       );
     } finally {
       await s2.close();
+    }
+  });
+
+  it('opens a format 1 store (values as lmdb-js compressed them) and keeps reading them after new, packed writes', async () => {
+    const dir = freshDir();
+    const big = (tag: string): Uint8Array => bytes(JSON.stringify({ tag, items: Array.from({ length: 100 }, (_, i) => ({ name: `item-${i}`, image: 'registry.k8s.io/pause:3.9' })) }));
+    const s1 = await LmdbStorage.open({ dataDir: dir });
+    const start = await s1.currentRevision();
+    const ra = await s1.create('/registry/r/a', bytes('small'));
+    const rb = await s1.create('/registry/r/b', big('b1'));
+    await s1.close();
+    // Turn it into what a format 1 build left: values untagged, large ones compressed by lmdb-js.
+    const raw = open({ path: dir, pageSize: 8192, maxDbs: 8, cache: false });
+    const packed = raw.openDB<Buffer, Buffer>({ name: 'values', encoding: 'binary', keyEncoding: 'binary', cache: false });
+    const legacy = raw.openDB<Buffer, Buffer>({ name: 'values', encoding: 'binary', keyEncoding: 'binary', cache: false, compression: { threshold: 2048 } });
+    const meta = raw.openDB<Buffer, Buffer>({ name: 'meta', encoding: 'binary', keyEncoding: 'binary', cache: false });
+    const formatOne = Buffer.alloc(8);
+    formatOne.writeUInt32BE(1, 4);
+    raw.transactionSync(() => {
+      for (const rev of [ra, rb]) {
+        const key = Buffer.alloc(8);
+        key.writeUInt32BE(rev, 4);
+        const value = unpackValue(packed.getBinary(key)!, rev, 0);
+        void legacy.put(key, Buffer.from(value));
+      }
+      void meta.put(Buffer.from('format'), formatOne);
+      void meta.remove(Buffer.from('packed-from'));
+    });
+    const stored = packed.getBinary(Buffer.from([0, 0, 0, 0, 0, 0, 0, rb]))!;
+    assert.ok(stored[0]! >= 250, 'lmdb-js compressed the large format 1 value');
+    await raw.close();
+
+    for (let round = 0; round < 2; round++) {
+      const s = await LmdbStorage.open({ dataDir: dir });
+      try {
+        assert.equal(text((await s.get('/registry/r/a'))?.value), 'small');
+        assert.equal(text((await s.get('/registry/r/b', { revision: rb }))?.value), text(big('b1')));
+        if (round === 0) {
+          await s.update('/registry/r/b', big('b2'));
+          await s.create('/registry/r/c', bytes('c1'));
+        }
+        const now = await s.list('/registry/r/');
+        assert.deepEqual(now.items.map((kv) => `${kv.key}=${text(kv.value)?.slice(0, 15)}`), ['/registry/r/a=small', '/registry/r/b={"tag":"b2","it', '/registry/r/c=c1']);
+        const w = s.watch('/registry/r/', { fromRevision: start });
+        const events = await take(w, 4);
+        w.close();
+        assert.deepEqual(
+          events.map((e) => [e.key.slice('/registry/r/'.length), text(e.value)?.slice(0, 10), text(e.prevValue)?.slice(0, 10)]),
+          [
+            ['a', 'small', undefined],
+            ['b', '{"tag":"b1', undefined],
+            ['b', '{"tag":"b2', '{"tag":"b1'],
+            ['c', 'c1', undefined],
+          ],
+        );
+      } finally {
+        await s.close();
+      }
     }
   });
 

@@ -3,7 +3,8 @@
 // record atomically.
 import { open, type Database, type RootDatabase, type Transaction } from 'lmdb';
 import { StorageError } from '../types.js';
-import { decodeRev, encodeRev } from './codec.js';
+import { decodeRev, encodeRev, revKey } from './codec.js';
+import { packValue, unpackValue } from './value-packing.js';
 
 export type BinaryDb = Database<Buffer, Buffer>;
 
@@ -26,14 +27,19 @@ export interface LmdbEnv {
   meta: BinaryDb;
   /** Longest LMDB key, which bounds object keys (history keys add 9 bytes). */
   maxKeySize: number;
+  /** First revision whose value is stored packed (value-packing.ts); older ones predate format 2. */
+  packedFrom: number;
 }
 
-const FORMAT = 1;
+/** 2: values packed by value-packing.ts. Format 1 stores are upgraded in place when opened. */
+const FORMAT = 2;
 const MAP_SIZE = 64 * 1024 ** 3;
-const COMPRESSION_THRESHOLD = 2 * 1024;
+/** Above any value: lmdb-js never compresses on write, it only reads format 1's compressed values. */
+const NEVER = Number.MAX_SAFE_INTEGER;
 export const META_REV = Buffer.from('rev');
 export const META_COMPACTED = Buffer.from('compacted');
 const META_FORMAT = Buffer.from('format');
+const META_PACKED_FROM = Buffer.from('packed-from');
 
 export function openEnv(dataDir: string): LmdbEnv {
   const root = open({
@@ -63,27 +69,28 @@ export function openEnv(dataDir: string): LmdbEnv {
     const env: LmdbEnv = {
       root,
       current: sub('current'),
-      // LZ4 for values from 2 KiB up, which is where the bytes are: a pod of ~4 KiB with its
-      // managedFields would otherwise take a whole 8 KiB overflow page (81 MB of file for 10,000
-      // pods against 22 MB compressed), and every page of the file that LMDB's reads fault in
-      // (with the kernel's fault-around of the pages next to it) counts in the resident memory:
-      // 37 MB against 18.5 MB. lmdb-js compresses on libuv's thread pool, not the main thread
-      // (~10 µs of CPU per 4 KiB value there). Small values are stored as they are: they fit in
-      // leaf pages and would not shrink enough to pay for the hand-off. lmdb-js marks compressed
-      // records, so values written before (or under another threshold) read back unchanged.
-      values: sub('values', { threshold: COMPRESSION_THRESHOLD }),
+      // Values are compressed by value-packing.ts before they get here. lmdb-js's compression stays
+      // configured for reading: format 1 stores hold values it compressed.
+      values: sub('values', { threshold: NEVER }),
       history: sub('history'),
       events: sub('events'),
       tombstones: sub('tombstones'),
       meta: sub('meta'),
       maxKeySize: (root as unknown as { maxKeySize?: number }).maxKeySize ?? 1978,
+      packedFrom: 0,
     };
-    const format = env.meta.getBinary(META_FORMAT);
-    if (format === undefined) {
-      env.meta.putSync(META_FORMAT, encodeRev(FORMAT));
-    } else if (decodeRev(format) !== FORMAT) {
-      throw new StorageError('Unavailable', `${dataDir} holds lmdb storage format ${decodeRev(format)}, this build reads format ${FORMAT}`);
+    const stored = env.meta.getBinary(META_FORMAT);
+    const format = stored === undefined ? undefined : decodeRev(stored);
+    if (format === 1) {
+      // Values already written stay as they are; every later revision is packed.
+      const rev = env.meta.getBinary(META_REV);
+      env.meta.putSync(META_PACKED_FROM, encodeRev((rev === undefined ? 0 : decodeRev(rev)) + 1));
+    } else if (format !== undefined && format !== FORMAT) {
+      throw new StorageError('Unavailable', `${dataDir} holds lmdb storage format ${format}, this build reads formats 1 and ${FORMAT}`);
     }
+    if (format !== FORMAT) env.meta.putSync(META_FORMAT, encodeRev(FORMAT));
+    const packedFrom = env.meta.getBinary(META_PACKED_FROM);
+    env.packedFrom = packedFrom === undefined ? 0 : decodeRev(packedFrom);
     return env;
   });
 }
@@ -91,6 +98,21 @@ export function openEnv(dataDir: string): LmdbEnv {
 export function readMetaRev(env: LmdbEnv, key: Buffer): number {
   const buf = env.meta.getBinary(key);
   return buf === undefined ? 0 : decodeRev(buf);
+}
+
+/** lmdb-js put options for MDB_APPEND (its typings only declare the version-number overload). */
+export const APPEND = { append: true } as unknown as number;
+
+/** The value written at `revision`, or undefined if there is none; `txn`: within that read transaction. */
+export function readValue(env: LmdbEnv, revision: number, txn?: Transaction): Buffer | undefined {
+  const key = revKey(revision);
+  const stored = txn ? getIn(env.values, key, txn) : env.values.getBinary(key);
+  return stored === undefined ? undefined : unpackValue(stored, revision, env.packedFrom);
+}
+
+/** Stores the value of a new revision (appended: revisions only grow); resolves false if refused. */
+export function appendValue(env: LmdbEnv, revision: number, value: Uint8Array): Promise<boolean> {
+  return env.values.put(revKey(revision), packValue(value), APPEND);
 }
 
 /** A point read inside a given read transaction (lmdb-js accepts the option; its typings omit it). */

@@ -50,7 +50,7 @@ import {
 } from './codec.js';
 import { Compactor, type CompactionChunk } from './compactor.js';
 import { DataDirLock } from './dir-lock.js';
-import { META_COMPACTED, META_REV, openEnv, readMetaRev, type LmdbEnv } from './env.js';
+import { APPEND, appendValue, META_COMPACTED, META_REV, openEnv, readMetaRev, readValue, type LmdbEnv } from './env.js';
 import { SnapshotReader } from './snapshot-reader.js';
 
 export interface LmdbStorageOptions {
@@ -103,8 +103,6 @@ const COMPACTION_CHUNK = 2_000;
 const REPLAY_CHUNK = 1_000;
 
 const EMPTY = new Uint8Array(0);
-/** lmdb-js put options for MDB_APPEND (its typings only declare the version-number overload). */
-const APPEND = { append: true } as unknown as number;
 
 export class LmdbStorage implements Storage {
   readonly backend = 'lmdb' as const;
@@ -367,7 +365,7 @@ export class LmdbStorage implements Storage {
     const pending = this.unflushed.get(revision);
     if (pending) return pending;
     // Not pending, so committed; the read transaction was reset after that commit, so it sees it.
-    const value = this.env.values.getBinary(revKey(revision));
+    const value = readValue(this.env, revision);
     if (value === undefined) {
       const err = new StorageError('Unavailable', `lmdb storage is inconsistent: the value of revision ${revision} is missing`);
       this.fail(err);
@@ -535,12 +533,12 @@ export class LmdbStorage implements Storage {
    * pages completely instead of splitting them half-empty.
    */
   private writeOp(op: PendingWrite, appends: Array<Promise<boolean>>): void {
-    const { current, values, history, events, tombstones } = this.env;
+    const { current, history, events, tombstones } = this.env;
     const { keyBuf, meta, prev, revision } = op;
     if (prev) void history.put(historyKey(keyBuf, prev.modRevision), encodeHistory(prev, revision));
     if (meta) {
       void current.put(keyBuf, encodeMeta(meta));
-      appends.push(values.put(revKey(revision), op.value!, APPEND));
+      appends.push(appendValue(this.env, revision, op.value!));
       // A create may revive a key deleted within retained history.
       if (!prev) void tombstones.remove(keyBuf);
       appends.push(events.put(revKey(revision), encodeEvent('put', keyBuf, meta.createRevision, prev?.modRevision ?? 0), APPEND));

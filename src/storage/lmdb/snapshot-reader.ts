@@ -20,7 +20,7 @@ import {
   type EventRecord,
   type VersionMeta,
 } from './codec.js';
-import { getIn, META_REV, type LmdbEnv } from './env.js';
+import { getIn, META_REV, readValue, type LmdbEnv } from './env.js';
 
 type Entry = { key: Buffer; value: Buffer };
 
@@ -123,7 +123,7 @@ export class SnapshotReader {
 
   /** The value written at `revision`, which must not have been compacted away. */
   value(revision: number): Uint8Array {
-    const value = getIn(this.env.values, revKey(revision), this.txn);
+    const value = readValue(this.env, revision, this.txn);
     if (value === undefined) throw new Error(`lmdb storage is inconsistent: the value of revision ${revision} is missing`);
     return value;
   }
