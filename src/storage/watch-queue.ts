@@ -7,7 +7,8 @@ import { DEFAULT_WATCH_BUFFER, StorageError, type Watch, type WatchEvent } from 
  * memory without bound.
  */
 export class WatchQueue implements Watch {
-  private buffer: WatchEvent[] = [];
+  /** Queued events from `head` on; consumed slots are cleared (see the iterator). */
+  private buffer: Array<WatchEvent | undefined> = [];
   private head = 0;
   private failure: StorageError | undefined;
   private closed = false;
@@ -62,9 +63,14 @@ export class WatchQueue implements Watch {
         if (this.closed) return;
         if (this.head < this.buffer.length) {
           const event = this.buffer[this.head]!;
-          this.head++;
-          // Compact the array once the consumed part dominates, so memory tracks the backlog.
-          if (this.head > 1024 && this.head * 2 > this.buffer.length) {
+          // A consumed event is released at once: its value may be a slice of Node's buffer pool,
+          // which a reference kept here would pin (8 KiB each) for as long as the slot lives.
+          this.buffer[this.head++] = undefined;
+          if (this.head === this.buffer.length) {
+            this.buffer.length = 0;
+            this.head = 0;
+          } else if (this.head > 1024 && this.head * 2 > this.buffer.length) {
+            // Compact the array once the consumed part dominates, so memory tracks the backlog.
             this.buffer = this.buffer.slice(this.head);
             this.head = 0;
           }
