@@ -4,6 +4,7 @@ import { startApiServer } from '../apiserver/server.js';
 import { parseDuration } from '../machinery/codec/time.js';
 import { parseEtcdServers } from '../storage/open.js';
 import { parseChoice, parseOrExit, parsePort, program } from '../machinery/flags.js';
+import { limitHeapGrowth } from './heap-growth.js';
 import { capYoungGeneration } from './young-generation.js';
 import type { Authenticator } from '../apiserver/auth/types.js';
 import { TokenFileAuthenticator } from '../apiserver/auth/token-file.js';
@@ -103,8 +104,10 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     process.stderr.write(`kubelite apiserver: ${(err as Error).message}\n`);
     return 2;
   }
-  // 16 MB of young generation instead of V8's 32 (see young-generation.ts).
+  // 16 MB of young generation instead of V8's 32 (see young-generation.ts), and garbage in the old
+  // generation kept to half the live heap (see heap-growth.ts).
   capYoungGeneration(16 * 1024 * 1024);
+  limitHeapGrowth(50);
   const server = await startApiServer({
     storage: o.storage,
     dataDir: o.dataDir,
