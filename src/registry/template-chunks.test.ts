@@ -66,7 +66,8 @@ describe('template chunks', () => {
     indexTemplate(index, Buffer.from(template, 'latin1'), []);
     // Other bytes under the same keys: nothing matches.
     const copy = new Template();
-    for (const [k, v] of index.chunks) copy.chunks.set(k, Buffer.from(v).fill(0x20));
+    for (const [k, at] of index.chunks) copy.chunks.set(k, at);
+    for (const v of index.sequence) copy.sequence.push(Buffer.from(v).fill(0x20));
     assert.equal(shareWithTemplate(copy, Buffer.from(template, 'latin1'), [], []), undefined);
   });
 });

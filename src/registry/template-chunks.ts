@@ -40,8 +40,10 @@ const BYTES_PER_REFERENCE = 16;
 
 /** The first object written from a template, as other objects refer to it. */
 export class Template {
-  /** Its chunks by key (hash and length): views of its bytes. */
-  readonly chunks = new Map<number, Uint8Array>();
+  /** Its chunks in order: views of its bytes. */
+  readonly sequence: Uint8Array[] = [];
+  /** Where each chunk key (hash and length) first occurs in `sequence`. */
+  readonly chunks = new Map<number, number>();
   /**
    * Runs of consecutive chunks that objects share, as one view each, by position: the objects of
    * a template differ in the same places, so they share the same runs, and a list copies one
@@ -74,37 +76,45 @@ export interface SharedLayout<I extends Insert = Insert> {
   inserts: Array<I | Uint8Array>;
 }
 
-/** Calls `each(start, end, key)` for the chunks of bytes [from, to). */
-function chunksOf(bytes: Uint8Array, from: number, to: number, each: (start: number, end: number, key: number) => void): void {
-  let start = from;
+/** The end and key of the chunk `nextChunk` found last (two numbers, without an object per chunk). */
+let chunkEnd = 0;
+let chunkKey = 0;
+
+/** Finds the chunk of bytes [from, to) that starts at `from`: sets chunkEnd and chunkKey. */
+function nextChunk(bytes: Uint8Array, from: number, to: number): void {
   let h = 0;
   for (let i = from; i < to; i++) {
     h = ((h << 1) + GEAR[bytes[i]!]!) | 0;
-    const n = i - start + 1;
+    const n = i - from + 1;
     if ((n >= MIN_CHUNK && (h & CUT_MASK) === 0) || n >= MAX_CHUNK) {
-      each(start, i + 1, (h ^ Math.imul(n, 0x9e3779b1)) >>> 0);
-      start = i + 1;
-      h = 0;
+      chunkEnd = i + 1;
+      chunkKey = (h ^ Math.imul(n, 0x9e3779b1)) >>> 0;
+      return;
     }
   }
-  if (start < to) each(start, to, (h ^ Math.imul(to - start, 0x9e3779b1)) >>> 0);
-}
-
-/** Calls `each` for the chunks of `base`, cut also at every insert offset (chunks never span one). */
-function chunksAround(base: Uint8Array, offsets: readonly number[], each: (start: number, end: number, key: number) => void): void {
-  let from = 0;
-  for (const at of offsets) {
-    if (at > from) chunksOf(base, from, at, each);
-    from = Math.max(from, at);
-  }
-  if (from < base.length) chunksOf(base, from, base.length, each);
+  chunkEnd = to;
+  chunkKey = (h ^ Math.imul(to - from, 0x9e3779b1)) >>> 0;
 }
 
 /** Makes `base` (held as it is by its object) the template: its chunks, indexed as views of it. */
 export function indexTemplate(template: Template, base: Uint8Array, offsets: readonly number[]): void {
-  chunksAround(base, offsets, (start, end, key) => {
-    if (!template.chunks.has(key)) template.chunks.set(key, base.subarray(start, end));
+  forEachSegment(base, offsets, (from, to) => {
+    for (let pos = from; pos < to; pos = chunkEnd) {
+      nextChunk(base, pos, to);
+      if (!template.chunks.has(chunkKey)) template.chunks.set(chunkKey, template.sequence.length);
+      template.sequence.push(base.subarray(pos, chunkEnd));
+    }
   });
+}
+
+/** Calls `each(from, to)` for the stretches of `base` between insert offsets (chunks never span one). */
+function forEachSegment(base: Uint8Array, offsets: readonly number[], each: (from: number, to: number) => void): void {
+  let from = 0;
+  for (const at of offsets) {
+    if (at > from) each(from, at);
+    from = Math.max(from, at);
+  }
+  if (from < base.length) each(from, base.length);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array, bStart: number): boolean {
@@ -119,20 +129,40 @@ function sameBytes(a: Uint8Array, b: Uint8Array, bStart: number): boolean {
  * pay for the references.
  */
 export function shareWithTemplate<I extends Insert>(template: Template, base: Buffer, offsets: readonly number[], inserts: readonly I[]): SharedLayout<I> | undefined {
-  const index = template.chunks;
-  // Per chunk, in order: its start and, when shared, the template's bytes.
-  const starts: number[] = [];
+  const { chunks: index, sequence } = template;
+  // Per chunk, in order: its end and, when shared, the template's bytes.
+  const ends: number[] = [];
   const found: Array<Uint8Array | undefined> = [];
   let sharedBytes = 0;
   let sharedCount = 0;
-  chunksAround(base, offsets, (start, end, key) => {
-    const t = index.get(key);
-    const hit = t !== undefined && t.length === end - start && sameBytes(t, base, start);
-    starts.push(start);
-    found.push(hit ? t : undefined);
-    if (hit) {
-      sharedBytes += end - start;
-      sharedCount++;
+  forEachSegment(base, offsets, (from, to) => {
+    // After a chunk found in the template, the template's next chunk is tried first, by comparing
+    // bytes without hashing them: objects of one template differ in a few places, so most of an
+    // object is a run of the template's chunks in order. Any stretch of equal bytes may be shared;
+    // the rolling hash is only how a stretch is found again after a difference.
+    let predicted = -1;
+    for (let pos = from; pos < to; ) {
+      let t: Uint8Array | undefined = predicted >= 0 ? sequence[predicted] : undefined;
+      if (t !== undefined && pos + t.length <= to && sameBytes(t, base, pos)) {
+        predicted++;
+      } else {
+        nextChunk(base, pos, to);
+        const at = index.get(chunkKey);
+        t = at === undefined ? undefined : sequence[at]!;
+        if (t !== undefined && t.length === chunkEnd - pos && sameBytes(t, base, pos)) {
+          predicted = at! + 1;
+        } else {
+          t = undefined;
+          predicted = -1;
+        }
+      }
+      pos = t === undefined ? chunkEnd : pos + t.length;
+      ends.push(pos);
+      found.push(t);
+      if (t !== undefined) {
+        sharedBytes += t.length;
+        sharedCount++;
+      }
     }
   });
   if (sharedBytes < MIN_SHARED_BYTES + BYTES_PER_REFERENCE * sharedCount) return undefined;
@@ -153,9 +183,9 @@ export function shareWithTemplate<I extends Insert>(template: Template, base: Bu
     outInserts.push(template.run(runBuffer, runStart, runEnd - runStart));
     runBuffer = undefined;
   };
-  for (let c = 0; c < starts.length; c++) {
-    const start = starts[c]!;
-    const end = c + 1 < starts.length ? starts[c + 1]! : base.length;
+  for (let c = 0; c < ends.length; c++) {
+    const start = c === 0 ? 0 : ends[c - 1]!;
+    const end = ends[c]!;
     if (next < offsets.length && offsets[next]! <= start) endRun();
     while (next < offsets.length && offsets[next]! <= start) {
       outOffsets.push(pos);
