@@ -231,6 +231,34 @@ export function describeConformance(name: string, open: OpenStorage): void {
       assert.equal(events[1]!.createRevision, r1);
     });
 
+    it('a watch without prevValues carries none, live or replayed, while another watch gets them', async () => {
+      const { s, p } = await fresh();
+      const start = await s.currentRevision();
+      const bare = s.watch(p, { fromRevision: start, prevValues: false });
+      const full = s.watch(p, { fromRevision: start });
+      const r1 = await s.create(`${p}a`, bytes('1'));
+      const r2 = await s.update(`${p}a`, bytes('2'));
+      const d = await s.delete(`${p}a`);
+      const replayed = s.watch(p, { fromRevision: start, prevValues: false });
+      const [bareEvents, fullEvents, replayedEvents] = [await take(bare, 3), await take(full, 3), await take(replayed, 3)];
+      for (const w of [bare, full, replayed]) w.close();
+      const shape = (e: WatchEvent) => [e.type, e.key, text(e.value), e.modRevision];
+      const expected = [
+        ['put', `${p}a`, '1', r1],
+        ['put', `${p}a`, '2', r2],
+        ['delete', `${p}a`, '', d.revision],
+      ];
+      assert.deepEqual(fullEvents.map(shape), expected);
+      assert.deepEqual(fullEvents.map((e) => text(e.prevValue)), [undefined, '1', '2']);
+      for (const events of [bareEvents, replayedEvents]) {
+        assert.deepEqual(events.map(shape), expected);
+        assert.deepEqual(events.map((e) => e.prevValue), [undefined, undefined, undefined]);
+        assert.deepEqual([events[0]!.createRevision, events[1]!.createRevision], [r1, r1]);
+        // A delete's create revision comes with the previous value from etcd; others know it.
+        assert.ok([0, r1].includes(events[2]!.createRevision));
+      }
+    });
+
     it('watch from an old revision replays history, then continues live', async () => {
       const { s, p } = await fresh();
       const start = await s.currentRevision();

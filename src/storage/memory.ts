@@ -45,7 +45,7 @@ export class MemoryStorage implements Storage {
   private history: Change[] = [];
   private revision = 0;
   private compacted = 0;
-  private readonly watchers = new Set<{ prefix: string; queue: WatchQueue }>();
+  private readonly watchers = new Set<{ prefix: string; prevValues: boolean; queue: WatchQueue }>();
   private readonly clock: RevisionClock;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
@@ -147,7 +147,7 @@ export class MemoryStorage implements Storage {
   watch(prefix: string, opts: WatchOptions): Watch {
     this.checkOpen();
     validatePrefix(prefix);
-    const entry = { prefix, queue: undefined as unknown as WatchQueue };
+    const entry = { prefix, prevValues: opts.prevValues !== false, queue: undefined as unknown as WatchQueue };
     entry.queue = new WatchQueue(() => this.watchers.delete(entry), this.options.watchBuffer);
     if (opts.fromRevision < this.compacted) {
       entry.queue.fail(
@@ -159,7 +159,7 @@ export class MemoryStorage implements Storage {
     // so no write can slip between them.
     for (let i = this.firstIndexAfter(opts.fromRevision); i < this.history.length; i++) {
       const change = this.history[i]!;
-      if (change.key.startsWith(prefix)) entry.queue.push(toEvent(change));
+      if (change.key.startsWith(prefix)) entry.queue.push(toEvent(change, entry.prevValues));
     }
     this.watchers.add(entry);
     return entry.queue;
@@ -209,9 +209,12 @@ export class MemoryStorage implements Storage {
   private commit(change: Change): void {
     this.history.push(change);
     this.clock.mark(change.revision);
-    let event: WatchEvent | undefined;
+    // One event object per variant, shared by the watchers that asked for it.
+    let withPrev: WatchEvent | undefined;
+    let withoutPrev: WatchEvent | undefined;
     for (const w of this.watchers) {
-      if (change.key.startsWith(w.prefix)) w.queue.push((event ??= toEvent(change)));
+      if (!change.key.startsWith(w.prefix)) continue;
+      w.queue.push(w.prevValues ? (withPrev ??= toEvent(change, true)) : (withoutPrev ??= toEvent(change, false)));
     }
   }
 
@@ -264,13 +267,13 @@ export class MemoryStorage implements Storage {
   }
 }
 
-function toEvent(change: Change): WatchEvent {
+function toEvent(change: Change, prevValues: boolean): WatchEvent {
   if (change.kv) {
     return {
       type: 'put',
       key: change.key,
       value: change.kv.value,
-      prevValue: change.prev?.value,
+      prevValue: prevValues ? change.prev?.value : undefined,
       modRevision: change.revision,
       createRevision: change.kv.createRevision,
     };
@@ -279,7 +282,7 @@ function toEvent(change: Change): WatchEvent {
     type: 'delete',
     key: change.key,
     value: EMPTY,
-    prevValue: change.prev!.value,
+    prevValue: prevValues ? change.prev!.value : undefined,
     modRevision: change.revision,
     createRevision: change.prev!.createRevision,
   };

@@ -52,6 +52,12 @@ export interface DeleteResult {
 export interface WatchOptions {
   /** Deliver every change with a revision strictly greater than this one. */
   fromRevision: number;
+  /**
+   * Whether events carry `prevValue` (etcd's prev_kv; default true). A consumer that keeps the
+   * current values itself (the watch cache) passes false: lmdb then reads and decompresses no
+   * replaced value per update or delete, and etcd sends none.
+   */
+  prevValues?: boolean;
 }
 
 export interface WatchEvent {
@@ -59,11 +65,18 @@ export interface WatchEvent {
   key: string;
   /** The new value for a put; empty for a delete. */
   value: Uint8Array;
-  /** The value before this event: always set for a delete, set for a put that updated a key. */
+  /**
+   * The value before this event: always set for a delete, set for a put that updated a key; never
+   * set when the watch asked for no prevValues.
+   */
   prevValue?: Uint8Array;
   /** The revision of this event. */
   modRevision: number;
-  /** For a put: the key's create revision (== modRevision when this put created it). */
+  /**
+   * For a put: the key's create revision (== modRevision when this put created it). For a delete:
+   * the deleted version's, or 0 when the watch asked for no prevValues and the backend (etcd)
+   * learns it only from the previous value.
+   */
   createRevision: number;
 }
 

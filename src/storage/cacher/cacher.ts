@@ -296,7 +296,9 @@ export class Cacher implements ResourceHost {
         const revision = await this.initialize();
         if (this.stopped) return;
         const watchedSince = Date.now();
-        const watch = this.storage.watch(KEY_PREFIX, { fromRevision: revision });
+        // The cache holds every current object, so it needs no previous values (each one a read
+        // of the replaced value in lmdb, and the whole previous object on the wire from etcd).
+        const watch = this.storage.watch(KEY_PREFIX, { fromRevision: revision, prevValues: false });
         this.storageWatch = watch;
         if (this.stopped) {
           watch.close();

@@ -60,7 +60,6 @@ interface Bucket {
   byIndex: Map<string, Set<CacheWatcher>> | undefined;
 }
 
-const EMPTY = new Uint8Array(0);
 /** Rough per-change overhead on top of the payload bytes, for the window's byte bound. */
 const CHANGE_OVERHEAD = 200;
 
@@ -403,9 +402,12 @@ export class ResourceCache implements WatcherHost {
     } else {
       // A key the cache does not hold (its materialize failed): no watcher saw it, nothing to tell.
       if (current === undefined) return;
+      // As Kubernetes, the last state with the delete's resourceVersion. The cache's current
+      // object is that state (events arrive in order): its served bytes decode to the stored
+      // object but for the resourceVersion, which materializing sets.
       let object: CachedObject;
       try {
-        object = this.materialize(key, ev.prevValue ?? EMPTY, ev.modRevision, ev.createRevision);
+        object = this.materialize(key, current.object.json, ev.modRevision, ev.createRevision);
       } catch (err) {
         this.materializeFailed(key, ev.modRevision, err);
         object = current.object;

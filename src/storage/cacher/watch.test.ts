@@ -195,6 +195,10 @@ describe('watch cache: watch', () => {
     const stopped = served((live.events[2] as ObjectEvent).object);
     assert.deepEqual(stopped.metadata.labels, { app: 'web', v: '2' });
     assert.equal(stopped.metadata.resourceVersion, String(r4));
+    // A delete's DELETED carries the last state at the delete's resourceVersion.
+    const deleted = served((live.events[4] as ObjectEvent).object);
+    assert.deepEqual(deleted.metadata.labels, { app: 'web', v: '5' });
+    assert.equal(deleted.metadata.resourceVersion, String(r7));
     // The ADDED for "started matching" is the new object.
     assert.deepEqual(served((live.events[1] as ObjectEvent).object).metadata.labels, { app: 'web', v: '2' });
     // Replayed from the window: the same events, the same shared objects.

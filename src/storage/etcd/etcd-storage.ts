@@ -181,7 +181,7 @@ export class EtcdStorage implements Storage {
       q.fail(new StorageError('Compacted', `revision ${opts.fromRevision} has been compacted (compacted revision ${this.compacted})`, this.compacted));
       return q;
     }
-    const w = new EtcdWatch(this.client, keyBytes(prefix), opts.fromRevision, this.options.watchBuffer, {
+    const w = new EtcdWatch(this.client, keyBytes(prefix), opts.fromRevision, this.options.watchBuffer, opts.prevValues !== false, {
       onCompacted: (rev) => this.sawCompacted(rev),
       onDone: (done) => this.watches.delete(done),
       reconnectTimeoutMs: this.options.watchReconnectTimeoutMs ?? 60_000,

@@ -44,6 +44,8 @@ export class EtcdWatch {
     private readonly prefix: Buffer,
     fromRevision: number,
     capacity: number | undefined,
+    /** Whether events carry prevValue: asks etcd for prev_kv. */
+    private readonly prevValues: boolean,
     private readonly hooks: EtcdWatchHooks,
   ) {
     this.delivered = fromRevision;
@@ -84,7 +86,7 @@ export class EtcdWatch {
         key: this.prefix,
         range_end: prefixEnd(this.prefix),
         start_revision: String(this.delivered + 1),
-        prev_kv: true,
+        prev_kv: this.prevValues,
       },
     });
   }
@@ -115,7 +117,7 @@ export class EtcdWatch {
       const rev = revision(ev.kv.mod_revision);
       // A resumed stream can repeat what was already delivered only if etcd misbehaves; skip it.
       if (rev <= floor) continue;
-      const event = toEvent(ev, rev);
+      const event = toEvent(ev, rev, this.prevValues);
       if (!event) {
         // etcd sends an update or delete without its previous value only when the revision
         // before it is already compacted: the watch can no longer be complete.
@@ -184,28 +186,32 @@ function release(stream: WatchStream): void {
   stream.cancel();
 }
 
-/** The storage event for an etcd event, or undefined when its required previous value is missing. */
-function toEvent(ev: IEvent, rev: number): WatchEvent | undefined {
+/**
+ * The storage event for an etcd event, or undefined when a previous value it must carry
+ * (`prevValues`) is missing.
+ */
+function toEvent(ev: IEvent, rev: number, prevValues: boolean): WatchEvent | undefined {
   const isDelete = String(ev.type).toUpperCase() === 'DELETE';
   const prev = ev.prev_kv ?? undefined;
   if (isDelete) {
-    if (!prev) return undefined;
+    if (!prev && prevValues) return undefined;
     return {
       type: 'delete',
       key: ev.kv.key.toString('utf8'),
       value: EMPTY,
-      prevValue: bytesOf(prev.value),
+      prevValue: prev ? bytesOf(prev.value) : undefined,
       modRevision: rev,
-      createRevision: revision(prev.create_revision),
+      // etcd's delete event names only the key: the create revision comes with prev_kv.
+      createRevision: prev ? revision(prev.create_revision) : 0,
     };
   }
   const createRevision = revision(ev.kv.create_revision);
-  if (createRevision !== rev && !prev) return undefined;
+  if (createRevision !== rev && !prev && prevValues) return undefined;
   return {
     type: 'put',
     key: ev.kv.key.toString('utf8'),
     value: bytesOf(ev.kv.value),
-    prevValue: createRevision === rev ? undefined : bytesOf(prev!.value),
+    prevValue: createRevision === rev || !prev ? undefined : bytesOf(prev.value),
     modRevision: rev,
     createRevision,
   };

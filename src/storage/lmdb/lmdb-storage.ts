@@ -86,6 +86,8 @@ interface Watcher {
   through: number;
   /** Receives events from commits directly; false while still replaying history from disk. */
   live: boolean;
+  /** Whether its events carry prevValue (each one a read of the replaced value). */
+  prevValues: boolean;
 }
 
 interface Waiter {
@@ -247,7 +249,7 @@ export class LmdbStorage implements Storage {
     if (!Number.isInteger(opts.fromRevision) || opts.fromRevision < 0) {
       throw new StorageError('InvalidKey', `fromRevision must be a non-negative integer, got ${opts.fromRevision}`);
     }
-    const watcher: Watcher = { prefix, queue: undefined as unknown as WatchQueue, through: opts.fromRevision, live: false };
+    const watcher: Watcher = { prefix, queue: undefined as unknown as WatchQueue, through: opts.fromRevision, live: false, prevValues: opts.prevValues !== false };
     watcher.queue = new WatchQueue(() => this.watchers.delete(watcher), this.options.watchBuffer);
     if (opts.fromRevision < this.compacted) {
       watcher.queue.fail(this.compactedError(opts.fromRevision));
@@ -550,11 +552,14 @@ export class LmdbStorage implements Storage {
   }
 
   private publish(op: PendingWrite): void {
-    let event: WatchEvent | undefined;
+    // One event object per variant, shared by the watchers that asked for it.
+    let withPrev: WatchEvent | undefined;
+    let withoutPrev: WatchEvent | undefined;
     for (const w of this.watchers) {
       if (!w.live || op.revision <= w.through || !op.key.startsWith(w.prefix)) continue;
+      let event: WatchEvent;
       try {
-        event ??= this.toEvent(op);
+        event = w.prevValues ? (withPrev ??= this.toEvent(op, true)) : (withoutPrev ??= this.toEvent(op, false));
       } catch (err) {
         w.queue.fail(asStorageError(err));
         continue;
@@ -563,8 +568,8 @@ export class LmdbStorage implements Storage {
     }
   }
 
-  private toEvent(op: PendingWrite): WatchEvent {
-    const prevValue = op.prev ? (op.prevValue ?? this.valueOf(op.prev.modRevision)) : undefined;
+  private toEvent(op: PendingWrite, prevValues: boolean): WatchEvent {
+    const prevValue = prevValues && op.prev ? (op.prevValue ?? this.valueOf(op.prev.modRevision)) : undefined;
     if (op.meta) {
       return { type: 'put', key: op.key, value: op.value!, prevValue, modRevision: op.revision, createRevision: op.meta.createRevision };
     }
@@ -657,7 +662,7 @@ export class LmdbStorage implements Storage {
       const upTo = this.durable;
       let chunk: { events: WatchEvent[]; through: number };
       try {
-        chunk = this.withSnapshot(upTo, (r) => r.events(w.prefix, w.through, upTo, REPLAY_CHUNK));
+        chunk = this.withSnapshot(upTo, (r) => r.events(w.prefix, w.through, upTo, REPLAY_CHUNK, w.prevValues));
       } catch (err) {
         w.queue.fail(asStorageError(err));
         return;

@@ -103,9 +103,9 @@ export class SnapshotReader {
 
   /**
    * Events with revisions in (after, upTo], scanning at most `max`, those under `prefix` returned
-   * with their values. `through` is the last revision covered.
+   * with their values (and previous values when `prevValues`). `through` is the last revision covered.
    */
-  events(prefix: string, after: number, upTo: number, max: number): { events: WatchEvent[]; through: number } {
+  events(prefix: string, after: number, upTo: number, max: number, prevValues: boolean): { events: WatchEvent[]; through: number } {
     const events: WatchEvent[] = [];
     let scanned = 0;
     for (const { key, value } of this.env.events.getRange({
@@ -115,7 +115,7 @@ export class SnapshotReader {
     }) as Iterable<Entry>) {
       const rev = decodeRevKey(key);
       const rec = decodeEvent(value);
-      if (rec.key.startsWith(prefix)) events.push(this.eventAt(rev, rec));
+      if (rec.key.startsWith(prefix)) events.push(this.eventAt(rev, rec, prevValues));
       if (++scanned === max) return { events, through: rev };
     }
     return { events, through: upTo };
@@ -132,12 +132,12 @@ export class SnapshotReader {
     return { key, value: this.value(meta.modRevision), ...meta };
   }
 
-  private eventAt(rev: number, rec: EventRecord): WatchEvent {
+  private eventAt(rev: number, rec: EventRecord, prevValues: boolean): WatchEvent {
     return {
       type: rec.type,
       key: rec.key,
       value: rec.type === 'put' ? this.value(rev) : EMPTY,
-      prevValue: rec.prevModRevision > 0 ? this.value(rec.prevModRevision) : undefined,
+      prevValue: prevValues && rec.prevModRevision > 0 ? this.value(rec.prevModRevision) : undefined,
       modRevision: rev,
       createRevision: rec.createRevision,
     };
