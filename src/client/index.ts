@@ -6,7 +6,7 @@ export { ManualClock, realClock, type Clock, type TimerHandle } from './clock.js
 export { TokenBucket, type RateLimiterOptions } from './rate-limit.js';
 export { KubeconfigError, loadRestConfig, parseKubeconfig, type LoadOptions, type RestConfig } from './kubeconfig.js';
 export { KUBERNETES_CLIENT_VERSION, RestClientset, newClientset, programName, type RestClientMetrics, type RestClientOptions } from './rest.js';
-export { RestSharedInformer, SharedInformerFactory, type InformerStats, type SharedInformerFactoryOptions } from './informers.js';
+export { RestSharedInformer, SharedInformerFactory, stripManagedFields, type InformerStats, type SharedInformerFactoryOptions } from './informers.js';
 export {
   BucketRateLimiter,
   ItemExponentialRateLimiter,

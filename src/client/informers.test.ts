@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { startApiServer, type ApiServer } from '../apiserver/server.js';
 import { keyOf, resourceVersionOf } from './cache.js';
-import { SharedInformerFactory } from './informers.js';
+import { SharedInformerFactory, stripManagedFields } from './informers.js';
 import { RestClientset } from './rest.js';
 import type { KubeObject, Tombstone } from './types.js';
 
@@ -199,6 +199,32 @@ test('informer: metadata-only informers hold PartialObjectMetadata', async () =>
       assert.equal(o.data, undefined);
     }
     assert.equal(inf.lister.byIndex('ownerUid', 'u-1').length, 1);
+    ac.abort();
+  });
+});
+
+test('informer: a transform (stripManagedFields) applies to the cache and handlers; updates from the cache keep the live managedFields', async () => {
+  await withServer({}, async (_server, cs) => {
+    const c = cs.resource(cms);
+    await c.create('a', { metadata: { name: 's0' }, data: { v: '0' } });
+    const mf = (o: KubeObject | undefined) => (o?.metadata as { managedFields?: unknown[] } | undefined)?.managedFields;
+    assert.ok(mf(await c.get('a', 's0')), 'the server records managedFields');
+    const factory = new SharedInformerFactory(cs, { resyncPeriodMs: 0, transform: stripManagedFields });
+    const inf = factory.informer(cms);
+    const seen: KubeObject[] = [];
+    inf.addEventHandler({ onAdd: (o) => seen.push(o), onUpdate: (_old, o) => seen.push(o) });
+    const ac = new AbortController();
+    factory.start(ac.signal);
+    await factory.waitForCacheSync();
+    await c.create('a', { metadata: { name: 's1' }, data: { v: '0' } });
+    await until(() => inf.lister.get('a', 's1') !== undefined, 's1');
+    // An update sent from the cached object (which has none) leaves the server's managedFields.
+    const cached = inf.lister.get('a', 's0')!;
+    const updated = await c.update('a', { ...cached, data: { v: '1' } });
+    assert.ok((mf(updated)?.length ?? 0) > 0, 'live managedFields kept');
+    await until(() => (inf.lister.get('a', 's0')?.data as { v?: string } | undefined)?.v === '1', 'the update');
+    for (const o of [...inf.lister.list(), ...seen]) assert.equal(mf(o), undefined, `${keyOf(o)} has managedFields`);
+    assert.ok(seen.length >= 3);
     ac.abort();
   });
 });

@@ -29,7 +29,30 @@ export interface SharedInformerFactoryOptions {
   /** Back-off after a failed list or watch: initial and cap (ms). Default 800 ms → 30 s. */
   backoffMs?: { initial: number; max: number };
   log?: (fields: Record<string, unknown>) => void;
+  /**
+   * Applied to every object before it is cached and handed to handlers (client-go's
+   * WithTransform), e.g. stripManagedFields.
+   */
+  transform?: (o: KubeObject) => KubeObject;
 }
+
+/**
+ * An informer transform that drops metadata.managedFields, as kube-controller-manager and
+ * kube-scheduler do for their caches: nothing they run reads them, and they were ~30% of what a
+ * cached pod costs (with 10,000 pods Running, 230 MiB over the controller manager, scheduler and
+ * nodes). An update sent from a cached object then carries no managedFields, which keeps the live
+ * ones. The object given is not changed.
+ */
+export function stripManagedFields(o: KubeObject): KubeObject {
+  const m = o.metadata as Record<string, unknown> | undefined;
+  if (m === undefined || m.managedFields === undefined) return o;
+  const { managedFields: _dropped, ...metadata } = m;
+  return { ...o, metadata };
+}
+
+/** The factory's options with their defaults, as each informer reads them. */
+type FactoryOptions = Required<Omit<SharedInformerFactoryOptions, 'watchTimeoutSeconds' | 'transform'>> &
+  Pick<SharedInformerFactoryOptions, 'transform'> & { watchTimeoutSeconds: () => number };
 
 function abortableSleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -70,15 +93,15 @@ export class RestSharedInformer implements SharedInformer {
     readonly ref: ResourceRef,
     clientset: Clientset,
     private readonly opts: InformerOptions,
-    private readonly fo: Required<Omit<SharedInformerFactoryOptions, 'watchTimeoutSeconds'>> & { watchTimeoutSeconds: () => number },
+    private readonly fo: FactoryOptions,
   ) {
     const meta = (clientset as { metadataResource?: (ref: ResourceRef) => ResourceClient }).metadataResource;
     this.client = opts.metadataOnly && typeof meta === 'function' ? meta.call(clientset, ref) : clientset.resource(ref);
   }
 
   private view(o: KubeObject): KubeObject {
-    if (this.opts.metadataOnly && o.kind !== 'PartialObjectMetadata') return toPartialObjectMetadata(o);
-    return o;
+    const v = this.opts.metadataOnly && o.kind !== 'PartialObjectMetadata' ? toPartialObjectMetadata(o) : o;
+    return this.fo.transform ? this.fo.transform(v) : v;
   }
 
   addEventHandler(handler: EventHandler): void {
@@ -284,7 +307,7 @@ export class RestSharedInformer implements SharedInformer {
 export class SharedInformerFactory implements InformerFactory {
   private readonly informers = new Map<string, RestSharedInformer>();
   private signal: AbortSignal | undefined;
-  private readonly fo: Required<Omit<SharedInformerFactoryOptions, 'watchTimeoutSeconds'>> & { watchTimeoutSeconds: () => number };
+  private readonly fo: FactoryOptions;
 
   constructor(
     private readonly clientset: Clientset,
@@ -297,6 +320,7 @@ export class SharedInformerFactory implements InformerFactory {
       clock: opts.clock ?? realClock,
       backoffMs: opts.backoffMs ?? { initial: 800, max: 30_000 },
       log: opts.log ?? (() => {}),
+      ...(opts.transform ? { transform: opts.transform } : {}),
       watchTimeoutSeconds: typeof wt === 'function' ? wt : typeof wt === 'number' ? () => wt : () => 300 + Math.floor(Math.random() * 300),
     };
   }

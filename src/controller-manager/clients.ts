@@ -6,7 +6,7 @@ import { ServiceAccountClients } from './service-account-clients.js';
 import { KUBERNETES_CLIENT_VERSION, newClientset } from '../client/rest.js';
 import { hostname } from 'node:os';
 import { EventBroadcaster } from '../client/events.js';
-import { SharedInformerFactory } from '../client/informers.js';
+import { SharedInformerFactory, stripManagedFields } from '../client/informers.js';
 import type { ClientBundle } from './manager.js';
 import { registerRestClientMetrics } from './metrics.js';
 import type { ControllerManagerOptions } from './options.js';
@@ -34,7 +34,8 @@ export async function buildClients(options: ControllerManagerOptions, registry: 
     log: (fields) => log?.(fields),
   });
   registerRestClientMetrics(registry, clientset.metrics, new URL(config.server).host);
-  const informers = new SharedInformerFactory(clientset, { resyncPeriodMs: options.minResyncPeriod, log });
+  // Caches without managedFields, as kube-controller-manager's: no controller reads them.
+  const informers = new SharedInformerFactory(clientset, { resyncPeriodMs: options.minResyncPeriod, log, transform: stripManagedFields });
   const broadcaster = new EventBroadcaster({ clientset, host: hostname(), log });
   return {
     clientset,

@@ -11,7 +11,7 @@
 // when given. Behaviour
 // annotations: see README.md.
 import { EventBroadcaster } from '../client/events.js';
-import { SharedInformerFactory } from '../client/informers.js';
+import { SharedInformerFactory, stripManagedFields } from '../client/informers.js';
 import type { InformerFactory } from '../client/types.js';
 import { NodeAgent, type NodeAgentOptions, type NodeAgentStats } from './agent.js';
 
@@ -38,7 +38,8 @@ export async function startNodes(opts: StartNodesOptions): Promise<NodesHandle> 
   const abort = new AbortController();
   let informers = opts.informers;
   const own = informers === undefined;
-  if (!informers) informers = new SharedInformerFactory(opts.clientset, { resyncPeriodMs: 0, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
+  // Caches without managedFields (stripManagedFields): the nodes never read them.
+  if (!informers) informers = new SharedInformerFactory(opts.clientset, { resyncPeriodMs: 0, transform: stripManagedFields, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
   // One broadcaster per node (created on its first event): events name their node as source.host.
   const broadcasters = new Map<string, EventBroadcaster>();
   let recorder = opts.recorder;

@@ -3,7 +3,7 @@
 // in flight), unschedulable pods marked PodScheduled=False and requeued by cluster events.
 import { hostname } from 'node:os';
 import { EventBroadcaster } from '../client/events.js';
-import { SharedInformerFactory } from '../client/informers.js';
+import { SharedInformerFactory, stripManagedFields } from '../client/informers.js';
 import { keyOf, objectOf } from '../client/cache.js';
 import { isConflict, isNotFound } from '../client/errors.js';
 import type { Clock } from '../client/clock.js';
@@ -101,7 +101,8 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
   const schedulerName = opts.schedulerName ?? DEFAULT_SCHEDULER_NAME;
   const log = opts.log ?? (() => {});
   const ownInformers = !opts.informers;
-  const informers = opts.informers ?? new SharedInformerFactory(opts.clientset, { log });
+  // Caches without managedFields, as kube-scheduler's: scheduling never reads them.
+  const informers = opts.informers ?? new SharedInformerFactory(opts.clientset, { log, transform: stripManagedFields });
   let broadcaster: EventBroadcaster | undefined;
   const recorder = opts.recorder ?? (broadcaster = new EventBroadcaster({ clientset: opts.clientset, host: hostname(), log })).newRecorder(schedulerName);
   const clock = opts.clock;
