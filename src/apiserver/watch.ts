@@ -19,6 +19,7 @@ import { forEachRange, isCacheError, jsonLength, type CachedObject, type CacheWa
 import type { WatchCacheEvent } from '../storage/cacher/types.js';
 import { buildTable, toServed, type ResponseFormat } from './encode.js';
 import { filterOf } from './list.js';
+import { RecentEncodings } from './recent-encodings.js';
 import { parseBool } from './request/request-info.js';
 import type { RequestContext } from './resources.js';
 
@@ -28,8 +29,8 @@ const decoder = new TextDecoder();
 /** Without timeoutSeconds Kubernetes ends a watch after 30 to 60 minutes (its minRequestTimeout). */
 const DEFAULT_WATCH_SECONDS = 1800;
 
-/** Per (format, version) encodings of one shared event. */
-const encodings = new WeakMap<object, Map<string, Uint8Array>>();
+/** Per (format, version) encodings of recent shared events (recent-encodings.ts). */
+const encodings = new RecentEncodings(2048);
 
 function statusObject(err: StatusError): KubeObject {
   return err.toStatus() as unknown as KubeObject;
@@ -101,12 +102,7 @@ export class WatchEncoder {
   encode(ev: WatchCacheEvent): Uint8Array {
     if (ev.type === 'BOOKMARK') return this.encodeSynthetic('BOOKMARK', bookmarkObject(this.kv, ev.revision, ev.initialEventsEnd));
     if (ev.type === 'ERROR') return this.encodeSynthetic('ERROR', statusObject(watchError(ev.error)));
-    let perEvent = encodings.get(ev);
-    if (!perEvent) encodings.set(ev, (perEvent = new Map()));
-    const key = this.cacheKey();
-    let bytes = perEvent.get(key);
-    if (!bytes) perEvent.set(key, (bytes = this.encodeObjectEvent(ev.type, ev.object)));
-    return bytes;
+    return encodings.get(ev, this.cacheKey(), () => this.encodeObjectEvent(ev.type, ev.object));
   }
 
   encodeSynthetic(type: 'BOOKMARK' | 'ERROR', obj: KubeObject): Uint8Array {
