@@ -4,7 +4,8 @@
 // resident memory at any moment includes up to a live heap's worth of garbage, more or less
 // depending on when the last collection happened (the API server bench's RSS with 10,000 pods was
 // bimodal: ~175 or ~197 MiB). A fixed factor of 1.5 (what Go's GOGC=50 would be) keeps that
-// garbage to half the live heap: 157–166 MiB over the same runs, for ~5% more CPU per create.
+// garbage to half the live heap: 157–166 MiB. The bench's CPU per create did not move beyond its
+// noise (A/B); creating pods in process, without HTTP, costs ~5% more.
 //
 // A user who sets the flag for node (NODE_OPTIONS or node's arguments) keeps their value.
 import { setFlagsFromString } from 'node:v8';
