@@ -97,8 +97,8 @@ export interface Storage {
   list(prefix: string, opts?: ListOptions): Promise<ListResult>;
   /**
    * Creates the key; AlreadyExists when it is present. Resolves with the write's revision. The
-   * store may keep `value` itself (lmdb hands it to its write thread as it is, without a copy, and
-   * watch events carry it): callers must not modify it afterwards. The same holds for `update`.
+   * store may keep `value` itself (lmdb serves it from memory until its commit is on disk, and watch
+   * events carry it): callers must not modify it afterwards. The same holds for `update`.
    */
   create(key: string, value: Uint8Array): Promise<number>;
   /** Replaces an existing key; NotFound when absent, Conflict when `expectModRevision` differs. */
