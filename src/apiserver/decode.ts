@@ -26,6 +26,11 @@ function inputOf(contentType: string | undefined): InputChoice {
   return input;
 }
 
+/** Whether a body of this Content-Type is JSON (what the create-body memo reads). */
+export function isJsonBody(contentType: string | undefined): boolean {
+  return inputOf(contentType).codec === 'json';
+}
+
 export function decodeBody(bytes: Uint8Array, contentType: string | undefined, type: StructType, opts: DecodeOptions = {}): DecodedBody {
   const input = inputOf(contentType);
   const r = decodeWith<KubeObject>(input.codec, bytes, type, opts);

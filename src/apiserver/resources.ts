@@ -18,7 +18,8 @@ import type { AdmissionHook } from '../registry/store.js';
 import type { ServiceAccountTokenIssuer } from './auth/serviceaccount-token-issuer.js';
 import { handleTokenReview, type TokenReviewer } from './token-review.js';
 import { validateDeleteOptions, type Store } from '../registry/store.js';
-import { decodeBody, type DecodedBody } from './decode.js';
+import { CreateBodies, cutBody } from './create-bodies.js';
+import { decodeBody, isJsonBody, type DecodedBody } from './decode.js';
 import { encodeList, encodeObject, encodeOther, type Body, type ResponseFormat, type TableOptions } from './encode.js';
 import { readBody } from './http/body.js';
 import { writeBytes } from './http/respond.js';
@@ -150,13 +151,34 @@ async function objectFromBody(ctx: RequestContext, kv: KindVersion, body: Decode
 }
 
 async function readObject(ctx: RequestContext, kv: KindVersion): Promise<KubeObject> {
-  const bytes = await readBody(ctx.req);
-  const decoded = decodeBody(bytes, ctx.req.headers['content-type'], kv.type, {
-    fieldValidation: fieldValidationOf(ctx.query, ctx.info.verb),
-    defaultGVK: { group: kv.group, version: kv.version, kind: kv.kind },
-  });
+  const decoded = decodeBytes(ctx, kv, await readBody(ctx.req), fieldValidationOf(ctx.query, ctx.info.verb));
   ctx.warnings.push(...decoded.warnings);
   return objectFromBody(ctx, kv, decoded);
+}
+
+function decodeBytes(ctx: RequestContext, kv: KindVersion, bytes: Buffer, fieldValidation: ReturnType<typeof fieldValidationOf>): DecodedBody {
+  return decodeBody(bytes, ctx.req.headers['content-type'], kv.type, { fieldValidation, defaultGVK: { group: kv.group, version: kv.version, kind: kv.kind } });
+}
+
+/** Bodies of creates decoded before, for the next create from the same template (create-bodies.ts). */
+const createBodies = new CreateBodies();
+/** Larger bodies (a ConfigMap's data) are not templates: not worth keeping. */
+const MAX_REMEMBERED_BODY = 16 * 1024;
+
+/**
+ * readObject for a create, through the create-body memo: the object, and the memo's key when the
+ * key stands for the object (the field manager then keys its fields by it too).
+ */
+async function readNewObject(ctx: RequestContext, kv: KindVersion): Promise<{ object: KubeObject; contentKey: string | undefined }> {
+  const bytes = await readBody(ctx.req);
+  const fieldValidation = fieldValidationOf(ctx.query, ctx.info.verb);
+  const cut = bytes.length <= MAX_REMEMBERED_BODY && isJsonBody(ctx.req.headers['content-type']) ? cutBody(`${apiVersionOf(kv)}/${kv.kind}\u0000${fieldValidation}`, bytes) : undefined;
+  let decoded = cut === undefined ? undefined : createBodies.recall(cut);
+  const known = decoded !== undefined;
+  decoded ??= decodeBytes(ctx, kv, bytes, fieldValidation);
+  const kept = known || (cut !== undefined && createBodies.remember(cut, bytes, decoded));
+  ctx.warnings.push(...decoded.warnings);
+  return { object: await objectFromBody(ctx, kv, decoded), contentKey: kept ? cut!.key : undefined };
 }
 
 export async function handleResource(ctx: RequestContext): Promise<void> {
@@ -195,9 +217,9 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
     case 'create': {
       if (info.name !== '') throw apiError.methodNotAllowed();
       const dryRun = dryRunOf(ctx.query, 'create');
-      const obj = await readObject(ctx, kv);
+      const { object: obj, contentKey } = await readNewObject(ctx, kv);
       await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
-      const created = await store.create(namespace, obj, { dryRun, consumeInput: true, fieldManager: fieldManagerOf(ctx, kv), admission: admissionOf(ctx, store, dryRun) });
+      const created = await store.create(namespace, obj, { dryRun, consumeInput: true, fieldManager: fieldManagerOf(ctx, kv), contentKey, admission: admissionOf(ctx, store, dryRun) });
       return reply(ctx, 201, encodeObject(created, kv, ctx.format, tableOptions(ctx)));
     }
     case 'update': {

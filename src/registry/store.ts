@@ -59,6 +59,11 @@ export interface WriteOptions {
    * Absent: managedFields stay as the object carries them (server-side apply computes its own).
    */
   fieldManager?: FieldManagerInfo;
+  /**
+   * create: a key that is the same for creates whose objects differ in identity only (name, uid,
+   * timestamps): the field manager reuses the fields it found for the first (apiserver/create-bodies.ts).
+   */
+  contentKey?: string;
 }
 
 export interface FieldManagerInfo {
@@ -189,7 +194,7 @@ export class Store {
     m.uid = newUid();
     m.creationTimestamp = timestamp(ctx.now);
     // Kubernetes' field manager sees the object as the client sent it (defaulted), before the strategy.
-    if (opts.fieldManager) this.trackManagedFields(undefined, obj, opts.fieldManager, ctx.now);
+    if (opts.fieldManager) this.trackManagedFields(undefined, obj, opts.fieldManager, ctx.now, opts.contentKey);
     // Mutating admission comes after the field manager (what it adds is no one's: a pod's token
     // volume is not in its managedFields) and before the strategy, as in kube-apiserver's handler.
     await opts.admission?.mutate?.(obj, undefined);
@@ -334,9 +339,9 @@ export class Store {
   }
 
   /** metadata.managedFields of `next` after `writer` turned `live` (undefined: nothing, a create) into it. */
-  private trackManagedFields(live: KubeObject | undefined, next: KubeObject, writer: FieldManagerInfo, now: number): void {
+  private trackManagedFields(live: KubeObject | undefined, next: KubeObject, writer: FieldManagerInfo, now: number, contentKey?: string): void {
     const actor = { manager: writer.manager, apiVersion: writer.apiVersion, subresource: writer.subresource ?? '', now };
-    trackUpdate(live, next, actor, kindFields(this.kind.type, !!this.strategy.hasStatus));
+    trackUpdate(live, next, actor, kindFields(this.kind.type, !!this.strategy.hasStatus), contentKey);
   }
 
   /** Kubernetes' BeforeUpdate: system metadata kept, status or spec kept by path, generation, validation. */

@@ -66,14 +66,18 @@ function capUpdaters(managed: Managed): void {
 /**
  * Records a create (`live` undefined), update or non-apply patch by `actor` in
  * `next.metadata.managedFields`. `next` is the object about to be written; `live` is not changed.
+ * `contentKey` (creates): equal for objects that differ in identity fields only, known to the
+ * caller (the same request body less the name), so the create cache needs no JSON of `next`.
  */
-export function trackUpdate(live: Obj | undefined, next: Obj, actor: Actor, kind: KindFields): void {
+export function trackUpdate(live: Obj | undefined, next: Obj, actor: Actor, kind: KindFields, contentKey?: string): void {
   const nm = metaOf(next);
   const requested = nm.managedFields;
   delete nm.managedFields;
   let createKey: CreateKey | undefined;
   if (live === undefined && requested === undefined) {
-    createKey = createCacheKey(next, nm, actor, kind);
+    // A caller's content key stands for the object less its identity, as the JSON would (it
+    // starts with a character no JSON text starts with, so the two kinds of keys never meet).
+    createKey = contentKey !== undefined ? { writer: writerOf(actor, kind), json: `\u0000${contentKey}` } : createCacheKey(next, nm, actor, kind);
     const fields = createCacheGet(createKey);
     if (fields !== undefined) {
       nm.managedFields = [updateEntry(actor, fields)];
@@ -159,7 +163,11 @@ const IDENTITY = new Set(['name', 'namespace', 'uid', 'creationTimestamp', 'reso
 function createCacheKey(next: Obj, nm: Obj, actor: Actor, kind: KindFields): CreateKey {
   const rest: Obj = {};
   for (const k in nm) if (!IDENTITY.has(k)) rest[k] = nm[k];
-  return { writer: `${kind.type.name}\u0000${actor.manager}\u0000${actor.apiVersion}\u0000${actor.subresource}`, json: JSON.stringify({ ...next, metadata: rest }) };
+  return { writer: writerOf(actor, kind), json: JSON.stringify({ ...next, metadata: rest }) };
+}
+
+function writerOf(actor: Actor, kind: KindFields): string {
+  return `${kind.type.name}\u0000${actor.manager}\u0000${actor.apiVersion}\u0000${actor.subresource}`;
 }
 
 function updateEntry(actor: Actor, fieldsV1: Obj): Obj {

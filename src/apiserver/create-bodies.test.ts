@@ -1,0 +1,112 @@
+// The create-body memo: a body differing from a remembered one in metadata.name only decodes to a
+// copy with that name, exactly what decoding it gives; cuts that are not metadata.name are never
+// remembered; over HTTP, creates from one template get their own names, warnings and managedFields.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { findResource } from '../api/kinds.js';
+import { decodeBody } from './decode.js';
+import { CreateBodies, cutBody } from './create-bodies.js';
+import { startApiServer, type ApiServer } from './server.js';
+
+const pods = findResource('', 'v1', 'pods')!;
+const decode = (bytes: Buffer) => decodeBody(bytes, 'application/json', pods.type, { fieldValidation: 'Warn' });
+const podBody = (name: string, extra = '') =>
+  Buffer.from(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"${name}","labels":{"app":"web"}},"spec":{${extra}"containers":[{"name":"c","image":"nginx"}]}}`);
+
+describe('cutBody', () => {
+  it('cuts the first "name" value after "metadata":{, keyed by the rest and the offset', () => {
+    const a = cutBody('s', podBody('pod-a'))!;
+    const b = cutBody('s', podBody('pod-bb'))!;
+    assert.equal(a.name, 'pod-a');
+    assert.equal(b.name, 'pod-bb');
+    assert.equal(a.key, b.key);
+    assert.notEqual(cutBody('t', podBody('pod-a'))!.key, a.key, 'the scope is part of the key');
+  });
+
+  it('keys a body without such a value whole, and refuses values it cannot cut cleanly', () => {
+    const generated = cutBody('s', Buffer.from('{"metadata":{"generateName":"web-"},"spec":{}}'))!;
+    assert.equal(generated.name, undefined);
+    assert.equal(cutBody('s', Buffer.from('{"metadata":{"name":"a\\u0062"}}')), undefined);
+    assert.equal(cutBody('s', Buffer.from('{"metadata":{"name":""}}')), undefined);
+    assert.equal(cutBody('s', Buffer.from('{"metadata":{"name":"unterminated')), undefined);
+  });
+});
+
+describe('CreateBodies', () => {
+  it('recalls a body differing in the name as its own decoding, a fresh copy each time', () => {
+    const memo = new CreateBodies();
+    const first = podBody('pod-a', '"bogus":1,');
+    assert.equal(memo.remember(cutBody('s', first)!, first, decode(first)), true);
+    for (const name of ['pod-b', 'ünïcode-name']) {
+      const body = podBody(name, '"bogus":1,');
+      const recalled = memo.recall(cutBody('s', body)!)!;
+      assert.deepEqual(recalled, decode(body));
+      assert.equal(recalled.warnings.length, 1, 'the unknown field is warned about every time');
+      (recalled.object.spec as { containers: unknown[] }).containers.length = 0;
+    }
+    assert.deepEqual(memo.recall(cutBody('s', podBody('pod-c', '"bogus":1,'))!), decode(podBody('pod-c', '"bogus":1,')));
+    assert.equal(memo.recall(cutBody('s', podBody('pod-c'))!), undefined, 'another body');
+  });
+
+  it('never remembers a cut that is not what becomes metadata.name', () => {
+    const memo = new CreateBodies();
+    const cases = [
+      // A label called "name" comes first.
+      '{"metadata":{"labels":{"name":"x"},"name":"x"}}',
+      // A nested metadata (a Deployment's template) comes first.
+      '{"spec":{"template":{"metadata":{"name":"x"}}},"metadata":{"name":"x"}}',
+      // A duplicated name: the last one wins.
+      '{"metadata":{"name":"x","name":"y"}}',
+      // metadata.name written in another way, the cut is a container's name.
+      '{"metadata":{"name" : "x"},"spec":{"containers":[{"name":"x"}]}}',
+    ];
+    for (const text of cases) {
+      const bytes = Buffer.from(text);
+      const cut = cutBody('s', bytes);
+      assert.ok(cut, text);
+      assert.equal(memo.remember(cut, bytes, decode(bytes)), false, text);
+    }
+    const named = Buffer.from('{"metadata":{"name" : "x"}}');
+    assert.equal(memo.remember(cutBody('s', named)!, named, decode(named)), false, 'a name not cut: the body is its own key, and not worth keeping');
+    const generated = Buffer.from('{"metadata":{"generateName":"x-"}}');
+    assert.equal(memo.remember(cutBody('s', generated)!, generated, decode(generated)), true, 'no name: identical bodies');
+  });
+});
+
+describe('creates from one template over HTTP', () => {
+  let server: ApiServer;
+  before(async () => {
+    server = await startApiServer({ storage: 'memory', port: 0, log: () => {} });
+  });
+  after(() => server.close());
+
+  const create = async (path: string, body: string) => {
+    const r = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    return { status: r.status, warning: r.headers.get('warning'), body: (await r.json()) as any };
+  };
+
+  it('gives each pod its name, the warnings of its body and the same managedFields', async () => {
+    await create('/api/v1/namespaces/default/serviceaccounts', '{"metadata":{"name":"default"}}');
+    const results = [];
+    for (const name of ['t-1', 't-2', 't-3']) results.push(await create('/api/v1/namespaces/default/pods', podBody(name, '"bogus":1,').toString()));
+    assert.deepEqual(results.map((r) => [r.status, r.body.metadata.name]), [[201, 't-1'], [201, 't-2'], [201, 't-3']]);
+    for (const r of results) assert.match(r.warning ?? '', /unknown field \\"spec.bogus\\"/);
+    const fields = results.map((r) => JSON.stringify(r.body.metadata.managedFields.map((e: { fieldsV1: unknown }) => e.fieldsV1)));
+    assert.equal(new Set(fields).size, 1);
+    assert.match(fields[0]!, /"f:labels":\{".":\{\},"f:app":\{\}\}/);
+  });
+
+  it('names each namespace in its own metadata.name label (defaults run on every copy)', async () => {
+    for (const name of ['memo-a', 'memo-b']) {
+      const r = await create('/api/v1/namespaces', `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"${name}"}}`);
+      assert.equal(r.status, 201);
+      assert.equal(r.body.metadata.labels['kubernetes.io/metadata.name'], name);
+    }
+  });
+
+  it('refuses an invalid name in a remembered body as it would any', async () => {
+    const r = await create('/api/v1/namespaces/default/pods', podBody('Not_Valid', '"bogus":1,').toString());
+    assert.equal(r.status, 422);
+    assert.equal(r.body.details.name, 'Not_Valid');
+  });
+});
