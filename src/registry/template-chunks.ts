@@ -42,6 +42,8 @@ const BYTES_PER_REFERENCE = 16;
 export class Template {
   /** Its chunks in order: views of its bytes. */
   readonly sequence: Uint8Array[] = [];
+  /** All its bytes (the chunks are consecutive views of them). */
+  bytes: Uint8Array | undefined;
   /** Where each chunk key (hash and length) first occurs in `sequence`. */
   readonly chunks = new Map<number, number>();
   /**
@@ -98,6 +100,7 @@ function nextChunk(bytes: Uint8Array, from: number, to: number): void {
 
 /** Makes `base` (held as it is by its object) the template: its chunks, indexed as views of it. */
 export function indexTemplate(template: Template, base: Uint8Array, offsets: readonly number[]): void {
+  template.bytes = base;
   forEachSegment(base, offsets, (from, to) => {
     for (let pos = from; pos < to; pos = chunkEnd) {
       nextChunk(base, pos, to);
@@ -122,6 +125,13 @@ function sameBytes(a: Uint8Array, b: Uint8Array, bStart: number): boolean {
   return true;
 }
 
+/** How many bytes of `a` from `aStart` and `b` from `bStart` are equal, up to `max`. */
+function commonPrefix(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, max: number): number {
+  let n = 0;
+  while (n < max && a[aStart + n] === b[bStart + n]) n++;
+  return n;
+}
+
 /**
  * `base` with its inserts (at `offsets`, ascending), re-expressed against a template's chunks:
  * chunks of `base` the index holds become inserts of the template's bytes, the rest is copied into
@@ -130,39 +140,51 @@ function sameBytes(a: Uint8Array, b: Uint8Array, bStart: number): boolean {
  */
 export function shareWithTemplate<I extends Insert>(template: Template, base: Buffer, offsets: readonly number[], inserts: readonly I[]): SharedLayout<I> | undefined {
   const { chunks: index, sequence } = template;
-  // Per chunk, in order: its end and, when shared, the template's bytes.
+  const bytes = template.bytes;
+  if (bytes === undefined) return undefined;
+  // Per piece of `base`, in order: its end and, when it is the template's, where in the
+  // template's buffer (-1: the object's own bytes).
   const ends: number[] = [];
-  const found: Array<Uint8Array | undefined> = [];
+  const found: number[] = [];
   let sharedBytes = 0;
   let sharedCount = 0;
   forEachSegment(base, offsets, (from, to) => {
-    // After a chunk found in the template, the template's next chunk is tried first, by comparing
-    // bytes without hashing them: objects of one template differ in a few places, so most of an
-    // object is a run of the template's chunks in order. Any stretch of equal bytes may be shared;
-    // the rolling hash is only how a stretch is found again after a difference.
+    // After a chunk found in the template, the template's next chunks are tried first, by
+    // comparing bytes without hashing them: objects of one template differ in a few places, so
+    // most of an object is a run of the template's chunks in order, compared in one pass and taken
+    // as whole chunks. The rolling hash is only how a stretch is found again after a difference.
     let predicted = -1;
     for (let pos = from; pos < to; ) {
-      let t: Uint8Array | undefined = predicted >= 0 ? sequence[predicted] : undefined;
-      if (t !== undefined && pos + t.length <= to && sameBytes(t, base, pos)) {
-        predicted++;
-      } else {
-        nextChunk(base, pos, to);
-        const at = index.get(chunkKey);
-        t = at === undefined ? undefined : sequence[at]!;
-        if (t !== undefined && t.length === chunkEnd - pos && sameBytes(t, base, pos)) {
-          predicted = at! + 1;
-        } else {
-          t = undefined;
-          predicted = -1;
+      if (predicted >= 0 && predicted < sequence.length) {
+        const start = sequence[predicted]!.byteOffset;
+        const equal = commonPrefix(base, pos, bytes, start - bytes.byteOffset, Math.min(to - pos, bytes.byteLength - (start - bytes.byteOffset)));
+        let length = 0;
+        let next = predicted;
+        while (next < sequence.length && length + sequence[next]!.length <= equal) length += sequence[next++]!.length;
+        if (next > predicted) {
+          pos += length;
+          ends.push(pos);
+          found.push(start);
+          sharedBytes += length;
+          sharedCount += next - predicted;
+          predicted = next;
+          continue;
         }
       }
-      pos = t === undefined ? chunkEnd : pos + t.length;
-      ends.push(pos);
-      found.push(t);
-      if (t !== undefined) {
+      nextChunk(base, pos, to);
+      const at = index.get(chunkKey);
+      const t = at === undefined ? undefined : sequence[at]!;
+      if (t !== undefined && t.length === chunkEnd - pos && sameBytes(t, base, pos)) {
+        predicted = at! + 1;
+        found.push(t.byteOffset);
         sharedBytes += t.length;
         sharedCount++;
+      } else {
+        predicted = -1;
+        found.push(-1);
       }
+      pos = chunkEnd;
+      ends.push(pos);
     }
   });
   if (sharedBytes < MIN_SHARED_BYTES + BYTES_PER_REFERENCE * sharedCount) return undefined;
@@ -172,16 +194,15 @@ export function shareWithTemplate<I extends Insert>(template: Template, base: Bu
   const outInserts: Array<I | Uint8Array> = [];
   let pos = 0;
   let next = 0; // the next of the given inserts to place
-  // The run of template bytes being extended: consecutive shared chunks that follow each other in
+  // The run of template bytes being extended: consecutive shared pieces that follow each other in
   // the template too, with no given insert between them, become one insert.
-  let runBuffer: ArrayBufferLike | undefined;
-  let runStart = 0;
+  let runStart = -1;
   let runEnd = 0;
   const endRun = (): void => {
-    if (runBuffer === undefined) return;
+    if (runStart < 0) return;
     outOffsets.push(pos);
-    outInserts.push(template.run(runBuffer, runStart, runEnd - runStart));
-    runBuffer = undefined;
+    outInserts.push(template.run(bytes.buffer, runStart, runEnd - runStart));
+    runStart = -1;
   };
   for (let c = 0; c < ends.length; c++) {
     const start = c === 0 ? 0 : ends[c - 1]!;
@@ -191,16 +212,15 @@ export function shareWithTemplate<I extends Insert>(template: Template, base: Bu
       outOffsets.push(pos);
       outInserts.push(inserts[next++]!);
     }
-    const t = found[c];
-    if (t === undefined) {
+    const at = found[c]!;
+    if (at < 0) {
       endRun();
       pos += base.copy(own, pos, start, end);
-    } else if (runBuffer === t.buffer && runEnd === t.byteOffset) runEnd += t.byteLength;
+    } else if (runStart >= 0 && runEnd === at) runEnd += end - start;
     else {
       endRun();
-      runBuffer = t.buffer;
-      runStart = t.byteOffset;
-      runEnd = t.byteOffset + t.byteLength;
+      runStart = at;
+      runEnd = at + end - start;
     }
   }
   endRun();
