@@ -36,7 +36,10 @@ describe('CreateBodies', () => {
   it('recalls a body differing in the name as its own decoding, a fresh copy each time', () => {
     const memo = new CreateBodies();
     const first = podBody('pod-a', '"bogus":1,');
-    assert.equal(memo.remember(cutBody('s', first)!, first, decode(first)), true);
+    assert.equal(memo.remember(cutBody('s', first)!, first, decode(first)), false, 'a key seen once is not kept');
+    assert.equal(memo.recall(cutBody('s', podBody('pod-b', '"bogus":1,'))!), undefined);
+    const second = podBody('pod-a2', '"bogus":1,');
+    assert.equal(memo.remember(cutBody('s', second)!, second, decode(second)), true, 'kept when seen again');
     for (const name of ['pod-b', 'ünïcode-name']) {
       const body = podBody(name, '"bogus":1,');
       const recalled = memo.recall(cutBody('s', body)!)!;
@@ -60,16 +63,15 @@ describe('CreateBodies', () => {
       // metadata.name written in another way, the cut is a container's name.
       '{"metadata":{"name" : "x"},"spec":{"containers":[{"name":"x"}]}}',
     ];
+    const twice = (bytes: Buffer) => [0, 1].map(() => memo.remember(cutBody('s', bytes)!, bytes, decode(bytes)));
     for (const text of cases) {
       const bytes = Buffer.from(text);
-      const cut = cutBody('s', bytes);
-      assert.ok(cut, text);
-      assert.equal(memo.remember(cut, bytes, decode(bytes)), false, text);
+      assert.ok(cutBody('s', bytes), text);
+      assert.deepEqual(twice(bytes), [false, false], text);
+      assert.equal(memo.recall(cutBody('s', bytes)!), undefined, text);
     }
-    const named = Buffer.from('{"metadata":{"name" : "x"}}');
-    assert.equal(memo.remember(cutBody('s', named)!, named, decode(named)), false, 'a name not cut: the body is its own key, and not worth keeping');
-    const generated = Buffer.from('{"metadata":{"generateName":"x-"}}');
-    assert.equal(memo.remember(cutBody('s', generated)!, generated, decode(generated)), true, 'no name: identical bodies');
+    assert.deepEqual(twice(Buffer.from('{"metadata":{"name" : "x"}}')), [false, false], 'a name not cut: the body is its own key, and not worth keeping');
+    assert.deepEqual(twice(Buffer.from('{"metadata":{"generateName":"x-"}}')), [false, true], 'no name: identical bodies');
   });
 });
 
@@ -97,7 +99,7 @@ describe('creates from one template over HTTP', () => {
   });
 
   it('names each namespace in its own metadata.name label (defaults run on every copy)', async () => {
-    for (const name of ['memo-a', 'memo-b']) {
+    for (const name of ['memo-a', 'memo-b', 'memo-c']) {
       const r = await create('/api/v1/namespaces', `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"${name}"}}`);
       assert.equal(r.status, 201);
       assert.equal(r.body.metadata.labels['kubernetes.io/metadata.name'], name);

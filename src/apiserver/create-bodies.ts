@@ -54,42 +54,74 @@ interface Entry {
   readonly warnings: readonly string[];
 }
 
-/** Decoded create bodies by key; emptied when full (templates in use are few). */
-export class CreateBodies {
-  /** By key length: the keys are kilobytes of fresh text, compared rather than hashed. */
-  private readonly byLength = new Map<number, Entry[]>();
+/**
+ * Keys of kilobytes of fresh text, found by length and compared rather than hashed; emptied when
+ * full (templates in use are few).
+ */
+class KeyedByLength<T extends { readonly key: string }> {
+  private readonly byLength = new Map<number, T[]>();
   private size = 0;
 
-  constructor(private readonly max = 64) {}
+  constructor(private readonly max: number) {}
 
-  /** What a body with this cut decodes to, when a body with the same key was decoded before. */
-  recall(cut: BodyCut): DecodedBody | undefined {
-    const candidates = this.byLength.get(cut.key.length);
-    if (candidates === undefined) return undefined;
-    for (const e of candidates) {
-      if (e.key !== cut.key) continue;
-      const object = cloneJson(e.object);
-      if (cut.name !== undefined) metaOf(object).name = cut.name;
-      return { object, warnings: [...e.warnings] };
-    }
+  get(key: string): T | undefined {
+    const candidates = this.byLength.get(key.length);
+    if (candidates !== undefined) for (const e of candidates) if (e.key === key) return e;
     return undefined;
   }
 
-  /**
-   * Keeps what the body of `cut` decoded to, if the cut is sound for it (see above): `bytes` are
-   * the body, `decoded` what it decoded to (copied: the caller keeps it). Returns whether it was kept.
-   */
-  remember(cut: BodyCut, bytes: Buffer, decoded: DecodedBody): boolean {
-    if (cut.name === undefined ? str(metaOf(decoded.object).name) !== '' : !cutIsName(cut, bytes)) return false;
+  add(entry: T): void {
     if (this.size >= this.max) {
       this.byLength.clear();
       this.size = 0;
     }
-    const entry: Entry = { key: cut.key, object: cloneJson(decoded.object), warnings: [...decoded.warnings] };
-    const candidates = this.byLength.get(cut.key.length);
-    if (candidates === undefined) this.byLength.set(cut.key.length, [entry]);
+    const candidates = this.byLength.get(entry.key.length);
+    if (candidates === undefined) this.byLength.set(entry.key.length, [entry]);
     else candidates.push(entry);
     this.size++;
+  }
+}
+
+/**
+ * Decoded create bodies by key. A body is kept from its key's second sighting on: a create that
+ * is no template's (most of what kubectl sends) costs only its key, not a check and a copy.
+ */
+export class CreateBodies {
+  private readonly decoded: KeyedByLength<Entry>;
+  /** Keys seen once, and keys whose cut is not the name (not checked again). */
+  private readonly seen: KeyedByLength<{ key: string; refused: boolean }>;
+
+  constructor(max = 64) {
+    this.decoded = new KeyedByLength(max);
+    this.seen = new KeyedByLength(2 * max);
+  }
+
+  /** What a body with this cut decodes to, when a body with the same key was decoded before. */
+  recall(cut: BodyCut): DecodedBody | undefined {
+    const e = this.decoded.get(cut.key);
+    if (e === undefined) return undefined;
+    const object = cloneJson(e.object);
+    if (cut.name !== undefined) metaOf(object).name = cut.name;
+    return { object, warnings: [...e.warnings] };
+  }
+
+  /**
+   * Keeps what the body of `cut` decoded to, from the second time its key is seen, if the cut is
+   * sound for it (see above): `bytes` are the body, `decoded` what it decoded to (copied: the
+   * caller keeps it). Returns whether it was kept.
+   */
+  remember(cut: BodyCut, bytes: Buffer, decoded: DecodedBody): boolean {
+    const seen = this.seen.get(cut.key);
+    if (seen === undefined) {
+      this.seen.add({ key: cut.key, refused: false });
+      return false;
+    }
+    if (seen.refused) return false;
+    if (cut.name === undefined ? str(metaOf(decoded.object).name) !== '' : !cutIsName(cut, bytes)) {
+      seen.refused = true;
+      return false;
+    }
+    this.decoded.add({ key: cut.key, object: cloneJson(decoded.object), warnings: [...decoded.warnings] });
     return true;
   }
 }
