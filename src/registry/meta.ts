@@ -2,6 +2,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { ObjectMeta } from '../api/meta/v1.js';
 import type { KubeObject } from '../api/schema/kind.js';
+export { cloneJson } from '../machinery/clone.js';
 
 export type Meta = Record<string, unknown>;
 
@@ -75,31 +76,3 @@ export function metaCopyWithResourceVersion(meta: Meta, resourceVersion: string,
   return out;
 }
 
-/**
- * A deep copy of a JSON value (plain objects, arrays, primitives). A recursive copy is several
- * times faster than structuredClone on objects like pods; anything that is not JSON data (a Date,
- * a Map, ...) falls back to structuredClone.
- */
-export function cloneJson<T>(v: T): T {
-  return cloneValue(v) as T;
-}
-
-function cloneValue(v: unknown): unknown {
-  if (typeof v !== 'object' || v === null) return v;
-  if (Array.isArray(v)) {
-    const n = v.length;
-    const out = new Array<unknown>(n);
-    for (let i = 0; i < n; i++) out[i] = cloneValue(v[i]);
-    return out;
-  }
-  const proto: unknown = Object.getPrototypeOf(v);
-  if (proto !== Object.prototype && proto !== null) return structuredClone(v);
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) {
-    const c = cloneValue((v as Record<string, unknown>)[k]);
-    // An own "__proto__" key (JSON.parse makes one) must stay a key, not become the prototype.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
-    else out[k] = c;
-  }
-  return out;
-}

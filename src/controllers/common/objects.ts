@@ -1,5 +1,6 @@
 // Small accessors over objects in JSON form, shared by the controllers.
 import type { KubeObject } from '../../client/types.js';
+import { cloneJson } from '../../machinery/clone.js';
 
 export interface ObjectMeta {
   name?: string;
@@ -37,8 +38,9 @@ export function isConflict(e: unknown): boolean {
   return err?.code === 409 && err.reason !== 'AlreadyExists';
 }
 
+/** A deep copy of an object from the API (JSON data): several times faster than structuredClone. */
 export function deepCopy<T>(v: T): T {
-  return structuredClone(v);
+  return cloneJson(v);
 }
 
 /** Milliseconds of an RFC 3339 time, 0 for none. */

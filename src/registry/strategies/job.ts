@@ -33,6 +33,7 @@ import type { ResourceStrategy, StrategyContext } from '../strategy.js';
 import { cronScheduleError, isKnownTimeZone } from '../../machinery/cron.js';
 import { validatePodTemplateSpec } from './podspec.js';
 import { podWarnings } from './warnings.js';
+import { cloneJson } from '../meta.js';
 
 export const ControllerUidLabel = 'batch.kubernetes.io/controller-uid';
 export const JobNameLabel = 'batch.kubernetes.io/job-name';
@@ -189,7 +190,7 @@ export function validateJob(job: Obj): FieldError[] {
 
 /** The template with the fields a suspended, never-started job may change taken from `from`. */
 function withSchedulingDirectives(template: Obj, from: Obj): Obj {
-  const t = structuredClone(template);
+  const t = cloneJson(template);
   const meta = obj(t.metadata);
   const fromMeta = obj(from.metadata);
   meta.labels = fromMeta.labels;
@@ -302,12 +303,12 @@ export const jobStrategy: ResourceStrategy = {
   warnings: (job) => podWarnings(obj(obj(job.spec).template), 'spec.template'),
   prepareForCreate: (job, ctx) => prepareJobForCreate(job, ctx),
   prepareForUpdate(job, old) {
-    job.status = structuredClone(old.status);
+    job.status = cloneJson(old.status);
   },
   validate: (job) => validateJob(job),
   validateUpdate: (job, old) => validateJobUpdate(job, old),
   prepareForStatusUpdate(job, old) {
-    job.spec = structuredClone(old.spec);
+    job.spec = cloneJson(old.spec);
   },
   validateStatusUpdate: (job) => validateJobStatus(job),
 };
@@ -362,12 +363,12 @@ export const cronJobStrategy: ResourceStrategy = {
   tracksGeneration: true,
   warnings: (cj) => podWarnings(obj(obj(obj(obj(cj.spec).jobTemplate).spec).template), 'spec.jobTemplate.spec.template'),
   prepareForUpdate(cj, old) {
-    cj.status = structuredClone(old.status);
+    cj.status = cloneJson(old.status);
   },
   validate: (cj) => validateCronJob(cj),
   validateUpdate: (cj, old) => validateCronJobSpec(obj(cj.spec), obj(old.spec)),
   prepareForStatusUpdate(cj, old) {
-    cj.spec = structuredClone(old.spec);
+    cj.spec = cloneJson(old.spec);
   },
   validateStatusUpdate: () => [],
 };

@@ -7,6 +7,7 @@ import { fieldError, type FieldError } from '../../machinery/validation/field-er
 import { nameIsDNSLabel } from '../../machinery/validation/names.js';
 import { validateFinalizerName, validateKubeFinalizerName } from '../../machinery/validation/object-meta.js';
 import type { ResourceStrategy } from '../strategy.js';
+import { cloneJson } from '../meta.js';
 
 /** validateFinalizerName (core): qualified, and standard when unqualified. */
 function finalizerErrors(finalizers: unknown, indexed: boolean): FieldError[] {
@@ -23,7 +24,7 @@ function keepFinalizers(ns: Record<string, unknown>, old: Record<string, unknown
   const spec = obj(ns.spec);
   const oldFinalizers = obj(old.spec).finalizers;
   if (oldFinalizers === undefined) delete spec.finalizers;
-  else spec.finalizers = structuredClone(oldFinalizers);
+  else spec.finalizers = cloneJson(oldFinalizers);
   ns.spec = spec;
 }
 
@@ -44,7 +45,7 @@ export const namespaceStrategy: ResourceStrategy = {
   },
   prepareForUpdate(ns, old) {
     keepFinalizers(ns, old);
-    ns.status = structuredClone(old.status);
+    ns.status = cloneJson(old.status);
   },
   validate(ns) {
     return finalizerErrors(obj(ns.spec).finalizers, false);
@@ -53,7 +54,7 @@ export const namespaceStrategy: ResourceStrategy = {
     return [];
   },
   prepareForStatusUpdate(ns, old) {
-    ns.spec = structuredClone(old.spec);
+    ns.spec = cloneJson(old.spec);
   },
   validateStatusUpdate(ns) {
     const phase = str(obj(ns.status).phase);
@@ -73,7 +74,7 @@ export const namespaceFinalizeStrategy: ResourceStrategy = {
   tracksGeneration: false,
   nameValidator: nameIsDNSLabel,
   prepareForUpdate(ns, old) {
-    ns.status = structuredClone(old.status);
+    ns.status = cloneJson(old.status);
   },
   validate: () => [],
   validateUpdate(ns) {

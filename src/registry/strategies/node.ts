@@ -11,6 +11,7 @@ import { isConfigMapKey, isIPv6String, isValidCIDR, isValidLabelValue, nameIsDNS
 import type { ResourceStrategy } from '../strategy.js';
 import { validateTaintEffect } from './podspec.js';
 import { resourceEntries, validateResourceQuantityValue } from './resources.js';
+import { cloneJson } from '../meta.js';
 
 /** validateNodeTaints (reported under metadata.taints, as Kubernetes does). */
 export function validateNodeTaints(taints: unknown, path: string): FieldError[] {
@@ -161,13 +162,13 @@ export const nodeStrategy: ResourceStrategy = {
   },
   prepareForUpdate(node, old) {
     if (old.status === undefined) delete node.status;
-    else node.status = structuredClone(old.status);
+    else node.status = cloneJson(old.status);
   },
   validate: (node) => validateNode(node),
   validateUpdate: (node, old) => validateNodeUpdate(node, old),
   prepareForStatusUpdate(node, old) {
     if (old.spec === undefined) delete node.spec;
-    else node.spec = structuredClone(old.spec);
+    else node.spec = cloneJson(old.spec);
   },
   validateStatusUpdate: (node, old) => validateNodeUpdate(node, old),
 };

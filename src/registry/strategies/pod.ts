@@ -24,6 +24,7 @@ import type { ResourceStrategy } from '../strategy.js';
 import { ephemeralContainerDiff, podSpecDiff } from './pod-diff.js';
 import { podWarnings } from './warnings.js';
 import { validateEphemeralContainers, validatePodCreate, validatePodMetadataAndSpec, validatePodSpecificAnnotations, validateTolerations, validateVolumes, type PodValidationOptions } from './podspec.js';
+import { cloneJson } from '../meta.js';
 
 const MaxInt32 = 2147483647;
 
@@ -190,7 +191,7 @@ export function validatePodUpdate(newPod: Obj, oldPod: Obj): FieldError[] {
   }
   if (semanticEqual(ns, os)) return errs;
   // Munge the fields an update may change back to their old values, then compare.
-  const munged: Obj = structuredClone(ns);
+  const munged: Obj = cloneJson(ns);
   munged.containers = objs(ns.containers).map((c, i) => ({ ...c, image: objs(os.containers)[i]?.image }));
   if (Array.isArray(ns.initContainers)) munged.initContainers = objs(ns.initContainers).map((c, i) => ({ ...c, image: objs(os.initContainers)[i]?.image }));
   munged.activeDeadlineSeconds = os.activeDeadlineSeconds;
@@ -319,7 +320,7 @@ export const podStrategy: ResourceStrategy = {
     pod.status = { phase: 'Pending', ...(conditions.length > 0 ? { conditions } : {}), qosClass: computePodQOS(pod) };
   },
   prepareForUpdate(pod, old) {
-    pod.status = structuredClone(old.status);
+    pod.status = cloneJson(old.status);
   },
   validate(pod) {
     return validatePodCreate(pod, podValidationOptions(pod, undefined));
@@ -328,11 +329,11 @@ export const podStrategy: ResourceStrategy = {
     return validatePodUpdate(pod, old);
   },
   prepareForStatusUpdate(pod, old) {
-    pod.spec = structuredClone(old.spec);
+    pod.spec = cloneJson(old.spec);
     const meta = obj(pod.metadata);
     const oldMeta = obj(old.metadata);
     if (oldMeta.ownerReferences === undefined) delete meta.ownerReferences;
-    else meta.ownerReferences = structuredClone(oldMeta.ownerReferences);
+    else meta.ownerReferences = cloneJson(oldMeta.ownerReferences);
     pod.metadata = meta;
     const status = obj(pod.status);
     if (str(status.qosClass) === '' && str(obj(old.status).qosClass) !== '') status.qosClass = obj(old.status).qosClass;
@@ -354,11 +355,11 @@ export const podEphemeralContainersStrategy: ResourceStrategy = {
   tracksGeneration: true,
   prepareForUpdate(pod, old) {
     const ephemeral = obj(pod.spec).ephemeralContainers;
-    const spec = structuredClone(obj(old.spec));
+    const spec = cloneJson(obj(old.spec));
     if (ephemeral === undefined) delete spec.ephemeralContainers;
     else spec.ephemeralContainers = ephemeral;
     pod.spec = spec;
-    pod.status = structuredClone(old.status);
+    pod.status = cloneJson(old.status);
   },
   validate: () => [],
   validateUpdate(pod, old) {
@@ -432,7 +433,7 @@ export const podResizeStrategy: ResourceStrategy = {
   hasStatus: true,
   tracksGeneration: true,
   prepareForUpdate(pod, old) {
-    const spec = structuredClone(obj(old.spec));
+    const spec = cloneJson(obj(old.spec));
     const take = (field: string) => {
       const news = objs(obj(pod.spec)[field]);
       spec[field] = objs(spec[field]).map((c, i) => {
@@ -448,7 +449,7 @@ export const podResizeStrategy: ResourceStrategy = {
     take('initContainers');
     if (obj(old.spec).initContainers === undefined) delete spec.initContainers;
     pod.spec = spec;
-    pod.status = structuredClone(old.status);
+    pod.status = cloneJson(old.status);
   },
   validate: () => [],
   validateUpdate: (pod, old) => validatePodResize(pod, old),

@@ -8,6 +8,7 @@ import { fieldError, type FieldError } from '../../machinery/validation/field-er
 import type { ResourceStrategy } from '../strategy.js';
 import { validatePodTemplateSpec } from './podspec.js';
 import { podWarnings } from './warnings.js';
+import { cloneJson } from '../meta.js';
 
 /** ValidateReadOnlyPersistentDisks: a GCE PD is shared by more than one replica only read-only. */
 function validateReadOnlyPersistentDisks(volumes: unknown, path: string): FieldError[] {
@@ -83,12 +84,12 @@ export const replicationControllerStrategy: ResourceStrategy = {
     return isObj(template) ? podWarnings(template, 'spec.template') : [];
   },
   prepareForUpdate(rc, old) {
-    rc.status = structuredClone(old.status);
+    rc.status = cloneJson(old.status);
   },
   validate: (rc) => validateReplicationControllerSpec(obj(rc.spec)),
   validateUpdate: (rc) => validateReplicationControllerSpec(obj(rc.spec)),
   prepareForStatusUpdate(rc, old) {
-    rc.spec = structuredClone(old.spec);
+    rc.spec = cloneJson(old.spec);
   },
   validateStatusUpdate: (rc) => validateReplicationControllerStatus(rc),
 };

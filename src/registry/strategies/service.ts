@@ -8,6 +8,7 @@ import { goIntOrString, goInt, goString, goStruct } from '../../machinery/valida
 import { isDNS1123Label, isDNS1123Subdomain, isIPv6String, isQualifiedName, isValidCIDR, isValidIP, isValidPortName, isValidPortNum, nameIsDNS1035Label, parseIP } from '../../machinery/validation/names.js';
 import type { ResourceStrategy } from '../strategy.js';
 import { validateNonSpecialIP } from './endpoints.js';
+import { cloneJson } from '../meta.js';
 
 const MaxClientIPServiceAffinitySeconds = 86400;
 const supportedPortProtocols = ['SCTP', 'TCP', 'UDP'];
@@ -343,8 +344,8 @@ function prepareServiceUpdate(svc: Obj, old: Obj): void {
   // Keep allocated values a client did not send back.
   if (typeOf(old) !== 'ExternalName' && typeOf(svc) !== 'ExternalName') {
     if (str(spec.clusterIP) === '' && oldSpec.clusterIP !== undefined) spec.clusterIP = oldSpec.clusterIP;
-    if (strs(spec.clusterIPs).length === 0 && strs(oldSpec.clusterIPs).length > 0) spec.clusterIPs = structuredClone(oldSpec.clusterIPs);
-    if (strs(spec.ipFamilies).length === 0 && strs(oldSpec.ipFamilies).length > 0) spec.ipFamilies = structuredClone(oldSpec.ipFamilies);
+    if (strs(spec.clusterIPs).length === 0 && strs(oldSpec.clusterIPs).length > 0) spec.clusterIPs = cloneJson(oldSpec.clusterIPs);
+    if (strs(spec.ipFamilies).length === 0 && strs(oldSpec.ipFamilies).length > 0) spec.ipFamilies = cloneJson(oldSpec.ipFamilies);
     if (spec.ipFamilyPolicy === undefined && oldSpec.ipFamilyPolicy !== undefined) spec.ipFamilyPolicy = oldSpec.ipFamilyPolicy;
   }
   if (needsNodePort(old) && needsNodePort(svc)) {
@@ -397,13 +398,13 @@ export const serviceStrategy: ResourceStrategy = {
     initServiceIPFamilies(svc);
   },
   prepareForUpdate(svc, old) {
-    svc.status = structuredClone(old.status);
+    svc.status = cloneJson(old.status);
     prepareServiceUpdate(svc, old);
   },
   validate: (svc) => validateService(svc),
   validateUpdate: (svc, old) => validateServiceUpdate(svc, old),
   prepareForStatusUpdate(svc, old) {
-    svc.spec = structuredClone(old.spec);
+    svc.spec = cloneJson(old.spec);
   },
   validateStatusUpdate: (svc) => validateServiceStatus(svc),
 };

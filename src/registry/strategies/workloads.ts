@@ -31,6 +31,7 @@ import { isValidPercent } from '../../machinery/validation/names.js';
 import type { ResourceStrategy, StrategyContext } from '../strategy.js';
 import { validatePodSpecificAnnotations, validatePodTemplateSpec } from './podspec.js';
 import { podWarnings } from './warnings.js';
+import { cloneJson } from '../meta.js';
 
 /** Warnings of an object with a pod template at spec.template. */
 export const templateWarnings = (o: Obj): string[] => podWarnings(obj(obj(o.spec).template), 'spec.template');
@@ -170,7 +171,7 @@ export const deploymentStrategy: ResourceStrategy = {
   tracksGeneration: true,
   warnings: (o) => templateWarnings(o),
   prepareForUpdate(d, old) {
-    d.status = structuredClone(old.status);
+    d.status = cloneJson(old.status);
     // Annotation changes bump the generation too (they are copied to the ReplicaSets).
     const meta = obj(d.metadata);
     const oldMeta = obj(old.metadata);
@@ -186,7 +187,7 @@ export const deploymentStrategy: ResourceStrategy = {
     return errs;
   },
   prepareForStatusUpdate(d, old) {
-    d.spec = structuredClone(old.spec);
+    d.spec = cloneJson(old.spec);
   },
   validateStatusUpdate: (d, old) => [...validateDeploymentStatus(d), ...collisionCountErrors(d, old)],
 };
@@ -215,7 +216,7 @@ export const replicaSetStrategy: ResourceStrategy = {
   tracksGeneration: true,
   warnings: (o) => templateWarnings(o),
   prepareForUpdate(rs, old) {
-    rs.status = structuredClone(old.status);
+    rs.status = cloneJson(old.status);
   },
   validate: (rs) => validateReplicaSetSpec(obj(rs.spec)),
   validateUpdate(rs, old, ctx) {
@@ -224,7 +225,7 @@ export const replicaSetStrategy: ResourceStrategy = {
     return errs;
   },
   prepareForStatusUpdate(rs, old) {
-    rs.spec = structuredClone(old.spec);
+    rs.spec = cloneJson(old.spec);
   },
   validateStatusUpdate: (rs) => validateReplicaSetStatus(rs),
 };
@@ -299,7 +300,7 @@ export const daemonSetStrategy: ResourceStrategy = {
     if (templateGeneration(ds) < 1) setTemplateGeneration(ds, 1);
   },
   prepareForUpdate(ds, old) {
-    ds.status = structuredClone(old.status);
+    ds.status = cloneJson(old.status);
     // The template generation is the server's: kept, and incremented when the template changes.
     const oldGeneration = templateGeneration(old);
     const changed = !semanticEqual(obj(ds.spec).template, obj(old.spec).template);
@@ -313,7 +314,7 @@ export const daemonSetStrategy: ResourceStrategy = {
     return errs;
   },
   prepareForStatusUpdate(ds, old) {
-    ds.spec = structuredClone(old.spec);
+    ds.spec = cloneJson(old.spec);
   },
   validateStatusUpdate: (ds, old) => [...validateDaemonSetStatus(ds), ...collisionCountErrors(ds, old)],
 };
@@ -420,12 +421,12 @@ export const statefulSetStrategy: ResourceStrategy = {
   tracksGeneration: true,
   warnings: (o) => templateWarnings(o),
   prepareForUpdate(sts, old) {
-    sts.status = structuredClone(old.status);
+    sts.status = cloneJson(old.status);
   },
   validate: (sts) => validateStatefulSetSpec(obj(sts.spec)),
   validateUpdate: (sts, old) => validateStatefulSetUpdate(sts, old),
   prepareForStatusUpdate(sts, old) {
-    sts.spec = structuredClone(old.spec);
+    sts.spec = cloneJson(old.spec);
   },
   validateStatusUpdate: (sts, old) => [...validateStatefulSetStatus(sts), ...collisionCountErrors(sts, old)],
 };
