@@ -9,6 +9,7 @@
 // bearer-token user who is not in system:masters, allowed by RoleBindings to the default
 // system:aggregate-to-edit/view roles (RBAC) or by AlwaysAllow: the cost of authorization.
 //
+// The API server runs with the node flags `kubelite up` gives it (src/up/node-flags.ts).
 // KUBELITE_BENCH_SECONDS (default 3) sets the length of each create run;
 // KUBELITE_BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the
 // apiserver's node process, for profiling it under this load.
@@ -22,9 +23,11 @@ import { prepareApiserverPki } from './tls.js';
 import { quantile, type BenchReport, type BenchRow } from './report.js';
 import { freePort } from '../test/support/ports.js';
 import { KUBELITE_BIN } from '../test/support/kubelite.js';
+import { componentNodeFlags } from '../src/up/node-flags.js';
 
 const CREATE_SECONDS = Number(process.env.KUBELITE_BENCH_SECONDS ?? 3);
-const NODE_ARGS = (process.env.KUBELITE_BENCH_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
+/** The node flags `kubelite up` gives its API server, then KUBELITE_BENCH_NODE_ARGS. */
+const NODE_ARGS = [...componentNodeFlags(), ...(process.env.KUBELITE_BENCH_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '')];
 const LIST_PODS = 10_000;
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 /** Sent with every request (the bench user's bearer token with --authorization-mode). */

@@ -68,8 +68,10 @@ async function startUp(args: string[]): Promise<Up> {
 function clusterProcesses(upPid: number): Map<string, number> {
   const procs = new Map<string, number>([['up', upPid]]);
   for (const pid of childPids(upPid)) {
+    // node [node flags] kubelite.js <subcommand> ...
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    procs.set(argv[2] ?? String(pid), pid);
+    const bin = argv.findIndex((a) => a.endsWith('kubelite.js'));
+    procs.set(argv[bin + 1] ?? String(pid), pid);
   }
   return procs;
 }

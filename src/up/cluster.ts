@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clusterRoleBinding, COMPONENT_BINDINGS, NODE_CERT_DIR, OBSOLETE_BINDINGS, writeClusterCredentials } from './credentials.js';
 import { ensureSigningKey } from '../machinery/jwt/keys.js';
+import { componentNodeFlags } from './node-flags.js';
 
 /**
  * The bundled CLI (scripts/bundle.mjs), package.json's `bin`: a component starts from it with half
@@ -82,7 +83,7 @@ class Component {
   ) {}
 
   start(): void {
-    const child = spawn(process.execPath, [KUBELITE_BIN, ...this.argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...componentNodeFlags(), KUBELITE_BIN, ...this.argv], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     const forward = (stream: NodeJS.ReadableStream) => {
       let buffered = '';
