@@ -3,14 +3,18 @@
 //
 // V8 keeps a pool of background threads for the garbage collector and the compiler: node's default
 // is 4 on any machine. On two cores those four, the component's main thread, lmdb's writer and the
-// other processes contend for the CPUs, and the main thread, which does every request, waits: the
-// API server created 12–20% more pods per second with a pool of 1 or 2 (six interleaved runs of
-// `npm run bench -- apiserver`, CPU per create 335 → 290 µs). `--v8-pool-size=0` lets node size
-// the pool from the machine's parallelism (one thread on two cores, more on larger machines).
+// other processes contend for the CPUs, and the main thread, which does every request, waits (7%
+// of its time in the API server bench, 0.8% with one): the API server created ~10% more pods per
+// second with a pool of one (three interleaved pairs; 12–20% with a pool of one or two in three
+// more), CPU per create 316 → 291 µs. So the pool gets one thread fewer than the cores, at most
+// node's four (node's own `--v8-pool-size=0` sizes it from the cores with no cap).
 //
 // A user who sets the flag (NODE_OPTIONS) keeps their value.
+import { availableParallelism } from 'node:os';
+
 const POOL_SIZE = /--v8[-_]pool[-_]size/;
 
-export function componentNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
-  return POOL_SIZE.test(env.NODE_OPTIONS ?? '') ? [] : ['--v8-pool-size=0'];
+export function componentNodeFlags(env: NodeJS.ProcessEnv = process.env, cores = availableParallelism()): string[] {
+  if (POOL_SIZE.test(env.NODE_OPTIONS ?? '')) return [];
+  return [`--v8-pool-size=${Math.min(4, Math.max(1, cores - 1))}`];
 }
