@@ -69,6 +69,14 @@ export class JobController implements Controller {
   private readonly podClient: ResourceClient;
   private readonly jobLister: Lister;
   private readonly podLister: Lister;
+  /**
+   * Each Job as this controller last wrote its status, until the informer has caught up with it.
+   * The Job and pod watches are separate streams: a sync started by a pod event can read a Job
+   * from before the write that counted a pod's success, with that pod's tracking finalizer already
+   * gone, and so count the success nowhere and create a pod past `completions` (seen in
+   * up-workloads: six pods for five completions).
+   */
+  private readonly written = new Map<string, KubeObject>();
   private readonly batchPeriodMs: number;
 
   constructor(
@@ -128,6 +136,7 @@ export class JobController implements Controller {
 
   private deleteJob(obj: KubeObject | Tombstone): void {
     const job = unwrapTombstone(obj);
+    this.written.delete(keyOf(job));
     this.queue.add(keyOf(job));
     // Pods of a deleted job keep no finalizer of ours.
     for (const pod of this.podLister.byIndex('ownerUid', uidOf(job))) if (hasTrackingFinalizer(pod)) this.enqueueOrphanPod(pod);
@@ -256,8 +265,9 @@ export class JobController implements Controller {
 
   async sync(key: string): Promise<void> {
     const [ns, name] = splitKey(key);
-    const shared = this.jobLister.get(ns, name);
+    const shared = this.newestJob(key, this.jobLister.get(ns, name));
     if (!shared) {
+      this.written.delete(key);
       this.expectations.delete(key);
       this.finalizerExpectations.delete(key);
       this.backoff.remove(key);
@@ -735,6 +745,15 @@ export class JobController implements Controller {
     }
   }
 
+  /** The informer's Job, or the one this controller wrote last when the informer is behind it. */
+  private newestJob(key: string, cached: KubeObject | undefined): KubeObject | undefined {
+    const written = this.written.get(key);
+    if (written === undefined || cached === undefined) return cached;
+    if (uidOf(written) === uidOf(cached) && Number(meta(written).resourceVersion) > Number(meta(cached).resourceVersion)) return written;
+    this.written.delete(key);
+    return cached;
+  }
+
   private async updateStatus(job: KubeObject): Promise<KubeObject> {
     const st = jobStatus(job);
     const unc = st.uncountedTerminatedPods ?? {};
@@ -743,6 +762,8 @@ export class JobController implements Controller {
     if (unc.failed && unc.failed.length === 0) delete unc.failed;
     st.uncountedTerminatedPods = unc;
     const updated = await this.jobs.update(nsOf(job), job, { subresource: 'status' });
+    // A copy: the sync goes on changing the object it returns.
+    if (updated) this.written.set(keyOf(updated), deepCopy(updated));
     return updated ?? job;
   }
 

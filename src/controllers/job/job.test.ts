@@ -112,6 +112,28 @@ test('job: completions 5 / parallelism 2 runs at most 2 pods and completes after
   assert.equal(h.ctx.clientset.actions.length, actions);
 });
 
+test('job: a Job informer behind the controller\'s own status write does not make it create pods past completions', async () => {
+  const h = harness(job('pi', { completions: 2, parallelism: 2 }));
+  await h.sync();
+  assert.equal(h.active().length, 2);
+  // The Job as the informer will keep showing it: before any success was counted.
+  const lister = (h.c as unknown as { jobLister: { get(ns: string, name: string): KubeObject | undefined } }).jobLister;
+  const stale = structuredClone(lister.get('default', 'pi')!);
+  h.finish(h.active()[0]!, 'Succeeded');
+  await h.sync();
+  assert.equal(status(h.job()).succeeded, 1, 'the success is counted and its pod loses its finalizer');
+  assert.equal(h.active().length, 1);
+  // A pod event starts a sync while the Job watch still lags behind that write.
+  lister.get = () => structuredClone(stale);
+  await h.sync();
+  assert.equal(h.pods().length, 2, 'no third pod for two completions');
+  h.finish(h.active()[0]!, 'Succeeded');
+  await h.sync();
+  assert.equal(h.pods().length, 2);
+  assert.equal(status(h.job()).succeeded, 2);
+  assert.ok(conds(h.job()).includes('Complete=True/CompletionsReached'), conds(h.job()).join());
+});
+
 test('job: completions unset — the first success ends it once no pod runs', async () => {
   const h = harness(job('q', { parallelism: 2 }));
   await h.sync();
