@@ -16,6 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import type { KubeObject } from '../api/schema/kind.js';
 import type { DecodedBody } from './decode.js';
+import { KeyedByLength } from '../machinery/keyed-by-length.js';
 import { cloneJson, metaOf, str } from '../registry/meta.js';
 
 const METADATA = Buffer.from('"metadata":{');
@@ -52,34 +53,6 @@ interface Entry {
   /** The decoded object, never handed out (copies are). */
   readonly object: KubeObject;
   readonly warnings: readonly string[];
-}
-
-/**
- * Keys of kilobytes of fresh text, found by length and compared rather than hashed; emptied when
- * full (templates in use are few).
- */
-class KeyedByLength<T extends { readonly key: string }> {
-  private readonly byLength = new Map<number, T[]>();
-  private size = 0;
-
-  constructor(private readonly max: number) {}
-
-  get(key: string): T | undefined {
-    const candidates = this.byLength.get(key.length);
-    if (candidates !== undefined) for (const e of candidates) if (e.key === key) return e;
-    return undefined;
-  }
-
-  add(entry: T): void {
-    if (this.size >= this.max) {
-      this.byLength.clear();
-      this.size = 0;
-    }
-    const candidates = this.byLength.get(entry.key.length);
-    if (candidates === undefined) this.byLength.set(entry.key.length, [entry]);
-    else candidates.push(entry);
-    this.size++;
-  }
 }
 
 /**

@@ -9,11 +9,10 @@
 //
 // A user who sets the flag for node (NODE_OPTIONS or node's arguments) keeps their value.
 import { setFlagsFromString } from 'node:v8';
-
-const FLAG = /--heap[-_]growing[-_]percent/;
+import { nodeFlagGiven } from '../machinery/flags.js';
 
 /** Old-generation growth between full collections: (1 + percent/100) × what survived the last. */
 export function limitHeapGrowth(percent: number): void {
-  if (process.execArgv.some((a) => FLAG.test(a)) || FLAG.test(process.env.NODE_OPTIONS ?? '')) return;
+  if (nodeFlagGiven('--heap-growing-percent', process.execArgv, process.env.NODE_OPTIONS)) return;
   setFlagsFromString(`--heap-growing-percent=${percent}`);
 }

@@ -41,3 +41,12 @@ export function parseOrExit(cmd: Command, argv: string[]): number | undefined {
     throw err;
   }
 }
+
+/**
+ * Whether node was given `flag` (`--some-flag`, or node's `--some_flag` spelling) in `args` or in
+ * `nodeOptions` (NODE_OPTIONS): a value the user chose wins over one kubelite would set.
+ */
+export function nodeFlagGiven(flag: string, args: readonly string[], nodeOptions = ''): boolean {
+  const pattern = new RegExp(`(^|\\s)--${flag.slice(2).replace(/-/g, '[-_]')}(=|\\s|$)`);
+  return args.some((a) => pattern.test(a)) || pattern.test(nodeOptions);
+}

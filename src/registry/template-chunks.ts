@@ -120,11 +120,6 @@ function forEachSegment(base: Uint8Array, offsets: readonly number[], each: (fro
   if (from < base.length) each(from, base.length);
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array, bStart: number): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[bStart + i]) return false;
-  return true;
-}
-
 /** How many bytes of `a` from `aStart` and `b` from `bStart` are equal, up to `max`. */
 function commonPrefix(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, max: number): number {
   let n = 0;
@@ -157,7 +152,8 @@ export function shareWithTemplate<I extends Insert>(template: Template, base: Bu
     for (let pos = from; pos < to; ) {
       if (predicted >= 0 && predicted < sequence.length) {
         const start = sequence[predicted]!.byteOffset;
-        const equal = commonPrefix(base, pos, bytes, start - bytes.byteOffset, Math.min(to - pos, bytes.byteLength - (start - bytes.byteOffset)));
+        const inTemplate = start - bytes.byteOffset;
+        const equal = commonPrefix(base, pos, bytes, inTemplate, Math.min(to - pos, bytes.byteLength - inTemplate));
         let length = 0;
         let next = predicted;
         while (next < sequence.length && length + sequence[next]!.length <= equal) length += sequence[next++]!.length;
@@ -174,7 +170,7 @@ export function shareWithTemplate<I extends Insert>(template: Template, base: Bu
       nextChunk(base, pos, to);
       const at = index.get(chunkKey);
       const t = at === undefined ? undefined : sequence[at]!;
-      if (t !== undefined && t.length === chunkEnd - pos && sameBytes(t, base, pos)) {
+      if (t !== undefined && t.length === chunkEnd - pos && commonPrefix(t, 0, base, pos, t.length) === t.length) {
         predicted = at! + 1;
         found.push(t.byteOffset);
         sharedBytes += t.length;

@@ -11,10 +11,10 @@
 //
 // A user who sets the flag (NODE_OPTIONS) keeps their value.
 import { availableParallelism } from 'node:os';
-
-const POOL_SIZE = /--v8[-_]pool[-_]size/;
+import { nodeFlagGiven } from '../machinery/flags.js';
 
 export function componentNodeFlags(env: NodeJS.ProcessEnv = process.env, cores = availableParallelism()): string[] {
-  if (POOL_SIZE.test(env.NODE_OPTIONS ?? '')) return [];
+  // The components inherit the environment, not this process's own node arguments.
+  if (nodeFlagGiven('--v8-pool-size', [], env.NODE_OPTIONS)) return [];
   return [`--v8-pool-size=${Math.min(4, Math.max(1, cores - 1))}`];
 }

@@ -2,6 +2,7 @@
 // write changed become its manager's (an Update entry per manager/apiVersion/subresource, merged
 // with the previous one, time refreshed) and are taken away from every other manager; `[{}]`
 // resets the list, and an invalid list in the request falls back to the live one.
+import { KeyedByLength } from '../keyed-by-length.js';
 import { deepEqual, isObject } from '../typed/schema.js';
 import { changesOf, encodeInto, metaOf, type Actor, type KindFields, type Obj } from './common.js';
 import { decodeManagedFields, isResetRequest, managerId, timeOf, type Managed } from './entries.js';
@@ -73,12 +74,12 @@ export function trackUpdate(live: Obj | undefined, next: Obj, actor: Actor, kind
   const nm = metaOf(next);
   const requested = nm.managedFields;
   delete nm.managedFields;
-  let createKey: CreateKey | undefined;
+  let createKey: string | undefined;
   if (live === undefined && requested === undefined) {
     // A caller's content key stands for the object less its identity, as the JSON would (it
     // starts with a character no JSON text starts with, so the two kinds of keys never meet).
-    createKey = contentKey !== undefined ? { writer: writerOf(actor, kind), json: `\u0000${contentKey}` } : createCacheKey(next, nm, actor, kind);
-    const fields = createCacheGet(createKey);
+    createKey = createCacheKey(actor, kind, contentKey !== undefined ? `\u0000${contentKey}` : objectContent(next, nm));
+    const fields = createCache.get(createKey)?.fields;
     if (fields !== undefined) {
       nm.managedFields = [updateEntry(actor, fields)];
       return;
@@ -116,7 +117,7 @@ export function trackUpdate(live: Obj | undefined, next: Obj, actor: Actor, kind
     capUpdaters(managed);
   }
   encodeInto(next, managed);
-  if (createKey !== undefined && managed.size === 1) createCacheSet(createKey, deepFreeze((nm.managedFields as Obj[])[0]!.fieldsV1 as Obj));
+  if (createKey !== undefined && managed.size === 1) createCache.add({ key: createKey, fields: deepFreeze((nm.managedFields as Obj[])[0]!.fieldsV1 as Obj) });
 }
 
 /**
@@ -124,50 +125,31 @@ export function trackUpdate(live: Obj | undefined, next: Obj, actor: Actor, kind
  * FieldsV1 is kept by content: the object less its identity (name, uid, ...), which no one owns.
  * A hit costs one JSON.stringify instead of a walk of the object; the FieldsV1 object is shared,
  * frozen (nothing writes into a FieldsV1: managedFields are rebuilt, never edited in place).
- * Entries are found by the length of that JSON and then compared whole: hashing kilobytes of
- * fresh text for a Map key would cost more than the comparison.
+ * Entries are found by the length of their key (keyed-by-length.ts).
  */
-interface CreateKey {
-  /** Kind, manager, apiVersion and subresource. */
-  writer: string;
-  json: string;
-}
-
-const createCache = new Map<number, Array<CreateKey & { fields: Obj }>>();
-let createCacheSize = 0;
-
-function createCacheGet(key: CreateKey): Obj | undefined {
-  const candidates = createCache.get(key.json.length);
-  if (candidates !== undefined) for (const e of candidates) if (e.json === key.json && e.writer === key.writer) return e.fields;
-  return undefined;
-}
-
-function createCacheSet(key: CreateKey, fields: Obj): void {
-  if (createCacheSize >= CREATE_CACHE_MAX) {
-    createCache.clear();
-    createCacheSize = 0;
-  }
-  const candidates = createCache.get(key.json.length);
-  if (candidates === undefined) createCache.set(key.json.length, [{ ...key, fields }]);
-  else candidates.push({ ...key, fields });
-  createCacheSize++;
-}
+const CREATE_CACHE_MAX = 256;
+const createCache = new KeyedByLength<{ key: string; fields: Obj }>(CREATE_CACHE_MAX);
 
 function deepFreeze(o: Obj): Obj {
   for (const k in o) deepFreeze(o[k] as Obj);
   return Object.freeze(o);
 }
-const CREATE_CACHE_MAX = 256;
 const IDENTITY = new Set(['name', 'namespace', 'uid', 'creationTimestamp', 'resourceVersion', 'generation', 'selfLink']);
 
-function createCacheKey(next: Obj, nm: Obj, actor: Actor, kind: KindFields): CreateKey {
+/** The JSON of the object less its identity. */
+function objectContent(next: Obj, nm: Obj): string {
   const rest: Obj = {};
   for (const k in nm) if (!IDENTITY.has(k)) rest[k] = nm[k];
-  return { writer: writerOf(actor, kind), json: JSON.stringify({ ...next, metadata: rest }) };
+  return JSON.stringify({ ...next, metadata: rest });
 }
 
-function writerOf(actor: Actor, kind: KindFields): string {
-  return `${kind.type.name}\u0000${actor.manager}\u0000${actor.apiVersion}\u0000${actor.subresource}`;
+/**
+ * The create cache's key: the writer (kind, manager, apiVersion, subresource) and the content,
+ * the writer's length first so that no writer and content make another's.
+ */
+function createCacheKey(actor: Actor, kind: KindFields, content: string): string {
+  const writer = `${kind.type.name}\u0000${actor.manager}\u0000${actor.apiVersion}\u0000${actor.subresource}`;
+  return `${writer.length}\u0000${writer}${content}`;
 }
 
 function updateEntry(actor: Actor, fieldsV1: Obj): Obj {
