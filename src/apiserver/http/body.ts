@@ -1,7 +1,9 @@
 // Reads a request body with the API server's size limit (3 MiB, as kube-apiserver): a larger
-// body is refused with 413 as soon as it crosses the limit, without buffering the rest.
+// body is refused with 413 as soon as it crosses the limit, without buffering the rest. A complete
+// body is handed over in its turn (turns.ts), not in the I/O callback that completed it.
 import type { IncomingMessage } from 'node:http';
 import { StatusError } from '../../machinery/status.js';
+import { nextTurn } from './turns.js';
 
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -30,7 +32,8 @@ export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): 
     req.on('end', () => {
       if (done) return;
       done = true;
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      void nextTurn().then(() => resolve(body));
     });
     req.on('error', (err) => {
       if (done) return;
