@@ -12,7 +12,7 @@ import { goEscape, StatusError } from '../machinery/status.js';
 import { isSharedFieldsJson, servedJsonOf } from '../registry/materialize.js';
 import { printerFor, type TablePrinter } from '../registry/printers/index.js';
 import { ownLayout, Template } from '../registry/template-chunks.js';
-import { forEachRange, partsOf, partsStartWith, type JsonParts } from '../storage/cacher/json-parts.js';
+import { forEachRange, partsOf, partsPieces, partsStartWith, type JsonParts } from '../storage/cacher/json-parts.js';
 import { jsonLength, type CachedObject } from '../storage/cacher/types.js';
 
 export type MediaType = 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf';
@@ -110,6 +110,17 @@ export function encodeObject(hub: KubeObject, kv: KindVersion, fmt: ResponseForm
     if (served !== undefined) return { contentType: fmt.mediaType, body: served };
   }
   return encodeAs(toServed(hub, kv), kv.type, fmt);
+}
+
+/**
+ * One object of the watch cache (a GET): its served JSON as the cache holds it when that is what
+ * the client asked for (plain JSON of the storage version), else decoded and encoded as asked.
+ */
+export function encodeCachedObject(o: CachedObject, kv: KindVersion, fmt: ResponseFormat, table?: TableOptions): Body {
+  if (fmt.as === '' && fmt.mediaType === 'application/json' && !fmt.pretty && kv.storage) {
+    return { contentType: fmt.mediaType, body: o.parts !== undefined ? partsPieces(o.parts) : o.json };
+  }
+  return encodeObject(decodeCached(o), kv, fmt, table);
 }
 
 /** A non-resource object (Status, Scale, discovery, ...) in the negotiated media type. */

@@ -20,7 +20,7 @@ import { handleTokenReview, type TokenReviewer } from './token-review.js';
 import { validateDeleteOptions, type Store } from '../registry/store.js';
 import { CreateBodies, cutBody } from './create-bodies.js';
 import { decodeBody, isJsonBody, type DecodedBody } from './decode.js';
-import { encodeList, encodeObject, encodeOther, type Body, type ResponseFormat, type TableOptions } from './encode.js';
+import { encodeCachedObject, encodeList, encodeObject, encodeOther, type Body, type ResponseFormat, type TableOptions } from './encode.js';
 import { readBody } from './http/body.js';
 import { writeBytes } from './http/respond.js';
 import { cacheFailure, filterOf, handleList } from './list.js';
@@ -30,8 +30,7 @@ import type { ResourceRequestInfo } from './request/request-info.js';
 import { handleReview } from './reviews/access-reviews.js';
 import { handleSubresource } from './subresources.js';
 import { handleWatch } from './watch.js';
-
-const decoder = new TextDecoder();
+import type { CachedObject } from '../storage/cacher/types.js';
 
 export interface RequestContext {
   req: IncomingMessage;
@@ -181,6 +180,19 @@ async function readNewObject(ctx: RequestContext, kv: KindVersion): Promise<{ ob
   return { object: await objectFromBody(ctx, kv, decoded), contentKey: kept ? cut!.key : undefined };
 }
 
+/**
+ * The object from the watch cache once the cache has seen the newest revision on disk (404 when
+ * it is not there), or undefined when the cache cannot say (not ready, or behind for too long).
+ */
+async function freshCachedObject(ctx: RequestContext, store: Store, namespace: string, name: string): Promise<CachedObject | undefined> {
+  try {
+    await ctx.registry.cacher.waitUntilFresh();
+  } catch {
+    return undefined;
+  }
+  return store.getCached(namespace, name);
+}
+
 export async function handleResource(ctx: RequestContext): Promise<void> {
   const { info } = ctx;
   const virtual = findResource(info.group, info.version, info.resource);
@@ -195,19 +207,21 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
       if (rv !== '' && !/^\d+$/.test(rv)) {
         throw new StatusError(500, '', `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
       }
-      let obj: KubeObject;
       if (rv === '') {
-        obj = await store.get(namespace, info.name);
-      } else {
-        // resourceVersion=N: from the watch cache, once it is at least at N ("0": whatever it has).
-        try {
-          if (Number(rv) > 0) await ctx.registry.cacher.waitForRevision(Number(rv));
-        } catch (err) {
-          cacheFailure(err);
-        }
-        obj = JSON.parse(decoder.decode(store.getCached(namespace, info.name).json)) as KubeObject;
+        // A consistent read, as a consistent list: from the watch cache once it has seen the newest
+        // revision on disk (its bytes served as they are, not decoded and encoded again); from
+        // storage when the cache cannot answer (not ready, or not catching up in time).
+        const cached = await freshCachedObject(ctx, store, namespace, info.name);
+        const body = cached !== undefined ? encodeCachedObject(cached, kv, ctx.format, tableOptions(ctx)) : encodeObject(await store.get(namespace, info.name), kv, ctx.format, tableOptions(ctx));
+        return reply(ctx, 200, body);
       }
-      return reply(ctx, 200, encodeObject(obj, kv, ctx.format, tableOptions(ctx)));
+      // resourceVersion=N: from the watch cache, once it is at least at N ("0": whatever it has).
+      try {
+        if (Number(rv) > 0) await ctx.registry.cacher.waitForRevision(Number(rv));
+      } catch (err) {
+        cacheFailure(err);
+      }
+      return reply(ctx, 200, encodeCachedObject(store.getCached(namespace, info.name), kv, ctx.format, tableOptions(ctx)));
     }
     case 'list':
       if (info.subresource !== '') throw apiError.methodNotAllowed();

@@ -599,6 +599,28 @@ describe('lists: limit/continue, one snapshot, resourceVersion semantics, 410s',
     assert.equal(bad.json.details.kind, 'ListOptions');
   });
 
+  it('GET without a resourceVersion reads its own writes: the bytes of the write\'s response, in every format', async () => {
+    await c.create(`${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-get' }, data: { v: '1' } });
+    for (let v = 2; v <= 6; v++) {
+      // Each GET right after its write, with no wait: the watch cache must have caught up.
+      const written = await c.patch(`${NS}/configmaps/cm-get`, { data: { v: String(v) } });
+      assert.equal(written.status, 200);
+      const got = await c.get(`${NS}/configmaps/cm-get`);
+      assert.equal(got.text, written.text, `the GET after write ${v} answers the write's bytes`);
+      assert.equal(got.json.data.v, String(v));
+    }
+    const pretty = await c.get(`${NS}/configmaps/cm-get?pretty=true`);
+    assert.deepEqual(JSON.parse(pretty.text), (await c.get(`${NS}/configmaps/cm-get`)).json);
+    assert.ok(pretty.text.includes('\n  "metadata": {'), 'indented');
+    const table = await c.get(`${NS}/configmaps/cm-get`, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+    assert.equal(table.json.kind, 'Table');
+    assert.equal(table.json.rows[0].cells[0], 'cm-get');
+    const proto = await c.get(`${NS}/configmaps/cm-get`, { accept: PROTOBUF });
+    assert.equal(proto.headers.get('content-type'), PROTOBUF);
+    await c.delete(`${NS}/configmaps/cm-get`);
+    assert.equal((await c.get(`${NS}/configmaps/cm-get`)).status, 404, 'a GET right after the delete');
+  });
+
   describe('after compaction', () => {
     let compactedAt = 0;
     let oldRevision = '';
