@@ -12,7 +12,7 @@
 // loop (a setImmediate, which runs after the poll phase), and the rest wait for the next turn, so
 // the loop polls for I/O again every PER_TURN requests. Measured on the API server bench (32
 // clients creating pods, lmdb, 2 cores): handing bodies over in the poll phase as before, 3,520–
-// 3,700 creates/s; a turn later without a cap, 3,890–4,330; at most 8 per turn, 4,280–4,380, with
+// 3,790 creates/s; a turn later without a cap, 3,890–4,330; at most 8 per turn, 4,170–4,380, with
 // the commit-to-response time halved (p50 3.3 → 1.8 ms). 2 and 4 per turn were slower than no cap
 // (each turn also commits what the one before queued: batches got small); 12 and 16 were no better
 // than 8.
