@@ -94,6 +94,14 @@ export function buildTable(objects: readonly KubeObject[], kv: KindVersion, list
   };
 }
 
+/**
+ * Whether the client asked for an object exactly as the API server keeps its JSON: plain compact
+ * JSON of the storage version, no meta.k8s.io transformation.
+ */
+function wantsStoredJson(kv: KindVersion, fmt: ResponseFormat): boolean {
+  return fmt.as === '' && fmt.mediaType === 'application/json' && !fmt.pretty && kv.storage;
+}
+
 /** One object (storage version) as the client asked for it. */
 export function encodeObject(hub: KubeObject, kv: KindVersion, fmt: ResponseFormat, table?: TableOptions): Body {
   if (fmt.as === 'Table') {
@@ -104,7 +112,7 @@ export function encodeObject(hub: KubeObject, kv: KindVersion, fmt: ResponseForm
   if (fmt.as === 'PartialObjectMetadataList') {
     throw StatusError.notAcceptable('only the following media types are accepted: application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1', { rawJson: true });
   }
-  if (fmt.mediaType === 'application/json' && !fmt.pretty && kv.storage) {
+  if (wantsStoredJson(kv, fmt)) {
     // The object a write just stored: its JSON was made once, before the write.
     const served = servedJsonOf(hub);
     if (served !== undefined) return { contentType: fmt.mediaType, body: served };
@@ -117,7 +125,7 @@ export function encodeObject(hub: KubeObject, kv: KindVersion, fmt: ResponseForm
  * the client asked for (plain JSON of the storage version), else decoded and encoded as asked.
  */
 export function encodeCachedObject(o: CachedObject, kv: KindVersion, fmt: ResponseFormat, table?: TableOptions): Body {
-  if (fmt.as === '' && fmt.mediaType === 'application/json' && !fmt.pretty && kv.storage) {
+  if (wantsStoredJson(kv, fmt)) {
     return { contentType: fmt.mediaType, body: o.parts !== undefined ? partsPieces(o.parts) : o.json };
   }
   return encodeObject(decodeCached(o), kv, fmt, table);

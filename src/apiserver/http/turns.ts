@@ -8,15 +8,15 @@
 // waiting longer for nothing, sent their next request later, and between commits the process ran
 // out of work (it sat idle ~11% of the time with 32 clients).
 //
-// Here a finished body waits for a turn: at most PER_TURN bodies are handed over per turn of the
-// loop (a setImmediate, which runs after the poll phase), and the rest wait for the next turn, so
-// the loop polls for I/O again every PER_TURN requests. Measured on the API server bench (32
-// clients creating pods, lmdb, 2 cores): handing bodies over in the poll phase as before, 3,520–
-// 3,790 creates/s; a turn later without a cap, 3,890–4,330; at most 8 per turn, 4,170–4,380, with
-// the commit-to-response time halved (p50 3.3 → 1.8 ms). 2 and 4 per turn were slower than no cap
-// (each turn also commits what the one before queued: batches got small); 12 and 16 were no better
-// than 8.
-const PER_TURN = 8;
+// Here a finished body waits for a turn: at most BODIES_PER_TURN bodies are handed over per turn
+// of the loop (a setImmediate, which runs after the poll phase), and the rest wait for the next
+// turn, so the loop polls for I/O again every BODIES_PER_TURN requests. Measured on the API server
+// bench (32 clients creating pods, lmdb, 2 cores): handing bodies over in the poll phase as
+// before, 3,520–3,790 creates/s; a turn later without a cap, 3,890–4,330; at most 8 per turn,
+// 4,170–4,380, with the commit-to-response time halved (p50 3.3 → 1.8 ms). 2 and 4 per turn were
+// slower than no cap (each turn also commits what the one before queued: batches got small); 12
+// and 16 were no better than 8.
+export const BODIES_PER_TURN = 8;
 
 const waiting: Array<() => void> = [];
 let scheduled = false;
@@ -29,12 +29,12 @@ function schedule(): void {
 
 function runTurn(): void {
   scheduled = false;
-  const n = Math.min(PER_TURN, waiting.length);
+  const n = Math.min(BODIES_PER_TURN, waiting.length);
   for (let i = 0; i < n; i++) waiting.shift()!();
   if (waiting.length > 0) schedule();
 }
 
-/** Resolves in a later turn of the event loop, in order, at most PER_TURN per turn. */
+/** Resolves in a later turn of the event loop, in order, at most BODIES_PER_TURN per turn. */
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => {
     waiting.push(resolve);
@@ -46,5 +46,3 @@ export function nextTurn(): Promise<void> {
 export function waitingForTurn(): number {
   return waiting.length;
 }
-
-export const BODIES_PER_TURN = PER_TURN;
