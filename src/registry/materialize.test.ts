@@ -144,6 +144,55 @@ describe('writes serialized once', () => {
     assert.ok(z.parts!.base.byteLength > 600);
   });
 
+  it('objects of a template written from its shape are byte for byte what JSON.stringify writes', () => {
+    const fieldsV1 = Object.freeze({ 'f:spec': Object.freeze({ 'f:containers': Object.freeze({}), 'f:volumes': Object.freeze({}) }) });
+    const made = (n: string, i: number, edit: (o: KubeObject) => void = () => {}): KubeObject => {
+      const time = `2026-01-01T00:00:0${i % 3}Z`;
+      const o = pod(
+        { name: n, namespace: 'ns', uid: `uid-${i}`, creationTimestamp: time, labels: { app: 'web' }, managedFields: [{ manager: 'm', operation: 'Update', apiVersion: 'v1', time, fieldsType: 'FieldsV1', fieldsV1 }] },
+        {
+          spec: {
+            containers: [{ name: 'c', image: 'nginx', args: ['--listen=0.0.0.0:8080', '--log-level=info'], volumeMounts: [{ name: `token-${i}`, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }] }],
+            volumes: [{ name: `token-${i}`, projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3607 } }] } }],
+            priority: 0,
+          },
+          status: { phase: 'Pending' },
+        },
+      );
+      edit(o);
+      return o;
+    };
+    const spec = (o: KubeObject) => o.spec as { priority: number; containers: Array<{ image: string }> };
+    const objects = [
+      ...Array.from({ length: 8 }, (_, i) => made(`pod-${i}`, i)),
+      // Variable leaves with other values: non-ASCII, a longer name.
+      made('pöd-☃', 8),
+      made(`pod-${'x'.repeat(200)}`, 9),
+      // Not the template's shape: each takes the general path, and is stored as exactly.
+      made('escaped<', 10),
+      made('a', 11, (o) => ((o.metadata as KubeObject).labels = { app: 'web', extra: '1' })),
+      made('b', 12, (o) => (spec(o).priority = 1)),
+      made('c', 13, (o) => (spec(o).containers[0]!.image = 'httpd')),
+      made('d', 14, (o) => ((o.metadata as KubeObject).resourceVersion = '77')),
+      made('e', 15),
+    ];
+    const recent = new RecentWrites();
+    const own: number[] = [];
+    objects.forEach((obj, i) => {
+      const w = prepareWrite(`/registry/pods/ns/${i}`, obj, metadataFields);
+      const { resourceVersion: _rv, ...rest } = obj.metadata as KubeObject;
+      assert.equal(w.stored.toString(), JSON.stringify({ ...obj, metadata: rest }), `object ${i}`);
+      assert.equal(Buffer.concat(servedPieces(w, 100 + i)!).toString(), slowServed(w.stored, 100 + i), `object ${i}`);
+      recent.add(w);
+      const cached = materializer(metadataFields, recent)(w.key, Buffer.from(w.stored), 100 + i, 100 + i);
+      assert.equal(text.decode(cached.json), slowServed(w.stored, 100 + i));
+      own.push(cached.parts?.base.byteLength ?? -1);
+    });
+    // Written from the shape, an object keeps little more than its variable leaves.
+    assert.ok(own[7]! < 200, `own bytes ${own}`);
+    assert.ok(own[15]! < 200, `own bytes ${own[15]}`);
+  });
+
   it('updated objects, whose FieldsV1 is decoded anew, share it by its text, and their template', () => {
     // Not frozen: as an object read back from storage and updated has it.
     const fieldsOf = () => ({ 'f:spec': Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f:field-number-${i}`, {}])) });

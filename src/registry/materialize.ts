@@ -16,7 +16,9 @@ import { goEscape } from '../machinery/status.js';
 import { joinParts, partsPieces, type JsonParts } from '../storage/cacher/json-parts.js';
 import type { CachedObject, Materialize } from '../storage/cacher/types.js';
 import { metaCopyWithResourceVersion, metaOf, str, withResourceVersion } from './meta.js';
+import { JsonShape, MAX_SLOTS } from './json-shape.js';
 import { ownLayout, Template } from './template-chunks.js';
+import { TemplatePieces, type Hole } from './template-pieces.js';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -109,7 +111,36 @@ interface SharedJson {
   plain: boolean;
   /** The first object written with this FieldsV1: its template (template-chunks.ts). */
   template: Template;
+  /** How many objects were written with it, up to SHAPE_FROM. */
+  writes: number;
+  /**
+   * What its objects are compared with, from the SHAPE_FROM-th on, the last one written from
+   * first. More than one: one FieldsV1 names the fields of several templates (Deployments whose
+   * pods set the same fields to other values, in other numbers).
+   */
+  shapes: ShapedTemplate[] | undefined;
 }
+
+/**
+ * The shape of a template's objects (json-shape.ts) and its text cut around the holes
+ * (template-pieces.ts): an object that matches is written without JSON.stringify.
+ */
+interface ShapedTemplate {
+  readonly shape: JsonShape;
+  /** undefined while the text cannot be cut (Go's escaping would change it, a mark is missing). */
+  pieces: TemplatePieces | undefined;
+  comma: Comma;
+  /** The number of shared FieldsV1 marks in the text: every object of the shape has as many. */
+  readonly sharedCount: number;
+  /** How many times leaves were made variable (bounded: objects that vary everywhere are no template's). */
+  learned: number;
+}
+
+/** A shape costs about twice its text: made for templates with this many objects. */
+const SHAPE_FROM = 3;
+const MAX_SHAPES = 4;
+const MAX_LEARNED = 8;
+
 const fieldsJson = new WeakMap<object, SharedJson>();
 /** The bytes of every shared FieldsV1 JSON (a protobuf item shares them too). */
 const sharedFieldsBytes = new WeakSet<Uint8Array>();
@@ -144,7 +175,7 @@ function newSharedJson(text: string): SharedJson {
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
   bytes.write(text, 0);
   sharedFieldsBytes.add(bytes);
-  return { text, bytes, plain: goEscape(text) === text, template: new Template() };
+  return { text, bytes, plain: goEscape(text) === text, template: new Template(), writes: 0, shapes: undefined };
 }
 
 function remember(text: string, json: SharedJson | null): void {
@@ -174,10 +205,8 @@ function sharedFieldsOf(fields: unknown): SharedJson | undefined {
  * each shared FieldsV1 (the create cache's frozen ones, and others found by their text) is left as
  * a mark; `shared[i]` replaces the i-th mark.
  */
-function stringifyMarked(obj: KubeObject, meta: Record<string, unknown>): { text: string; shared: SharedJson[] } {
-  const shared: SharedJson[] = [];
-  const marked = metaCopyWithResourceVersion(meta, MARK_VALUE, (k, v) => (k === 'managedFields' && Array.isArray(v) ? markShared(v, shared) : v));
-  return { text: stringifyWithMetadata(obj, marked), shared };
+function markedMeta(meta: Record<string, unknown>, shared: SharedJson[]): Record<string, unknown> {
+  return metaCopyWithResourceVersion(meta, MARK_VALUE, (k, v) => (k === 'managedFields' && Array.isArray(v) ? markShared(v, shared) : v));
 }
 
 /** managedFields entries with each shared FieldsV1 replaced by a mark (the list itself when none is shared). */
@@ -195,18 +224,22 @@ function markShared(entries: unknown[], shared: SharedJson[]): unknown[] {
 }
 
 /**
- * JSON.stringify of `obj` as if its metadata were `metadata`: swapped in for the call rather than
- * copying the object around it (the key keeps its place, so the text is the same).
+ * `f` of `obj` as if its metadata were `metadata`: swapped in for the call rather than copying the
+ * object around it (the key keeps its place, so JSON.stringify writes the same text).
  */
-function stringifyWithMetadata(obj: KubeObject, metadata: Record<string, unknown>): string {
-  if (Object.isFrozen(obj)) return JSON.stringify({ ...obj, metadata });
+function withMetadata<T>(obj: KubeObject, metadata: Record<string, unknown>, f: (obj: KubeObject) => T): T {
+  if (Object.isFrozen(obj)) return f({ ...obj, metadata });
   const own = obj.metadata;
   obj.metadata = metadata;
   try {
-    return JSON.stringify(obj);
+    return f(obj);
   } finally {
     obj.metadata = own;
   }
+}
+
+function stringifyWithMetadata(obj: KubeObject, metadata: Record<string, unknown>): string {
+  return withMetadata(obj, metadata, JSON.stringify);
 }
 
 /** A shared FieldsV1 mark as JSON.stringify writes it (its control character escaped). */
@@ -230,7 +263,8 @@ function spliceShared(text: string, shared: readonly SharedJson[]): string {
  */
 export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): PreparedWrite {
   const m = metaOf(obj);
-  const { text, shared } = stringifyMarked(obj, m);
+  const shared: SharedJson[] = [];
+  const marked = markedMeta(m, shared);
   const written = (stored: Buffer, layout: Layout | undefined): PreparedWrite => ({
     key,
     stored,
@@ -241,6 +275,9 @@ export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): 
     fields: fieldsOf(obj),
     served: undefined,
   });
+  const fromShape = shared.length > 0 && shared.every((j) => j.plain) ? withMetadata(obj, marked, (o) => writeFromShape(shared, o)) : undefined;
+  if (fromShape !== undefined) return written(fromShape.stored, fromShape);
+  const text = stringifyWithMetadata(obj, marked);
   const at = text.indexOf(MARK);
   if (at === -1 || text.indexOf(MARK, at + 1) !== -1) {
     const { resourceVersion: _rv, ...rest } = m;
@@ -308,7 +345,96 @@ export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): 
   const layout = ownLayout(shared.length > 0 ? shared[0]!.template : undefined, base, offsets, inserts);
   layout.offsets.push(layout.base.length);
   layout.inserts.push(NEWLINE);
+  if (shared.length > 0) learnShape(shared, obj, marked, text);
   return written(stored, { kind: 'parts', ...layout, comma, byteLength: storedLength + 1 });
+}
+
+/**
+ * The write of `obj` (with its marked metadata) from a shape of its template, when it matches one
+ * and its leaves need no escaping; the shape it matched goes first for the next object.
+ */
+function writeFromShape(shared: readonly SharedJson[], obj: KubeObject): (PartsLayout & { stored: Buffer }) | undefined {
+  const shapes = shared[0]!.shapes;
+  if (shapes === undefined) return undefined;
+  for (let i = 0; i < shapes.length; i++) {
+    const shaped = shapes[i]!;
+    if (shaped.pieces === undefined || shaped.sharedCount !== shared.length) continue;
+    const values = shaped.shape.match(obj);
+    if (values === undefined) continue;
+    const w = shaped.pieces.write(values, sharedInserts(shared));
+    if (w === undefined) return undefined;
+    if (i > 0) shapes.unshift(...shapes.splice(i, 1));
+    w.offsets.push(w.base.length);
+    w.inserts.push(NEWLINE);
+    return { kind: 'parts', base: w.base, offsets: w.offsets, inserts: w.inserts, comma: shaped.comma, byteLength: w.stored.length + 1, stored: w.stored };
+  }
+  return undefined;
+}
+
+/** The inserts of a shaped template's holes: the resourceVersion slot, then each shared FieldsV1. */
+function sharedInserts(shared: readonly SharedJson[]): Array<Uint8Array | 'rv'> {
+  const inserts: Array<Uint8Array | 'rv'> = ['rv'];
+  for (const j of shared) inserts.push(j.bytes);
+  return inserts;
+}
+
+/**
+ * After an object of a template took the general path: the leaves in which it differs from a shape
+ * of the same structure become variable, or, when no shape has its structure, it becomes one (the
+ * first from the template's SHAPE_FROM-th object on).
+ */
+function learnShape(shared: readonly SharedJson[], obj: KubeObject, marked: Record<string, unknown>, text: string): void {
+  const first = shared[0]!;
+  if (first.shapes === undefined && ++first.writes < SHAPE_FROM) return;
+  const shapes = (first.shapes ??= []);
+  for (const shaped of shapes) {
+    if (shaped.sharedCount !== shared.length) continue;
+    const differing = withMetadata(obj, marked, (o) => shaped.shape.differingLeaves(o));
+    if (differing === undefined) continue;
+    if (differing.length === 0 || shaped.learned >= MAX_LEARNED || shaped.shape.slotCount + differing.length > MAX_SLOTS) return;
+    shaped.shape.addSlots(differing);
+    shaped.learned++;
+    cutShape(shaped);
+    return;
+  }
+  if (shapes.length >= MAX_SHAPES) return;
+  const made: ShapedTemplate = { shape: new JsonShape(text), pieces: undefined, comma: 'none', sharedCount: shared.length, learned: 0 };
+  cutShape(made);
+  shapes.unshift(made);
+}
+
+// A variable leaf's place in a shape's text: a value no client can know, as the resourceVersion's.
+const SLOT_MARK = `\u0003${randomBytes(12).toString('hex')}#`;
+
+/** Cuts the shape's text around the resourceVersion slot, the shared FieldsV1 and the variable leaves. */
+function cutShape(shaped: ShapedTemplate): void {
+  shaped.pieces = undefined;
+  const text = shaped.shape.textWithMarkers((slot) => `${SLOT_MARK}${slot}`);
+  if (goEscape(text) !== text) return;
+  const cuts: Array<{ from: number; to: number; hole: Hole }> = [];
+  const find = (mark: string, hole: Hole): boolean => {
+    const from = text.indexOf(mark);
+    if (from === -1 || text.indexOf(mark, from + 1) !== -1) return false;
+    cuts.push({ from, to: from + mark.length, hole });
+    return true;
+  };
+  if (!find(MARK, -1)) return;
+  const rv = cuts[0]!;
+  // As prepareWrite cuts it: with the comma that separated it from its neighbour.
+  shaped.comma = text.charCodeAt(rv.from - 1) === 0x2c ? 'before' : text.charCodeAt(rv.to) === 0x2c ? 'after' : 'none';
+  if (shaped.comma === 'before') rv.from--;
+  else if (shaped.comma === 'after') rv.to++;
+  for (let i = 0; i < shaped.sharedCount; i++) if (!find(fieldsMark(i), -2 - i)) return;
+  for (let slot = 0; slot < shaped.shape.slotCount; slot++) if (!find(JSON.stringify(`${SLOT_MARK}${slot}`), slot)) return;
+  cuts.sort((a, b) => a.from - b.from);
+  const pieces: string[] = [];
+  let last = 0;
+  for (const c of cuts) {
+    pieces.push(text.slice(last, c.from));
+    last = c.to;
+  }
+  pieces.push(text.slice(last));
+  shaped.pieces = new TemplatePieces(pieces, cuts.map((c) => c.hole));
 }
 
 /** The resourceVersion's bytes where the slot was (on V8's heap: small and held per object). */
