@@ -19,7 +19,9 @@ function cloneValue(v: unknown): unknown {
   const proto: unknown = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return structuredClone(v);
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) {
+  // for-in rather than Object.keys: no array of keys per object copied (a pod has ~80 objects).
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
     const c = cloneValue((v as Record<string, unknown>)[k]);
     // An own "__proto__" key (JSON.parse makes one) must stay a key, not become the prototype.
     if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
