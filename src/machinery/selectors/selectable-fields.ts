@@ -119,7 +119,9 @@ export function fieldLabelConversion(gvk: GroupVersionKind): FieldTransform {
 type Obj = Record<string, unknown>;
 type Extractor = (o: Obj) => string;
 
-function at(o: unknown, ...path: string[]): unknown {
+// Extractors are made once per field (each write of an object computes its fields): the path is
+// bound when the table is built, not spread into a call per read.
+function at(o: unknown, path: readonly string[]): unknown {
   let cur = o;
   for (const p of path) {
     if (typeof cur !== 'object' || cur === null || Array.isArray(cur)) return undefined;
@@ -128,16 +130,23 @@ function at(o: unknown, ...path: string[]): unknown {
   return cur;
 }
 const str = (...path: string[]): Extractor => (o) => {
-  const v = at(o, ...path);
+  const v = at(o, path);
   return typeof v === 'string' ? v : '';
 };
 /** strconv.FormatBool / fmt.Sprint of a bool (false when unset). */
-const bool = (...path: string[]): Extractor => (o) => (at(o, ...path) === true ? 'true' : 'false');
+const bool = (...path: string[]): Extractor => (o) => (at(o, path) === true ? 'true' : 'false');
 /** strconv.Itoa of an int32 (0 when unset). */
 const int = (...path: string[]): Extractor => (o) => {
-  const v = at(o, ...path);
+  const v = at(o, path);
   return typeof v === 'number' && Number.isFinite(v) ? String(Math.trunc(v)) : '0';
 };
+const metadataName = str('metadata', 'name');
+const metadataNamespace = str('metadata', 'namespace');
+const podIP = str('status', 'podIP');
+const sourceComponent = str('source', 'component');
+const STATUS_POD_IPS = ['status', 'podIPs'];
+const IP = ['ip'];
+const reportingComponent = str('reportingComponent');
 
 const selectable: Record<string, Record<string, Extractor>> = {
   '/Pod': {
@@ -149,10 +158,10 @@ const selectable: Record<string, Record<string, Extractor>> = {
     'status.phase': str('status', 'phase'),
     // The first of status.podIPs (which the v1 API keeps in step with status.podIP).
     'status.podIP': (o) => {
-      const ips = at(o, 'status', 'podIPs');
-      const first = Array.isArray(ips) ? at(ips[0], 'ip') : undefined;
+      const ips = at(o, STATUS_POD_IPS);
+      const first = Array.isArray(ips) ? at(ips[0], IP) : undefined;
       if (typeof first === 'string') return first;
-      return str('status', 'podIP')(o);
+      return podIP(o);
     },
     'status.nominatedNodeName': str('status', 'nominatedNodeName'),
   },
@@ -169,7 +178,7 @@ const selectable: Record<string, Record<string, Extractor>> = {
     'involvedObject.fieldPath': str('involvedObject', 'fieldPath'),
     reason: str('reason'),
     reportingComponent: str('reportingComponent'),
-    source: (o) => str('source', 'component')(o) || str('reportingComponent')(o),
+    source: (o) => sourceComponent(o) || reportingComponent(o),
     type: str('type'),
   },
   '/Service': { 'spec.clusterIP': str('spec', 'clusterIP'), 'spec.type': str('spec', 'type') },
@@ -186,12 +195,23 @@ const selectable: Record<string, Record<string, Extractor>> = {
 export function selectableFields(gk: { group: string; kind: string }, obj: object): FieldSet {
   const o = obj as Obj;
   const out: Record<string, string> = {
-    'metadata.name': str('metadata', 'name')(o),
-    'metadata.namespace': str('metadata', 'namespace')(o),
+    'metadata.name': metadataName(o),
+    'metadata.namespace': metadataNamespace(o),
   };
-  const own = selectable[`${gk.group}/${gk.kind}`];
-  if (own) for (const [k, f] of Object.entries(own)) out[k] = f(o);
+  for (const [k, f] of ownFieldsOf(gk)) out[k] = f(o);
   return out;
+}
+
+/** A kind's own selectable fields, as entries, by its group/kind object (kinds are long-lived). */
+const ownFields = new WeakMap<object, ReadonlyArray<readonly [string, Extractor]>>();
+
+function ownFieldsOf(gk: { group: string; kind: string }): ReadonlyArray<readonly [string, Extractor]> {
+  let own = ownFields.get(gk);
+  if (own === undefined) {
+    own = Object.entries(selectable[`${gk.group}/${gk.kind}`] ?? {});
+    ownFields.set(gk, own);
+  }
+  return own;
 }
 
 /**
