@@ -136,7 +136,7 @@ interface ShapedTemplate {
   learned: number;
 }
 
-/** A shape costs about twice its text: made for templates with this many objects. */
+/** A shape costs ~1.5 times its text: made for templates with this many objects. */
 const SHAPE_FROM = 3;
 const MAX_SHAPES = 4;
 const MAX_LEARNED = 8;
