@@ -283,12 +283,9 @@ export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): 
     const { resourceVersion: _rv, ...rest } = m;
     return written(Buffer.from(stringifyWithMetadata(obj, rest)), undefined);
   }
-  const end = at + MARK.length;
-  // Stored without the slot and the comma that separated it from its neighbour.
-  const comma: Comma = text.charCodeAt(at - 1) === 0x2c ? 'before' : text.charCodeAt(end) === 0x2c ? 'after' : 'none';
-  const cuts: Array<{ from: number; to: number; insert: SharedJson | 'rv' }> = [
-    { from: comma === 'before' ? at - 1 : at, to: comma === 'after' ? end + 1 : end, insert: 'rv' },
-  ];
+  const slot = slotCut(text, at);
+  const comma = slot.comma;
+  const cuts: Array<{ from: number; to: number; insert: SharedJson | 'rv' }> = [{ from: slot.from, to: slot.to, insert: 'rv' }];
   shared.forEach((json, i) => {
     const mark = fieldsMark(i);
     const from = text.indexOf(mark);
@@ -371,6 +368,16 @@ function writeFromShape(shared: readonly SharedJson[], obj: KubeObject): (PartsL
   return undefined;
 }
 
+/**
+ * The resourceVersion slot at `at` (where MARK is in `text`) as the stored bytes leave it out:
+ * with the comma that separated it from its neighbour.
+ */
+function slotCut(text: string, at: number): { from: number; to: number; comma: Comma } {
+  const end = at + MARK.length;
+  const comma: Comma = text.charCodeAt(at - 1) === 0x2c ? 'before' : text.charCodeAt(end) === 0x2c ? 'after' : 'none';
+  return { from: comma === 'before' ? at - 1 : at, to: comma === 'after' ? end + 1 : end, comma };
+}
+
 /** The inserts of a shaped template's holes: the resourceVersion slot, then each shared FieldsV1. */
 function sharedInserts(shared: readonly SharedJson[]): Array<Uint8Array | 'rv'> {
   const inserts: Array<Uint8Array | 'rv'> = ['rv'];
@@ -411,19 +418,17 @@ function cutShape(shaped: ShapedTemplate): void {
   shaped.pieces = undefined;
   const text = shaped.shape.textWithMarkers((slot) => `${SLOT_MARK}${slot}`);
   if (goEscape(text) !== text) return;
-  const cuts: Array<{ from: number; to: number; hole: Hole }> = [];
+  const at = text.indexOf(MARK);
+  if (at === -1 || text.indexOf(MARK, at + 1) !== -1) return;
+  const slot = slotCut(text, at);
+  shaped.comma = slot.comma;
+  const cuts: Array<{ from: number; to: number; hole: Hole }> = [{ from: slot.from, to: slot.to, hole: -1 }];
   const find = (mark: string, hole: Hole): boolean => {
     const from = text.indexOf(mark);
     if (from === -1 || text.indexOf(mark, from + 1) !== -1) return false;
     cuts.push({ from, to: from + mark.length, hole });
     return true;
   };
-  if (!find(MARK, -1)) return;
-  const rv = cuts[0]!;
-  // As prepareWrite cuts it: with the comma that separated it from its neighbour.
-  shaped.comma = text.charCodeAt(rv.from - 1) === 0x2c ? 'before' : text.charCodeAt(rv.to) === 0x2c ? 'after' : 'none';
-  if (shaped.comma === 'before') rv.from--;
-  else if (shaped.comma === 'after') rv.to++;
   for (let i = 0; i < shaped.sharedCount; i++) if (!find(fieldsMark(i), -2 - i)) return;
   for (let slot = 0; slot < shaped.shape.slotCount; slot++) if (!find(JSON.stringify(`${SLOT_MARK}${slot}`), slot)) return;
   cuts.sort((a, b) => a.from - b.from);

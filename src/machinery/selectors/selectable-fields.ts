@@ -143,9 +143,9 @@ const int = (...path: string[]): Extractor => (o) => {
 const metadataName = str('metadata', 'name');
 const metadataNamespace = str('metadata', 'namespace');
 const podIP = str('status', 'podIP');
-const sourceComponent = str('source', 'component');
 const STATUS_POD_IPS = ['status', 'podIPs'];
 const IP = ['ip'];
+const sourceComponent = str('source', 'component');
 const reportingComponent = str('reportingComponent');
 
 const selectable: Record<string, Record<string, Extractor>> = {
@@ -177,7 +177,7 @@ const selectable: Record<string, Record<string, Extractor>> = {
     'involvedObject.resourceVersion': str('involvedObject', 'resourceVersion'),
     'involvedObject.fieldPath': str('involvedObject', 'fieldPath'),
     reason: str('reason'),
-    reportingComponent: str('reportingComponent'),
+    reportingComponent,
     source: (o) => sourceComponent(o) || reportingComponent(o),
     type: str('type'),
   },
