@@ -16,7 +16,8 @@ import { cloneJson, metaOf, str } from '../registry/meta.js';
 import { UNCHANGED, type FieldManagerInfo, type Store } from '../registry/store.js';
 import { authError } from './auth/errors.js';
 import { readBody } from './http/body.js';
-import { admissionOf, dryRunOf, fieldValidationOf, optionsKindOf, type RequestContext } from './resources.js';
+import { admissionOf, type RequestContext } from './request/context.js';
+import { dryRunOf, fieldValidationOf, optionsKindOf } from './request/options.js';
 import { admitSubresourceWrite, scaleOf } from './subresource-admission.js';
 
 export const APPLY_MEDIA_TYPE = 'application/apply-patch+yaml';

@@ -10,7 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseAccept } from '../machinery/codec/negotiation.js';
 import { writeBytes } from './http/respond.js';
-import { swaggerToProtobuf } from './openapi-v2-proto.js';
+import { swaggerToProtobuf } from '../machinery/openapi/v2-protobuf.js';
 
 export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 

@@ -23,7 +23,7 @@ import type { ServiceAccountTokenIssuer } from './auth/serviceaccount-token-issu
 import { registryLegacyTokenMarker, registryObjectGetter } from './auth/serviceaccount-token-lookup.js';
 import { ServiceAccountTokenAuthenticator } from './auth/serviceaccount-token.js';
 import type { VerificationKey } from '../machinery/jwt/keys.js';
-import { tokenReviewer } from './token-review.js';
+import { tokenReviewer } from './auth/token-reviewer.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
 import { openStorage, type StorageBackend } from '../storage/open.js';
 import type { Storage } from '../storage/types.js';
@@ -37,7 +37,8 @@ import type { OpenApiDocuments } from './openapi.js';
 import type { OpenApiV2Endpoint } from './openapi-v2-serve.js';
 import { fieldSelectorOf, parseRequestInfo, selectedName } from './request/request-info.js';
 import { parseTarget, type RequestTarget } from './request/target.js';
-import { handleResource, type RequestContext } from './resources.js';
+import type { RequestContext } from './request/context.js';
+import { handleResource } from './resource-router.js';
 import { fieldsFor } from './selectors.js';
 import { plainListener, tlsListener, type TlsOptions } from './tls/serve.js';
 import { KUBERNETES_VERSION, versionInfo } from './version.js';

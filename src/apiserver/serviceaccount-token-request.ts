@@ -14,7 +14,8 @@ import { decodeBody } from './decode.js';
 import { encodeOther } from './encode.js';
 import { readBody } from './http/body.js';
 import { writeBytes } from './http/respond.js';
-import { dryRunOf, fieldValidationOf, resolve, type RequestContext } from './resources.js';
+import { resolve, type RequestContext } from './request/context.js';
+import { dryRunOf, fieldValidationOf } from './request/options.js';
 
 const GROUP = 'authentication.k8s.io';
 const MIN_EXPIRATION_SECONDS = 10 * 60;

@@ -10,7 +10,7 @@ import { formatLabelSelector } from '../registry/printers/format.js';
 import { metaOf } from '../registry/meta.js';
 import type { Store } from '../registry/store.js';
 import type { Operation } from './admission/types.js';
-import type { RequestContext } from './resources.js';
+import type { RequestContext } from './request/context.js';
 
 /** The autoscaling/v1 Scale of a scalable object (storage version). */
 export function scaleOf(obj: KubeObject, kv: KindVersion): KubeObject {

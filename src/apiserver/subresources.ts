@@ -20,7 +20,8 @@ import { readBody } from './http/body.js';
 import { writeBytes } from './http/respond.js';
 import { applyScale, fieldManagerOf, isApply } from './apply.js';
 import { handleTokenRequest } from './serviceaccount-token-request.js';
-import { admissionOf, dryRunOf, fieldValidationOf, namespaceOf, resolve, validatePatchOptions, type RequestContext } from './resources.js';
+import { admissionOf, namespaceOf, resolve, type RequestContext } from './request/context.js';
+import { dryRunOf, fieldValidationOf, validatePatchOptions } from './request/options.js';
 import { admitSubresourceWrite, scaleOf } from './subresource-admission.js';
 
 function reply(ctx: RequestContext, code: number, body: Body): void {

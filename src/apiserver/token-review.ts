@@ -6,54 +6,13 @@ import { TokenReview } from '../api/authentication/tokenrequest-tokenreview.js';
 import type { KubeObject } from '../api/schema/kind.js';
 import { apiError } from '../registry/errors.js';
 import { metaOf } from '../registry/meta.js';
-import { InvalidTokenError, isTokenAuthenticator } from './auth/serviceaccount-token.js';
-import { SYSTEM_AUTHENTICATED, type Authenticator, type UserInfo } from './auth/types.js';
 import { decodeBody } from './decode.js';
 import { encodeOther } from './encode.js';
 import { readBody } from './http/body.js';
 import { writeBytes } from './http/respond.js';
-import { fieldValidationOf, type RequestContext } from './resources.js';
+import type { RequestContext } from './request/context.js';
+import { fieldValidationOf } from './request/options.js';
 import { userInfoOf } from './reviews/access-reviews.js';
-import type { IncomingMessage } from 'node:http';
-
-export interface TokenReviewResult {
-  authenticated: boolean;
-  user?: UserInfo;
-  audiences?: string[];
-  error?: string;
-}
-
-export type TokenReviewer = (token: string, audiences: readonly string[]) => Promise<TokenReviewResult>;
-
-/** A reviewer over the server's authenticators (kube-apiserver's union: the first that accepts wins). */
-export function tokenReviewer(authenticators: readonly Authenticator[], apiAudiences: readonly string[]): TokenReviewer {
-  return async (token, requested) => {
-    const audiences = requested.length > 0 ? requested : apiAudiences;
-    const errors: string[] = [];
-    const fakeRequest = { headers: { authorization: `Bearer ${token}` } } as unknown as IncomingMessage;
-    for (const a of authenticators) {
-      try {
-        if (isTokenAuthenticator(a)) {
-          const r = await a.authenticateToken(token, audiences);
-          if (r) return { authenticated: true, user: withAuthenticated(r.user), audiences: r.audiences };
-          continue;
-        }
-        // Authenticators that know nothing of audiences accept only for the API's own (WrapAudienceAgnosticToken).
-        const accepted = audiences.filter((x) => apiAudiences.includes(x));
-        if (apiAudiences.length > 0 && accepted.length === 0) continue;
-        const user = await a.authenticate(fakeRequest);
-        if (user) return { authenticated: true, user: withAuthenticated(user), audiences: accepted.length > 0 ? accepted : undefined };
-      } catch (err) {
-        if (err instanceof InvalidTokenError && err.detail !== 'invalid bearer token') errors.push(err.detail);
-      }
-    }
-    return { authenticated: false, error: errors.length > 0 ? `[invalid bearer token, ${errors.join(', ')}]` : 'invalid bearer token' };
-  };
-}
-
-function withAuthenticated(user: UserInfo): UserInfo {
-  return user.groups.includes(SYSTEM_AUTHENTICATED) ? user : { ...user, groups: [...user.groups, SYSTEM_AUTHENTICATED] };
-}
 
 export async function handleTokenReview(ctx: RequestContext): Promise<void> {
   if (ctx.info.verb !== 'create' || ctx.info.name !== '') throw apiError.methodNotAllowed();

@@ -18,7 +18,8 @@ import { decodeBody } from '../decode.js';
 import { encodeOther } from '../encode.js';
 import { readBody } from '../http/body.js';
 import { writeBytes } from '../http/respond.js';
-import { fieldValidationOf, type RequestContext } from '../resources.js';
+import type { RequestContext } from '../request/context.js';
+import { fieldValidationOf } from '../request/options.js';
 
 type Obj = Record<string, unknown>;
 

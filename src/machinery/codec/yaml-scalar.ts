@@ -1,6 +1,6 @@
 // libyaml's yaml_emitter_analyze_scalar, shared by the two YAML emitters kubelite mimics: go-yaml
 // v2 (the API server's YAML responses, machinery/codec/yaml.ts) and go-yaml v3 (the OpenAPI v2
-// document kubectl 1.27/1.28 reads, apiserver/openapi-v2-proto.ts). This is the scan over the
+// document kubectl 1.27/1.28 reads, machinery/openapi/go-yaml-v3.ts). This is the scan over the
 // scalar's code points; each emitter turns the facts into the styles it allows.
 
 export const isYamlBreak = (c: number): boolean => c === 0x0a || c === 0x0d || c === 0x85 || c === 0x2028 || c === 0x2029;

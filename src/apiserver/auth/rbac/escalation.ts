@@ -5,8 +5,7 @@
 // the object is validated or stored.
 import { StatusError } from '../../../machinery/status.js';
 import { semanticEqual } from '../../../machinery/validation/common.js';
-import type { Authorization } from '../authorization.js';
-import { SYSTEM_MASTERS, type UserInfo } from '../types.js';
+import { SYSTEM_MASTERS, type Authorizer, type UserInfo } from '../types.js';
 import { compactRules, compactString, covers, rulesOf, type Rule } from './rules.js';
 
 type Obj = Record<string, unknown>;
@@ -14,6 +13,15 @@ type Obj = Record<string, unknown>;
 const GROUP = 'rbac.authorization.k8s.io';
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+
+/**
+ * What the check asks of the server's authorization: may the user `escalate` or `bind`, and which
+ * rules does the user hold (authorization.ts's Authorization is one).
+ */
+export interface Permissions {
+  authorizer: Authorizer;
+  rulesFor(user: UserInfo, namespace: string): { rules: Rule[]; evaluationError: string };
+}
 
 /** Reads RBAC objects as the watch cache holds them. */
 export interface RoleSource {
@@ -44,7 +52,7 @@ function forbidden(resource: string, name: string, message: string): StatusError
 /** Go's %q of a []string: ["a" "b"]. */
 const quotedList = (list: readonly string[]) => `[${list.map((s) => JSON.stringify(s)).join(' ')}]`;
 
-function confirmNoEscalation(authz: Authorization, user: UserInfo, namespace: string, rules: Rule[]): string | undefined {
+function confirmNoEscalation(authz: Permissions, user: UserInfo, namespace: string, rules: Rule[]): string | undefined {
   const owner = authz.rulesFor(user, namespace);
   const { covered, missing } = covers(owner.rules, rules);
   if (covered) return undefined;
@@ -54,7 +62,7 @@ function confirmNoEscalation(authz: Authorization, user: UserInfo, namespace: st
   return msg;
 }
 
-async function allowedTo(authz: Authorization, user: UserInfo, verb: string, resource: string, namespace: string, name: string): Promise<boolean> {
+async function allowedTo(authz: Permissions, user: UserInfo, verb: string, resource: string, namespace: string, name: string): Promise<boolean> {
   const r = await authz.authorizer.authorize({ user, verb, resourceRequest: true, apiGroup: GROUP, apiVersion: '*', namespace, resource, subresource: '', name, path: '' });
   return r.decision === 'allow';
 }
@@ -63,7 +71,7 @@ async function allowedTo(authz: Authorization, user: UserInfo, verb: string, res
  * Throws 403 when `user` may not write this Role, ClusterRole, RoleBinding or ClusterRoleBinding
  * (`obj` in its stored form, `namespace` '' for the cluster-scoped kinds).
  */
-export async function checkEscalation(authz: Authorization, roles: RoleSource, user: UserInfo, resource: string, namespace: string, object: Obj): Promise<void> {
+export async function checkEscalation(authz: Permissions, roles: RoleSource, user: UserInfo, resource: string, namespace: string, object: Obj): Promise<void> {
   if (user.groups.includes(SYSTEM_MASTERS)) return;
   if (resource !== 'roles' && resource !== 'clusterroles' && resource !== 'rolebindings' && resource !== 'clusterrolebindings') return;
   const name = str(obj(object.metadata).name);

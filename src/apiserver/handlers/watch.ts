@@ -4,24 +4,24 @@
 // 410 Status), the streaming list (sendInitialEvents + NotOlderThan: the current objects, then a
 // BOOKMARK annotated k8s.io/initial-events-end), bookmarks, selectors and timeoutSeconds. Each
 // event is encoded once per format and version and shared by every watcher.
-import { apiVersionOf } from '../api/kinds.js';
-import { Status, Table } from '../api/meta/v1.js';
-import type { KindVersion, KubeObject } from '../api/schema/kind.js';
-import { encodeJson } from '../machinery/codec/json.js';
-import { zeroValue } from '../machinery/codec/normalize.js';
-import { encodeProtobuf } from '../machinery/codec/protobuf.js';
-import { encodeWatchFrame } from '../machinery/codec/watch.js';
-import { StatusError } from '../machinery/status.js';
-import { parseFieldSelectorFor } from '../machinery/selectors/index.js';
-import { apiError } from '../registry/errors.js';
-import type { Store } from '../registry/store.js';
-import { forEachRange, isCacheError, jsonLength, type CachedObject, type CacheWatch } from '../storage/cacher/index.js';
-import type { WatchCacheEvent } from '../storage/cacher/types.js';
-import { buildTable, toServed, type ResponseFormat } from './encode.js';
-import { filterOf } from './list.js';
-import { RecentEncodings } from './recent-encodings.js';
-import { parseBool } from './request/request-info.js';
-import type { RequestContext } from './resources.js';
+import { apiVersionOf } from '../../api/kinds.js';
+import { Status, Table } from '../../api/meta/v1.js';
+import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
+import { encodeJson } from '../../machinery/codec/json.js';
+import { zeroValue } from '../../machinery/codec/normalize.js';
+import { encodeProtobuf } from '../../machinery/codec/protobuf.js';
+import { encodeWatchFrame } from '../../machinery/codec/watch.js';
+import { StatusError } from '../../machinery/status.js';
+import { parseFieldSelectorFor } from '../../machinery/selectors/index.js';
+import { apiError } from '../../registry/errors.js';
+import type { Store } from '../../registry/store.js';
+import { forEachRange, isCacheError, jsonLength, type CachedObject, type CacheWatch } from '../../storage/cacher/index.js';
+import type { WatchCacheEvent } from '../../storage/cacher/types.js';
+import { buildTable, toServed, type ResponseFormat } from '../encode.js';
+import { filterOf } from '../request/filter.js';
+import { RecentEncodings } from '../recent-encodings.js';
+import { parseBool } from '../request/request-info.js';
+import type { RequestContext } from '../request/context.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -3,29 +3,27 @@
 // NotOlderThan / Exact; `limit` + `continue` pages that all share one snapshot revision (pages
 // after the first are read from storage at that revision); 410 Expired for a compacted or
 // expired token, with the inconsistent-continue token Kubernetes offers.
-import type { KindVersion } from '../api/schema/kind.js';
-import { StatusError } from '../machinery/status.js';
-import { cachedFromObject, decodeStored } from '../registry/materialize.js';
-import { apiError } from '../registry/errors.js';
-import type { Store } from '../registry/store.js';
-import { isCacheError } from '../storage/cacher/index.js';
-import type { CachedObject, ObjectFilter } from '../storage/cacher/types.js';
-import { isStorageError } from '../storage/types.js';
-import { encodeListStreamed, type TableOptions } from './encode.js';
-import { writeBytes, writeStreamed } from './http/respond.js';
-import { ContinueTokenError, decodeContinue, encodeContinue } from './list/continue-token.js';
-import type { RequestContext } from './resources.js';
-import { compileSelectors } from './selectors.js';
+import type { KindVersion } from '../../api/schema/kind.js';
+import { StatusError } from '../../machinery/status.js';
+import { cachedFromObject, decodeStored } from '../../registry/materialize.js';
+import { apiError } from '../../registry/errors.js';
+import type { Store } from '../../registry/store.js';
+import { isCacheError } from '../../storage/cacher/index.js';
+import type { CachedObject, ObjectFilter } from '../../storage/cacher/types.js';
+import { isStorageError } from '../../storage/types.js';
+import { encodeListStreamed } from '../encode.js';
+import { writeBytes, writeStreamed } from '../http/respond.js';
+import { ContinueTokenError, decodeContinue, encodeContinue } from '../list/continue-token.js';
+import { cacheFailure } from '../request/cache-failure.js';
+import type { RequestContext } from '../request/context.js';
+import { filterOf } from '../request/filter.js';
+import { tableOptions } from '../request/reply.js';
 
 /** The default lifetime of a continue token (the seed: five minutes); a flag of the API server. */
 export const DEFAULT_CONTINUE_TTL_MS = 5 * 60_000;
 
 const EXPIRED_CONTINUE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
-
-export function filterOf(ctx: RequestContext, kv: KindVersion): ObjectFilter | undefined {
-  return compileSelectors(ctx.query.get('labelSelector') ?? '', ctx.query.get('fieldSelector') ?? '', kv);
-}
 
 function parseLimit(value: string | null): number | undefined {
   if (value === null || value === '') return undefined;
@@ -40,12 +38,6 @@ function parseResourceVersion(value: string | null): number | undefined {
     throw new StatusError(500, '', `resourceVersion: Invalid value: ${JSON.stringify(value)}: strconv.ParseUint: parsing ${JSON.stringify(value)}: invalid syntax`);
   }
   return Number(value);
-}
-
-export function cacheFailure(err: unknown): never {
-  if (isCacheError(err) && err.code === 'TooLargeResourceVersion') throw apiError.tooLargeResourceVersion(err.message);
-  if (isCacheError(err)) throw apiError.serviceUnavailable(err.message);
-  throw err;
 }
 
 /** 410 Expired for a continue token whose snapshot is gone, offering an inconsistent continuation. */
@@ -110,7 +102,7 @@ async function cachedPage(store: Store, prefix: string, revision: number, startA
   return { items: page.items, revision, more: page.more, lastKey: page.lastKey };
 }
 
-export async function handleList(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string, table: TableOptions): Promise<void> {
+export async function handleList(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string): Promise<void> {
   const q = ctx.query;
   const filter = filterOf(ctx, kv);
   const limit = parseLimit(q.get('limit'));
@@ -188,7 +180,7 @@ export async function handleList(ctx: RequestContext, kv: KindVersion, store: St
       remaining = result.remaining;
     }
   }
-  const body = encodeListStreamed({ items, resourceVersion: String(revision), continue: continueToken, remainingItemCount: remaining }, kv, ctx.format, table);
+  const body = encodeListStreamed({ items, resourceVersion: String(revision), continue: continueToken, remainingItemCount: remaining }, kv, ctx.format, tableOptions(ctx));
   if ('chunks' in body) await writeStreamed(ctx.res, 200, body, { warnings: ctx.warnings });
   else writeBytes(ctx.res, 200, body.contentType, body.body, { warnings: ctx.warnings });
 }

@@ -1,0 +1,31 @@
+// DELETE of one object: the store's delete with the request's DeleteOptions and admission. The
+// answer is the object while it still exists (finalizers, graceful deletion; always for pods, as
+// Kubernetes does), else a Success Status naming it.
+import { Status } from '../../api/meta/v1.js';
+import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
+import { apiError } from '../../registry/errors.js';
+import { metaOf, str } from '../../registry/meta.js';
+import type { Store } from '../../registry/store.js';
+import { encodeObject, encodeOther } from '../encode.js';
+import { admissionOf, type RequestContext } from '../request/context.js';
+import { deleteOptions } from '../request/delete-options.js';
+import { reply, tableOptions } from '../request/reply.js';
+
+export async function handleDelete(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string): Promise<void> {
+  if (ctx.info.subresource !== '') throw apiError.methodNotAllowed();
+  const opts = await deleteOptions(ctx);
+  const result = await store.delete(namespace, ctx.info.name, { ...opts, admission: admissionOf(ctx, store, opts.dryRun) });
+  if (!result.deleted || store.kind.resource === 'pods') {
+    // Kubernetes answers with the object while it still exists (and always for pods).
+    return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
+  }
+  const m = metaOf(result.object);
+  const status: KubeObject = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name: str(m.name), group: kv.group || undefined, kind: kv.resource, uid: str(m.uid) },
+  };
+  return reply(ctx, 200, encodeOther(status, Status, ctx.format));
+}

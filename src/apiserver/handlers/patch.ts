@@ -1,0 +1,72 @@
+// PATCH of an object or its status. Apply patches are server-side apply (apply.ts). JSON patch,
+// JSON merge patch and strategic merge patch are applied to the object in the URL's version, then
+// decoded back as an object of that kind (with field validation, so an unknown field in a patch
+// is reported as in Kubernetes), defaulted and converted to the storage version, inside the
+// store's guaranteed update (so a conflict retries the patch on the newer object).
+import { storageVersionOf } from '../../api/kinds.js';
+import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
+import { decodeParsed, parseJson } from '../../machinery/codec/json.js';
+import { applyPatch as apply, patchTypeFromContentType, type PatchType } from '../../machinery/patch/index.js';
+import { apiError } from '../../registry/errors.js';
+import { metaOf, str } from '../../registry/meta.js';
+import type { Store } from '../../registry/store.js';
+import { applyObject, fieldManagerOf, isApply } from '../apply.js';
+import { encodeObject } from '../encode.js';
+import { readBody } from '../http/body.js';
+import { admissionOf, type RequestContext } from '../request/context.js';
+import { dryRunOf, fieldValidationOf, validatePatchOptions } from '../request/options.js';
+import { reply, tableOptions } from '../request/reply.js';
+
+interface Patched {
+  object: KubeObject;
+  warnings: string[];
+}
+
+function applyPatch(ctx: RequestContext, kv: KindVersion, current: KubeObject, body: Uint8Array): Patched {
+  const type = patchTypeFromContentType(ctx.req.headers['content-type'], { strategic: true, apply: false }) as Exclude<PatchType, 'apply'>;
+  const patch = parseJson(body);
+  const result = apply(type, current, patch, kv.type);
+  const decoded = decodeParsed<KubeObject>(result, null, kv.type, fieldValidationOf(ctx.query, ctx.info.verb), { group: kv.group, version: kv.version, kind: kv.kind }, body);
+  return { object: decoded.object, warnings: decoded.warnings };
+}
+
+export async function handlePatch(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string): Promise<void> {
+  const { info } = ctx;
+  if (info.name === '') throw apiError.methodNotAllowed();
+  const dryRun = dryRunOf(ctx.query, 'patch');
+  fieldValidationOf(ctx.query, 'patch');
+  validatePatchOptions(ctx);
+  if (isApply(ctx)) {
+    const applied = await applyObject(ctx, kv, store, namespace, info.subresource === 'status' ? 'status' : '');
+    return reply(ctx, applied.created ? 201 : 200, encodeObject(applied.object, kv, ctx.format, tableOptions(ctx)));
+  }
+  const bytes = await readBody(ctx.req);
+  const hub = storageVersionOf(kv);
+  const result = await store.guaranteedUpdate(
+    namespace,
+    info.name,
+    (current) => {
+      const served = kv.fromHub ? kv.fromHub(current) : current;
+      const patched = applyPatch(ctx, kv, served, bytes);
+      ctx.warnings.length = 0;
+      ctx.warnings.push(...patched.warnings);
+      const obj = patched.object;
+      // A patch may pin the version it was made against: then a changed object is a conflict.
+      const pinned = str(metaOf(obj).resourceVersion);
+      if (pinned !== '' && pinned !== str(metaOf(served).resourceVersion)) throw apiError.modified(store.kind, info.name);
+      kv.defaults?.(obj);
+      const next = kv.toHub ? kv.toHub(obj) : obj;
+      if (hub.kind !== str(next.kind)) throw apiError.internal('conversion produced another kind');
+      if (store.kind.group !== 'rbac.authorization.k8s.io') return next;
+      return ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, next).then(() => next);
+    },
+    {
+      dryRun,
+      subresource: info.subresource === 'status' ? 'status' : '',
+      expectResourceVersion: undefined,
+      fieldManager: fieldManagerOf(ctx, kv, info.subresource === 'status' ? 'status' : ''),
+      admission: admissionOf(ctx, store, dryRun),
+    },
+  );
+  return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
+}

@@ -1,0 +1,50 @@
+// Routes a resource request to its handler: the create-only reviews (TokenReview, the access
+// reviews), the subresources other than status, and the verbs of the operation template (get,
+// list, watch, create, update, patch, delete, deletecollection) on an object, a collection or an
+// object's status, for every served kind and version. Routing only: what a handler needs from
+// the request lives in request/, the verbs in handlers/.
+import { findResource } from '../api/kinds.js';
+import { apiError } from '../registry/errors.js';
+import { handleCreate } from './handlers/create.js';
+import { handleDeleteCollection } from './handlers/delete-collection.js';
+import { handleDelete } from './handlers/delete.js';
+import { handleGet } from './handlers/get.js';
+import { handleList } from './handlers/list.js';
+import { handlePatch } from './handlers/patch.js';
+import { handleUpdate } from './handlers/update.js';
+import { handleWatch } from './handlers/watch.js';
+import { namespaceOf, resolve, type RequestContext } from './request/context.js';
+import { handleReview } from './reviews/access-reviews.js';
+import { handleSubresource } from './subresources.js';
+import { handleTokenReview } from './token-review.js';
+
+export async function handleResource(ctx: RequestContext): Promise<void> {
+  const { info } = ctx;
+  const virtual = findResource(info.group, info.version, info.resource);
+  if (virtual?.createOnly) return virtual.kind === 'TokenReview' ? handleTokenReview(ctx) : handleReview(ctx, virtual, ctx.authorization);
+  if (info.subresource !== '' && info.subresource !== 'status') return handleSubresource(ctx);
+  const { kv, store } = resolve(ctx);
+  if (info.subresource === 'status' && !kv.subresources?.status) throw apiError.unknownResource();
+  const namespace = namespaceOf(ctx, kv);
+  switch (info.verb) {
+    case 'get':
+      return handleGet(ctx, kv, store, namespace);
+    case 'list':
+      if (info.subresource !== '') throw apiError.methodNotAllowed();
+      return handleList(ctx, kv, store, namespace);
+    case 'watch':
+      return handleWatch(ctx, kv, store, namespace);
+    case 'create':
+      return handleCreate(ctx, kv, store, namespace);
+    case 'update':
+      return handleUpdate(ctx, kv, store, namespace);
+    case 'patch':
+      return handlePatch(ctx, kv, store, namespace);
+    case 'delete':
+      return handleDelete(ctx, kv, store, namespace);
+    case 'deletecollection':
+      return handleDeleteCollection(ctx, kv, store, namespace);
+    default:
+      throw apiError.methodNotAllowed();
+  }
+}
