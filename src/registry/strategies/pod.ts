@@ -23,7 +23,7 @@ import { inclusiveRangeError, isQualifiedName, isValidIP, isIPv6String, nameIsDN
 import type { ResourceStrategy } from '../strategy.js';
 import { ephemeralContainerDiff, podSpecDiff } from './pod-diff.js';
 import { podWarnings } from './warnings.js';
-import { validateEphemeralContainers, validatePodCreate, validatePodMetadataAndSpec, validatePodSpecificAnnotations, validateTolerations, validateVolumes, type PodValidationOptions } from './podspec.js';
+import { validateEphemeralContainers, validatePodCreate, validatePodMetadataAndSpec, validatePodSpecificAnnotations, validateTolerations, validateVolumes, type PodValidationOptions } from '../podspec/index.js';
 import { cloneJson } from '../meta.js';
 
 const MaxInt32 = 2147483647;
