@@ -1,7 +1,8 @@
 // Containers: what every kind of container is checked for (validateContainerCommon: name, image,
 // ports, environment, mounts, resources, security context), and the rules of each kind: regular
 // containers, init containers (sidecars with restartPolicy Always) and ephemeral containers.
-import { child, index, isObj, nonEmpty, num, objs, optStr, str, type Obj } from '../../machinery/validation/common.js';
+import type { Container, EphemeralContainer } from '../../api/types.js';
+import { child, index, isObj, nonEmpty, num, optStr, str } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { isValidPortName, isValidPortNum } from '../../machinery/validation/names.js';
 import { validateEnv, validateEnvFrom } from './env.js';
@@ -12,14 +13,15 @@ import { validateContainerResourceName } from './resource-names.js';
 import { validateResourceRequirements } from './resource-requirements.js';
 import { validateSecurityContext } from './security.js';
 import { NO_PATHS, validateVolumeDevices, validateVolumeMounts } from './volume-mounts.js';
+import { structs } from './structs.js';
 import type { Volumes } from './volumes.js';
 
 const supportedPortProtocols = ['SCTP', 'TCP', 'UDP'];
 
-function validateContainerPorts(ports: unknown, path: string): FieldError[] {
+function validateContainerPorts(ports: Container['ports'], path: string): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
-  objs(ports).forEach((port, i) => {
+  structs(ports).forEach((port, i) => {
     const p = index(path, i);
     const name = str(port.name);
     if (name !== '') {
@@ -40,10 +42,10 @@ function validateContainerPorts(ports: unknown, path: string): FieldError[] {
   return errs;
 }
 
-function validateResizePolicy(policies: unknown, path: string, podRestartPolicy: string): FieldError[] {
+function validateResizePolicy(policies: Container['resizePolicy'], path: string, podRestartPolicy: string): FieldError[] {
   const errs: FieldError[] = [];
   const seen = new Set<string>();
-  objs(policies).forEach((p, i) => {
+  structs(policies).forEach((p, i) => {
     const rn = str(p.resourceName);
     const rp = str(p.restartPolicy);
     if (seen.has(rn)) errs.push(fieldError.duplicate(index(path, i), rn));
@@ -57,7 +59,7 @@ function validateResizePolicy(policies: unknown, path: string, podRestartPolicy:
   return errs;
 }
 
-function validateContainerCommon(c: Obj, volumes: Volumes, claims: Set<string>, path: string, podRestartPolicy: string, hostUsers: boolean): FieldError[] {
+function validateContainerCommon(c: Container | EphemeralContainer, volumes: Volumes, claims: Set<string>, path: string, podRestartPolicy: string, hostUsers: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const name = str(c.name);
   if (name === '') errs.push(fieldError.required(child(path, 'name')));
@@ -68,8 +70,8 @@ function validateContainerCommon(c: Obj, volumes: Volumes, claims: Set<string>, 
   else if (tmp !== 'File' && tmp !== 'FallbackToLogsOnError') errs.push(fieldError.notSupported(child(path, 'terminationMessagePolicy'), tmp, ['File', 'FallbackToLogsOnError']));
   // Mounts and devices are checked against each other only when there are devices (rare).
   const hasDevices = nonEmpty(c.volumeDevices);
-  const mounts: ReadonlyMap<string, string> = hasDevices ? new Map(objs(c.volumeMounts).map((m) => [str(m.name), str(m.mountPath)] as const)) : NO_PATHS;
-  const devices: ReadonlyMap<string, string> = hasDevices ? new Map(objs(c.volumeDevices).map((d) => [str(d.name), str(d.devicePath)] as const)) : NO_PATHS;
+  const mounts: ReadonlyMap<string, string> = hasDevices ? new Map(structs(c.volumeMounts).map((m) => [str(m.name), str(m.mountPath)] as const)) : NO_PATHS;
+  const devices: ReadonlyMap<string, string> = hasDevices ? new Map(structs(c.volumeDevices).map((d) => [str(d.name), str(d.devicePath)] as const)) : NO_PATHS;
   errs.push(...validateContainerPorts(c.ports, child(path, 'ports')));
   errs.push(...validateEnv(c.env, child(path, 'env')));
   errs.push(...validateEnvFrom(c.envFrom, child(path, 'envFrom')));
@@ -83,11 +85,11 @@ function validateContainerCommon(c: Obj, volumes: Volumes, claims: Set<string>, 
 }
 
 /** checkHostPortConflicts: protocol/hostIP/hostPort unique across the given containers. */
-function checkHostPortConflicts(containers: Obj[], path: string, offset = 0): FieldError[] {
+function checkHostPortConflicts(containers: readonly Container[], path: string, offset = 0): FieldError[] {
   const errs: FieldError[] = [];
   const seen = new Set<string>();
   containers.forEach((c, ci) => {
-    objs(c.ports).forEach((port, pi) => {
+    structs(c.ports).forEach((port, pi) => {
       const hp = num(port.hostPort);
       if (hp === 0) return;
       const s = `${str(port.protocol)}/${str(port.hostIP)}/${hp}`;
@@ -99,7 +101,7 @@ function checkHostPortConflicts(containers: Obj[], path: string, offset = 0): Fi
   return errs;
 }
 
-export function validateContainers(containers: Obj[], volumes: Volumes, claims: Set<string>, gracePeriod: number | undefined, path: string, podRestartPolicy: string, hostUsers: boolean): FieldError[] {
+export function validateContainers(containers: readonly Container[], volumes: Volumes, claims: Set<string>, gracePeriod: number | undefined, path: string, podRestartPolicy: string, hostUsers: boolean): FieldError[] {
   if (containers.length === 0) return [fieldError.required(path)];
   const errs: FieldError[] = [];
   const names = new Set<string>();
@@ -116,7 +118,7 @@ export function validateContainers(containers: Obj[], volumes: Volumes, claims: 
   return errs;
 }
 
-export function validateInitContainers(inits: Obj[], regular: Obj[], volumes: Volumes, claims: Set<string>, gracePeriod: number | undefined, path: string, podRestartPolicy: string, hostUsers: boolean): FieldError[] {
+export function validateInitContainers(inits: readonly Container[], regular: readonly Container[], volumes: Volumes, claims: Set<string>, gracePeriod: number | undefined, path: string, podRestartPolicy: string, hostUsers: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set(regular.map((c) => str(c.name)));
   inits.forEach((c, i) => {
@@ -134,7 +136,7 @@ export function validateInitContainers(inits: Obj[], regular: Obj[], volumes: Vo
     errs.push(...checkHostPortConflicts([c], path, i));
     if (restartAlways) errs.push(...validateProbes(c, gracePeriod, p));
     else {
-      for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) {
+      for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
         if (isObj(c[f])) errs.push(fieldError.forbidden(child(p, f), 'may not be set for init containers without restartPolicy=Always'));
       }
       if (nonEmpty(c.resizePolicy)) errs.push(fieldError.invalid(child(p, 'resizePolicy'), '', 'must not be set for init containers'));
@@ -149,7 +151,7 @@ const allowedEphemeralContainerFields = new Set([
 ]);
 
 /** validateEphemeralContainers: common checks, unique names across all containers, target must exist, allowed fields only. */
-export function validateEphemeralContainers(ephemeral: Obj[], containers: Obj[], inits: Obj[], volumes: Volumes, claims: Set<string>, path: string, podRestartPolicy: string, hostUsers: boolean): FieldError[] {
+export function validateEphemeralContainers(ephemeral: readonly EphemeralContainer[], containers: readonly Container[], inits: readonly Container[], volumes: Volumes, claims: Set<string>, path: string, podRestartPolicy: string, hostUsers: boolean): FieldError[] {
   const errs: FieldError[] = [];
   if (ephemeral.length === 0) return errs;
   const other = new Set([...containers, ...inits].map((c) => str(c.name)));
@@ -164,12 +166,12 @@ export function validateEphemeralContainers(ephemeral: Obj[], containers: Obj[],
     else all.add(name);
     const target = str(ec.targetContainerName);
     if (target !== '' && !other.has(target)) errs.push(fieldError.notFound(child(p, 'targetContainerName'), target));
-    for (const [k, v] of Object.entries(ec)) {
+    for (const [k, v] of Object.entries<unknown>(ec)) {
       if (allowedEphemeralContainerFields.has(k) || v === undefined || v === null) continue;
       if (Array.isArray(v) ? v.length === 0 : isObj(v) ? Object.keys(v).length === 0 && k === 'resources' : v === '' || v === 0 || v === false) continue;
       errs.push(fieldError.forbidden(child(p, k), 'cannot be set for an Ephemeral Container'));
     }
-    objs(ec.volumeMounts).forEach((vm, j) => {
+    structs(ec.volumeMounts).forEach((vm, j) => {
       if (str(vm.subPath) !== '') errs.push(fieldError.forbidden(child(index(child(p, 'volumeMounts'), j), 'subPath'), 'cannot be set for an Ephemeral Container'));
       if (str(vm.subPathExpr) !== '') errs.push(fieldError.forbidden(child(index(child(p, 'volumeMounts'), j), 'subPathExpr'), 'cannot be set for an Ephemeral Container'));
     });

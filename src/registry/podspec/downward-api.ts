@@ -1,7 +1,8 @@
 // The downward API: which pod fields (fieldRef) and container resources (resourceFieldRef) an
 // environment variable or a downwardAPI volume file may expose, and in which units.
 import { parseQuantity } from '../../api/meta/quantity.js';
-import { child, str, type Obj } from '../../machinery/validation/common.js';
+import type { ObjectFieldSelector, ResourceFieldSelector } from '../../api/types.js';
+import { child, str } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { qualifiedName } from './name-errors.js';
 import { quantityString } from './resource-names.js';
@@ -27,7 +28,7 @@ function splitSubscript(fieldPath: string): [string, string] | undefined {
   return [s.slice(0, at), s.slice(at + 2)];
 }
 
-export function validateObjectFieldSelector(fs: Obj, expressions: string[], path: string): FieldError[] {
+export function validateObjectFieldSelector(fs: ObjectFieldSelector, expressions: string[], path: string): FieldError[] {
   const apiVersion = str(fs.apiVersion);
   const fieldPath = str(fs.fieldPath);
   if (apiVersion === '') return [fieldError.required(child(path, 'apiVersion'))];
@@ -76,7 +77,7 @@ function validateContainerResourceDivisor(resource: string, divisor: unknown, pa
   return errs;
 }
 
-export function validateContainerResourceFieldSelector(fs: Obj, path: string, volume: boolean): FieldError[] {
+export function validateContainerResourceFieldSelector(fs: ResourceFieldSelector, path: string, volume: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const resource = str(fs.resource);
   if (volume && str(fs.containerName) === '') errs.push(fieldError.required(child(path, 'containerName')));

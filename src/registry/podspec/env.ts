@@ -1,33 +1,35 @@
 // A container's environment: its variables (a value or one source: a pod field, a container
 // resource, a ConfigMap or Secret key) and the ConfigMaps and Secrets it imports whole (envFrom).
-import { child, index, objs, optObj, str } from '../../machinery/validation/common.js';
+import type { Container } from '../../api/types.js';
+import { child, index, str } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { isConfigMapKey, isEnvVarName, nameIsDNSSubdomain } from '../../machinery/validation/names.js';
 import { validateContainerResourceFieldSelector, validateObjectFieldSelector, validEnvDownwardAPIFieldPaths } from './downward-api.js';
+import { optStruct, structs } from './structs.js';
 
-export function validateEnv(env: unknown, path: string): FieldError[] {
+export function validateEnv(env: Container['env'], path: string): FieldError[] {
   const errs: FieldError[] = [];
-  objs(env).forEach((ev, i) => {
+  structs(env).forEach((ev, i) => {
     const p = index(path, i);
     const name = str(ev.name);
     if (name === '') errs.push(fieldError.required(child(p, 'name')));
     else for (const msg of isEnvVarName(name)) errs.push(fieldError.invalid(child(p, 'name'), name, msg));
-    const from = optObj(ev.valueFrom);
+    const from = optStruct(ev.valueFrom);
     if (!from) return;
     const fp = child(p, 'valueFrom');
     let numSources = 0;
-    const fieldRef = optObj(from.fieldRef);
+    const fieldRef = optStruct(from.fieldRef);
     if (fieldRef) {
       numSources++;
       errs.push(...validateObjectFieldSelector(fieldRef, validEnvDownwardAPIFieldPaths, child(fp, 'fieldRef')));
     }
-    const resourceFieldRef = optObj(from.resourceFieldRef);
+    const resourceFieldRef = optStruct(from.resourceFieldRef);
     if (resourceFieldRef) {
       numSources++;
       errs.push(...validateContainerResourceFieldSelector(resourceFieldRef, child(fp, 'resourceFieldRef'), false));
     }
     for (const kind of ['configMapKeyRef', 'secretKeyRef'] as const) {
-      const sel = optObj(from[kind]);
+      const sel = optStruct(from[kind]);
       if (!sel) continue;
       numSources++;
       const sp = child(fp, kind);
@@ -43,15 +45,15 @@ export function validateEnv(env: unknown, path: string): FieldError[] {
   return errs;
 }
 
-export function validateEnvFrom(envFrom: unknown, path: string): FieldError[] {
+export function validateEnvFrom(envFrom: Container['envFrom'], path: string): FieldError[] {
   const errs: FieldError[] = [];
-  objs(envFrom).forEach((ev, i) => {
+  structs(envFrom).forEach((ev, i) => {
     const p = index(path, i);
     const prefix = str(ev.prefix);
     if (prefix !== '') for (const msg of isEnvVarName(prefix)) errs.push(fieldError.invalid(child(p, 'prefix'), prefix, msg));
     let numSources = 0;
     for (const kind of ['configMapRef', 'secretRef'] as const) {
-      const ref = optObj(ev[kind]);
+      const ref = optStruct(ev[kind]);
       if (!ref) continue;
       numSources++;
       const name = str(ref.name);

@@ -1,16 +1,18 @@
 // Generic ephemeral volumes: the PersistentVolumeClaim template a pod's volume creates its claim
 // from (only labels and annotations of metadata, a valid claim spec) and the claim's name.
 import { parseQuantity } from '../../api/meta/quantity.js';
-import { child, isObj, key, obj, optObj, optStr, strs, validateAnnotations, validateLabels, validateLabelSelector, type Obj } from '../../machinery/validation/common.js';
+import type { EphemeralVolumeSource, PersistentVolumeClaimSpec } from '../../api/types.js';
+import { child, isObj, key, obj, optStr, strs, validateAnnotations, validateLabels, validateLabelSelector } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { goQuote } from '../../machinery/validation/go-syntax.js';
 import { nameIsDNSSubdomain } from '../../machinery/validation/names.js';
 import { quantityString } from './resource-names.js';
+import { optStruct, struct } from './structs.js';
 
 const supportedAccessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 
 /** ValidatePersistentVolumeClaimSpec, as generic ephemeral volumes need it. */
-function validatePersistentVolumeClaimSpec(spec: Obj, path: string): FieldError[] {
+function validatePersistentVolumeClaimSpec(spec: PersistentVolumeClaimSpec, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const modes = strs(spec.accessModes);
   if (modes.length === 0) errs.push(fieldError.required(child(path, 'accessModes'), 'at least 1 access mode is required'));
@@ -40,9 +42,9 @@ function validatePersistentVolumeClaimSpec(spec: Obj, path: string): FieldError[
 const allowedTemplateMetaFields = new Set(['annotations', 'labels']);
 
 /** The ephemeral volume source of volume `volName` at `path` (the volume's path); `podName` when the spec is a pod's. */
-export function validateEphemeralVolumeSource(s: Obj, path: string, volName: string, podName: string | undefined): FieldError[] {
+export function validateEphemeralVolumeSource(s: EphemeralVolumeSource, path: string, volName: string, podName: string | undefined): FieldError[] {
   const p = child(path, 'ephemeral');
-  const tpl = optObj(s.volumeClaimTemplate);
+  const tpl = optStruct(s.volumeClaimTemplate);
   const e: FieldError[] = [];
   if (!tpl) e.push(fieldError.required(child(p, 'volumeClaimTemplate')));
   else {
@@ -50,14 +52,14 @@ export function validateEphemeralVolumeSource(s: Obj, path: string, volName: str
     const meta = obj(tpl.metadata);
     e.push(...validateAnnotations(meta.annotations, child(tp, 'metadata', 'annotations')));
     e.push(...validateLabels(meta.labels, child(tp, 'metadata', 'labels')));
-    for (const k of Object.keys(meta)) {
-      if (!allowedTemplateMetaFields.has(k) && !(k === 'creationTimestamp' && meta[k] === null)) {
-        if (meta[k] !== undefined && meta[k] !== null && meta[k] !== '' && !(Array.isArray(meta[k]) && (meta[k] as unknown[]).length === 0)) {
+    for (const [k, v] of Object.entries(meta)) {
+      if (!allowedTemplateMetaFields.has(k) && !(k === 'creationTimestamp' && v === null)) {
+        if (v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0)) {
           e.push(fieldError.forbidden(child(tp, 'metadata', k), 'cannot be set'));
         }
       }
     }
-    e.push(...validatePersistentVolumeClaimSpec(obj(tpl.spec), child(tp, 'spec')));
+    e.push(...validatePersistentVolumeClaimSpec(struct(tpl.spec), child(tp, 'spec')));
   }
   if (podName && volName) {
     const pvcName = `${podName}-${volName}`;

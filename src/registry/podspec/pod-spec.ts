@@ -4,7 +4,8 @@
 // volumes, probes, scheduling, security and resources each have their own file. Used by the Pod
 // strategy (validatePodCreate, validatePodMetadataAndSpec) and by every workload's pod template
 // (validatePodTemplateSpec).
-import { bool, child, hasKeys, index, isObj, nonEmpty, num, obj, objs, optNum, optObj, optStr, str, stringMap, strs, validateAnnotations, validateLabels, type Obj } from '../../machinery/validation/common.js';
+import type { Pod, PodDNSConfig, PodSpec, PodTemplateSpec } from '../../api/types.js';
+import { bool, child, hasKeys, index, isObj, nonEmpty, num, optNum, optStr, str, stringMap, strs, validateAnnotations, validateLabels } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { goString, goStruct, rawError } from '../../machinery/validation/go-syntax.js';
 import { byteLength, inclusiveRangeError, nameIsDNSSubdomain, validateServiceAccountName } from '../../machinery/validation/names.js';
@@ -17,6 +18,7 @@ import { validateOS } from './pod-os.js';
 import { validateContainerResourceName } from './resource-names.js';
 import { validatePodResourceClaims, validatePodResources, validateResourceRequirements } from './resource-requirements.js';
 import { validatePodSecurityContext } from './security.js';
+import { decoded, optStruct, struct, structs } from './structs.js';
 import { validateVolumes } from './volumes.js';
 
 const MaxInt32 = 2147483647;
@@ -25,7 +27,7 @@ const MaxDNSNameservers = 3;
 const MaxDNSSearchPaths = 32;
 const MaxDNSSearchListChars = 2048;
 
-function validatePodDNSConfig(dnsConfig: unknown, dnsPolicy: string, path: string): FieldError[] {
+function validatePodDNSConfig(dnsConfig: PodDNSConfig | null | undefined, dnsPolicy: string, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (dnsPolicy === 'None') {
     if (!isObj(dnsConfig)) return [fieldError.required(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
@@ -41,7 +43,7 @@ function validatePodDNSConfig(dnsConfig: unknown, dnsPolicy: string, path: strin
     errs.push(fieldError.invalid(child(path, 'searches'), searches, `must not have more than ${MaxDNSSearchListChars} characters (including spaces) in the search list`));
   }
   searches.forEach((s, i) => errs.push(...dns1123Subdomain(s.endsWith('.') ? s.slice(0, -1) : s, index(child(path, 'searches'), i))));
-  objs(dnsConfig.options).forEach((o, i) => {
+  structs(dnsConfig.options).forEach((o, i) => {
     if (str(o.name) === '') errs.push(fieldError.required(index(child(path, 'options'), i), 'must not be empty'));
   });
   return errs;
@@ -51,25 +53,25 @@ function validatePodDNSConfig(dnsConfig: unknown, dnsPolicy: string, path: strin
  * ValidatePodSpec. `podName` is the pod's name when the spec is a real pod's (checks of generic
  * ephemeral volumes' PVC names need it); undefined for templates.
  */
-export function validatePodSpec(spec: Obj, podName: string | undefined, path: string, opts: PodValidationOptions): FieldError[] {
+export function validatePodSpec(spec: PodSpec, podName: string | undefined, path: string, opts: PodValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
   const gracePeriod = optNum(spec.terminationGracePeriodSeconds);
   if (gracePeriod === undefined) errs.push(fieldError.required(child(path, 'terminationGracePeriodSeconds')));
   const hostUsers = spec.hostUsers !== false;
   const { vols, errs: vErrs } = validateVolumes(spec.volumes, podName, child(path, 'volumes'), opts);
   errs.push(...vErrs);
-  const claims = new Set(objs(spec.resourceClaims).map((c) => str(c.name)).filter((n) => n !== ''));
+  const claims = new Set(structs(spec.resourceClaims).map((c) => str(c.name)).filter((n) => n !== ''));
   errs.push(...validatePodResourceClaims(spec.resourceClaims, child(path, 'resourceClaims')));
   const restartPolicy = str(spec.restartPolicy);
-  const containers = objs(spec.containers);
-  const inits = objs(spec.initContainers);
+  const containers = structs(spec.containers);
+  const inits = structs(spec.initContainers);
   errs.push(...validateContainers(containers, vols, claims, gracePeriod, child(path, 'containers'), restartPolicy, hostUsers));
   errs.push(...validateInitContainers(inits, containers, vols, claims, gracePeriod, child(path, 'initContainers'), restartPolicy, hostUsers));
-  errs.push(...validateEphemeralContainers(objs(spec.ephemeralContainers), containers, inits, vols, claims, child(path, 'ephemeralContainers'), restartPolicy, hostUsers));
+  errs.push(...validateEphemeralContainers(structs(spec.ephemeralContainers), containers, inits, vols, claims, child(path, 'ephemeralContainers'), restartPolicy, hostUsers));
   errs.push(...validatePodResources(spec, claims, child(path, 'resources')));
   if (bool(spec.hostNetwork)) {
     containers.forEach((c, i) => {
-      objs(c.ports).forEach((port, j) => {
+      structs(c.ports).forEach((port, j) => {
         const hp = num(port.hostPort);
         const cp = num(port.containerPort);
         if ((opts.resourceIsPod || hp !== 0) && hp !== cp) {
@@ -87,16 +89,16 @@ export function validatePodSpec(spec: Obj, podName: string | undefined, path: st
   }
   errs.push(...validateLabels(spec.nodeSelector, child(path, 'nodeSelector')));
   errs.push(...validatePodSecurityContext(spec, child(path, 'securityContext')));
-  objs(spec.imagePullSecrets).forEach((ref, i) => {
-    if (Object.keys(ref).some((k) => k !== 'name' && ref[k] !== undefined && ref[k] !== null && ref[k] !== '')) {
+  structs(spec.imagePullSecrets).forEach((ref, i) => {
+    if (Object.entries<unknown>(ref).some(([k, v]) => k !== 'name' && v !== undefined && v !== null && v !== '')) {
       errs.push(rawError('FieldValueInvalid', index(child(path, 'imagePullSecrets'), i), goStruct('core.LocalObjectReference', [['Name', goString(ref.name)]]), 'only name may be set'));
     }
   });
   errs.push(...validateAffinity(spec.affinity, opts, child(path, 'affinity')));
   errs.push(...validatePodDNSConfig(spec.dnsConfig, dnsPolicy, child(path, 'dnsConfig')));
-  objs(spec.readinessGates).forEach((g, i) => errs.push(...qualifiedName(str(g.conditionType), child(index(child(path, 'readinessGates'), i), 'conditionType'))));
+  structs(spec.readinessGates).forEach((g, i) => errs.push(...qualifiedName(str(g.conditionType), child(index(child(path, 'readinessGates'), i), 'conditionType'))));
   const gates = new Set<string>();
-  objs(spec.schedulingGates).forEach((g, i) => {
+  structs(spec.schedulingGates).forEach((g, i) => {
     const name = str(g.name);
     errs.push(...qualifiedName(name, index(child(path, 'schedulingGates'), i)));
     if (gates.has(name)) errs.push(fieldError.duplicate(index(child(path, 'schedulingGates'), i), name));
@@ -117,7 +119,7 @@ export function validatePodSpec(spec: Obj, podName: string | undefined, path: st
   if (str(spec.hostname) !== '') errs.push(...dns1123Label(str(spec.hostname), child(path, 'hostname')));
   if (str(spec.subdomain) !== '') errs.push(...dns1123Label(str(spec.subdomain), child(path, 'subdomain')));
   if (nonEmpty(spec.tolerations)) errs.push(...validateTolerations(spec.tolerations, child(path, 'tolerations')));
-  objs(spec.hostAliases).forEach((ha, i) => {
+  structs(spec.hostAliases).forEach((ha, i) => {
     const p = index(child(path, 'hostAliases'), i);
     errs.push(...validIP(str(ha.ip), child(p, 'ip')));
     strs(ha.hostnames).forEach((h, j) => errs.push(...dns1123Subdomain(h, index(child(p, 'hostnames'), j))));
@@ -138,9 +140,9 @@ export function validatePodSpec(spec: Obj, podName: string | undefined, path: st
 
 /** ValidatePodTemplateSpec (template at `path`). */
 export function validatePodTemplateSpec(template: unknown, path: string, opts: PodValidationOptions = {}): FieldError[] {
-  const t = obj(template);
-  const meta = obj(t.metadata);
-  const spec = obj(t.spec);
+  const t = decoded<PodTemplateSpec>(template);
+  const meta = struct(t.metadata);
+  const spec = struct(t.spec);
   const errs: FieldError[] = [];
   errs.push(...validateLabels(meta.labels, child(path, 'labels')));
   errs.push(...validateAnnotations(meta.annotations, child(path, 'annotations')));
@@ -152,25 +154,25 @@ export function validatePodTemplateSpec(template: unknown, path: string, opts: P
 }
 
 /** The pod-only part of validatePodMetadataAndSpec and ValidatePodCreate (metadata validation excluded). */
-export function validatePodMetadataAndSpec(pod: Obj, opts: PodValidationOptions): FieldError[] {
-  const meta = obj(pod.metadata);
-  const spec = obj(pod.spec);
+export function validatePodMetadataAndSpec(pod: Pod, opts: PodValidationOptions): FieldError[] {
+  const meta = struct(pod.metadata);
+  const spec = struct(pod.spec);
   const errs: FieldError[] = [];
   errs.push(...validatePodSpecificAnnotations(meta.annotations, spec, 'metadata.annotations', opts));
   errs.push(...validatePodSpec(spec, str(meta.name) || undefined, 'spec', { ...opts, resourceIsPod: true }));
   if (str(spec.serviceAccountName) === '') {
-    objs(spec.volumes).forEach((v, vi) => {
-      const projected = optObj(v.projected);
+    structs(spec.volumes).forEach((v, vi) => {
+      const projected = optStruct(v.projected);
       if (!projected) return;
-      objs(projected.sources).forEach((s, si) => {
+      structs(projected.sources).forEach((s, si) => {
         if (isObj(s.serviceAccountToken)) {
           errs.push(fieldError.forbidden(child(index(child(index('spec.volumes', vi), 'projected', 'sources'), si), 'serviceAccountToken'), 'must not be specified when serviceAccountName is not set'));
         }
       });
     });
   }
-  for (const field of ['containers', 'initContainers']) {
-    objs(spec[field]).forEach((c, i) => {
+  for (const field of ['containers', 'initContainers'] as const) {
+    structs(spec[field]).forEach((c, i) => {
       const image = str(c.image);
       if (image.length !== image.trim().length) errs.push(fieldError.invalid(child(index(child('spec', field), i), 'image'), image, 'must not have leading or trailing whitespace'));
     });
@@ -179,11 +181,11 @@ export function validatePodMetadataAndSpec(pod: Obj, opts: PodValidationOptions)
 }
 
 /** ValidatePodCreate minus ObjectMeta. */
-export function validatePodCreate(pod: Obj, opts: PodValidationOptions = {}): FieldError[] {
-  const spec = obj(pod.spec);
+export function validatePodCreate(pod: Pod, opts: PodValidationOptions = {}): FieldError[] {
+  const spec = struct(pod.spec);
   const errs = validatePodMetadataAndSpec(pod, opts);
   if (nonEmpty(spec.ephemeralContainers)) errs.push(fieldError.forbidden('spec.ephemeralContainers', 'cannot be set on create'));
   if (str(spec.nodeName) !== '' && nonEmpty(spec.schedulingGates)) errs.push(fieldError.forbidden('spec.nodeName', 'cannot be set until all schedulingGates have been cleared'));
-  errs.push(...validateSeccompAnnotationsAndFields(stringMap(obj(pod.metadata).annotations), spec, 'spec'));
+  errs.push(...validateSeccompAnnotationsAndFields(stringMap(struct(pod.metadata).annotations), spec, 'spec'));
   return errs;
 }

@@ -1,8 +1,10 @@
 // Probes (liveness, readiness, startup) and lifecycle handlers (postStart, preStop): one handler
 // each, with valid ports, paths and timings.
+import type { Container, Probe } from '../../api/types.js';
 import { child, nonEmpty, num, objs, optNum, optObj, str, validateNonnegativeField, type Obj } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { isHTTPHeaderName, isValidPortName, isValidPortNum } from '../../machinery/validation/names.js';
+import { optStruct } from './structs.js';
 
 function validatePortNumOrName(port: unknown, path: string): FieldError[] {
   if (typeof port === 'number') return isValidPortNum(port).map((msg) => fieldError.invalid(path, port, msg));
@@ -10,6 +12,8 @@ function validatePortNumOrName(port: unknown, path: string): FieldError[] {
   return isValidPortName(s).map((msg) => fieldError.invalid(path, s, msg));
 }
 
+// The handler kinds are data here (a probe's and a lifecycle hook's differ by one), so the handler
+// is read as a plain object.
 function validateHandler(h: Obj, gracePeriod: number | undefined, path: string, kinds: readonly string[]): FieldError[] {
   const errs: FieldError[] = [];
   let numHandlers = 0;
@@ -56,9 +60,9 @@ function validateHandler(h: Obj, gracePeriod: number | undefined, path: string, 
 const probeHandlers = ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const;
 const lifecycleHandlers = ['exec', 'httpGet', 'tcpSocket', 'sleep'] as const;
 
-function validateProbe(probe: Obj, gracePeriod: number | undefined, path: string): FieldError[] {
+function validateProbe(probe: Probe, gracePeriod: number | undefined, path: string): FieldError[] {
   const errs = validateHandler(probe, gracePeriod, path, probeHandlers);
-  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
+  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'] as const) {
     errs.push(...validateNonnegativeField(num(probe[f]), child(path, f)));
   }
   const tgps = optNum(probe.terminationGracePeriodSeconds);
@@ -66,27 +70,27 @@ function validateProbe(probe: Obj, gracePeriod: number | undefined, path: string
   return errs;
 }
 
-export function validateProbes(c: Obj, gracePeriod: number | undefined, path: string): FieldError[] {
+export function validateProbes(c: Container, gracePeriod: number | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const lifecycle = optObj(c.lifecycle);
+  const lifecycle = optStruct(c.lifecycle);
   if (lifecycle) {
-    for (const h of ['postStart', 'preStop']) {
-      const handler = optObj(lifecycle[h]);
+    for (const h of ['postStart', 'preStop'] as const) {
+      const handler = optStruct(lifecycle[h]);
       if (handler) errs.push(...validateHandler(handler, gracePeriod, child(path, 'lifecycle', h), lifecycleHandlers));
     }
   }
-  const liveness = optObj(c.livenessProbe);
+  const liveness = optStruct(c.livenessProbe);
   if (liveness) {
     errs.push(...validateProbe(liveness, gracePeriod, child(path, 'livenessProbe')));
     if (num(liveness.successThreshold) !== 1) errs.push(fieldError.invalid(child(path, 'livenessProbe', 'successThreshold'), num(liveness.successThreshold), 'must be 1'));
   }
-  const readiness = optObj(c.readinessProbe);
+  const readiness = optStruct(c.readinessProbe);
   if (readiness) {
     errs.push(...validateProbe(readiness, gracePeriod, child(path, 'readinessProbe')));
     const t = optNum(readiness.terminationGracePeriodSeconds);
     if (t !== undefined) errs.push(fieldError.invalid(child(path, 'readinessProbe', 'terminationGracePeriodSeconds'), t, 'must not be set for readinessProbes'));
   }
-  const startup = optObj(c.startupProbe);
+  const startup = optStruct(c.startupProbe);
   if (startup) {
     errs.push(...validateProbe(startup, gracePeriod, child(path, 'startupProbe')));
     if (num(startup.successThreshold) !== 1) errs.push(fieldError.invalid(child(path, 'startupProbe', 'successThreshold'), num(startup.successThreshold), 'must be 1'));

@@ -1,19 +1,21 @@
 // Where a container sees its volumes: volume mounts (as a filesystem) and volume devices (as a
 // block device), each naming a validated volume, unique, and not both for the same volume or path.
-import { bool, child, index, isObj, nonEmpty, obj, objs, optStr, str, type Obj } from '../../machinery/validation/common.js';
+import type { Container, EphemeralContainer } from '../../api/types.js';
+import { bool, child, index, isObj, nonEmpty, optStr, str } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { validateLocalDescendingPath, validatePathNoBacksteps } from './paths.js';
+import { struct, structs } from './structs.js';
 import type { Volumes } from './volumes.js';
 
 /** Shared empty collections for the common case of a container without volume devices (never written). */
 export const NO_PATHS: ReadonlyMap<string, string> = new Map();
 const NO_NAMES: ReadonlySet<string> = new Set();
 
-export function validateVolumeMounts(mounts: unknown, devices: ReadonlyMap<string, string>, volumes: Volumes, container: Obj, path: string): FieldError[] {
+export function validateVolumeMounts(mounts: Container['volumeMounts'], devices: ReadonlyMap<string, string>, volumes: Volumes, container: Container | EphemeralContainer, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const mountpoints = new Set<string>();
   const devicePaths: ReadonlySet<string> = devices.size === 0 ? NO_NAMES : new Set(devices.values());
-  objs(mounts).forEach((mnt, i) => {
+  structs(mounts).forEach((mnt, i) => {
     const p = index(path, i);
     const name = str(mnt.name);
     const mountPath = str(mnt.mountPath);
@@ -41,7 +43,7 @@ export function validateVolumeMounts(mounts: unknown, devices: ReadonlyMap<strin
     if (prop !== undefined) {
       const pp = child(path, 'mountPropagation');
       if (!['Bidirectional', 'HostToContainer', 'None'].includes(prop)) errs.push(fieldError.notSupported(pp, prop, ['Bidirectional', 'HostToContainer', 'None']));
-      const privileged = obj(container.securityContext).privileged === true;
+      const privileged = struct(container.securityContext).privileged === true;
       if (prop === 'Bidirectional' && !privileged) errs.push(fieldError.forbidden(pp, 'Bidirectional mount propagation is available only to privileged containers'));
     }
     const rro = optStr(mnt.recursiveReadOnly);
@@ -56,14 +58,14 @@ export function validateVolumeMounts(mounts: unknown, devices: ReadonlyMap<strin
   return errs;
 }
 
-export function validateVolumeDevices(devices: unknown, mounts: ReadonlyMap<string, string>, volumes: Volumes, path: string): FieldError[] {
+export function validateVolumeDevices(devices: Container['volumeDevices'], mounts: ReadonlyMap<string, string>, volumes: Volumes, path: string): FieldError[] {
   // Nearly every container has none: no sets to build.
   if (!nonEmpty(devices)) return [];
   const errs: FieldError[] = [];
   const devicePaths = new Set<string>();
   const deviceNames = new Set<string>();
   const mountPaths = new Set(mounts.values());
-  objs(devices).forEach((dev, i) => {
+  structs(devices).forEach((dev, i) => {
     const p = index(path, i);
     const name = str(dev.name);
     const devPath = str(dev.devicePath);

@@ -1,9 +1,11 @@
 // The files configMap, secret, downwardAPI and projected volumes write into a container: their
 // items' keys and paths, their file modes, and the sources of a projected volume.
-import { child, index, num, objs, optNum, optObj, str, type Obj } from '../../machinery/validation/common.js';
+import type { DownwardAPIVolumeFile, KeyToPath, ProjectedVolumeSource } from '../../api/types.js';
+import { child, index, num, optNum, str } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { validateContainerResourceFieldSelector, validateObjectFieldSelector, validVolumeDownwardAPIFieldPaths } from './downward-api.js';
 import { validateLocalNonReservedPath } from './paths.js';
+import { optStruct, structs } from './structs.js';
 
 const fileModeErrorMsg = 'must be a number between 0 and 0777 (octal), both inclusive';
 export function validateMode(mode: unknown, path: string): FieldError[] {
@@ -11,7 +13,7 @@ export function validateMode(mode: unknown, path: string): FieldError[] {
   return m !== undefined && (m > 0o777 || m < 0) ? [fieldError.invalid(path, m, fileModeErrorMsg)] : [];
 }
 
-export function validateKeyToPath(kp: Obj, path: string): FieldError[] {
+export function validateKeyToPath(kp: KeyToPath, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (str(kp.key) === '') errs.push(fieldError.required(child(path, 'key')));
   if (str(kp.path) === '') errs.push(fieldError.required(child(path, 'path')));
@@ -20,12 +22,12 @@ export function validateKeyToPath(kp: Obj, path: string): FieldError[] {
   return errs;
 }
 
-export function validateDownwardAPIVolumeFile(file: Obj, path: string): FieldError[] {
+export function validateDownwardAPIVolumeFile(file: DownwardAPIVolumeFile, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (str(file.path) === '') errs.push(fieldError.required(child(path, 'path')));
   errs.push(...validateLocalNonReservedPath(str(file.path), child(path, 'path')));
-  const fieldRef = optObj(file.fieldRef);
-  const resourceFieldRef = optObj(file.resourceFieldRef);
+  const fieldRef = optStruct(file.fieldRef);
+  const resourceFieldRef = optStruct(file.resourceFieldRef);
   if (fieldRef) {
     errs.push(...validateObjectFieldSelector(fieldRef, validVolumeDownwardAPIFieldPaths, child(path, 'fieldRef')));
     if (resourceFieldRef) errs.push(fieldError.invalid(path, 'resource', 'fieldRef and resourceFieldRef can not be specified simultaneously'));
@@ -38,7 +40,7 @@ export function validateDownwardAPIVolumeFile(file: Obj, path: string): FieldErr
   return errs;
 }
 
-export function validateProjectedSources(projected: Obj, path: string): FieldError[] {
+export function validateProjectedSources(projected: ProjectedVolumeSource, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const allPaths = new Set<string>();
   const addPath = (p: string, badValue: string) => {
@@ -46,29 +48,29 @@ export function validateProjectedSources(projected: Obj, path: string): FieldErr
     if (allPaths.has(p)) errs.push(fieldError.invalid(path, badValue, 'conflicting duplicate paths'));
     else allPaths.add(p);
   };
-  objs(projected.sources).forEach((source, i) => {
+  structs(projected.sources).forEach((source, i) => {
     let numSources = 0;
     const srcPath = index(child(path, 'sources'), i);
     for (const kind of ['secret', 'configMap'] as const) {
-      const s = optObj(source[kind]);
+      const s = optStruct(source[kind]);
       if (!s) continue;
       numSources++;
       const projPath = child(srcPath, kind);
       if (str(s.name) === '') errs.push(fieldError.required(child(projPath, 'name')));
-      objs(s.items).forEach((kp, j) => {
+      structs(s.items).forEach((kp, j) => {
         errs.push(...validateKeyToPath(kp, index(child(projPath, 'items'), j)));
         addPath(str(kp.path), str(s.name));
       });
     }
-    const dapi = optObj(source.downwardAPI);
+    const dapi = optStruct(source.downwardAPI);
     if (dapi) {
       numSources++;
-      for (const file of objs(dapi.items)) {
+      for (const file of structs(dapi.items)) {
         errs.push(...validateDownwardAPIVolumeFile(file, child(srcPath, 'downwardAPI')));
         addPath(str(file.path), str(file.path));
       }
     }
-    const sat = optObj(source.serviceAccountToken);
+    const sat = optStruct(source.serviceAccountToken);
     if (sat) {
       numSources++;
       const p = child(srcPath, 'serviceAccountToken');
@@ -78,7 +80,7 @@ export function validateProjectedSources(projected: Obj, path: string): FieldErr
       if (str(sat.path) === '') errs.push(fieldError.required(child(path, 'path')));
       else errs.push(...validateLocalNonReservedPath(str(sat.path), child(path, 'path')));
     }
-    const ctb = optObj(source.clusterTrustBundle);
+    const ctb = optStruct(source.clusterTrustBundle);
     if (ctb) {
       numSources++;
       const p = child(srcPath, 'clusterTrustBundle');

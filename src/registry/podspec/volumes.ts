@@ -2,6 +2,7 @@
 // the checks of every in-tree source kind. The files some sources project are in
 // volume-projections.ts, generic ephemeral volumes in ephemeral-volumes.ts.
 import { parseQuantity } from '../../api/meta/quantity.js';
+import type { Volume } from '../../api/types.js';
 import { bool, child, index, isObj, key, nonEmpty, num, obj, objs, optNum, optObj, optStr, str, strs, type Obj } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { byteLength, inclusiveRangeError, isDNS1123Subdomain, nameIsDNSSubdomain } from '../../machinery/validation/names.js';
@@ -10,19 +11,20 @@ import { dns1123Label } from './name-errors.js';
 import type { PodValidationOptions } from './options.js';
 import { validateLocalDescendingPath, validatePathNoBacksteps } from './paths.js';
 import { validatePullPolicy } from './pull-policy.js';
+import { optStruct, structs } from './structs.js';
 import { validateDownwardAPIVolumeFile, validateKeyToPath, validateMode, validateProjectedSources } from './volume-projections.js';
 
 /** The volumes that validated, by name: what volume mounts and devices may refer to. */
-export type Volumes = Map<string, Obj>;
+export type Volumes = Map<string, Volume>;
 
 const supportedHostPathTypes = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
 
-function validateVolumeSource(source: Obj, path: string, volName: string, podName: string | undefined, opts: PodValidationOptions): FieldError[] {
+function validateVolumeSource(source: Volume, path: string, volName: string, podName: string | undefined, opts: PodValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
   let numVolumes = 0;
-  const one = (jsonKey: string, reportKey: string, validate: (s: Obj) => FieldError[]) => {
-    const s = optObj(source[jsonKey]);
-    if (!s) return;
+  const one = <K extends keyof Volume>(jsonKey: K, reportKey: string, validate: (s: NonNullable<Volume[K]>) => FieldError[]) => {
+    const s = source[jsonKey];
+    if (!isObj(s)) return;
     if (numVolumes > 0) errs.push(fieldError.forbidden(child(path, reportKey), 'may not specify more than 1 volume type'));
     else {
       numVolumes++;
@@ -30,7 +32,7 @@ function validateVolumeSource(source: Obj, path: string, volName: string, podNam
     }
   };
   const required = (s: Obj, p: string, ...fields: string[]) => fields.filter((f) => str(s[f]) === '').map((f) => fieldError.required(child(p, f)));
-  const emptyDir = optObj(source.emptyDir);
+  const emptyDir = optStruct(source.emptyDir);
   if (emptyDir) {
     numVolumes++;
     const limit = emptyDir.sizeLimit;
@@ -216,10 +218,10 @@ function validateVolumeSource(source: Obj, path: string, volName: string, podNam
 }
 
 /** ValidateVolumes: names (DNS-1123 labels, unique) and sources; returns the volumes that validated. */
-export function validateVolumes(volumes: unknown, podName: string | undefined, path: string, opts: PodValidationOptions): { vols: Volumes; errs: FieldError[] } {
+export function validateVolumes(volumes: readonly Volume[] | null | undefined, podName: string | undefined, path: string, opts: PodValidationOptions): { vols: Volumes; errs: FieldError[] } {
   const errs: FieldError[] = [];
   const vols: Volumes = new Map();
-  const all = objs(volumes);
+  const all = structs(volumes);
   const createdPVCs = new Set<string>();
   if (podName) for (const v of all) if (isObj(v.ephemeral)) createdPVCs.add(`${podName}-${str(v.name)}`);
   all.forEach((vol, i) => {
@@ -232,7 +234,7 @@ export function validateVolumes(volumes: unknown, podName: string | undefined, p
     if (vols.has(name)) el.push(fieldError.duplicate(namePath, name));
     if (el.length === 0) vols.set(name, vol);
     else errs.push(...el);
-    const pvc = optObj(vol.persistentVolumeClaim);
+    const pvc = optStruct(vol.persistentVolumeClaim);
     if (pvc && createdPVCs.has(str(pvc.claimName))) {
       errs.push(fieldError.invalid(child(idxPath, 'persistentVolumeClaim', 'claimName'), str(pvc.claimName), 'must not reference a PVC that gets created for an ephemeral volume'));
     }

@@ -3,7 +3,7 @@
 // fields as -/+ lines, two records of context around each change, the rest elided as
 // "... // N identical fields", values shortened by the reporter's verbosity limits. Kubernetes'
 // types are modelled for what a pod spec usually holds; anything else is rendered from its JSON.
-import type { Obj } from '../../../machinery/validation/common.js';
+import { obj, type Obj } from '../../../machinery/validation/common.js';
 import { anyNamed, B, f, I, isNil, ptr, Q, S, slice, struct, type GoField, type GoType } from './go-types.js';
 import { cmpDiff } from './report-diff.js';
 
@@ -130,12 +130,14 @@ const volumeSources = [
 });
 const volume = struct('core.Volume', [f('Name', 'name', S), { go: 'VolumeSource', t: struct('core.VolumeSource', volumeSources), embed: true }]);
 const toleration = struct('core.Toleration', [f('Key', 'key', S), f('Operator', 'operator', S), f('Value', 'value', S), f('Effect', 'effect', S), f('TolerationSeconds', 'tolerationSeconds', ptr(I))]);
+/** A field the internal type moves from the pod spec (`__spec`) into the pod security context. */
+const specField = (json: string) => (p: Obj): unknown => obj(p.__spec)[json];
 const podSecurityContext = struct('core.PodSecurityContext', [
-  { go: 'HostNetwork', t: B, get: (p) => p.__spec && (p.__spec as Obj).hostNetwork },
-  { go: 'HostPID', t: B, get: (p) => p.__spec && (p.__spec as Obj).hostPID },
-  { go: 'HostIPC', t: B, get: (p) => p.__spec && (p.__spec as Obj).hostIPC },
-  { go: 'ShareProcessNamespace', t: ptr(B), get: (p) => p.__spec && (p.__spec as Obj).shareProcessNamespace },
-  { go: 'HostUsers', t: ptr(B), get: (p) => p.__spec && (p.__spec as Obj).hostUsers },
+  { go: 'HostNetwork', t: B, get: specField('hostNetwork') },
+  { go: 'HostPID', t: B, get: specField('hostPID') },
+  { go: 'HostIPC', t: B, get: specField('hostIPC') },
+  { go: 'ShareProcessNamespace', t: ptr(B), get: specField('shareProcessNamespace') },
+  { go: 'HostUsers', t: ptr(B), get: specField('hostUsers') },
   f('SELinuxOptions', 'seLinuxOptions', ptr(seLinuxOptions)),
   f('WindowsOptions', 'windowsOptions', ptr(windowsOptions)),
   f('RunAsUser', 'runAsUser', ptr(I)),
