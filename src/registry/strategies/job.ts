@@ -31,7 +31,7 @@ import { fieldError, type FieldError } from '../../machinery/validation/field-er
 import { goLabelSelector, rawError } from '../../machinery/validation/go-syntax.js';
 import type { ResourceStrategy, StrategyContext } from '../strategy.js';
 import { cronScheduleError, isKnownTimeZone } from '../../machinery/cron.js';
-import { validatePodTemplateSpec } from './podspec.js';
+import { validatePodTemplateSpec } from '../podspec/index.js';
 import { podWarnings } from './warnings.js';
 import { cloneJson } from '../meta.js';
 

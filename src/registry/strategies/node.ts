@@ -9,8 +9,7 @@ import { fieldError, type FieldError } from '../../machinery/validation/field-er
 import { goString, goStruct } from '../../machinery/validation/go-syntax.js';
 import { isConfigMapKey, isIPv6String, isValidCIDR, isValidLabelValue, nameIsDNSSubdomain, validateNamespaceName } from '../../machinery/validation/names.js';
 import type { ResourceStrategy } from '../strategy.js';
-import { validateTaintEffect } from './podspec.js';
-import { resourceEntries, validateResourceQuantityValue } from './resources.js';
+import { resourceEntries, validateResourceQuantityValue, validateTaintEffect } from '../podspec/index.js';
 import { cloneJson } from '../meta.js';
 
 /** validateNodeTaints (reported under metadata.taints, as Kubernetes does). */

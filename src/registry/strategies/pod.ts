@@ -21,9 +21,18 @@ import {
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { inclusiveRangeError, isQualifiedName, isValidIP, isIPv6String, nameIsDNSSubdomain } from '../../machinery/validation/names.js';
 import type { ResourceStrategy } from '../strategy.js';
-import { ephemeralContainerDiff, podSpecDiff } from './pod-diff.js';
 import { podWarnings } from './warnings.js';
-import { validateEphemeralContainers, validatePodCreate, validatePodMetadataAndSpec, validatePodSpecificAnnotations, validateTolerations, validateVolumes, type PodValidationOptions } from './podspec.js';
+import {
+  ephemeralContainerDiff,
+  podSpecDiff,
+  validateEphemeralContainers,
+  validatePodCreate,
+  validatePodMetadataAndSpec,
+  validatePodSpecificAnnotations,
+  validateTolerations,
+  validateVolumes,
+  type PodValidationOptions,
+} from '../podspec/index.js';
 import { cloneJson } from '../meta.js';
 
 const MaxInt32 = 2147483647;

@@ -6,7 +6,7 @@
 import { child, index, isObj, num, obj, objs, optNum, stringMap, str, validateNonnegativeField, invalidStringMap, type Obj } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import type { ResourceStrategy } from '../strategy.js';
-import { validatePodTemplateSpec } from './podspec.js';
+import { validatePodTemplateSpec } from '../podspec/index.js';
 import { podWarnings } from './warnings.js';
 import { cloneJson } from '../meta.js';
 

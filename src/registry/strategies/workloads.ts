@@ -29,7 +29,7 @@ import { fieldError, type FieldError } from '../../machinery/validation/field-er
 import { goIntOrString, goLabelSelector, goPointer, goString, goStruct, notSupportedRaw, rawError } from '../../machinery/validation/go-syntax.js';
 import { isValidPercent } from '../../machinery/validation/names.js';
 import type { ResourceStrategy, StrategyContext } from '../strategy.js';
-import { validatePodSpecificAnnotations, validatePodTemplateSpec } from './podspec.js';
+import { validatePodSpecificAnnotations, validatePodTemplateSpec } from '../podspec/index.js';
 import { podWarnings } from './warnings.js';
 import { cloneJson } from '../meta.js';
 

@@ -2,9 +2,9 @@
 // (error vector pod-update-forbidden-field, in vectors.test.ts); these pin the reporter's rules.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ephemeralContainerDiff, podSpecDiff } from './pod-diff.js';
-import { created, ctxFor, edit, kindOf, lines } from './strategies.testutil.js';
-import { subresourceStrategyFor } from './index.js';
+import { ephemeralContainerDiff, podSpecDiff } from './pod-spec-diff.js';
+import { created, ctxFor, edit, kindOf, lines } from '../../strategies/strategies.testutil.js';
+import { subresourceStrategyFor } from '../../strategies/index.js';
 
 const spec = (created('Pod.pb.json') as any).spec;
 const diff = (fn: (s: any) => void) => podSpecDiff(spec, edit(spec, fn));

@@ -1,10 +1,11 @@
 // Resource names and quantities as Kubernetes validates them (pkg/apis/core/helper and the
-// resource parts of pkg/apis/core/validation), with v1.26's messages.
+// resource parts of pkg/apis/core/validation), with v1.26's messages: which names are standard,
+// native, extended or whole-numbered, and a quantity's canonical text and sign.
 import { parseQuantity, type Quantity } from '../../api/meta/quantity.js';
-import { child, index, key, obj, objs, sortedKeys, str, type Obj } from '../../machinery/validation/common.js';
+import { obj, sortedKeys } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { rawError } from '../../machinery/validation/go-syntax.js';
-import { isDNS1123Label, isQualifiedName } from '../../machinery/validation/names.js';
+import { isQualifiedName } from '../../machinery/validation/names.js';
 
 export const isHugePageResourceName = (name: string): boolean => name.startsWith('hugepages-');
 /** helper.IsNativeResource: unprefixed or in the kubernetes.io domain. */
@@ -86,117 +87,8 @@ export function validateContainerResourceName(name: string, path: string): Field
   return errs;
 }
 
-/** The page size of a hugepages-<size> resource. */
-function hugePageSize(name: string): Quantity | undefined {
-  const q = parseQuantity(name.slice('hugepages-'.length));
-  return q && q.sign() > 0 ? q : undefined;
-}
-
-function hugePageValueError(name: string, value: Quantity): string | undefined {
-  const size = hugePageSize(name);
-  if (!size) return undefined;
-  // value / size must be a positive integer (0 is allowed too, as Kubernetes' IsHugePageResourceValueDivisible).
-  const e = Math.min(value.exponent, size.exponent);
-  const v = value.unscaled * 10n ** BigInt(value.exponent - e);
-  const s = size.unscaled * 10n ** BigInt(size.exponent - e);
-  if (v % s === 0n) return undefined;
-  return `${value.toString()} is not positive integer multiple of ${name}`;
-}
-
 /** The resource names and their quantities of a ResourceList, keys sorted (Go maps have no order; tests need one). */
 export function resourceEntries(list: unknown): [string, unknown][] {
   const o = obj(list);
   return sortedKeys(o).map((k) => [k, o[k]]);
-}
-
-export type ResourceNameValidator = (name: string, path: string) => FieldError[];
-
-/**
- * validateResourceRequirements with v1.26's messages: names and quantities of limits and requests,
- * requests ≤ limits (= for resources that cannot be overcommitted), hugepages need cpu or memory,
- * claims refer to the pod's resource claims.
- */
-export function validateResourceRequirements(
-  requirements: unknown,
-  nameFn: ResourceNameValidator,
-  podClaimNames: Set<string>,
-  path: string,
-): FieldError[] {
-  const r = obj(requirements);
-  const errs: FieldError[] = [];
-  const limPath = child(path, 'limits');
-  const reqPath = child(path, 'requests');
-  let limCpuMem = false;
-  let reqCpuMem = false;
-  let limHuge = false;
-  let reqHuge = false;
-  const limits = obj(r.limits);
-  for (const [name, value] of resourceEntries(r.limits)) {
-    const p = key(limPath, name);
-    errs.push(...nameFn(name, p));
-    errs.push(...validateResourceQuantityValue(name, value, p));
-    const q = toQuantity(value);
-    if (isHugePageResourceName(name)) {
-      limHuge = true;
-      const msg = q ? hugePageValueError(name, q) : undefined;
-      if (msg) errs.push(fieldError.invalid(p, q!.toString(), msg));
-    }
-    if (name === 'cpu' || name === 'memory') limCpuMem = true;
-  }
-  for (const [name, value] of resourceEntries(r.requests)) {
-    const p = key(reqPath, name);
-    errs.push(...nameFn(name, p));
-    errs.push(...validateResourceQuantityValue(name, value, p));
-    const q = toQuantity(value);
-    const lim = Object.prototype.hasOwnProperty.call(limits, name) ? toQuantity(limits[name]) : undefined;
-    if (q && lim) {
-      const cmp = q.cmp(lim);
-      if (cmp !== 0 && !isOvercommitAllowed(name)) errs.push(fieldError.invalid(reqPath, q.toString(), `must be equal to ${name} limit`));
-      else if (cmp > 0) errs.push(fieldError.invalid(reqPath, q.toString(), `must be less than or equal to ${name} limit`));
-    } else if (!Object.prototype.hasOwnProperty.call(limits, name) && !isOvercommitAllowed(name)) {
-      errs.push(fieldError.required(limPath, 'Limit must be set for non overcommitable resources'));
-    }
-    if (isHugePageResourceName(name)) {
-      reqHuge = true;
-      const msg = q ? hugePageValueError(name, q) : undefined;
-      if (msg) errs.push(fieldError.invalid(p, q!.toString(), msg));
-    }
-    if (name === 'cpu' || name === 'memory') reqCpuMem = true;
-  }
-  if (!limCpuMem && !reqCpuMem && (reqHuge || limHuge)) errs.push(fieldError.forbidden(path, 'HugePages require cpu or memory'));
-  errs.push(...validateResourceClaimNames(r.claims, podClaimNames, child(path, 'claims')));
-  return errs;
-}
-
-/** validateResourceClaimNames: each claim refers to an entry of pod.spec.resourceClaims, once. */
-function validateResourceClaimNames(claims: unknown, podClaimNames: Set<string>, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const names = new Set<string>();
-  objs(claims).forEach((claim: Obj, i) => {
-    const name = str(claim.name);
-    const request = str(claim.request);
-    const p = index(path, i);
-    if (name === '') {
-      errs.push(fieldError.required(p));
-      return;
-    }
-    if (names.has(name)) {
-      errs.push(fieldError.duplicate(p, name));
-    } else {
-      let k = name;
-      if (request !== '') {
-        errs.push(...isDNS1123Label(request).map((msg) => fieldError.invalid(child(p, 'request'), request, msg)));
-        k += `/${request}`;
-      }
-      if (names.has(k)) errs.push(fieldError.duplicate(p, k));
-      else if (request === '') for (const n of names) if (n.includes('/') && n.slice(0, n.indexOf('/')) === name) errs.push(fieldError.duplicate(p, name));
-      names.add(k);
-    }
-    if (!podClaimNames.has(name)) {
-      const sorted = [...podClaimNames].sort();
-      const detail = `must be one of the names in pod.spec.resourceClaims${sorted.length === 0 ? ' which is empty' : `: ${sorted.join(', ')}`}`;
-      errs.push({ ...fieldError.notFound(p, name), detail });
-    }
-  });
-  return errs;
 }

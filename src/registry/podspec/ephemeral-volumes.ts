@@ -1,0 +1,69 @@
+// Generic ephemeral volumes: the PersistentVolumeClaim template a pod's volume creates its claim
+// from (only labels and annotations of metadata, a valid claim spec) and the claim's name.
+import { parseQuantity } from '../../api/meta/quantity.js';
+import type { EphemeralVolumeSource, PersistentVolumeClaimSpec } from '../../api/types.js';
+import { child, isObj, key, obj, optStr, strs, validateAnnotations, validateLabels, validateLabelSelector } from '../../machinery/validation/common.js';
+import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
+import { goQuote } from '../../machinery/validation/go-syntax.js';
+import { nameIsDNSSubdomain } from '../../machinery/validation/names.js';
+import { quantityString } from './resource-names.js';
+import { optStruct, struct } from './structs.js';
+
+const supportedAccessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
+
+/** ValidatePersistentVolumeClaimSpec, as generic ephemeral volumes need it. */
+function validatePersistentVolumeClaimSpec(spec: PersistentVolumeClaimSpec, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const modes = strs(spec.accessModes);
+  if (modes.length === 0) errs.push(fieldError.required(child(path, 'accessModes'), 'at least 1 access mode is required'));
+  if (isObj(spec.selector)) errs.push(...validateLabelSelector(spec.selector, child(path, 'selector')));
+  let rwop = false;
+  let other = false;
+  for (const mode of modes) {
+    if (!supportedAccessModes.includes(mode)) errs.push(fieldError.notSupported(child(path, 'accessModes'), mode, supportedAccessModes));
+    if (mode === 'ReadWriteOncePod') rwop = true;
+    else if (supportedAccessModes.includes(mode)) other = true;
+  }
+  if (rwop && other) errs.push(fieldError.forbidden(child(path, 'accessModes'), 'may not use ReadWriteOncePod with other access modes'));
+  const requests = obj(obj(spec.resources).requests);
+  const storagePath = key(child(path, 'resources'), 'storage');
+  if (!Object.prototype.hasOwnProperty.call(requests, 'storage')) errs.push(fieldError.required(storagePath));
+  else {
+    const q = parseQuantity(String(requests.storage));
+    if (q && q.sign() <= 0) errs.push(fieldError.invalid(storagePath, quantityString(requests.storage), 'must be greater than zero'));
+  }
+  const scn = optStr(spec.storageClassName);
+  if (scn) for (const msg of nameIsDNSSubdomain(scn, false)) errs.push(fieldError.invalid(child(path, 'storageClassName'), scn, msg));
+  const vm = optStr(spec.volumeMode);
+  if (vm !== undefined && vm !== 'Block' && vm !== 'Filesystem') errs.push(fieldError.notSupported(child(path, 'volumeMode'), vm, ['Block', 'Filesystem']));
+  return errs;
+}
+
+const allowedTemplateMetaFields = new Set(['annotations', 'labels']);
+
+/** The ephemeral volume source of volume `volName` at `path` (the volume's path); `podName` when the spec is a pod's. */
+export function validateEphemeralVolumeSource(s: EphemeralVolumeSource, path: string, volName: string, podName: string | undefined): FieldError[] {
+  const p = child(path, 'ephemeral');
+  const tpl = optStruct(s.volumeClaimTemplate);
+  const e: FieldError[] = [];
+  if (!tpl) e.push(fieldError.required(child(p, 'volumeClaimTemplate')));
+  else {
+    const tp = child(p, 'volumeClaimTemplate');
+    const meta = obj(tpl.metadata);
+    e.push(...validateAnnotations(meta.annotations, child(tp, 'metadata', 'annotations')));
+    e.push(...validateLabels(meta.labels, child(tp, 'metadata', 'labels')));
+    for (const [k, v] of Object.entries(meta)) {
+      if (!allowedTemplateMetaFields.has(k) && !(k === 'creationTimestamp' && v === null)) {
+        if (v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0)) {
+          e.push(fieldError.forbidden(child(tp, 'metadata', k), 'cannot be set'));
+        }
+      }
+    }
+    e.push(...validatePersistentVolumeClaimSpec(struct(tpl.spec), child(tp, 'spec')));
+  }
+  if (podName && volName) {
+    const pvcName = `${podName}-${volName}`;
+    for (const msg of nameIsDNSSubdomain(pvcName, false)) e.push(fieldError.invalid(child(path, 'name'), volName, `PVC name ${goQuote(pvcName)}: ${msg}`));
+  }
+  return e;
+}

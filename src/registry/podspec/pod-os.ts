@@ -1,0 +1,54 @@
+// Which fields a pod's OS (spec.os.name) forbids: Windows options on Linux, Linux-only security
+// settings and host namespaces on Windows.
+import { bool, child, index, isObj, nonEmpty, obj, objs, optObj, str, type Obj } from '../../machinery/validation/common.js';
+import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
+
+export function validateOS(spec: Obj, path: string): FieldError[] {
+  const os = optObj(spec.os);
+  if (!os) return [];
+  const name = str(os.name);
+  if (name === '') return [fieldError.required(child(path, 'name'), 'cannot be empty')];
+  if (name !== 'linux' && name !== 'windows') return [fieldError.notSupported(path, name, ['linux', 'windows'])];
+  const errs: FieldError[] = [];
+  const root = path.slice(0, -'.os'.length);
+  const forEachContainer = (fn: (c: Obj, p: string) => void) => {
+    objs(spec.initContainers).forEach((c, i) => fn(c, index(child(root, 'initContainers'), i)));
+    objs(spec.containers).forEach((c, i) => fn(c, index(child(root, 'containers'), i)));
+    objs(spec.ephemeralContainers).forEach((c, i) => fn(c, index(child(root, 'ephemeralContainers'), i)));
+  };
+  const psc = obj(spec.securityContext);
+  if (name === 'linux') {
+    if (isObj(psc.windowsOptions)) errs.push(fieldError.forbidden(child(root, 'securityContext', 'windowsOptions'), 'windows options cannot be set for a linux pod'));
+    forEachContainer((c, p) => {
+      if (isObj(obj(c.securityContext).windowsOptions)) errs.push(fieldError.forbidden(child(p, 'securityContext', 'windowsOptions'), 'windows options cannot be set for a linux pod'));
+    });
+    return errs;
+  }
+  const windowsForbidden = (present: boolean, p: string) => present && errs.push(fieldError.forbidden(p, 'cannot be set for a windows pod'));
+  const set = (v: unknown) => v !== undefined && v !== null;
+  const scp = child(root, 'securityContext');
+  windowsForbidden(set(psc.appArmorProfile), child(scp, 'appArmorProfile'));
+  windowsForbidden(set(psc.seLinuxOptions), child(scp, 'seLinuxOptions'));
+  windowsForbidden(set(spec.hostUsers), child(root, 'hostUsers'));
+  windowsForbidden(bool(spec.hostPID), child(root, 'hostPID'));
+  windowsForbidden(bool(spec.hostIPC), child(root, 'hostIPC'));
+  windowsForbidden(set(psc.seccompProfile), child(scp, 'seccompProfile'));
+  windowsForbidden(set(psc.fsGroup), child(scp, 'fsGroup'));
+  windowsForbidden(set(psc.fsGroupChangePolicy), child(scp, 'fsGroupChangePolicy'));
+  windowsForbidden(nonEmpty(psc.sysctls), child(scp, 'sysctls'));
+  windowsForbidden(set(spec.shareProcessNamespace), child(root, 'shareProcessNamespace'));
+  windowsForbidden(set(psc.runAsUser), child(scp, 'runAsUser'));
+  windowsForbidden(set(psc.runAsGroup), child(scp, 'runAsGroup'));
+  windowsForbidden(set(psc.supplementalGroups), child(scp, 'supplementalGroups'));
+  windowsForbidden(set(psc.supplementalGroupsPolicy), child(scp, 'supplementalGroupsPolicy'));
+  windowsForbidden(set(psc.seLinuxChangePolicy), child(scp, 'seLinuxChangePolicy'));
+  forEachContainer((c, p) => {
+    const sc = optObj(c.securityContext);
+    if (!sc) return;
+    const sp = child(p, 'securityContext');
+    for (const f of ['appArmorProfile', 'seLinuxOptions', 'seccompProfile', 'capabilities', 'readOnlyRootFilesystem', 'privileged', 'allowPrivilegeEscalation', 'procMount', 'runAsUser', 'runAsGroup']) {
+      windowsForbidden(set(sc[f]), child(sp, f));
+    }
+  });
+  return errs;
+}
