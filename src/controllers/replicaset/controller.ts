@@ -5,96 +5,20 @@
 // or deletes; status carries replicas, fullyLabeledReplicas, readyReplicas, availableReplicas,
 // observedGeneration and the ReplicaFailure condition. The same code runs ReplicationControllers
 // (a map selector, core/v1).
-import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, ResourceRef, Tombstone, WorkQueue } from '../../client/types.js';
-import { LabelSelector, labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
+import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone, WorkQueue } from '../../client/types.js';
+import { LabelSelector } from '../../machinery/selectors/index.js';
 import { claimCandidates, claimObjects, getControllerOf, newControllerRef, recheckOwner } from '../common/controller-ref.js';
 import { ControllerExpectations } from '../common/expectations.js';
 import { deepCopy, isConflict, isNotFound, keyOf, meta, rfc3339, splitKey, unwrapTombstone } from '../common/objects.js';
 import { filterActivePods, isPodAvailable, isPodReady, podsToDelete } from '../common/pods.js';
 import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
 import { newRateLimitingQueue } from '../../client/workqueue.js';
+import { PODS, REPLICASET_KIND, REPLICATIONCONTROLLER_KIND, type ReplicaSetKind } from './kinds.js';
+import { slowStartBatch } from './slow-start.js';
+import { rsSpec, rsStatus, specReplicas, type RSStatus } from './spec.js';
 
 /** Kubernetes' burstReplicas: at most this many creates or deletes per sync. */
 export const BURST_REPLICAS = 500;
-
-export const PODS: ResourceRef = { group: '', version: 'v1', resource: 'pods' };
-export const REPLICASETS: ResourceRef = { group: 'apps', version: 'v1', resource: 'replicasets' };
-export const REPLICATIONCONTROLLERS: ResourceRef = { group: '', version: 'v1', resource: 'replicationcontrollers' };
-
-export interface ReplicaSetKind {
-  name: string;
-  ref: ResourceRef;
-  apiVersion: string;
-  kind: string;
-  /** The selector of an owner: metav1.LabelSelector for ReplicaSets, a map for ReplicationControllers. */
-  selector(owner: KubeObject): LabelSelector;
-}
-
-export const REPLICASET_KIND: ReplicaSetKind = {
-  name: 'replicaset-controller',
-  ref: REPLICASETS,
-  apiVersion: 'apps/v1',
-  kind: 'ReplicaSet',
-  selector: (rs) => labelSelectorAsSelector(((rs.spec ?? {}) as { selector?: LabelSelectorObject }).selector),
-};
-
-export const REPLICATIONCONTROLLER_KIND: ReplicaSetKind = {
-  name: 'replicationcontroller-controller',
-  ref: REPLICATIONCONTROLLERS,
-  apiVersion: 'v1',
-  kind: 'ReplicationController',
-  selector: (rc) => {
-    const sel = ((rc.spec ?? {}) as { selector?: Record<string, string> | null }).selector;
-    return sel && Object.keys(sel).length ? LabelSelector.fromSet(sel) : LabelSelector.nothing();
-  },
-};
-
-interface RSSpec {
-  replicas?: number;
-  minReadySeconds?: number;
-  template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] }; spec?: unknown };
-}
-interface RSCondition {
-  type: string;
-  status: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
-interface RSStatus {
-  replicas?: number;
-  fullyLabeledReplicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  observedGeneration?: number;
-  conditions?: RSCondition[];
-}
-
-export function rsSpec(rs: KubeObject): RSSpec {
-  return (rs.spec ?? {}) as RSSpec;
-}
-export function rsStatus(rs: KubeObject): RSStatus {
-  return (rs.status ?? {}) as RSStatus;
-}
-/** spec.replicas with its default of 1. */
-export function specReplicas(obj: KubeObject): number {
-  const r = (obj.spec as { replicas?: number } | undefined)?.replicas;
-  return typeof r === 'number' ? r : 1;
-}
-
-/** slowStartBatch: calls fn count times in batches of 1, 2, 4, ...; stops at the first batch with an error. */
-export async function slowStartBatch(count: number, initialBatchSize: number, fn: () => Promise<void>): Promise<{ successes: number; error?: unknown }> {
-  let remaining = count;
-  let successes = 0;
-  for (let batch = Math.min(remaining, initialBatchSize); batch > 0; batch = Math.min(2 * batch, remaining)) {
-    const results = await Promise.allSettled(Array.from({ length: batch }, () => fn()));
-    const errors = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    successes += batch - errors.length;
-    if (errors.length > 0) return { successes, error: errors[0]!.reason };
-    remaining -= batch;
-  }
-  return { successes };
-}
 
 export class ReplicaSetController implements Controller {
   readonly name: string;
