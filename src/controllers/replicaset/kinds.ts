@@ -1,7 +1,9 @@
 // The kinds the ReplicaSet controller runs: ReplicaSets (apps/v1, a metav1.LabelSelector) and
 // ReplicationControllers (core/v1, a map selector), and the resources it reads and writes.
-import type { KubeObject, ResourceRef } from '../../client/types.js';
-import { LabelSelector, labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
+import type { ReplicaSet, ReplicationController } from '../../api/types.js';
+import type { ResourceRef } from '../../client/types.js';
+import { LabelSelector, labelSelectorAsSelector } from '../../machinery/selectors/index.js';
+import type { ReplicaSetLike } from './spec.js';
 
 export const PODS: ResourceRef = { group: '', version: 'v1', resource: 'pods' };
 export const REPLICASETS: ResourceRef = { group: 'apps', version: 'v1', resource: 'replicasets' };
@@ -13,15 +15,17 @@ export interface ReplicaSetKind {
   apiVersion: string;
   kind: string;
   /** The selector of an owner: metav1.LabelSelector for ReplicaSets, a map for ReplicationControllers. */
-  selector(owner: KubeObject): LabelSelector;
+  selector(owner: ReplicaSetLike): LabelSelector;
 }
 
+// Each kind's selector reads only objects of its own informer, so it knows which of the two kinds
+// it holds.
 export const REPLICASET_KIND: ReplicaSetKind = {
   name: 'replicaset-controller',
   ref: REPLICASETS,
   apiVersion: 'apps/v1',
   kind: 'ReplicaSet',
-  selector: (rs) => labelSelectorAsSelector(((rs.spec ?? {}) as { selector?: LabelSelectorObject }).selector),
+  selector: (rs) => labelSelectorAsSelector((rs as ReplicaSet).spec?.selector),
 };
 
 export const REPLICATIONCONTROLLER_KIND: ReplicaSetKind = {
@@ -30,7 +34,7 @@ export const REPLICATIONCONTROLLER_KIND: ReplicaSetKind = {
   apiVersion: 'v1',
   kind: 'ReplicationController',
   selector: (rc) => {
-    const sel = ((rc.spec ?? {}) as { selector?: Record<string, string> | null }).selector;
+    const sel = (rc as ReplicationController).spec?.selector;
     return sel && Object.keys(sel).length ? LabelSelector.fromSet(sel) : LabelSelector.nothing();
   },
 };
