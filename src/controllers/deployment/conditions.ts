@@ -1,10 +1,10 @@
 // A Deployment's conditions (deploymentutil): their reasons, how one is set (keeping the
 // transition time when the status does not change), and whether a rollout is complete, progressing
 // or past its progress deadline.
-import type { KubeObject } from '../../client/types.js';
-import { meta, rfc3339, timeMs } from '../common/objects.js';
+import type { Deployment, DeploymentCondition, DeploymentStatus } from '../../api/types.js';
+import { rfc3339, timeMs } from '../common/objects.js';
 import { specReplicas } from '../replicaset/spec.js';
-import { dSpec, dStatus, hasProgressDeadline, type DeploymentCondition, type DeploymentStatus } from './spec.js';
+import { dSpec, dStatus, hasProgressDeadline } from './spec.js';
 
 // Condition reasons.
 export const FOUND_NEW_RS_REASON = 'FoundNewReplicaSet';
@@ -26,7 +26,7 @@ export function newCondition(type: string, status: string, reason: string, messa
   return { type, status, lastUpdateTime: t, lastTransitionTime: t, reason, message };
 }
 
-export function getCondition(status: DeploymentStatus, type: string): DeploymentCondition | undefined {
+export function getCondition(status: DeploymentStatus, type: string | null | undefined): DeploymentCondition | undefined {
   return (status.conditions ?? []).find((c) => c.type === type);
 }
 
@@ -43,13 +43,13 @@ export function removeCondition(status: DeploymentStatus, type: string): void {
 }
 
 /** DeploymentComplete. */
-export function deploymentComplete(d: KubeObject, st: DeploymentStatus): boolean {
+export function deploymentComplete(d: Deployment, st: DeploymentStatus): boolean {
   const r = specReplicas(d);
-  return (st.updatedReplicas ?? 0) === r && (st.replicas ?? 0) === r && (st.availableReplicas ?? 0) === r && (st.observedGeneration ?? 0) >= (meta(d).generation ?? 0);
+  return (st.updatedReplicas ?? 0) === r && (st.replicas ?? 0) === r && (st.availableReplicas ?? 0) === r && (st.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0);
 }
 
 /** DeploymentProgressing: more updated, fewer old, more ready or more available pods than before. */
-export function deploymentProgressing(d: KubeObject, st: DeploymentStatus): boolean {
+export function deploymentProgressing(d: Deployment, st: DeploymentStatus): boolean {
   const old = dStatus(d);
   const oldOld = (old.replicas ?? 0) - (old.updatedReplicas ?? 0);
   const newOld = (st.replicas ?? 0) - (st.updatedReplicas ?? 0);
@@ -57,7 +57,7 @@ export function deploymentProgressing(d: KubeObject, st: DeploymentStatus): bool
 }
 
 /** DeploymentTimedOut. */
-export function deploymentTimedOut(d: KubeObject, st: DeploymentStatus, now: number): boolean {
+export function deploymentTimedOut(d: Deployment, st: DeploymentStatus, now: number): boolean {
   if (!hasProgressDeadline(d)) return false;
   const c = getCondition(st, 'Progressing');
   if (!c) return false;

@@ -6,10 +6,12 @@
 // Progressing conditions (with the progress deadline). This file holds the informers, the queue
 // and the dispatch of a sync; the steps are in sync.ts, rolling.ts, recreate.ts, rollback.ts and
 // progress.ts, as Kubernetes splits them.
+import { controllerRefOf, isBeingDeleted, labelsOf, namespaceOf, resourceVersionOf, uidOf } from '../../api/meta/object.js';
+import type { Deployment, OwnerReference, ReplicaSet } from '../../api/types.js';
 import type { Controller, ControllerContext, KubeObject, Lister, ResourceRef, Tombstone, WorkQueue } from '../../client/types.js';
-import { labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
-import { claimObjects, getControllerOf, recheckOwner } from '../common/controller-ref.js';
-import { deepCopy, keyOf, meta, splitKey, unwrapTombstone } from '../common/objects.js';
+import { labelSelectorAsSelector } from '../../machinery/selectors/index.js';
+import { claimObjects, recheckOwner } from '../common/controller-ref.js';
+import { deepCopy, keyOf, splitKey, unwrapTombstone } from '../common/objects.js';
 import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
 import { newRateLimitingQueue } from '../../client/workqueue.js';
 import { PODS, REPLICASETS } from '../replicaset/kinds.js';
@@ -18,7 +20,7 @@ import { rolloutRecreate } from './recreate.js';
 import { getRollbackTo } from './revisions.js';
 import { rollback } from './rollback.js';
 import { rolloutRolling } from './rolling.js';
-import { dSpec, dStatus } from './spec.js';
+import { asDeployment, asReplicaSet, dSpec, dStatus } from './spec.js';
 import { checkPausedConditions, isScalingEvent, syncScale, syncStatusOnly, updateStatus } from './sync.js';
 
 export const DEPLOYMENTS: ResourceRef = { group: 'apps', version: 'v1', resource: 'deployments' };
@@ -82,19 +84,19 @@ export class DeploymentController implements Controller {
 
   // ----- event handlers --------------------------------------------------------------------------
 
-  private resolveControllerRef(namespace: string, ref: { kind: string; name: string; uid: string } | undefined): KubeObject | undefined {
+  private resolveControllerRef(namespace: string, ref: OwnerReference | undefined): Deployment | undefined {
     if (!ref || ref.kind !== KIND) return undefined;
-    const d = this.dLister.get(namespace, ref.name);
-    return d && meta(d).uid === ref.uid ? d : undefined;
+    const d = this.dLister.get(namespace, ref.name ?? '');
+    return d && uidOf(d) === ref.uid ? asDeployment(d) : undefined;
   }
 
   /** getDeploymentsForReplicaSet: deployments whose selector matches an orphan replica set. */
-  private deploymentsFor(rs: KubeObject): KubeObject[] {
-    const labels = meta(rs).labels;
-    if (!labels || Object.keys(labels).length === 0) return [];
-    return this.dLister.list(String(meta(rs).namespace ?? '')).filter((d) => {
+  private deploymentsFor(rs: KubeObject): Deployment[] {
+    const labels = labelsOf(rs);
+    if (Object.keys(labels).length === 0) return [];
+    return this.dLister.list(namespaceOf(rs)).map(asDeployment).filter((d) => {
       try {
-        const sel = labelSelectorAsSelector(dSpec(d).selector as LabelSelectorObject);
+        const sel = labelSelectorAsSelector(dSpec(d).selector);
         return !sel.isEmpty() && sel.matches(labels);
       } catch {
         return false;
@@ -103,10 +105,10 @@ export class DeploymentController implements Controller {
   }
 
   private addReplicaSet(rs: KubeObject): void {
-    if (meta(rs).deletionTimestamp) return this.deleteReplicaSet(rs);
-    const ref = getControllerOf(rs);
+    if (isBeingDeleted(rs)) return this.deleteReplicaSet(rs);
+    const ref = controllerRefOf(rs);
     if (ref) {
-      const d = this.resolveControllerRef(String(meta(rs).namespace ?? ''), ref);
+      const d = this.resolveControllerRef(namespaceOf(rs), ref);
       if (d) this.enqueue(d);
       return;
     }
@@ -114,10 +116,10 @@ export class DeploymentController implements Controller {
   }
 
   private updateReplicaSet(oldRS: KubeObject, curRS: KubeObject): void {
-    if (meta(oldRS).resourceVersion === meta(curRS).resourceVersion) return;
-    const ns = String(meta(curRS).namespace ?? '');
-    const curRef = getControllerOf(curRS);
-    const oldRef = getControllerOf(oldRS);
+    if (resourceVersionOf(oldRS) === resourceVersionOf(curRS)) return;
+    const ns = namespaceOf(curRS);
+    const curRef = controllerRefOf(curRS);
+    const oldRef = controllerRefOf(oldRS);
     if (oldRef && (!curRef || curRef.uid !== oldRef.uid)) {
       const d = this.resolveControllerRef(ns, oldRef);
       if (d) this.enqueue(d);
@@ -127,55 +129,54 @@ export class DeploymentController implements Controller {
       if (d) this.enqueue(d);
       return;
     }
-    const labelChanged = JSON.stringify(meta(oldRS).labels ?? {}) !== JSON.stringify(meta(curRS).labels ?? {});
+    const labelChanged = JSON.stringify(labelsOf(oldRS)) !== JSON.stringify(labelsOf(curRS));
     if (labelChanged || oldRef) for (const d of this.deploymentsFor(curRS)) this.enqueue(d);
   }
 
   private deleteReplicaSet(obj: KubeObject | Tombstone): void {
     const rs = unwrapTombstone(obj);
-    const d = this.resolveControllerRef(String(meta(rs).namespace ?? ''), getControllerOf(rs));
+    const d = this.resolveControllerRef(namespaceOf(rs), controllerRefOf(rs));
     if (d) this.enqueue(d);
   }
 
   /** A Recreate deployment waits for its old pods to be gone. */
   private deletePod(obj: KubeObject | Tombstone): void {
     const pod = unwrapTombstone(obj);
-    const ns = String(meta(pod).namespace ?? '');
-    const ref = getControllerOf(pod);
+    const ns = namespaceOf(pod);
+    const ref = controllerRefOf(pod);
     if (!ref || ref.kind !== 'ReplicaSet') return;
-    const rs = this.s.rsLister.get(ns, ref.name);
-    if (!rs || meta(rs).uid !== ref.uid) return;
-    const d = this.resolveControllerRef(ns, getControllerOf(rs));
+    const rs = this.s.rsLister.get(ns, ref.name ?? '');
+    if (!rs || uidOf(rs) !== ref.uid) return;
+    const d = this.resolveControllerRef(ns, controllerRefOf(rs));
     if (!d || dSpec(d).strategy?.type !== 'Recreate') return;
-    const rss = this.s.rsLister.list(ns).filter((r) => getControllerOf(r)?.uid === meta(d).uid);
-    const uids = new Set(rss.map((r) => String(meta(r).uid)));
+    const rss = this.s.rsLister.list(ns).filter((r) => controllerRefOf(r)?.uid === uidOf(d));
+    const uids = new Set(rss.map(uidOf));
     const remaining = this.s.podLister.list(ns).filter((p) => {
-      const pr = getControllerOf(p);
-      return pr !== undefined && uids.has(pr.uid);
+      const pr = controllerRefOf(p);
+      return pr !== undefined && uids.has(pr.uid ?? '');
     });
     if (remaining.length === 0) this.enqueue(d);
   }
 
   // ----- sync ------------------------------------------------------------------------------------
 
-
   /** syncDeployment. */
   async sync(key: string): Promise<void> {
     const [namespace, name] = splitKey(key);
     const cached = this.dLister.get(namespace, name);
     if (!cached) return;
-    const d = deepCopy(cached);
+    const d = asDeployment(deepCopy(cached));
     const sel = dSpec(d).selector;
     if (sel && Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0) {
       this.s.recorder.event(d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');
-      if ((dStatus(d).observedGeneration ?? 0) < (meta(d).generation ?? 0)) {
-        d.status = { ...dStatus(d), observedGeneration: meta(d).generation };
+      if ((dStatus(d).observedGeneration ?? 0) < (d.metadata?.generation ?? 0)) {
+        d.status = { ...dStatus(d), observedGeneration: d.metadata?.generation };
         await updateStatus(this.s, d);
       }
       return;
     }
     const rsList = await this.getReplicaSetsForDeployment(d);
-    if (meta(d).deletionTimestamp) return syncStatusOnly(this.s, d, rsList);
+    if (isBeingDeleted(d)) return syncStatusOnly(this.s, d, rsList);
     await checkPausedConditions(this.s, d);
     if (dSpec(d).paused) return syncScale(this.s, d, rsList);
     if (getRollbackTo(d) !== undefined) return rollback(this.s, d, rsList);
@@ -185,17 +186,18 @@ export class DeploymentController implements Controller {
   }
 
 
-  private async getReplicaSetsForDeployment(d: KubeObject): Promise<KubeObject[]> {
-    const selector = labelSelectorAsSelector(dSpec(d).selector as LabelSelectorObject);
-    const all = this.s.rsLister.list(String(meta(d).namespace ?? ''));
-    return claimObjects(all, {
+  private async getReplicaSetsForDeployment(d: Deployment): Promise<ReplicaSet[]> {
+    const selector = labelSelectorAsSelector(dSpec(d).selector);
+    const all = this.s.rsLister.list(namespaceOf(d));
+    const claimed = await claimObjects(all, {
       owner: d,
       ownerApiVersion: API_VERSION,
       ownerKind: KIND,
-      match: (rs) => selector.matches(meta(rs).labels),
+      match: (rs) => selector.matches(labelsOf(rs)),
       client: this.s.rsClient,
       canAdopt: recheckOwner(this.s.dClient, d, KIND),
     });
+    return claimed.map(asReplicaSet);
   }
 }
 

@@ -1,9 +1,9 @@
 // Kubernetes' deployment recreate.go: a Recreate rollout scales every old replica set to 0, waits
 // until none of their pods runs, then creates and scales up the new one.
-import type { KubeObject } from '../../client/types.js';
-import { labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
-import { getControllerOf } from '../common/controller-ref.js';
-import { meta } from '../common/objects.js';
+import { controllerRefOf, labelsOf, namespaceOf, uidOf } from '../../api/meta/object.js';
+import type { Deployment, Pod, ReplicaSet } from '../../api/types.js';
+import { labelSelectorAsSelector } from '../../machinery/selectors/index.js';
+import { asPod } from '../replicaset/spec.js';
 import { specReplicas } from '../replicaset/spec.js';
 import { deploymentComplete } from './conditions.js';
 import type { SyncContext } from './context.js';
@@ -12,10 +12,10 @@ import { actualReplicaCount, filterActiveReplicaSets } from './replica-sets.js';
 import { dSpec, dStatus } from './spec.js';
 import { cleanupDeployment, getAllReplicaSetsAndSyncRevision, scaleReplicaSetAndRecordEvent } from './sync.js';
 
-export async function rolloutRecreate(s: SyncContext, d: KubeObject, rsList: KubeObject[]): Promise<void> {
+export async function rolloutRecreate(s: SyncContext, d: Deployment, rsList: ReplicaSet[]): Promise<void> {
   const podMap = podsByReplicaSet(s, d, rsList);
   let { newRS, oldRSs } = await getAllReplicaSetsAndSyncRevision(s, d, rsList, false);
-  let allRSs: (KubeObject | undefined)[] = [...oldRSs, newRS];
+  let allRSs: (ReplicaSet | undefined)[] = [...oldRSs, newRS];
   let scaledDown = false;
   for (const rs of filterActiveReplicaSets(oldRSs)) {
     if ((await scaleReplicaSetAndRecordEvent(s, rs, 0, d)).scaled) scaledDown = true;
@@ -32,24 +32,24 @@ export async function rolloutRecreate(s: SyncContext, d: KubeObject, rsList: Kub
 }
 
 /** Pods of the deployment's replica sets, by replica set uid (for Recreate). */
-function podsByReplicaSet(s: SyncContext, d: KubeObject, rsList: KubeObject[]): Map<string, KubeObject[]> {
-  const selector = labelSelectorAsSelector(dSpec(d).selector as LabelSelectorObject);
-  const map = new Map<string, KubeObject[]>();
-  for (const rs of rsList) map.set(String(meta(rs).uid), []);
-  for (const p of s.podLister.list(String(meta(d).namespace ?? ''))) {
-    if (!selector.matches(meta(p).labels)) continue;
-    const ref = getControllerOf(p);
-    if (ref && map.has(ref.uid)) map.get(ref.uid)!.push(p);
+function podsByReplicaSet(s: SyncContext, d: Deployment, rsList: ReplicaSet[]): Map<string, Pod[]> {
+  const selector = labelSelectorAsSelector(dSpec(d).selector);
+  const map = new Map<string, Pod[]>();
+  for (const rs of rsList) map.set(uidOf(rs), []);
+  for (const p of s.podLister.list(namespaceOf(d)).map(asPod)) {
+    if (!selector.matches(labelsOf(p))) continue;
+    const uid = controllerRefOf(p)?.uid;
+    if (uid) map.get(uid)?.push(p);
   }
   return map;
 }
 
-function oldPodsRunning(newRS: KubeObject | undefined, oldRSs: KubeObject[], podMap: Map<string, KubeObject[]>): boolean {
+function oldPodsRunning(newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[], podMap: Map<string, Pod[]>): boolean {
   if (actualReplicaCount(oldRSs) > 0) return true;
   for (const [uid, pods] of podMap) {
-    if (newRS && meta(newRS).uid === uid) continue;
+    if (newRS && uidOf(newRS) === uid) continue;
     for (const p of pods) {
-      const phase = ((p.status ?? {}) as { phase?: string }).phase;
+      const phase = p.status?.phase;
       if (phase === 'Failed' || phase === 'Succeeded') continue;
       return true;
     }

@@ -1,8 +1,8 @@
 // A Deployment's revisions (deploymentutil): the revision annotations a Deployment and its replica
 // sets carry, the revision history, the replica-count annotations, the annotations copied from a
 // Deployment to its replica sets, and the revision the deprecated rollbackTo asks for.
-import type { KubeObject } from '../../client/types.js';
-import { meta } from '../common/objects.js';
+import { annotationsOf } from '../../api/meta/object.js';
+import type { Deployment, ReplicaSet } from '../../api/types.js';
 import { specReplicas } from '../replicaset/spec.js';
 import { maxSurge } from './spec.js';
 
@@ -15,27 +15,24 @@ export const LAST_APPLIED_CONFIG = 'kubectl.kubernetes.io/last-applied-configura
 export const MAX_REV_HISTORY_LENGTH_IN_CHARS = 2000;
 
 /** Replica sets as the helpers take them: the new one may not exist yet. */
-export type RSs = (KubeObject | undefined | null)[];
-export const present = (rss: RSs): KubeObject[] => rss.filter((r): r is KubeObject => !!r);
+export type RSs = (ReplicaSet | undefined | null)[];
+export const present = (rss: RSs): ReplicaSet[] => rss.filter((r): r is ReplicaSet => !!r);
 
-export function annotations(obj: KubeObject): Record<string, string> {
-  return meta(obj).annotations ?? {};
-}
-function setAnnotation(obj: KubeObject, k: string, v: string): void {
-  const m = (obj.metadata ??= {}) as Record<string, unknown>;
-  m.annotations = { ...((m.annotations as Record<string, string> | undefined) ?? {}), [k]: v };
+function setAnnotation(obj: Deployment | ReplicaSet, k: string, v: string): void {
+  const m = (obj.metadata ??= {});
+  m.annotations = { ...(m.annotations ?? {}), [k]: v };
 }
 
 
 /** Revision of a replica set (0 when absent or unparsable). */
-export function revision(obj: KubeObject): number {
-  const v = annotations(obj)[REVISION_ANNOTATION];
+export function revision(obj: ReplicaSet): number {
+  const v = annotationsOf(obj)[REVISION_ANNOTATION];
   if (v === undefined) return 0;
   const n = Number(v);
   return Number.isInteger(n) ? n : 0;
 }
-function revisionOrError(obj: KubeObject): number | undefined {
-  const v = annotations(obj)[REVISION_ANNOTATION];
+function revisionOrError(obj: ReplicaSet): number | undefined {
+  const v = annotationsOf(obj)[REVISION_ANNOTATION];
   if (v === undefined) return 0;
   return /^-?\d+$/.test(v) ? Number(v) : undefined;
 }
@@ -67,47 +64,45 @@ export function lastRevision(rss: RSs): number {
 const ANNOTATIONS_TO_SKIP = new Set([LAST_APPLIED_CONFIG, REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION, DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, DEPRECATED_ROLLBACK_TO]);
 export const skipCopyAnnotation = (k: string): boolean => ANNOTATIONS_TO_SKIP.has(k);
 
-function copyDeploymentAnnotationsToReplicaSet(d: KubeObject, rs: KubeObject): boolean {
+function copyDeploymentAnnotationsToReplicaSet(d: Deployment, rs: ReplicaSet): boolean {
   let changed = false;
-  const rsAnn = { ...annotations(rs) };
-  for (const [k, v] of Object.entries(annotations(d))) {
+  const rsAnn = { ...annotationsOf(rs) };
+  for (const [k, v] of Object.entries(annotationsOf(d))) {
     if (skipCopyAnnotation(k) || rsAnn[k] === v) continue;
     rsAnn[k] = v;
     changed = true;
   }
-  if (changed) (rs.metadata as Record<string, unknown>).annotations = rsAnn;
+  if (changed) (rs.metadata ??= {}).annotations = rsAnn;
   return changed;
 }
 
 /** SetReplicasAnnotations: desired-replicas and max-replicas; true when changed. */
-export function setReplicasAnnotations(rs: KubeObject, desired: number, max: number): boolean {
+export function setReplicasAnnotations(rs: ReplicaSet, desired: number, max: number): boolean {
   let updated = false;
-  const a = annotations(rs);
+  const a = annotationsOf(rs);
   if (a[DESIRED_REPLICAS_ANNOTATION] !== String(desired)) {
     setAnnotation(rs, DESIRED_REPLICAS_ANNOTATION, String(desired));
     updated = true;
   }
-  if (annotations(rs)[MAX_REPLICAS_ANNOTATION] !== String(max)) {
+  if (annotationsOf(rs)[MAX_REPLICAS_ANNOTATION] !== String(max)) {
     setAnnotation(rs, MAX_REPLICAS_ANNOTATION, String(max));
     updated = true;
   }
   return updated;
 }
 
-function intAnnotation(rs: KubeObject, k: string): number | undefined {
-  const v = annotations(rs)[k];
+function intAnnotation(rs: ReplicaSet, k: string): number | undefined {
+  const v = annotationsOf(rs)[k];
   if (v === undefined || !/^-?\d+$/.test(v)) return undefined;
   return Number(v);
 }
-export const desiredReplicasAnnotation = (rs: KubeObject): number | undefined => intAnnotation(rs, DESIRED_REPLICAS_ANNOTATION);
-export const maxReplicasAnnotation = (rs: KubeObject): number | undefined => intAnnotation(rs, MAX_REPLICAS_ANNOTATION);
+export const desiredReplicasAnnotation = (rs: ReplicaSet): number | undefined => intAnnotation(rs, DESIRED_REPLICAS_ANNOTATION);
+export const maxReplicasAnnotation = (rs: ReplicaSet): number | undefined => intAnnotation(rs, MAX_REPLICAS_ANNOTATION);
 
 /** SetNewReplicaSetAnnotations. */
-export function setNewReplicaSetAnnotations(d: KubeObject, rs: KubeObject, newRevision: string, exists: boolean, maxRevHistoryLength = MAX_REV_HISTORY_LENGTH_IN_CHARS): boolean {
+export function setNewReplicaSetAnnotations(d: Deployment, rs: ReplicaSet, newRevision: string, exists: boolean, maxRevHistoryLength = MAX_REV_HISTORY_LENGTH_IN_CHARS): boolean {
   let changed = copyDeploymentAnnotationsToReplicaSet(d, rs);
-  const m = (rs.metadata ??= {}) as Record<string, unknown>;
-  m.annotations ??= {};
-  const ann = m.annotations as Record<string, string>;
+  const ann = ((rs.metadata ??= {}).annotations ??= {});
   const hadOld = Object.prototype.hasOwnProperty.call(ann, REVISION_ANNOTATION);
   const oldRevision = ann[REVISION_ANNOTATION] ?? '';
   let oldRevisionInt = 0;
@@ -143,23 +138,23 @@ export function setNewReplicaSetAnnotations(d: KubeObject, rs: KubeObject, newRe
 }
 
 /** SetDeploymentRevision: true when the deployment's revision annotation changed. */
-export function setDeploymentRevision(d: KubeObject, rev: string): boolean {
-  if (annotations(d)[REVISION_ANNOTATION] === rev) return false;
+export function setDeploymentRevision(d: Deployment, rev: string): boolean {
+  if (annotationsOf(d)[REVISION_ANNOTATION] === rev) return false;
   setAnnotation(d, REVISION_ANNOTATION, rev);
   return true;
 }
 
 /** SetDeploymentAnnotationsTo: the deployment keeps only its skipped annotations plus the replica set's others. */
-export function setDeploymentAnnotationsTo(d: KubeObject, rs: KubeObject): void {
+export function setDeploymentAnnotationsTo(d: Deployment, rs: ReplicaSet): void {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(annotations(d))) if (skipCopyAnnotation(k)) out[k] = v;
-  for (const [k, v] of Object.entries(annotations(rs))) if (!skipCopyAnnotation(k)) out[k] = v;
-  (d.metadata as Record<string, unknown>).annotations = out;
+  for (const [k, v] of Object.entries(annotationsOf(d))) if (skipCopyAnnotation(k)) out[k] = v;
+  for (const [k, v] of Object.entries(annotationsOf(rs))) if (!skipCopyAnnotation(k)) out[k] = v;
+  (d.metadata ??= {}).annotations = out;
 }
 
 /** The revision the deprecated spec.rollbackTo asks for (its annotation on apps/v1 objects). */
-export function getRollbackTo(d: KubeObject): number | undefined {
-  const v = annotations(d)[DEPRECATED_ROLLBACK_TO];
+export function getRollbackTo(d: Deployment): number | undefined {
+  const v = annotationsOf(d)[DEPRECATED_ROLLBACK_TO];
   if (v === undefined || v === '' || !/^-?\d+$/.test(v)) return undefined;
   return Number(v);
 }

@@ -2,10 +2,11 @@
 // one named by its template hash, with the revision and replica annotations), scaling (also
 // proportionally, mid-rollout), deleting old replica sets beyond revisionHistoryLimit, and the
 // status computed from the replica sets.
-import type { KubeObject } from '../../client/types.js';
-import { getControllerOf, newControllerRef } from '../common/controller-ref.js';
+import { annotationsOf, controllerRefOf, isBeingDeleted, nameOf, namespaceOf, resourceVersionOf, uidOf } from '../../api/meta/object.js';
+import type { Deployment, DeploymentStatus, LabelSelector, PodTemplateSpec, ReplicaSet } from '../../api/types.js';
+import { newControllerRef } from '../common/controller-ref.js';
 import { computeHash } from '../common/hash.js';
-import { deepCopy, isAlreadyExists, isNotFound, keyOf, meta } from '../common/objects.js';
+import { deepCopy, isAlreadyExists, isNotFound, keyOf } from '../common/objects.js';
 import { specReplicas } from '../replicaset/spec.js';
 import { FAILED_RS_CREATE_REASON, FOUND_NEW_RS_REASON, MIN_REPLICAS_AVAILABLE, MIN_REPLICAS_UNAVAILABLE, NEW_RS_REASON, PAUSED_DEPLOY_REASON, RESUMED_DEPLOY_REASON, TIMED_OUT_REASON, getCondition, newCondition, setCondition } from './conditions.js';
 import { API_VERSION, KIND, type SyncContext } from './context.js';
@@ -25,39 +26,38 @@ import {
   readyReplicaCount,
   replicaCount,
 } from './replica-sets.js';
-import { REVISION_ANNOTATION, annotations, desiredReplicasAnnotation, getRollbackTo, maxRevision, setDeploymentRevision, setNewReplicaSetAnnotations, setReplicasAnnotations } from './revisions.js';
-import { dSpec, dStatus, hasProgressDeadline, hasRevisionHistoryLimit, isRollingUpdate, maxSurge, maxUnavailable, type DeploymentStatus } from './spec.js';
+import { REVISION_ANNOTATION, desiredReplicasAnnotation, getRollbackTo, maxRevision, setDeploymentRevision, setNewReplicaSetAnnotations, setReplicasAnnotations } from './revisions.js';
+import { asReplicaSet, dSpec, dStatus, hasProgressDeadline, hasRevisionHistoryLimit, isRollingUpdate, maxSurge, maxUnavailable } from './spec.js';
 import { POD_TEMPLATE_HASH, equalIgnoreHash } from './templates.js';
 
 
-export async function updateStatus(s: SyncContext, d: KubeObject): Promise<void> {
-  const m = meta(d);
-  const out = await s.dClient.update(String(m.namespace ?? ''), d, { subresource: 'status' });
-  (d.metadata as Record<string, unknown>).resourceVersion = meta(out).resourceVersion;
+/** Writes the status; the deployment takes the new resourceVersion (the sync may write again). */
+export async function updateStatus(s: SyncContext, d: Deployment): Promise<void> {
+  const out = await s.dClient.update(namespaceOf(d), d, { subresource: 'status' });
+  (d.metadata ??= {}).resourceVersion = resourceVersionOf(out);
 }
 
-export async function updateDeployment(s: SyncContext, d: KubeObject): Promise<void> {
-  const m = meta(d);
-  const out = await s.dClient.update(String(m.namespace ?? ''), d);
-  (d.metadata as Record<string, unknown>).resourceVersion = meta(out).resourceVersion;
+export async function updateDeployment(s: SyncContext, d: Deployment): Promise<void> {
+  const out = await s.dClient.update(namespaceOf(d), d);
+  (d.metadata ??= {}).resourceVersion = resourceVersionOf(out);
 }
 
-export async function syncStatusOnly(s: SyncContext, d: KubeObject, rsList: KubeObject[]): Promise<void> {
+export async function syncStatusOnly(s: SyncContext, d: Deployment, rsList: ReplicaSet[]): Promise<void> {
   const { newRS, oldRSs } = await getAllReplicaSetsAndSyncRevision(s, d, rsList, false);
   return syncDeploymentStatus(s, [...oldRSs, newRS], newRS, d);
 }
 
 /** sync: scaling and paused deployments. */
-export async function syncScale(s: SyncContext, d: KubeObject, rsList: KubeObject[]): Promise<void> {
+export async function syncScale(s: SyncContext, d: Deployment, rsList: ReplicaSet[]): Promise<void> {
   const { newRS, oldRSs } = await getAllReplicaSetsAndSyncRevision(s, d, rsList, false);
   await scale(s, d, newRS, oldRSs);
   if (dSpec(d).paused && getRollbackTo(d) === undefined) await cleanupDeployment(s, oldRSs, d);
   return syncDeploymentStatus(s, [...oldRSs, newRS], newRS, d);
 }
 
-export async function checkPausedConditions(s: SyncContext, d: KubeObject): Promise<void> {
+export async function checkPausedConditions(s: SyncContext, d: Deployment): Promise<void> {
   if (!hasProgressDeadline(d)) return;
-  const st = (d.status ??= {}) as DeploymentStatus;
+  const st = (d.status ??= {});
   const cond = getCondition(st, 'Progressing');
   if (cond?.reason === TIMED_OUT_REASON) return;
   const pausedCondExists = cond?.reason === PAUSED_DEPLOY_REASON;
@@ -68,7 +68,7 @@ export async function checkPausedConditions(s: SyncContext, d: KubeObject): Prom
   await updateStatus(s, d);
 }
 
-export function isScalingEvent(d: KubeObject, rsList: KubeObject[]): boolean {
+export function isScalingEvent(d: Deployment, rsList: ReplicaSet[]): boolean {
   const newRS = findNewReplicaSet(d, rsList);
   const [, oldRSs] = findOldReplicaSets(d, rsList);
   for (const rs of filterActiveReplicaSets([...oldRSs, newRS])) {
@@ -79,28 +79,28 @@ export function isScalingEvent(d: KubeObject, rsList: KubeObject[]): boolean {
   return false;
 }
 
-export async function getAllReplicaSetsAndSyncRevision(s: SyncContext, d: KubeObject, rsList: KubeObject[], create: boolean): Promise<{ newRS: KubeObject | undefined; oldRSs: KubeObject[] }> {
+export async function getAllReplicaSetsAndSyncRevision(s: SyncContext, d: Deployment, rsList: ReplicaSet[], create: boolean): Promise<{ newRS: ReplicaSet | undefined; oldRSs: ReplicaSet[] }> {
   const [, oldRSs] = findOldReplicaSets(d, rsList);
   const newRS = await getNewReplicaSet(s, d, rsList, oldRSs, create);
   return { newRS, oldRSs };
 }
 
-async function getNewReplicaSet(s: SyncContext, d: KubeObject, rsList: KubeObject[], oldRSs: KubeObject[], create: boolean): Promise<KubeObject | undefined> {
+async function getNewReplicaSet(s: SyncContext, d: Deployment, rsList: ReplicaSet[], oldRSs: ReplicaSet[], create: boolean): Promise<ReplicaSet | undefined> {
   const existing = findNewReplicaSet(d, rsList);
   const newRevision = String(maxRevision(oldRSs) + 1);
-  const st = (d.status ??= {}) as DeploymentStatus;
+  const st = (d.status ??= {});
   if (existing) {
     const rsCopy = deepCopy(existing);
     const annotationsUpdated = setNewReplicaSetAnnotations(d, rsCopy, newRevision, true);
     const minReady = dSpec(d).minReadySeconds ?? 0;
-    const rsSpec = (rsCopy.spec ??= {}) as Record<string, unknown>;
+    const rsSpec = (rsCopy.spec ??= {});
     if (annotationsUpdated || (rsSpec.minReadySeconds ?? 0) !== minReady) {
       rsSpec.minReadySeconds = minReady;
-      return s.rsClient.update(String(meta(rsCopy).namespace ?? ''), rsCopy);
+      return asReplicaSet(await s.rsClient.update(namespaceOf(rsCopy), rsCopy));
     }
-    let needsUpdate = setDeploymentRevision(d, annotations(rsCopy)[REVISION_ANNOTATION] ?? '');
+    let needsUpdate = setDeploymentRevision(d, annotationsOf(rsCopy)[REVISION_ANNOTATION] ?? '');
     if (hasProgressDeadline(d) && !getCondition(st, 'Progressing')) {
-      setCondition(st, newCondition('Progressing', 'True', FOUND_NEW_RS_REASON, `Found new replica set "${meta(rsCopy).name}"`, s.now()));
+      setCondition(st, newCondition('Progressing', 'True', FOUND_NEW_RS_REASON, `Found new replica set "${nameOf(rsCopy)}"`, s.now()));
       needsUpdate = true;
     }
     if (needsUpdate) await updateStatus(s, d);
@@ -109,36 +109,38 @@ async function getNewReplicaSet(s: SyncContext, d: KubeObject, rsList: KubeObjec
   if (!create) return undefined;
 
   const spec = dSpec(d);
-  const template = deepCopy(spec.template ?? {}) as { metadata?: { labels?: Record<string, string> } };
-  const hash = computeHash(template as KubeObject, st.collisionCount);
-  template.metadata = { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), [POD_TEMPLATE_HASH]: hash } };
-  const selector = deepCopy(spec.selector ?? {}) as { matchLabels?: Record<string, string> };
+  const template: PodTemplateSpec = deepCopy(spec.template ?? {});
+  const hash = computeHash(template, st.collisionCount);
+  const labels = { ...(template.metadata?.labels ?? {}), [POD_TEMPLATE_HASH]: hash };
+  template.metadata = { ...(template.metadata ?? {}), labels };
+  const selector: LabelSelector = deepCopy(spec.selector ?? {});
   selector.matchLabels = { ...(selector.matchLabels ?? {}), [POD_TEMPLATE_HASH]: hash };
-  const newRS: KubeObject = {
+  const newRS: ReplicaSet = {
     apiVersion: API_VERSION,
     kind: 'ReplicaSet',
     metadata: {
-      name: `${meta(d).name}-${hash}`,
-      namespace: meta(d).namespace,
+      name: `${d.metadata?.name}-${hash}`,
+      namespace: d.metadata?.namespace,
       ownerReferences: [newControllerRef(d, API_VERSION, KIND)],
-      labels: { ...template.metadata.labels },
+      labels: { ...labels },
     },
     spec: { replicas: 0, minReadySeconds: spec.minReadySeconds ?? 0, selector, template },
   };
   const newReplicas = newRSNewReplicas(d, [...oldRSs, newRS], newRS);
-  (newRS.spec as Record<string, unknown>).replicas = newReplicas;
+  (newRS.spec ??= {}).replicas = newReplicas;
   setNewReplicaSetAnnotations(d, newRS, newRevision, false);
-  let created: KubeObject;
+  let created: ReplicaSet;
   let alreadyExists = false;
   try {
-    created = await s.rsClient.create(String(meta(d).namespace ?? ''), newRS);
+    created = asReplicaSet(await s.rsClient.create(namespaceOf(d), newRS));
   } catch (e) {
     if (isAlreadyExists(e)) {
       alreadyExists = true;
-      const rs = s.rsLister.get(String(meta(d).namespace ?? ''), String(meta(newRS).name));
-      if (!rs) throw e;
-      const ref = getControllerOf(rs);
-      if (ref && ref.uid === meta(d).uid && equalIgnoreHash(spec.template, (rs.spec as { template?: KubeObject }).template)) {
+      const cached = s.rsLister.get(namespaceOf(d), nameOf(newRS));
+      if (!cached) throw e;
+      const rs = asReplicaSet(cached);
+      const ref = controllerRefOf(rs);
+      if (ref && ref.uid === uidOf(d) && equalIgnoreHash(spec.template, rs.spec?.template)) {
         created = rs;
       } else {
         // A hash collision: bump collisionCount and requeue.
@@ -152,7 +154,7 @@ async function getNewReplicaSet(s: SyncContext, d: KubeObject, rsList: KubeObjec
         throw e;
       }
     } else {
-      const msg = `Failed to create new replica set "${meta(newRS).name}": ${(e as Error).message}`;
+      const msg = `Failed to create new replica set "${nameOf(newRS)}": ${(e as Error).message}`;
       if (hasProgressDeadline(d)) {
         setCondition(st, newCondition('Progressing', 'False', FAILED_RS_CREATE_REASON, msg, s.now()));
         await updateStatus(s, d).catch(() => undefined);
@@ -162,11 +164,11 @@ async function getNewReplicaSet(s: SyncContext, d: KubeObject, rsList: KubeObjec
     }
   }
   if (!alreadyExists && newReplicas > 0) {
-    s.recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${meta(created).name} from 0 to ${newReplicas}`);
+    s.recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${nameOf(created)} from 0 to ${newReplicas}`);
   }
   let needsUpdate = setDeploymentRevision(d, newRevision);
   if (!alreadyExists && hasProgressDeadline(d)) {
-    setCondition(st, newCondition('Progressing', 'True', NEW_RS_REASON, `Created new replica set "${meta(created).name}"`, s.now()));
+    setCondition(st, newCondition('Progressing', 'True', NEW_RS_REASON, `Created new replica set "${nameOf(created)}"`, s.now()));
     needsUpdate = true;
   }
   if (needsUpdate) await updateStatus(s, d);
@@ -174,7 +176,7 @@ async function getNewReplicaSet(s: SyncContext, d: KubeObject, rsList: KubeObjec
 }
 
 /** scale: proportional scaling of a deployment whose replicas changed mid-rollout. */
-async function scale(s: SyncContext, d: KubeObject, newRS: KubeObject | undefined, oldRSs: KubeObject[]): Promise<void> {
+async function scale(s: SyncContext, d: Deployment, newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[]): Promise<void> {
   const activeOrLatest = findActiveOrLatest(newRS, oldRSs);
   if (activeOrLatest) {
     if (specReplicas(activeOrLatest) === specReplicas(d)) return;
@@ -195,7 +197,7 @@ async function scale(s: SyncContext, d: KubeObject, newRS: KubeObject | undefine
   let added = 0;
   const sizes = new Map<string, number>();
   for (const rs of allRSs) {
-    const n = String(meta(rs).name);
+    const n = nameOf(rs);
     if (toAdd !== 0) {
       const proportion = getProportion(rs, d, toAdd, added);
       sizes.set(n, specReplicas(rs) + proportion);
@@ -204,66 +206,66 @@ async function scale(s: SyncContext, d: KubeObject, newRS: KubeObject | undefine
   }
   for (let i = 0; i < allRSs.length; i++) {
     const rs = allRSs[i]!;
-    const n = String(meta(rs).name);
+    const n = nameOf(rs);
     if (i === 0 && toAdd !== 0) sizes.set(n, Math.max(0, sizes.get(n)! + toAdd - added));
     await scaleReplicaSet(s, rs, sizes.get(n)!, d);
   }
 }
 
-export async function scaleReplicaSetAndRecordEvent(s: SyncContext, rs: KubeObject, newScale: number, d: KubeObject): Promise<{ scaled: boolean; rs: KubeObject }> {
+export async function scaleReplicaSetAndRecordEvent(s: SyncContext, rs: ReplicaSet, newScale: number, d: Deployment): Promise<{ scaled: boolean; rs: ReplicaSet }> {
   if (specReplicas(rs) === newScale) return { scaled: false, rs };
   return scaleReplicaSet(s, rs, newScale, d);
 }
 
-async function scaleReplicaSet(s: SyncContext, rs: KubeObject, newScale: number, d: KubeObject): Promise<{ scaled: boolean; rs: KubeObject }> {
+async function scaleReplicaSet(s: SyncContext, rs: ReplicaSet, newScale: number, d: Deployment): Promise<{ scaled: boolean; rs: ReplicaSet }> {
   const sizeNeedsUpdate = specReplicas(rs) !== newScale;
   const probe = deepCopy(rs);
   const annotationsNeedUpdate = setReplicasAnnotations(probe, specReplicas(d), specReplicas(d) + maxSurge(d));
   if (!sizeNeedsUpdate && !annotationsNeedUpdate) return { scaled: false, rs };
   const oldScale = specReplicas(rs);
   const copy = probe;
-  (copy.spec as Record<string, unknown>).replicas = newScale;
-  const updated = await s.rsClient.update(String(meta(copy).namespace ?? ''), copy);
+  (copy.spec ??= {}).replicas = newScale;
+  const updated = asReplicaSet(await s.rsClient.update(namespaceOf(copy), copy));
   if (sizeNeedsUpdate) {
     const op = oldScale < newScale ? 'up' : 'down';
-    s.recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled ${op} replica set ${meta(updated).name} from ${oldScale} to ${newScale}`);
+    s.recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled ${op} replica set ${nameOf(updated)} from ${oldScale} to ${newScale}`);
   }
   return { scaled: sizeNeedsUpdate, rs: updated };
 }
 
 /** cleanupDeployment: deletes old, empty replica sets beyond revisionHistoryLimit, oldest revisions first. */
-export async function cleanupDeployment(s: SyncContext, oldRSs: KubeObject[], d: KubeObject): Promise<void> {
+export async function cleanupDeployment(s: SyncContext, oldRSs: ReplicaSet[], d: Deployment): Promise<void> {
   if (!hasRevisionHistoryLimit(d)) return;
-  const cleanable = oldRSs.filter((rs) => !meta(rs).deletionTimestamp);
+  const cleanable = oldRSs.filter((rs) => !isBeingDeleted(rs));
   const diff = cleanable.length - (dSpec(d).revisionHistoryLimit ?? 0);
   if (diff <= 0) return;
   cleanable.sort(byRevision);
   for (let i = 0; i < diff; i++) {
     const rs = cleanable[i]!;
-    const st = (rs.status ?? {}) as { replicas?: number; observedGeneration?: number };
-    if ((st.replicas ?? 0) !== 0 || specReplicas(rs) !== 0 || (meta(rs).generation ?? 0) > (st.observedGeneration ?? 0) || meta(rs).deletionTimestamp) continue;
+    const st = rs.status ?? {};
+    if ((st.replicas ?? 0) !== 0 || specReplicas(rs) !== 0 || (rs.metadata?.generation ?? 0) > (st.observedGeneration ?? 0) || isBeingDeleted(rs)) continue;
     try {
-      await s.rsClient.delete(String(meta(rs).namespace ?? ''), String(meta(rs).name));
+      await s.rsClient.delete(namespaceOf(rs), nameOf(rs));
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
   }
 }
 
-export async function syncDeploymentStatus(s: SyncContext, allRSs: (KubeObject | undefined)[], newRS: KubeObject | undefined, d: KubeObject): Promise<void> {
+export async function syncDeploymentStatus(s: SyncContext, allRSs: (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined, d: Deployment): Promise<void> {
   const newStatus = calculateStatus(s, allRSs, newRS, d);
   if (statusEqual(dStatus(d), newStatus)) return;
   d.status = newStatus;
   await updateStatus(s, d);
 }
 
-export function calculateStatus(s: SyncContext, allRSs: (KubeObject | undefined)[], newRS: KubeObject | undefined, d: KubeObject): DeploymentStatus {
+export function calculateStatus(s: SyncContext, allRSs: (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined, d: Deployment): DeploymentStatus {
   const available = availableReplicaCount(allRSs);
   const total = replicaCount(allRSs);
   const unavailable = Math.max(0, total - available);
   const old = dStatus(d);
   const status: DeploymentStatus = {
-    observedGeneration: meta(d).generation ?? 0,
+    observedGeneration: d.metadata?.generation ?? 0,
     replicas: actualReplicaCount(allRSs),
     updatedReplicas: actualReplicaCount([newRS]),
     readyReplicas: readyReplicaCount(allRSs),
