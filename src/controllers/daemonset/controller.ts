@@ -11,12 +11,13 @@ import { isConflict, isNotFound } from '../common/objects.js';
 import { isPodAvailable, isPodReady } from '../common/pods.js';
 import { runWorkers } from '../common/queue.js';
 import { newRateLimitingQueue } from '../../client/workqueue.js';
-import { cleanupHistory, constructHistory, TEMPLATE_GENERATION_LABEL, UNIQUE_LABEL } from './history.js';
+import { Backoff } from './backoff.js';
+import { Expectations } from './expectations.js';
+import { cleanupHistory, constructHistory, isPodUpdated, templateGeneration, TEMPLATE_GENERATION_LABEL, UNIQUE_LABEL } from './history.js';
 import { daemonPodSpec, nodeShouldRunDaemonPod, replaceNodeNameAffinity, targetNodeName } from './placement.js';
 import { planRollingUpdate, planSurge } from './rolling.js';
-import { allowsSurge, Backoff, byCreationAndPhase, Expectations, isPodUpdated, matcher, scaledValue, specOf, templateGeneration } from './util.js';
-
-export { allowsSurge, Backoff, isPodUpdated, scaledValue, templateGeneration } from './util.js';
+import { byCreationAndPhase } from './pod-order.js';
+import { allowsSurge, matcher, scaledValue, specOf } from './spec.js';
 
 export const BURST_REPLICAS = 250;
 const DS = { group: 'apps', version: 'v1', resource: 'daemonsets' };

@@ -1,14 +1,29 @@
 // A DaemonSet's ControllerRevisions (Kubernetes' daemonset history): the current revision is the
 // one whose data is the template patch of the DaemonSet; a new one (`<ds>-<hash>`, revision
 // max(old) + 1) is created when none matches; old revisions beyond revisionHistoryLimit that no
-// live pod uses are deleted, oldest first.
+// live pod uses are deleted, oldest first. A pod is updated when it carries the current revision's
+// hash or template generation.
 import { isAlreadyExists } from '../../client/errors.js';
 import type { KubeObject, ResourceClient } from '../../client/types.js';
 import { computeHash, canonicalJSON } from '../common/hash.js';
-import { labelsOf, metaOf, nameOf, namespaceOf } from '../common/meta.js';
+import { annotationsOf, labelsOf, metaOf, nameOf, namespaceOf } from '../common/meta.js';
 
 export const UNIQUE_LABEL = 'controller-revision-hash';
 export const TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
+const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
+
+/** GetTemplateGeneration: the deprecated annotation (apps/v1), or spec.templateGeneration. */
+export function templateGeneration(ds: KubeObject): number | undefined {
+  const a = annotationsOf(ds)[TEMPLATE_GENERATION_ANNOTATION];
+  if (a !== undefined && /^\d+$/.test(a)) return Number(a);
+  const g = (ds.spec as { templateGeneration?: number } | undefined)?.templateGeneration;
+  return typeof g === 'number' ? g : undefined;
+}
+
+export function isPodUpdated(pod: KubeObject, hash: string, generation: number | undefined): boolean {
+  const l = labelsOf(pod);
+  return (generation !== undefined && l[TEMPLATE_GENERATION_LABEL] === String(generation)) || (hash !== '' && l[UNIQUE_LABEL] === hash);
+}
 
 /** getPatch: the strategic merge patch that restores the DaemonSet's template. */
 export function templatePatch(ds: KubeObject): KubeObject {

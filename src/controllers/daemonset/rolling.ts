@@ -3,7 +3,8 @@
 import type { KubeObject } from '../../client/types.js';
 import { isBeingDeleted, nameOf } from '../common/meta.js';
 import { isPodAvailable } from '../common/pods.js';
-import { isPodUpdated, specOf, templateGeneration } from './util.js';
+import { isPodUpdated, templateGeneration } from './history.js';
+import { specOf } from './spec.js';
 
 /** findUpdatedPodsOnNode: the node's new and old pod; ok false when it has more than one of either. */
 export function findUpdatedPodsOnNode(ds: KubeObject, pods: KubeObject[], hash: string): { newPod?: KubeObject; oldPod?: KubeObject; ok: boolean } {

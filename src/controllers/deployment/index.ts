@@ -1,1 +1,2 @@
-export { DeploymentController, newDeploymentController, getRollbackTo, DEPLOYMENTS } from './deployment.js';
+export { DeploymentController, newDeploymentController, DEPLOYMENTS } from './controller.js';
+export { getRollbackTo } from './revisions.js';

@@ -5,10 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../client/types.js';
 import { fakeControllerContext, flush } from '../../client/fake/index.js';
-import { DeploymentController, DEPLOYMENTS } from './deployment.js';
-import { ReplicaSetController, REPLICASETS, PODS } from '../replicaset/replicaset.js';
+import { DeploymentController, DEPLOYMENTS } from './controller.js';
+import { ReplicaSetController } from '../replicaset/controller.js';
+import { REPLICASETS, PODS } from '../replicaset/kinds.js';
 import { rfc3339 } from '../common/objects.js';
-import { REVISION_ANNOTATION, DEPRECATED_ROLLBACK_TO } from './util.js';
+import { REVISION_ANNOTATION, DEPRECATED_ROLLBACK_TO } from './revisions.js';
 
 type Ctx = ReturnType<typeof fakeControllerContext>;
 

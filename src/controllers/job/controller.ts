@@ -25,30 +25,17 @@ import {
   matchSuccessPolicy,
   parseIndexes,
 } from './indexed.js';
-import {
-  FinalizerExpectations,
-  JOB_TRACKING_FINALIZER,
-  MAX_POD_CREATE_DELETE_PER_SYNC,
-  MAX_UNCOUNTED_PODS,
-  SLOW_START_INITIAL_BATCH_SIZE,
-  backoffLimitOf,
-  completionsOf,
-  countTerminatingPods,
-  ensureCondition,
-  findCondition,
-  hasTrackingFinalizer,
-  isIndexedJob,
-  isPodFailed,
-  jobSpec,
-  jobStatus,
-  jobSuspended,
-  newCondition,
-  onlyReplaceFailedPods,
-  parallelismOf,
-  podPhaseOf,
-  removeTrackingFinalizerPatch,
-} from './util.js';
+import { ensureCondition, findCondition, newCondition } from './conditions.js';
+import { countTerminatingPods, isPodFailed, podPhaseOf } from './pods.js';
+import { backoffLimitOf, completionsOf, isIndexedJob, jobSpec, jobStatus, jobSuspended, onlyReplaceFailedPods, parallelismOf } from './spec.js';
+import { FinalizerExpectations, JOB_TRACKING_FINALIZER, hasTrackingFinalizer, removeTrackingFinalizerPatch } from './tracking-finalizer.js';
 import { activePodsForRemoval, addIndexFailureCounts, cleanUncountedPodsWithoutFinalizers, isIndexFailed, isNamespaceTerminating, nsOf, pastBackoffLimitOnFailure, perIndexLimit, podsWithDelayedDeletionPerIndex, rfc3339, uidOf, type SyncCtx } from './sync-ctx.js';
+
+/** MaxUncountedPods: at most this many pod UIDs in status.uncountedTerminatedPods. */
+const MAX_UNCOUNTED_PODS = 500;
+/** MaxPodCreateDeletePerSync. */
+const MAX_POD_CREATE_DELETE_PER_SYNC = 500;
+const SLOW_START_INITIAL_BATCH_SIZE = 1;
 
 export interface JobControllerOptions {
   queue?: WorkQueue<string>;

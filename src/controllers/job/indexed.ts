@@ -5,8 +5,8 @@
 import type { KubeObject } from '../../client/types.js';
 import { meta } from '../common/objects.js';
 import { comparePodsForDeletion } from '../common/pods.js';
-import { COMPLETION_INDEX_ANNOTATION } from './util.js';
 
+export const COMPLETION_INDEX_ANNOTATION = 'batch.kubernetes.io/job-completion-index';
 export const COMPLETION_INDEX_LABEL = 'batch.kubernetes.io/job-completion-index';
 export const COMPLETION_INDEX_ENV = 'JOB_COMPLETION_INDEX';
 

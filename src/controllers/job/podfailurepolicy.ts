@@ -3,7 +3,8 @@
 // (FailJob), the failure is not counted towards backoffLimit (Ignore) or counted (Count).
 import type { KubeObject } from '../../client/types.js';
 import { meta } from '../common/objects.js';
-import { isPodFailed, jobSpec } from './util.js';
+import { isPodFailed } from './pods.js';
+import { jobSpec } from './spec.js';
 
 interface OnExitCodes {
   containerName?: string;

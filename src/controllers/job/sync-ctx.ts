@@ -13,7 +13,9 @@ import {
   indexFailureCount,
 } from './indexed.js';
 import { matchPodFailurePolicy } from './podfailurepolicy.js';
-import { backoffLimitOf, completionsOf, hasTrackingFinalizer, isIndexedJob, isPodFailed, jobSpec, jobStatus, podPhaseOf } from './util.js';
+import { isPodFailed, podPhaseOf } from './pods.js';
+import { backoffLimitOf, completionsOf, isIndexedJob, jobSpec, jobStatus } from './spec.js';
+import { hasTrackingFinalizer } from './tracking-finalizer.js';
 
 export interface SyncCtx {
   key: string;

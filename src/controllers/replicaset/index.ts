@@ -1,1 +1,2 @@
-export { ReplicaSetController, newReplicaSetController, newReplicationControllerController, slowStartBatch, BURST_REPLICAS } from './replicaset.js';
+export { ReplicaSetController, newReplicaSetController, newReplicationControllerController, BURST_REPLICAS } from './controller.js';
+export { slowStartBatch } from './slow-start.js';

@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../client/types.js';
 import { fakeControllerContext, flush } from '../../client/fake/index.js';
-import { ReplicaSetController, slowStartBatch, REPLICASETS, PODS } from './replicaset.js';
+import { ReplicaSetController } from './controller.js';
+import { REPLICASETS, PODS } from './kinds.js';
+import { slowStartBatch } from './slow-start.js';
 import { comparePodsForDeletion, podsToDelete } from '../common/pods.js';
 import { rfc3339 } from '../common/objects.js';
 
@@ -291,7 +293,7 @@ test('replicaset: event handlers enqueue owners and track expectations; run() sy
 });
 
 test('replicationcontroller: the same controller over core/v1 ReplicationControllers (map selector)', async () => {
-  const { REPLICATIONCONTROLLER_KIND, REPLICATIONCONTROLLERS } = await import('./replicaset.js');
+  const { REPLICATIONCONTROLLER_KIND, REPLICATIONCONTROLLERS } = await import('./kinds.js');
   const rc: KubeObject = {
     apiVersion: 'v1',
     kind: 'ReplicationController',
@@ -314,7 +316,8 @@ test('replicationcontroller: the same controller over core/v1 ReplicationControl
 
 test('replicationcontroller: the controller manager registers it (--concurrent-rc-syncs) and its instance keeps the replicas', async () => {
   const { CONTROLLERS } = await import('../../controller-manager/controllers.js');
-  const { REPLICATIONCONTROLLERS, newReplicationControllerController } = await import('./replicaset.js');
+  const { REPLICATIONCONTROLLERS } = await import('./kinds.js');
+  const { newReplicationControllerController } = await import('./controller.js');
   const entry = CONTROLLERS.replicationcontroller!;
   assert.equal(entry.ctor, newReplicationControllerController);
   assert.equal(entry.workersOption, 'concurrentRcSyncs');

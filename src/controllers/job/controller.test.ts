@@ -6,7 +6,7 @@ import { JOBS, PODS } from '../common/jobs.js';
 import { rfc3339 } from '../common/objects.js';
 import { remainingBackoffMs } from './backoff.js';
 import { JobController } from './controller.js';
-import { JOB_TRACKING_FINALIZER } from './util.js';
+import { JOB_TRACKING_FINALIZER } from './tracking-finalizer.js';
 
 const UID = 'job-uid-1';
 

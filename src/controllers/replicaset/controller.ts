@@ -5,96 +5,22 @@
 // or deletes; status carries replicas, fullyLabeledReplicas, readyReplicas, availableReplicas,
 // observedGeneration and the ReplicaFailure condition. The same code runs ReplicationControllers
 // (a map selector, core/v1).
-import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, ResourceRef, Tombstone, WorkQueue } from '../../client/types.js';
-import { LabelSelector, labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
-import { claimCandidates, claimObjects, getControllerOf, newControllerRef, recheckOwner } from '../common/controller-ref.js';
+import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone, WorkQueue } from '../../client/types.js';
+import { controllerRefOf, isBeingDeleted, labelsOf, nameOf, namespaceOf, resourceVersionOf, uidOf } from '../../api/meta/object.js';
+import type { OwnerReference, Pod, PodTemplateSpec, ReplicaSetStatus } from '../../api/types.js';
+import { LabelSelector } from '../../machinery/selectors/index.js';
+import { claimCandidates, claimObjects, newControllerRef, recheckOwner } from '../common/controller-ref.js';
 import { ControllerExpectations } from '../common/expectations.js';
-import { deepCopy, isConflict, isNotFound, keyOf, meta, rfc3339, splitKey, unwrapTombstone } from '../common/objects.js';
+import { deepCopy, isConflict, isNotFound, keyOf, rfc3339, splitKey, unwrapTombstone } from '../common/objects.js';
 import { filterActivePods, isPodAvailable, isPodReady, podsToDelete } from '../common/pods.js';
 import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
 import { newRateLimitingQueue } from '../../client/workqueue.js';
+import { PODS, REPLICASET_KIND, REPLICATIONCONTROLLER_KIND, type ReplicaSetKind } from './kinds.js';
+import { slowStartBatch } from './slow-start.js';
+import { asReplicaSet, minReadySecondsOf, specReplicas, statusOf, type ReplicaSetLike } from './spec.js';
 
 /** Kubernetes' burstReplicas: at most this many creates or deletes per sync. */
 export const BURST_REPLICAS = 500;
-
-export const PODS: ResourceRef = { group: '', version: 'v1', resource: 'pods' };
-export const REPLICASETS: ResourceRef = { group: 'apps', version: 'v1', resource: 'replicasets' };
-export const REPLICATIONCONTROLLERS: ResourceRef = { group: '', version: 'v1', resource: 'replicationcontrollers' };
-
-export interface ReplicaSetKind {
-  name: string;
-  ref: ResourceRef;
-  apiVersion: string;
-  kind: string;
-  /** The selector of an owner: metav1.LabelSelector for ReplicaSets, a map for ReplicationControllers. */
-  selector(owner: KubeObject): LabelSelector;
-}
-
-export const REPLICASET_KIND: ReplicaSetKind = {
-  name: 'replicaset-controller',
-  ref: REPLICASETS,
-  apiVersion: 'apps/v1',
-  kind: 'ReplicaSet',
-  selector: (rs) => labelSelectorAsSelector(((rs.spec ?? {}) as { selector?: LabelSelectorObject }).selector),
-};
-
-export const REPLICATIONCONTROLLER_KIND: ReplicaSetKind = {
-  name: 'replicationcontroller-controller',
-  ref: REPLICATIONCONTROLLERS,
-  apiVersion: 'v1',
-  kind: 'ReplicationController',
-  selector: (rc) => {
-    const sel = ((rc.spec ?? {}) as { selector?: Record<string, string> | null }).selector;
-    return sel && Object.keys(sel).length ? LabelSelector.fromSet(sel) : LabelSelector.nothing();
-  },
-};
-
-interface RSSpec {
-  replicas?: number;
-  minReadySeconds?: number;
-  template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] }; spec?: unknown };
-}
-interface RSCondition {
-  type: string;
-  status: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
-interface RSStatus {
-  replicas?: number;
-  fullyLabeledReplicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  observedGeneration?: number;
-  conditions?: RSCondition[];
-}
-
-export function rsSpec(rs: KubeObject): RSSpec {
-  return (rs.spec ?? {}) as RSSpec;
-}
-export function rsStatus(rs: KubeObject): RSStatus {
-  return (rs.status ?? {}) as RSStatus;
-}
-/** spec.replicas with its default of 1. */
-export function specReplicas(obj: KubeObject): number {
-  const r = (obj.spec as { replicas?: number } | undefined)?.replicas;
-  return typeof r === 'number' ? r : 1;
-}
-
-/** slowStartBatch: calls fn count times in batches of 1, 2, 4, ...; stops at the first batch with an error. */
-export async function slowStartBatch(count: number, initialBatchSize: number, fn: () => Promise<void>): Promise<{ successes: number; error?: unknown }> {
-  let remaining = count;
-  let successes = 0;
-  for (let batch = Math.min(remaining, initialBatchSize); batch > 0; batch = Math.min(2 * batch, remaining)) {
-    const results = await Promise.allSettled(Array.from({ length: batch }, () => fn()));
-    const errors = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    successes += batch - errors.length;
-    if (errors.length > 0) return { successes, error: errors[0]!.reason };
-    remaining -= batch;
-  }
-  return { successes };
-}
 
 export class ReplicaSetController implements Controller {
   readonly name: string;
@@ -124,8 +50,7 @@ export class ReplicaSetController implements Controller {
     rsInformer.addEventHandler({
       onAdd: (rs) => this.enqueue(rs),
       onUpdate: (oldRS, curRS) => {
-        const oldUid = meta(oldRS).uid;
-        if (oldUid !== meta(curRS).uid) this.deleteRS(oldRS);
+        if (uidOf(oldRS) !== uidOf(curRS)) this.deleteRS(oldRS);
         this.enqueue(curRS);
       },
       onDelete: (obj) => this.deleteRS(obj),
@@ -155,21 +80,21 @@ export class ReplicaSetController implements Controller {
   }
 
   /** The owner a pod's controllerRef names, when it is one of ours (same uid). */
-  private resolveControllerRef(namespace: string, ref: { kind: string; name: string; uid: string } | undefined): KubeObject | undefined {
+  private resolveControllerRef(namespace: string, ref: OwnerReference | undefined): ReplicaSetLike | undefined {
     if (!ref || ref.kind !== this.kind.kind) return undefined;
-    const rs = this.rsLister.get(namespace, ref.name);
-    if (!rs || meta(rs).uid !== ref.uid) return undefined;
-    return rs;
+    const rs = this.rsLister.get(namespace, ref.name ?? '');
+    if (!rs || uidOf(rs) !== ref.uid) return undefined;
+    return asReplicaSet(rs);
   }
 
   /** The owners whose selector matches an orphan pod. */
   private getPodReplicaSets(pod: KubeObject): KubeObject[] {
-    const m = meta(pod);
-    if (!m.labels || Object.keys(m.labels).length === 0) return [];
-    return this.rsLister.list(String(m.namespace ?? '')).filter((rs) => {
+    const labels = labelsOf(pod);
+    if (Object.keys(labels).length === 0) return [];
+    return this.rsLister.list(namespaceOf(pod)).filter((rs) => {
       try {
-        const sel = this.kind.selector(rs);
-        return !sel.isEmpty() && sel.matches(m.labels);
+        const sel = this.kind.selector(asReplicaSet(rs));
+        return !sel.isEmpty() && sel.matches(labels);
       } catch {
         return false;
       }
@@ -177,13 +102,12 @@ export class ReplicaSetController implements Controller {
   }
 
   private addPod(pod: KubeObject): void {
-    const m = meta(pod);
-    if (m.deletionTimestamp) {
+    if (isBeingDeleted(pod)) {
       this.deletePod(pod);
       return;
     }
-    const rs = this.resolveControllerRef(String(m.namespace ?? ''), getControllerOf(pod));
-    if (getControllerOf(pod)) {
+    const rs = this.resolveControllerRef(namespaceOf(pod), controllerRefOf(pod));
+    if (controllerRefOf(pod)) {
       if (!rs) return;
       const key = keyOf(rs);
       this.expectations.creationObserved(key);
@@ -194,18 +118,16 @@ export class ReplicaSetController implements Controller {
   }
 
   private updatePod(oldPod: KubeObject, curPod: KubeObject): void {
-    const om = meta(oldPod);
-    const cm = meta(curPod);
-    if (om.resourceVersion === cm.resourceVersion) return;
-    const labelChanged = JSON.stringify(om.labels ?? {}) !== JSON.stringify(cm.labels ?? {});
-    if (cm.deletionTimestamp) {
+    if (resourceVersionOf(oldPod) === resourceVersionOf(curPod)) return;
+    const labelChanged = JSON.stringify(labelsOf(oldPod)) !== JSON.stringify(labelsOf(curPod));
+    if (isBeingDeleted(curPod)) {
       this.deletePod(curPod);
       if (labelChanged) this.deletePod(oldPod);
       return;
     }
-    const ns = String(cm.namespace ?? '');
-    const curRef = getControllerOf(curPod);
-    const oldRef = getControllerOf(oldPod);
+    const ns = namespaceOf(curPod);
+    const curRef = controllerRefOf(curPod);
+    const oldRef = controllerRefOf(oldPod);
     if (oldRef && (!curRef || curRef.uid !== oldRef.uid)) {
       const old = this.resolveControllerRef(ns, oldRef);
       if (old) this.enqueue(old);
@@ -215,7 +137,7 @@ export class ReplicaSetController implements Controller {
       if (!rs) return;
       this.enqueue(rs);
       // A pod that just became ready: check availability again after minReadySeconds.
-      const minReady = rsSpec(rs).minReadySeconds ?? 0;
+      const minReady = minReadySecondsOf(rs);
       if (!isPodReady(oldPod) && isPodReady(curPod) && minReady > 0) this.queue.addAfter(keyOf(rs), minReady * 1000 + 1000);
       return;
     }
@@ -224,9 +146,9 @@ export class ReplicaSetController implements Controller {
 
   private deletePod(obj: KubeObject | Tombstone): void {
     const pod = unwrapTombstone(obj);
-    const ref = getControllerOf(pod);
+    const ref = controllerRefOf(pod);
     if (!ref) return;
-    const rs = this.resolveControllerRef(String(meta(pod).namespace ?? ''), ref);
+    const rs = this.resolveControllerRef(namespaceOf(pod), ref);
     if (!rs) return;
     const key = keyOf(rs);
     this.expectations.deletionObserved(key, keyOf(pod));
@@ -241,7 +163,7 @@ export class ReplicaSetController implements Controller {
       this.expectations.delete(key);
       return;
     }
-    const rs = deepCopy(cached);
+    const rs = asReplicaSet(deepCopy(cached));
     const needsSync = this.expectations.satisfiedExpectations(key);
     let selector: LabelSelector;
     try {
@@ -250,17 +172,17 @@ export class ReplicaSetController implements Controller {
       this.ctx.log({ controller: this.name, msg: 'invalid selector', key, err: (e as Error).message });
       return;
     }
-    const active = filterActivePods(claimCandidates(this.podLister, namespace, String(meta(rs).uid)));
+    const active = filterActivePods(claimCandidates(this.podLister, namespace, uidOf(rs)));
     const filteredPods = await claimObjects(active, {
       owner: rs,
       ownerApiVersion: this.kind.apiVersion,
       ownerKind: this.kind.kind,
-      match: (p) => selector.matches(meta(p).labels),
+      match: (p) => selector.matches(labelsOf(p)),
       client: this.podClient,
       canAdopt: recheckOwner(this.rsClient, rs, this.kind.kind),
     });
     let manageError: unknown;
-    if (needsSync && !meta(rs).deletionTimestamp) {
+    if (needsSync && !isBeingDeleted(rs)) {
       try {
         await this.manageReplicas(filteredPods, rs, () => this.podLister.list(namespace));
       } catch (e) {
@@ -269,8 +191,8 @@ export class ReplicaSetController implements Controller {
     }
     const newStatus = this.calculateStatus(rs, filteredPods, manageError);
     const updated = await this.updateStatus(rs, newStatus);
-    const minReady = rsSpec(rs).minReadySeconds ?? 0;
-    const st = rsStatus(updated);
+    const minReady = minReadySecondsOf(rs);
+    const st = statusOf(updated);
     if (manageError === undefined && minReady > 0 && st.readyReplicas === specReplicas(rs) && st.availableReplicas !== specReplicas(rs)) {
       this.queue.addAfter(key, minReady * 1000);
     }
@@ -278,7 +200,7 @@ export class ReplicaSetController implements Controller {
   }
 
   /** `allPods`: the namespace's pods, listed only when some must go (to rank them by their related pods). */
-  private async manageReplicas(filteredPods: KubeObject[], rs: KubeObject, allPods: () => KubeObject[]): Promise<void> {
+  private async manageReplicas(filteredPods: KubeObject[], rs: ReplicaSetLike, allPods: () => KubeObject[]): Promise<void> {
     const key = keyOf(rs);
     let diff = filteredPods.length - specReplicas(rs);
     if (diff < 0) {
@@ -297,10 +219,9 @@ export class ReplicaSetController implements Controller {
       this.expectations.expectDeletions(key, victims.map(keyOf));
       const results = await Promise.allSettled(
         victims.map(async (pod) => {
-          const pm = meta(pod);
           try {
-            await this.podClient.delete(String(pm.namespace ?? ''), String(pm.name));
-            this.recorder.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pm.name}`);
+            await this.podClient.delete(namespaceOf(pod), nameOf(pod));
+            this.recorder.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${nameOf(pod)}`);
           } catch (e) {
             this.expectations.deletionObserved(key, keyOf(pod));
             if (isNotFound(e)) return;
@@ -315,31 +236,30 @@ export class ReplicaSetController implements Controller {
   }
 
   /** The pods of this owner and of its siblings (owned by the same controller): for ranking by node. */
-  private relatedPods(rs: KubeObject, allPods: KubeObject[]): KubeObject[] {
-    const owner = getControllerOf(rs);
-    const uids = new Set<string>([String(meta(rs).uid)]);
+  private relatedPods(rs: ReplicaSetLike, allPods: KubeObject[]): KubeObject[] {
+    const owner = controllerRefOf(rs);
+    const uids = new Set<string>([uidOf(rs)]);
     if (owner) {
-      for (const other of this.rsLister.list(String(meta(rs).namespace ?? ''))) {
-        if (getControllerOf(other)?.uid === owner.uid) uids.add(String(meta(other).uid));
+      for (const other of this.rsLister.list(namespaceOf(rs))) {
+        if (controllerRefOf(other)?.uid === owner.uid) uids.add(uidOf(other));
       }
     }
     return allPods.filter((p) => {
-      const ref = getControllerOf(p);
-      return ref !== undefined && uids.has(ref.uid);
+      const ref = controllerRefOf(p);
+      return ref !== undefined && uids.has(ref.uid ?? '');
     });
   }
 
   /** controller.GetPodFromTemplate + CreatePodsWithControllerRef. */
-  private async createPod(rs: KubeObject): Promise<void> {
-    const m = meta(rs);
-    const tmpl = rsSpec(rs).template ?? {};
+  private async createPod(rs: ReplicaSetLike): Promise<void> {
+    const tmpl: PodTemplateSpec = rs.spec?.template ?? {};
     const tm = tmpl.metadata ?? {};
-    const pod: KubeObject = {
+    const pod: Pod = {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: {
-        generateName: `${m.name}-`,
-        namespace: m.namespace,
+        generateName: `${rs.metadata?.name}-`,
+        namespace: rs.metadata?.namespace,
         ...(tm.labels ? { labels: { ...tm.labels } } : {}),
         ...(tm.annotations ? { annotations: { ...tm.annotations } } : {}),
         ...(tm.finalizers ? { finalizers: [...tm.finalizers] } : {}),
@@ -348,25 +268,25 @@ export class ReplicaSetController implements Controller {
       spec: deepCopy(tmpl.spec ?? {}),
     };
     try {
-      const created = await this.podClient.create(String(m.namespace ?? ''), pod);
-      this.recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${meta(created).name}`);
+      const created = await this.podClient.create(namespaceOf(rs), pod);
+      this.recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${nameOf(created)}`);
     } catch (e) {
       this.recorder.event(rs, 'Warning', 'FailedCreate', `Error creating: ${(e as Error).message}`);
       throw e;
     }
   }
 
-  calculateStatus(rs: KubeObject, filteredPods: KubeObject[], manageError: unknown): RSStatus {
-    const status = deepCopy(rsStatus(rs));
-    const templateLabels = rsSpec(rs).template?.metadata?.labels;
+  calculateStatus(rs: ReplicaSetLike, filteredPods: KubeObject[], manageError: unknown): ReplicaSetStatus {
+    const status = deepCopy(statusOf(rs));
+    const templateLabels = rs.spec?.template?.metadata?.labels;
     const templateSel = LabelSelector.fromSet(templateLabels ?? {});
-    const minReady = rsSpec(rs).minReadySeconds ?? 0;
+    const minReady = minReadySecondsOf(rs);
     const now = this.ctx.now();
     let fully = 0;
     let ready = 0;
     let available = 0;
     for (const pod of filteredPods) {
-      if (templateSel.matches(meta(pod).labels)) fully++;
+      if (templateSel.matches(labelsOf(pod))) fully++;
       if (isPodReady(pod)) {
         ready++;
         if (isPodAvailable(pod, minReady, now)) available++;
@@ -390,9 +310,9 @@ export class ReplicaSetController implements Controller {
   }
 
   /** updateReplicaSetStatus: skips identical statuses; one retry with a fresh read on conflict. */
-  private async updateStatus(rs: KubeObject, newStatus: RSStatus): Promise<KubeObject> {
-    const generation = meta(rs).generation ?? 0;
-    const cur = rsStatus(rs);
+  private async updateStatus(rs: ReplicaSetLike, newStatus: ReplicaSetStatus): Promise<ReplicaSetLike> {
+    const generation = rs.metadata?.generation ?? 0;
+    const cur = statusOf(rs);
     if (
       cur.replicas === newStatus.replicas &&
       cur.fullyLabeledReplicas === newStatus.fullyLabeledReplicas &&
@@ -406,15 +326,14 @@ export class ReplicaSetController implements Controller {
     let target = rs;
     for (let attempt = 0; ; attempt++) {
       const body = deepCopy(target);
-      body.status = { ...newStatus, observedGeneration: meta(target).generation ?? generation };
-      if (!body.status || (body.status as RSStatus).conditions === undefined) delete (body.status as RSStatus).conditions;
+      const status: ReplicaSetStatus = { ...newStatus, observedGeneration: target.metadata?.generation ?? generation };
+      if (status.conditions === undefined) delete status.conditions;
+      body.status = status;
       try {
-        const m = meta(body);
-        return await this.rsClient.update(String(m.namespace ?? ''), body, { subresource: 'status' });
+        return asReplicaSet(await this.rsClient.update(namespaceOf(body), body, { subresource: 'status' }));
       } catch (e) {
         if (attempt >= 1 || !isConflict(e)) throw e;
-        const m = meta(rs);
-        target = await this.rsClient.get(String(m.namespace ?? ''), String(m.name));
+        target = asReplicaSet(await this.rsClient.get(namespaceOf(rs), nameOf(rs)));
       }
     }
   }

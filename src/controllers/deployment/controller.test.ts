@@ -2,11 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../client/types.js';
 import { fakeControllerContext } from '../../client/fake/index.js';
-import { DeploymentController, DEPLOYMENTS } from './deployment.js';
-import { REPLICASETS } from '../replicaset/replicaset.js';
+import { DeploymentController, DEPLOYMENTS } from './controller.js';
+import { REPLICASETS } from '../replicaset/kinds.js';
 import { computeHash, fnv32a, safeEncodeString } from '../common/hash.js';
 import { rfc3339 } from '../common/objects.js';
-import * as u from './util.js';
+import * as u from './revisions.js';
+import { resolveFenceposts, scaledValue, maxUnavailable, maxSurge, type IntOrString } from './spec.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 type Ctx = ReturnType<typeof fakeControllerContext>;
@@ -145,7 +146,7 @@ test('hash: FNV-32a, SafeEncodeString, collisionCount changes the hash', () => {
 });
 
 test('fenceposts: surge rounds up, unavailable rounds down, never both 0', () => {
-  const cases: [u.IntOrString, u.IntOrString, number, [number, number]][] = [
+  const cases: [IntOrString, IntOrString, number, [number, number]][] = [
     ['25%', '25%', 10, [3, 2]],
     ['25%', '25%', 4, [1, 1]],
     ['25%', '25%', 1, [1, 0]],
@@ -157,12 +158,12 @@ test('fenceposts: surge rounds up, unavailable rounds down, never both 0', () =>
     ['50%', '50%', 5, [3, 2]],
     [0, 0, 0, [0, 1]],
   ];
-  for (const [s, un, desired, want] of cases) assert.deepEqual(u.resolveFenceposts(s, un, desired), want, `${s}/${un} of ${desired}`);
-  assert.throws(() => u.scaledValue('3', 10, true), /not a percentage/);
+  for (const [s, un, desired, want] of cases) assert.deepEqual(resolveFenceposts(s, un, desired), want, `${s}/${un} of ${desired}`);
+  assert.throws(() => scaledValue('3', 10, true), /not a percentage/);
   // MaxUnavailable is capped at the replicas and 0 for Recreate or 0 replicas.
-  assert.equal(u.maxUnavailable(deployment({ replicas: 2, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 5 } } })), 2);
-  assert.equal(u.maxUnavailable(deployment({ replicas: 0 })), 0);
-  assert.equal(u.maxSurge(deployment({ strategy: { type: 'Recreate' } })), 0);
+  assert.equal(maxUnavailable(deployment({ replicas: 2, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 5 } } })), 2);
+  assert.equal(maxUnavailable(deployment({ replicas: 0 })), 0);
+  assert.equal(maxSurge(deployment({ strategy: { type: 'Recreate' } })), 0);
 });
 
 test('deployment: a new deployment gets a replica set named by its template hash, revision 1', async () => {
@@ -256,7 +257,7 @@ test('deployment: rolling update steps with 10 replicas, 25%/25% (surge 3, unava
 });
 
 test('deployment: rolling update table of first steps (surge/unavailable arithmetic)', async () => {
-  const cases: { name: string; replicas: number; surge: u.IntOrString; unavail: u.IntOrString; newUp: number; oldDown: number }[] = [
+  const cases: { name: string; replicas: number; surge: IntOrString; unavail: IntOrString; newUp: number; oldDown: number }[] = [
     { name: 'maxSurge 1, maxUnavailable 0', replicas: 4, surge: 1, unavail: 0, newUp: 1, oldDown: 4 },
     { name: 'maxSurge 0, maxUnavailable 1', replicas: 4, surge: 0, unavail: 1, newUp: 0, oldDown: 3 },
     { name: 'maxSurge 50%, maxUnavailable 50% of 5', replicas: 5, surge: '50%', unavail: '50%', newUp: 3, oldDown: 3 },

@@ -4,8 +4,9 @@ import { fakeControllerContext, type FakeControllerContext } from '../../client/
 import type { KubeObject } from '../../client/types.js';
 import { labelsOf, metaOf, nameOf } from '../common/meta.js';
 import { obj } from '../common/testutil.js';
-import { DaemonSetController, scaledValue } from './controller.js';
+import { DaemonSetController } from './controller.js';
 import { nodeShouldRunDaemonPod, targetNodeName } from './placement.js';
+import { scaledValue } from './spec.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 
