@@ -17,7 +17,7 @@ function cachedPods(fast: FastPath) {
   const fieldsV1 = Object.freeze({ 'f:spec': Object.freeze({ 'f:containers': Object.freeze({ 'k:{"name":"c"}': Object.freeze({ '.': Object.freeze({}), 'f:image': Object.freeze({}) }) }) }) });
   const writes = fast.resourceWrites(metadataFields);
   // Kilobytes of spec that are the same in every pod but for one image tag: held against the
-  // first pod's bytes (registry/template-chunks.ts), in JSON and in protobuf.
+  // first pod's bytes (registry/fast-path/template-chunks.ts), in JSON and in protobuf.
   const sidecars = Array.from({ length: 6 }, (_, c) => ({
     name: `sidecar-${c}`,
     image: `registry.k8s.io/sidecar-${c}:1.0`,
