@@ -3,7 +3,8 @@
 // an admin client certificate as `kubelite up` issues) from this one: pod creates/s and
 // latency with 1, 8 and 32 concurrent clients; a full list of 10,000 pods in JSON and protobuf,
 // whole and in pages of 500; write-response→watch-event latency to 1 and 100 HTTP watchers;
-// resident memory idle and with 10,000 pods; spawn→/readyz time.
+// resident memory idle and with 10,000 pods; spawn→/readyz time. The same load then runs against a
+// second API server with its fast path off (KUBELITE_FAST_PATH=off), printed beside the first.
 //
 // `npm run bench -- apiserver --authorization-mode=RBAC` (or AlwaysAllow) runs the same load as a
 // bearer-token user who is not in system:masters, allowed by RoleBindings to the default
@@ -165,13 +166,14 @@ export interface Apiserver {
 }
 
 /** Spawns `kubelite apiserver --storage lmdb` and polls /readyz (fresh connections, every 2 ms). */
-export async function startApiserver(dataDir: string, extraArgs: string[] = []): Promise<Apiserver> {
+export async function startApiserver(dataDir: string, extraArgs: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<Apiserver> {
   const port = await freePort();
   const { ca, cert, key } = await prepareApiserverPki(dataDir);
   tlsOptions = { ca, cert, key };
   const t0 = performance.now();
   const child = spawn(process.execPath, [...NODE_ARGS, KUBELITE_BIN, 'apiserver', '--storage', 'lmdb', '--data-dir', dataDir, '--port', String(port), ...extraArgs], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    env,
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
@@ -511,23 +513,41 @@ async function bindBenchUser(t: Target, namespaces: string[]): Promise<void> {
   throw new Error('the bench user never got its rights');
 }
 
+/** The report's columns: the API server as it runs, and with its fast path turned off (KUBELITE_FAST_PATH=off). */
+const FAST = 'lmdb';
+const PLAIN = 'lmdb, fast path off';
+
 export async function run(args: string[] = []): Promise<BenchReport> {
   const mode = args.find((a) => a.startsWith('--authorization-mode='))?.slice('--authorization-mode='.length);
   const notes: string[] = [];
   const loadAtStart = loadAverage();
+  const readyMs = PHASES.has('ready') ? await readyTimes(7) : undefined;
+  const fast = await measure(mode, true, readyMs, notes);
+  const plain = await measure(mode, false, undefined, []);
+  const rows = fast.map((r): BenchRow => {
+    const off = plain.find((p) => p.metric === r.metric)?.values[FAST];
+    return { ...r, values: off === undefined ? r.values : { ...r.values, [PLAIN]: off } };
+  });
+  notes.push(
+    `Load average (1 min) at the start and the end of the run: ${loadAtStart} and ${loadAverage()} on ${cpus().length} cores.`,
+    `"${PLAIN}": a second API server, started after the first with KUBELITE_FAST_PATH=off (registry/fast-path/: every create body decoded, every write stored and read back into the watch cache by decoding it, every response and list item encoded from the object); same load. Targets are judged on the first column.`,
+  );
+  return { name: 'apiserver', columns: [FAST, PLAIN], rows, notes };
+}
+
+/** One API server (fast path on or off) under the whole load: its rows, in the FAST column. */
+async function measure(mode: string | undefined, fastPath: boolean, readyMs: number | undefined, notes: string[]): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const row = (metric: string, unit: string, value: number | string, target?: string, met?: boolean): void => {
-    rows.push({ metric, unit, values: { lmdb: value }, target, met });
+    rows.push({ metric, unit, values: { [FAST]: value }, target, met });
   };
-  const readyMs = PHASES.has('ready') ? await readyTimes(7) : undefined;
-
   const dir = mkdtempSync(join(tmpdir(), 'kubelite-bench-apiserver-'));
   let authArgs: string[] = [];
   if (mode !== undefined) {
     writeFileSync(join(dir, 'tokens.csv'), BENCH_TOKENS);
     authArgs = ['--token-auth-file', join(dir, 'tokens.csv'), '--authorization-mode', mode];
   }
-  const server = await startApiserver(join(dir, 'data'), authArgs);
+  const server = await startApiserver(join(dir, 'data'), authArgs, fastPath ? process.env : { ...process.env, KUBELITE_FAST_PATH: 'off' });
   // With tokens, no client certificate: it would authenticate first (as the admin).
   if (mode !== undefined) tlsOptions = { ca: tlsOptions.ca };
   const pid = server.process.pid!;
@@ -603,13 +623,14 @@ export async function run(args: string[] = []): Promise<BenchReport> {
     notes.push(
       `The apiserver is a separate \`kubelite apiserver --storage lmdb\` process (fsync on); clients share this process and the machine's ${cpus().length} cores with it, over keep-alive HTTPS (HTTP/1.1, TLS 1.3, ECDSA P-256 certificates, TLS sessions resumed; an admin client certificate).`,
       `Pods: ${podBytes} bytes as sent${lists ? `; list bodies: JSON ${lists.jsonWhole.bytes.toLocaleString('en-US')} bytes, protobuf ${lists.protobufWhole.bytes.toLocaleString('en-US')} bytes` : ''}.`,
-      `Load average (1 min) at the start and the end of the run: ${loadAtStart} and ${loadAverage()} on ${cpus().length} cores.`,
       `Create runs: ${CREATE_SECONDS} s each. Lists: median of 7 after a checked warm-up run; paged = all 20 pages following continue tokens. Watch latency: write response → event at each watcher, 300 (1 watcher) and 200 (100 watchers) sequential creates. RSS: VmRSS of the apiserver process.`,
     );
   } finally {
     t.agent.destroy();
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
+    // The next server starts as the admin again.
+    delete AUTH.Authorization;
   }
-  return { name: 'apiserver', columns: ['lmdb'], rows, notes };
+  return rows;
 }

@@ -9,11 +9,9 @@ import type { KindVersion, KubeObject } from '../api/schema/kind.js';
 import { encodeBody, encodeMessage } from '../machinery/codec/index.js';
 import { canonicalize } from '../machinery/codec/normalize.js';
 import { goEscape, StatusError } from '../machinery/status.js';
-import { isSharedFieldsJson, servedJsonOf } from '../registry/materialize.js';
+import { servedJsonOf, type ProtobufItems } from '../registry/fast-path/index.js';
 import { printerFor, type TablePrinter } from '../registry/printers/index.js';
-import { ownLayout, Template } from '../registry/template-chunks.js';
-import { forEachRange, partsOf, partsPieces, partsStartWith, type JsonParts } from '../storage/cacher/json-parts.js';
-import { jsonLength, type CachedObject } from '../storage/cacher/types.js';
+import { forEachRange, jsonLength, partsOf, partsPieces, partsStartWith, type CachedObject, type JsonParts } from '../storage/cacher/index.js';
 
 export type MediaType = 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf';
 
@@ -164,8 +162,8 @@ export interface StreamedBody {
 }
 
 /** A list response as one buffer (see encodeListStreamed). */
-export function encodeList(page: ListPage, kv: KindVersion, fmt: ResponseFormat, table?: TableOptions): Body {
-  const body = encodeListStreamed(page, kv, fmt, table);
+export function encodeList(page: ListPage, kv: KindVersion, fmt: ResponseFormat, items: ProtobufItems, table?: TableOptions): Body {
+  const body = encodeListStreamed(page, kv, fmt, items, table);
   if (!('chunks' in body)) return body;
   return { contentType: body.contentType, body: Buffer.concat([...body.chunks], body.length) };
 }
@@ -175,7 +173,7 @@ export function encodeList(page: ListPage, kv: KindVersion, fmt: ResponseFormat,
  * bytes of each item (JSON without their kind and apiVersion, as Kubernetes lists items) into the
  * list envelope, copied into the response chunk by chunk as the client reads.
  */
-export function encodeListStreamed(page: ListPage, kv: KindVersion, fmt: ResponseFormat, table?: TableOptions): Body | StreamedBody {
+export function encodeListStreamed(page: ListPage, kv: KindVersion, fmt: ResponseFormat, items: ProtobufItems, table?: TableOptions): Body | StreamedBody {
   const listMeta = listMetaOf(page);
   if (fmt.as === 'Table') {
     return encodeAs(buildTable(page.items.map(decodeCached), kv, listMeta, fmt, table ?? { includeObject: 'Metadata', now: Date.now() }), Table, fmt);
@@ -210,7 +208,7 @@ export function encodeListStreamed(page: ListPage, kv: KindVersion, fmt: Respons
     return { contentType: 'application/json', length, chunks: jsonListChunks(head, tail, prefix.byteLength, page.items, other), release: releaseChunk };
   }
   if (fmt.mediaType === 'application/vnd.kubernetes.protobuf' && kv.storage && protobufSplicing(kv)) {
-    return protobufList(page.items, listMeta, listKind, apiVersion, kv);
+    return protobufList(page.items, listMeta, listKind, apiVersion, kv, items);
   }
   return encodeAs(slowList(page.items, listMeta, listKind, apiVersion, kv), kv.list!, fmt);
 }
@@ -227,65 +225,17 @@ function slowList(items: readonly CachedObject[], listMeta: KubeObject, listKind
   };
 }
 
-// Protobuf lists of the storage version are spliced from per-object message bytes, encoded once
-// per cached object (lazily: only objects someone lists in protobuf pay for it, and the bytes
-// are dropped with the object). A list is Kubernetes' envelope — "k8s\0", runtime.Unknown
-// {typeMeta = 1, raw = 2, contentEncoding = 3, contentType = 4} — around the XxxList message
-// {metadata = 1, items = 2 (repeated)}.
-const protobufItems = new WeakMap<CachedObject, JsonParts>();
+// Protobuf lists of the storage version are spliced from per-object message bytes (the registry's
+// ProtobufItems: kept per cached object on the fast path). A list is Kubernetes' envelope —
+// "k8s\0", runtime.Unknown {typeMeta = 1, raw = 2, contentEncoding = 3, contentType = 4} — around
+// the XxxList message {metadata = 1, items = 2 (repeated)}.
 
-function protobufItem(o: CachedObject, kv: KindVersion): JsonParts {
-  let item = protobufItems.get(o);
-  if (item === undefined) {
+/** The protobuf message of a cached object of the served kind `kv`, without its kind and apiVersion. */
+function protobufMessageOf(kv: KindVersion): (o: CachedObject) => Buffer {
+  return (o) => {
     const { kind: _k, apiVersion: _a, ...rest } = decodeCached(o);
-    item = withoutShared(encodeMessage(rest, kv.type), o.parts);
-    protobufItems.set(o, item);
-  }
-  return item;
-}
-
-/**
- * A protobuf item, kept as long as its object, as parts: the byte strings it shares with the
- * object's JSON parts (the JSON of a template's FieldsV1 is also the `raw` of its protobuf
- * FieldsV1) are inserted, not copied, and the rest is in a buffer of its own — not a slice of
- * Node's shared 8 KB pool, where an item under 4 KB would keep a whole pool chunk alive.
- */
-function withoutShared(encoded: Buffer, json: JsonParts | undefined): JsonParts {
-  const offsets: number[] = [];
-  const inserts: Uint8Array[] = [];
-  const cuts: Array<[from: number, to: number]> = [];
-  let from = 0;
-  let own = 0;
-  for (const insert of json?.inserts ?? []) {
-    // Only a FieldsV1's JSON is also protobuf bytes (a FieldsV1's `raw`); the other inserts — the
-    // resourceVersion, a template's JSON — are not worth looking for.
-    if (!isSharedFieldsJson(insert)) continue;
-    const at = encoded.indexOf(insert, from);
-    if (at === -1) continue;
-    own += at - from;
-    cuts.push([from, at]);
-    offsets.push(own);
-    inserts.push(insert);
-    from = at + insert.byteLength;
-  }
-  cuts.push([from, encoded.length]);
-  own += encoded.length - from;
-  // Items of one template (the same shared FieldsV1) differ in a few places, as their JSON does:
-  // an item holds what differs from the template's first item (registry/template-chunks.ts).
-  const base = Buffer.allocUnsafe(own);
-  let pos = 0;
-  for (const [a, b] of cuts) pos += encoded.copy(base, pos, a, b);
-  const layout = ownLayout(inserts.length > 0 ? protobufTemplateOf(inserts[0]!) : undefined, base, offsets, inserts);
-  return partsOf(layout.base, layout.offsets, layout.inserts);
-}
-
-/** The template of protobuf items sharing a FieldsV1 (kept while those bytes are). */
-const protobufTemplates = new WeakMap<Uint8Array, Template>();
-
-function protobufTemplateOf(fields: Uint8Array): Template {
-  let t = protobufTemplates.get(fields);
-  if (t === undefined) protobufTemplates.set(fields, (t = new Template()));
-  return t;
+    return encodeMessage(rest, kv.type);
+  };
 }
 
 function varintLength(n: number): number {
@@ -306,9 +256,10 @@ function writeVarint(buf: Buffer, pos: number, n: number): number {
   return pos;
 }
 
-function protobufList(items: readonly CachedObject[], listMeta: KubeObject, listKind: string, apiVersion: string, kv: KindVersion): StreamedBody {
+function protobufList(items: readonly CachedObject[], listMeta: KubeObject, listKind: string, apiVersion: string, kv: KindVersion, itemOf: ProtobufItems): StreamedBody {
   const meta = encodeMessage({ metadata: listMeta }, kv.list!);
-  const parts = items.map((o) => protobufItem(o, kv));
+  const message = protobufMessageOf(kv);
+  const parts = items.map((o) => itemOf(o, message));
   let rawLength = meta.length;
   for (const p of parts) rawLength += 1 + varintLength(p.byteLength) + p.byteLength;
   const av = Buffer.from(apiVersion);
@@ -457,11 +408,10 @@ function protobufSplicing(kv: KindVersion): boolean {
     const o: CachedObject = { key: '/k', namespace: 'b', name: 'a', revision: 2, json: encoder.encode(JSON.stringify(sample)), labels: {}, fields: {} };
     const listMeta = { resourceVersion: '3', continue: 'x' };
     const listKind = `${kv.kind}List`;
-    const streamed = protobufList([o, o], listMeta, listKind, apiVersionOf(kv), kv);
+    const streamed = protobufList([o, o], listMeta, listKind, apiVersionOf(kv), kv, (item, message) => partsOf(message(item), [], []));
     const spliced = Buffer.concat([...streamed.chunks], streamed.length);
     const whole = encodeBody('protobuf', slowList([o, o], listMeta, listKind, apiVersionOf(kv), kv), kv.list!);
     ok = spliced.equals(whole);
-    protobufItems.delete(o);
     splicingChecked.set(kv, ok);
   }
   return ok;

@@ -93,6 +93,11 @@ export interface ApiServerOptions {
   };
   /** The admission plugins, in Kubernetes' order (default: DEFAULT_ADMISSION_PLUGINS). */
   admissionPlugins?: readonly AdmissionPluginName[];
+  /**
+   * The fast path of creates and served bytes (registry/fast-path/); false serves everything the
+   * plain way, the same bytes more slowly. Default: on, unless KUBELITE_FAST_PATH=off.
+   */
+  fastPath?: boolean;
   log?: (fields: Record<string, unknown>) => void;
 }
 
@@ -132,6 +137,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     fieldsFor: (group, resource) => fieldsFor(group, resource, allKinds),
     cacher: { log: (fields) => log({ subsystem: 'cacher', ...fields }) },
     window: opts.history ? { minAgeMs: opts.history.minAgeMs, minEvents: opts.history.minRevisions } : undefined,
+    fastPath: opts.fastPath,
   });
   await registry.start();
   // Discovery and OpenAPI documents (and the OpenAPI modules) are built on the first request for

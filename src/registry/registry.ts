@@ -10,7 +10,8 @@ import { ServiceAllocator } from './service-allocator.js';
 import type { WindowOptions } from '../storage/cacher/types.js';
 import type { Storage } from '../storage/types.js';
 import { resourcePrefix } from './keys.js';
-import { materializer, RecentWrites, type FieldsOf } from './materialize.js';
+import { fastPath, type FastPath } from './fast-path/index.js';
+import type { FieldsOf } from './materialize.js';
 import { metaOf, str } from './meta.js';
 import { Store } from './store.js';
 import type { ResourceStrategy } from './strategy.js';
@@ -23,6 +24,8 @@ export interface RegistryOptions {
   /** The watch cache's window of recent events per resource (watches may start that far back). */
   window?: Partial<WindowOptions>;
   kinds?: readonly KindVersion[];
+  /** Whether writes, create bodies and served bytes take the fast path (default: unless KUBELITE_FAST_PATH=off). */
+  fastPath?: boolean;
 }
 
 function allocatorFor(cache: ResourceCache): (obj: KubeObject, old: KubeObject | undefined) => FieldError[] {
@@ -32,22 +35,25 @@ function allocatorFor(cache: ResourceCache): (obj: KubeObject, old: KubeObject |
 
 export class Registry {
   readonly cacher: Cacher;
+  /** The fast path (fast-path/index.ts), or the plain path when it is off. */
+  readonly fastPath: FastPath;
   private readonly stores = new Map<string, Store>();
 
   constructor(opts: RegistryOptions) {
     this.cacher = new Cacher(opts.storage, opts.cacher);
+    this.fastPath = fastPath(opts.fastPath);
     for (const kind of opts.kinds ?? allKinds) {
       if (!kind.storage) continue;
       const fieldsOf = opts.fieldsFor(kind.group, kind.resource);
-      const recentWrites = new RecentWrites();
-      const cache = this.cacher.register({ prefix: resourcePrefix(kind), materialize: materializer(fieldsOf, recentWrites), window: opts.window });
+      const writes = this.fastPath.resourceWrites(fieldsOf);
+      const cache = this.cacher.register({ prefix: resourcePrefix(kind), materialize: writes.materialize, window: opts.window });
       this.stores.set(`${kind.group}/${kind.resource}`, new Store({
         kind,
         strategy: opts.strategyFor(kind.group, kind.resource),
         storage: opts.storage,
         cache,
         fieldsOf,
-        recentWrites,
+        writes,
         allocate: kind.group === '' && kind.resource === 'services' ? allocatorFor(cache) : undefined,
       }));
     }

@@ -14,7 +14,8 @@ import type { CachedObject, ObjectFilter } from '../storage/cacher/types.js';
 import { isStorageError, type KeyValue, type Storage } from '../storage/types.js';
 import { apiError } from './errors.js';
 import { namespacePrefix, objectKey } from './keys.js';
-import { decodeStored, prepareWrite, rememberServed, type FieldsOf, type PreparedWrite, type RecentWrites } from './materialize.js';
+import type { PreparedWrite, ResourceWrites } from './fast-path/index.js';
+import { decodeStored, type FieldsOf } from './materialize.js';
 import { cloneJson, generateName, metaOf, newUid, str, timestamp, withResourceVersion } from './meta.js';
 import type { ResourceStrategy, StrategyContext } from './strategy.js';
 
@@ -39,8 +40,8 @@ export interface StoreOptions {
   fieldsOf: FieldsOf;
   /** Addresses a new or changed object needs (Services' cluster IPs and node ports), before validation. */
   allocate?: (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
-  /** Shared with the resource's watch-cache materializer: writes serialized once (see materialize.ts). */
-  recentWrites?: RecentWrites;
+  /** How writes are serialized, shared with the resource's watch cache (its `materialize`). */
+  writes: ResourceWrites;
   /** Retries of unconditional updates and patches that lose an optimistic-lock race. */
   maxRetries?: number;
   now?: () => number;
@@ -59,11 +60,6 @@ export interface WriteOptions {
    * Absent: managedFields stay as the object carries them (server-side apply computes its own).
    */
   fieldManager?: FieldManagerInfo;
-  /**
-   * create: a key that is the same for creates whose objects differ in identity only (name, uid,
-   * timestamps): the field manager reuses the fields it found for the first (apiserver/create-bodies.ts).
-   */
-  contentKey?: string;
 }
 
 export interface FieldManagerInfo {
@@ -110,7 +106,7 @@ export class Store {
   readonly cache: ResourceCache;
   readonly fieldsOf: FieldsOf;
   private readonly allocate: StoreOptions['allocate'];
-  private readonly recentWrites: RecentWrites | undefined;
+  private readonly writes: ResourceWrites;
   private readonly maxRetries: number;
   private readonly now: () => number;
   private readonly name: { group: string; resource: string };
@@ -122,7 +118,7 @@ export class Store {
     this.cache = opts.cache;
     this.fieldsOf = opts.fieldsOf;
     this.allocate = opts.allocate;
-    this.recentWrites = opts.recentWrites;
+    this.writes = opts.writes;
     this.maxRetries = opts.maxRetries ?? 16;
     this.now = opts.now ?? Date.now;
     this.name = { group: opts.kind.group, resource: opts.kind.resource };
@@ -149,8 +145,8 @@ export class Store {
 
   /** The stored bytes and served JSON of a write of `obj`, made once; the watch cache will pick them up. */
   private prepare(key: string, obj: KubeObject): PreparedWrite {
-    const w = prepareWrite(key, obj, this.fieldsOf);
-    this.recentWrites?.add(w);
+    const w = this.writes.prepare(key, obj);
+    this.writes.expect(w);
     return w;
   }
 
@@ -194,7 +190,7 @@ export class Store {
     m.uid = newUid();
     m.creationTimestamp = timestamp(ctx.now);
     // Kubernetes' field manager sees the object as the client sent it (defaulted), before the strategy.
-    if (opts.fieldManager) this.trackManagedFields(undefined, obj, opts.fieldManager, ctx.now, opts.contentKey);
+    if (opts.fieldManager) this.trackManagedFields(undefined, obj, opts.fieldManager, ctx.now, this.writes.createKeyOf(input));
     // Mutating admission comes after the field manager (what it adds is no one's: a pod's token
     // volume is not in its managedFields) and before the strategy, as in kube-apiserver's handler.
     await opts.admission?.mutate?.(obj, undefined);
@@ -214,10 +210,10 @@ export class Store {
       try {
         const rev = await this.storage.create(w.key, w.stored);
         result.metadata = withResourceVersion(rm, String(rev));
-        rememberServed(result, w, rev);
+        this.writes.committed(result, w, rev);
         return result;
       } catch (err) {
-        this.recentWrites?.drop(w);
+        this.writes.failed(w);
         if (!isStorageError(err, 'AlreadyExists')) throw this.storageFailure(err, str(rm.name));
         // A generated name that collided gets another suffix, a few times, as Kubernetes does.
         if (!generated || attempt >= 8) throw apiError.alreadyExists(this.name, str(rm.name));
@@ -294,21 +290,21 @@ export class Store {
           continue;
         }
       }
-      const w = prepareWrite(kv.key, next, this.fieldsOf);
+      const w = this.writes.prepare(kv.key, next);
       // A no-op update writes nothing and keeps the resourceVersion, as Kubernetes does.
       if (sameBytes(w.stored, kv.value)) return { object: current, changed: false };
       if (opts.dryRun) {
         next.metadata = withResourceVersion(metaOf(next), String(kv.modRevision));
         return { object: next, changed: true };
       }
-      this.recentWrites?.add(w);
+      this.writes.expect(w);
       try {
         const rev = await this.storage.update(kv.key, w.stored, { expectModRevision: kv.modRevision });
         next.metadata = withResourceVersion(metaOf(next), String(rev));
-        rememberServed(next, w, rev);
+        this.writes.committed(next, w, rev);
         return { object: next, changed: true };
       } catch (err) {
-        this.recentWrites?.drop(w);
+        this.writes.failed(w);
         if (isStorageError(err, 'NotFound')) throw apiError.notFound(this.name, name);
         if (!isStorageError(err, 'Conflict')) throw this.storageFailure(err, name);
         if (opts.expectResourceVersion !== undefined || attempt >= this.maxRetries) throw apiError.modified(this.name, name);

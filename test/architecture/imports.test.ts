@@ -113,3 +113,16 @@ test('no module imports upward or sideways across the layers', () => {
   }
   assert.deepEqual(violations, []);
 });
+
+// The fast path (registry/fast-path/) has one door: nothing outside it imports anything in it but
+// its index.ts, so it can change, or be turned off, without its callers knowing.
+test('nothing outside the fast path imports its internals', () => {
+  const door = join(root, 'registry/fast-path');
+  const inside = (f: string) => f.startsWith(`${door}/`);
+  const violations: string[] = [];
+  for (const [file, deps] of graph) {
+    if (inside(file)) continue;
+    for (const dep of deps) if (inside(dep) && dep !== join(door, 'index.ts')) violations.push(`${relative(root, file)} → ${relative(root, dep)}`);
+  }
+  assert.deepEqual(violations, []);
+});

@@ -1,4 +1,4 @@
-// POST to a collection: the body as an object of the served kind (through the create-body memo),
+// POST to a collection: the body as an object of the served kind (through the fast path),
 // RBAC's escalation check, then the store's create with the request's admission.
 import type { KindVersion } from '../../api/schema/kind.js';
 import { apiError } from '../../registry/errors.js';
@@ -13,8 +13,8 @@ import { reply, tableOptions } from '../request/reply.js';
 export async function handleCreate(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string): Promise<void> {
   if (ctx.info.name !== '') throw apiError.methodNotAllowed();
   const dryRun = dryRunOf(ctx.query, 'create');
-  const { object: obj, contentKey } = await readNewObject(ctx, kv);
+  const obj = await readNewObject(ctx, kv);
   await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
-  const created = await store.create(namespace, obj, { dryRun, consumeInput: true, fieldManager: fieldManagerOf(ctx, kv), contentKey, admission: admissionOf(ctx, store, dryRun) });
+  const created = await store.create(namespace, obj, { dryRun, consumeInput: true, fieldManager: fieldManagerOf(ctx, kv), admission: admissionOf(ctx, store, dryRun) });
   return reply(ctx, 201, encodeObject(created, kv, ctx.format, tableOptions(ctx)));
 }

@@ -27,5 +27,5 @@ export async function handleDeleteCollection(ctx: RequestContext, kv: KindVersio
       if (!(err instanceof StatusError && err.code === 404)) throw err;
     }
   }
-  return reply(ctx, 200, encodeList({ items: listed.items, resourceVersion: String(listed.revision) }, kv, ctx.format, tableOptions(ctx)));
+  return reply(ctx, 200, encodeList({ items: listed.items, resourceVersion: String(listed.revision) }, kv, ctx.format, ctx.registry.fastPath.protobufItem, tableOptions(ctx)));
 }

@@ -180,7 +180,7 @@ export async function handleList(ctx: RequestContext, kv: KindVersion, store: St
       remaining = result.remaining;
     }
   }
-  const body = encodeListStreamed({ items, resourceVersion: String(revision), continue: continueToken, remainingItemCount: remaining }, kv, ctx.format, tableOptions(ctx));
+  const body = encodeListStreamed({ items, resourceVersion: String(revision), continue: continueToken, remainingItemCount: remaining }, kv, ctx.format, ctx.registry.fastPath.protobufItem, tableOptions(ctx));
   if ('chunks' in body) await writeStreamed(ctx.res, 200, body, { warnings: ctx.warnings });
   else writeBytes(ctx.res, 200, body.contentType, body.body, { warnings: ctx.warnings });
 }

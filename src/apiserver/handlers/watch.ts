@@ -14,12 +14,12 @@ import { encodeWatchFrame } from '../../machinery/codec/watch.js';
 import { StatusError } from '../../machinery/status.js';
 import { parseFieldSelectorFor } from '../../machinery/selectors/index.js';
 import { apiError } from '../../registry/errors.js';
+import type { EventEncodings } from '../../registry/fast-path/index.js';
 import type { Store } from '../../registry/store.js';
 import { forEachRange, isCacheError, jsonLength, type CachedObject, type CacheWatch } from '../../storage/cacher/index.js';
 import type { WatchCacheEvent } from '../../storage/cacher/types.js';
 import { buildTable, toServed, type ResponseFormat } from '../encode.js';
 import { filterOf } from '../request/filter.js';
-import { RecentEncodings } from '../recent-encodings.js';
 import { parseBool } from '../request/request-info.js';
 import type { RequestContext } from '../request/context.js';
 
@@ -28,9 +28,6 @@ const decoder = new TextDecoder();
 
 /** Without timeoutSeconds Kubernetes ends a watch after 30 to 60 minutes (its minRequestTimeout). */
 const DEFAULT_WATCH_SECONDS = 1800;
-
-/** Per (format, version) encodings of recent shared events (recent-encodings.ts). */
-const encodings = new RecentEncodings(2048);
 
 function statusObject(err: StatusError): KubeObject {
   return err.toStatus() as unknown as KubeObject;
@@ -76,6 +73,8 @@ export class WatchEncoder {
     private readonly kv: KindVersion,
     private readonly format: ResponseFormat,
     private readonly now: () => number,
+    /** Per (format, version) bytes of recent events, shared by the watchers they fan out to. */
+    private readonly encodings: EventEncodings,
   ) {}
 
   private cacheKey(): string {
@@ -102,7 +101,7 @@ export class WatchEncoder {
   encode(ev: WatchCacheEvent): Uint8Array {
     if (ev.type === 'BOOKMARK') return this.encodeSynthetic('BOOKMARK', bookmarkObject(this.kv, ev.revision, ev.initialEventsEnd));
     if (ev.type === 'ERROR') return this.encodeSynthetic('ERROR', statusObject(watchError(ev.error)));
-    return encodings.get(ev, this.cacheKey(), () => this.encodeObjectEvent(ev.type, ev.object));
+    return this.encodings.get(ev, this.cacheKey(), () => this.encodeObjectEvent(ev.type, ev.object));
   }
 
   encodeSynthetic(type: 'BOOKMARK' | 'ERROR', obj: KubeObject): Uint8Array {
@@ -183,7 +182,7 @@ export async function handleWatch(ctx: RequestContext, kv: KindVersion, store: S
   }
 
   const { res } = ctx;
-  const enc = new WatchEncoder(kv, ctx.format, () => Date.now());
+  const enc = new WatchEncoder(kv, ctx.format, () => Date.now(), ctx.registry.fastPath.eventEncodings);
   const contentType = ctx.format.mediaType === 'application/vnd.kubernetes.protobuf' ? 'application/vnd.kubernetes.protobuf;stream=watch' : 'application/json';
   res.setHeader('Content-Type', contentType);
   res.setHeader('Cache-Control', 'no-cache, private');

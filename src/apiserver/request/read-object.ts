@@ -1,12 +1,11 @@
 // Request bodies as objects of the served kind: decoded in the URL's version (with the request's
 // field validation), their kind checked, defaulted, and converted to the storage version. A
-// create goes through the create-body memo, so the next create from the same template skips the
-// decode.
+// create goes through the registry's fast path, so the next create from the same template skips
+// the decode.
 import { apiVersionOf } from '../../api/kinds.js';
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import { apiError } from '../../registry/errors.js';
 import { str } from '../../registry/meta.js';
-import { CreateBodies, cutBody } from '../create-bodies.js';
 import { decodeBody, isJsonBody, type DecodedBody } from '../decode.js';
 import { readBody } from '../http/body.js';
 import type { RequestContext } from './context.js';
@@ -44,23 +43,18 @@ export async function readObject(ctx: RequestContext, kv: KindVersion): Promise<
   return objectFromBody(kv, decoded);
 }
 
-/** Bodies of creates decoded before, for the next create from the same template (create-bodies.ts). */
-const createBodies = new CreateBodies();
-/** Larger bodies (a ConfigMap's data) are not templates: not worth keeping. */
-const MAX_REMEMBERED_BODY = 16 * 1024;
-
 /**
- * readObject for a create, through the create-body memo: the object, and the memo's key when the
- * key stands for the object (the field manager then keys its fields by it too).
+ * readObject for a create: a JSON body through the registry's fast path, which decodes a body
+ * from a template it has seen once per template.
  */
-export async function readNewObject(ctx: RequestContext, kv: KindVersion): Promise<{ object: KubeObject; contentKey: string | undefined }> {
+export async function readNewObject(ctx: RequestContext, kv: KindVersion): Promise<KubeObject> {
   const bytes = await readBody(ctx.req);
   const fieldValidation = fieldValidationOf(ctx.query, ctx.info.verb);
-  const cut = bytes.length <= MAX_REMEMBERED_BODY && isJsonBody(ctx.req.headers['content-type']) ? cutBody(`${apiVersionOf(kv)}/${kv.kind}\u0000${fieldValidation}`, bytes) : undefined;
-  let decoded = cut === undefined ? undefined : createBodies.recall(cut);
-  const known = decoded !== undefined;
-  decoded ??= decodeBytes(ctx, kv, bytes, fieldValidation);
-  const kept = known || (cut !== undefined && createBodies.remember(cut, bytes, decoded));
-  ctx.warnings.push(...decoded.warnings);
-  return { object: objectFromBody(kv, decoded), contentKey: kept ? cut!.key : undefined };
+  const decode = () => decodeBytes(ctx, kv, bytes, fieldValidation);
+  const finish = (decoded: DecodedBody) => {
+    ctx.warnings.push(...decoded.warnings);
+    return objectFromBody(kv, decoded);
+  };
+  if (!isJsonBody(ctx.req.headers['content-type'])) return finish(decode());
+  return ctx.registry.fastPath.createFromBody(`${apiVersionOf(kv)}/${kv.kind}\u0000${fieldValidation}`, bytes, decode, finish);
 }

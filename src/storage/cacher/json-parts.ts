@@ -28,7 +28,7 @@ export function partsOf(base: Uint8Array, offsets: readonly number[], inserts: r
  */
 export function forEachRange(p: JsonParts, from: number, to: number, put: (src: Uint8Array, start: number, end: number) => void): void {
   // A plain loop, no closure per call: lists run this for every item, and an object held against
-  // its template (registry/template-chunks.ts) is a dozen ranges.
+  // its template (registry/fast-path/template-chunks.ts) is a dozen ranges.
   const { base, offsets, inserts } = p;
   const n = inserts.length;
   let pos = 0; // position in the joined bytes

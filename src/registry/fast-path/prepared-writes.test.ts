@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findResource } from '../api/kinds.js';
-import type { KindVersion, KubeObject } from '../api/schema/kind.js';
-import { encodeJson } from '../machinery/codec/json.js';
-import { Cacher, forEachRange, jsonLength, type CachedObject } from '../storage/cacher/index.js';
-import { MemoryStorage } from '../storage/memory.js';
-import { resourcePrefix } from './keys.js';
-import { decodeStored, materializer, metadataFields, prepareWrite, RecentWrites, servedJsonOf, servedPieces } from './materialize.js';
-import { Store } from './store.js';
+import { findResource } from '../../api/kinds.js';
+import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
+import { encodeJson } from '../../machinery/codec/json.js';
+import { Cacher, forEachRange, jsonLength, type CachedObject } from '../../storage/cacher/index.js';
+import { MemoryStorage } from '../../storage/memory.js';
+import { resourcePrefix } from '../keys.js';
+import { decodeStored, metadataFields, plainMaterializer } from '../materialize.js';
+import { Store } from '../store.js';
+import { fastPath } from './index.js';
+import { materializer, prepareWrite, RecentWrites, servedJsonOf, servedPieces } from './prepared-writes.js';
 
 const text = new TextDecoder();
 
@@ -72,7 +74,7 @@ describe('writes serialized once', () => {
     const w = prepareWrite('/registry/pods/ns/a', obj, metadataFields);
     recent.add(w);
     const fast = materializer(metadataFields, recent)('/registry/pods/ns/a', Buffer.from(w.stored), 7, 7);
-    const slow = materializer(metadataFields)('/registry/pods/ns/a', w.stored, 7, 7);
+    const slow = plainMaterializer(metadataFields)('/registry/pods/ns/a', w.stored, 7, 7);
     assert.equal(recent.size, 0);
     const view = (o: CachedObject) => ({ key: o.key, namespace: o.namespace, name: o.name, revision: o.revision, labels: o.labels, fields: o.fields, json: text.decode(o.json) });
     assert.deepEqual(view(fast), view(slow));
@@ -224,42 +226,47 @@ describe('writes serialized once', () => {
     assert.equal(recent.size, 1);
   });
 
-  it('through the store: responses and cache entries match storage, creates and updates', async () => {
-    const storage = new MemoryStorage();
-    const cacher = new Cacher(storage);
-    const kind = findResource('', 'v1', 'pods') as KindVersion;
-    const recentWrites = new RecentWrites();
-    const cache = cacher.register({ prefix: resourcePrefix(kind), materialize: materializer(metadataFields, recentWrites) });
-    cacher.start();
-    await cacher.ready;
-    const store = new Store({
-      kind,
-      strategy: { hasStatus: false, tracksGeneration: false, validate: () => [], validateUpdate: () => [] },
-      storage,
-      cache,
-      fieldsOf: metadataFields,
-      recentWrites,
+  for (const enabled of [true, false]) {
+    it(`through the store, fast path ${enabled ? 'on' : 'off'}: responses and cache entries match storage, creates and updates`, async () => {
+      const storage = new MemoryStorage();
+      const cacher = new Cacher(storage);
+      const kind = findResource('', 'v1', 'pods') as KindVersion;
+      const writes = fastPath(enabled).resourceWrites(metadataFields);
+      const cache = cacher.register({ prefix: resourcePrefix(kind), materialize: writes.materialize });
+      cacher.start();
+      await cacher.ready;
+      const store = new Store({
+        kind,
+        strategy: { hasStatus: false, tracksGeneration: false, validate: () => [], validateUpdate: () => [] },
+        storage,
+        cache,
+        fieldsOf: metadataFields,
+        writes,
+      });
+      // Off the fast path a write's response has no recorded bytes: it is encoded from the object.
+      const served = (obj: KubeObject) => (enabled ? Buffer.concat(servedJsonOf(obj)!).toString() : encodeJson(obj));
+      try {
+        const created = await store.create('ns', pod({ name: 'p', labels: { a: '1' }, annotations: { note: '<b>&</b>' } }));
+        const stored = (await storage.get('/registry/pods/ns/p'))!;
+        assert.equal(servedJsonOf(created) === undefined, !enabled);
+        assert.equal(served(created), slowServed(stored.value, stored.modRevision));
+        assert.equal(served(created), encodeJson(created));
+        await cacher.waitForRevision(stored.modRevision);
+        assert.equal(text.decode(cache.get('/registry/pods/ns/p')!.json), encodeJson(created));
+
+        const updated = await store.guaranteedUpdate('ns', 'p', (cur) => ({ ...cur, metadata: { ...(cur.metadata as KubeObject), labels: { a: '2' } } }));
+        const stored2 = (await storage.get('/registry/pods/ns/p'))!;
+        assert.equal(served(updated.object), slowServed(stored2.value, stored2.modRevision));
+        await cacher.waitForRevision(stored2.modRevision);
+        assert.equal(text.decode(cache.get('/registry/pods/ns/p')!.json), encodeJson(updated.object));
+        assert.deepEqual(cache.get('/registry/pods/ns/p')!.labels, { a: '2' });
+
+        // A changed object is not served from the recorded bytes.
+        updated.object.metadata = { ...(updated.object.metadata as KubeObject) };
+        assert.equal(servedJsonOf(updated.object), undefined);
+      } finally {
+        await cacher.stop();
+      }
     });
-    try {
-      const created = await store.create('ns', pod({ name: 'p', labels: { a: '1' }, annotations: { note: '<b>&</b>' } }));
-      const stored = (await storage.get('/registry/pods/ns/p'))!;
-      assert.equal(Buffer.concat(servedJsonOf(created)!).toString(), slowServed(stored.value, stored.modRevision));
-      assert.equal(Buffer.concat(servedJsonOf(created)!).toString(), encodeJson(created));
-      await cacher.waitForRevision(stored.modRevision);
-      assert.equal(text.decode(cache.get('/registry/pods/ns/p')!.json), encodeJson(created));
-
-      const updated = await store.guaranteedUpdate('ns', 'p', (cur) => ({ ...cur, metadata: { ...(cur.metadata as KubeObject), labels: { a: '2' } } }));
-      const stored2 = (await storage.get('/registry/pods/ns/p'))!;
-      assert.equal(Buffer.concat(servedJsonOf(updated.object)!).toString(), slowServed(stored2.value, stored2.modRevision));
-      await cacher.waitForRevision(stored2.modRevision);
-      assert.equal(text.decode(cache.get('/registry/pods/ns/p')!.json), encodeJson(updated.object));
-      assert.deepEqual(cache.get('/registry/pods/ns/p')!.labels, { a: '2' });
-
-      // A changed object is not served from the recorded bytes.
-      updated.object.metadata = { ...(updated.object.metadata as KubeObject) };
-      assert.equal(servedJsonOf(updated.object), undefined);
-    } finally {
-      await cacher.stop();
-    }
-  });
+  }
 });

@@ -14,10 +14,15 @@
 // A value with an escape or a control character is never cut (its decoded text is not its bytes),
 // nor an empty one (a name's presence may change what defaults add).
 import { randomBytes } from 'node:crypto';
-import type { KubeObject } from '../api/schema/kind.js';
-import type { DecodedBody } from './decode.js';
-import { KeyedByLength } from '../machinery/keyed-by-length.js';
-import { cloneJson, metaOf, str } from '../registry/meta.js';
+import type { KubeObject } from '../../api/schema/kind.js';
+import { KeyedByLength } from '../../machinery/keyed-by-length.js';
+import { cloneJson, metaOf, str } from '../meta.js';
+
+/** A request body as decoded: the object, and the warnings of its decoding (unknown fields). */
+export interface DecodedBody {
+  object: KubeObject;
+  warnings: string[];
+}
 
 const METADATA = Buffer.from('"metadata":{');
 const NAME = Buffer.from('"name":"');

@@ -1,12 +1,11 @@
 // The create-body memo: a body differing from a remembered one in metadata.name only decodes to a
 // copy with that name, exactly what decoding it gives; cuts that are not metadata.name are never
-// remembered; over HTTP, creates from one template get their own names, warnings and managedFields.
+// remembered. (Over HTTP: apiserver/create.test.ts.)
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { findResource } from '../api/kinds.js';
-import { decodeBody } from './decode.js';
+import { describe, it } from 'node:test';
+import { findResource } from '../../api/kinds.js';
+import { decodeBody } from '../../apiserver/decode.js';
 import { CreateBodies, cutBody } from './create-bodies.js';
-import { startApiServer, type ApiServer } from './server.js';
 
 const pods = findResource('', 'v1', 'pods')!;
 const decode = (bytes: Buffer) => decodeBody(bytes, 'application/json', pods.type, { fieldValidation: 'Warn' });
@@ -72,43 +71,5 @@ describe('CreateBodies', () => {
     }
     assert.deepEqual(twice(Buffer.from('{"metadata":{"name" : "x"}}')), [false, false], 'a name not cut: the body is its own key, and not worth keeping');
     assert.deepEqual(twice(Buffer.from('{"metadata":{"generateName":"x-"}}')), [false, true], 'no name: identical bodies');
-  });
-});
-
-describe('creates from one template over HTTP', () => {
-  let server: ApiServer;
-  before(async () => {
-    server = await startApiServer({ storage: 'memory', port: 0, log: () => {} });
-  });
-  after(() => server.close());
-
-  const create = async (path: string, body: string) => {
-    const r = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    return { status: r.status, warning: r.headers.get('warning'), body: (await r.json()) as any };
-  };
-
-  it('gives each pod its name, the warnings of its body and the same managedFields', async () => {
-    await create('/api/v1/namespaces/default/serviceaccounts', '{"metadata":{"name":"default"}}');
-    const results = [];
-    for (const name of ['t-1', 't-2', 't-3']) results.push(await create('/api/v1/namespaces/default/pods', podBody(name, '"bogus":1,').toString()));
-    assert.deepEqual(results.map((r) => [r.status, r.body.metadata.name]), [[201, 't-1'], [201, 't-2'], [201, 't-3']]);
-    for (const r of results) assert.match(r.warning ?? '', /unknown field \\"spec.bogus\\"/);
-    const fields = results.map((r) => JSON.stringify(r.body.metadata.managedFields.map((e: { fieldsV1: unknown }) => e.fieldsV1)));
-    assert.equal(new Set(fields).size, 1);
-    assert.match(fields[0]!, /"f:labels":\{".":\{\},"f:app":\{\}\}/);
-  });
-
-  it('names each namespace in its own metadata.name label (defaults run on every copy)', async () => {
-    for (const name of ['memo-a', 'memo-b', 'memo-c']) {
-      const r = await create('/api/v1/namespaces', `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"${name}"}}`);
-      assert.equal(r.status, 201);
-      assert.equal(r.body.metadata.labels['kubernetes.io/metadata.name'], name);
-    }
-  });
-
-  it('refuses an invalid name in a remembered body as it would any', async () => {
-    const r = await create('/api/v1/namespaces/default/pods', podBody('Not_Valid', '"bogus":1,').toString());
-    assert.equal(r.status, 422);
-    assert.equal(r.body.details.name, 'Not_Valid');
   });
 });
