@@ -2,22 +2,28 @@
 // renews its Lease, posts its status (the NodeReady condition) as the kubelet does, and plays the
 // faults the kubelite.dev/simulate annotation asks for. While kubelite has no node lifecycle
 // controller it also does that controller's part: the not-ready taint and the Gone fault's delete.
+import { annotationsOf, nameOf, uidOf } from '../api/meta/object.js';
+import type { Lease, Node, Taint } from '../api/types.js';
 import type { Clock } from '../client/clock.js';
 import type { AgentContext } from './context.js';
 import { isAlreadyExists, isNotFound } from '../client/errors.js';
+import { objectOf } from '../client/cache.js';
 import type { KubeObject, SharedInformer, Tombstone } from '../client/types.js';
 import { nodeConditions, nodeLabels, nodeStatus, SIMULATE_ANNOTATION } from './node-status.js';
 import { errMsg, type Log, type NodeAgentOptions, type NodeAgentStats } from './options.js';
 import { REGISTER_BACKOFF_MAX_MS, REGISTER_BACKOFF_MIN_MS, type SimNode } from './sim-node.js';
 import { rfc3339 } from './simulate.js';
 
-type Obj = Record<string, unknown>;
-
 export const NODES = { group: '', version: 'v1', resource: 'nodes' };
 const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 export const LEASE_NAMESPACE = 'kube-node-lease';
 const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
+
+/** A 403 answer, whatever else the error carries (client/errors.ts has no isForbidden). */
+function isForbiddenCode(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && 'code' in e && e.code === 403;
+}
 
 export class NodeHeartbeats {
   private stopped = false;
@@ -97,7 +103,7 @@ export class NodeHeartbeats {
     } catch (e) {
       // A kubelet's credentials (the system:node role) may not create namespaces: the API server
       // bootstraps kube-node-lease, so a refusal just means it is not ours to create.
-      if (isAlreadyExists(e) || (e as { code?: number }).code === 403) this.namespaceReady = true;
+      if (isAlreadyExists(e) || isForbiddenCode(e)) this.namespaceReady = true;
       else this.log({ msg: 'cannot create namespace', namespace: LEASE_NAMESPACE, error: errMsg(e) });
     }
   }
@@ -109,7 +115,7 @@ export class NodeHeartbeats {
     const now = this.clock.now();
     node.lastReady = undefined;
     const status = nodeStatus(node, this.opts, now);
-    const body: KubeObject = {
+    const body: Node = {
       apiVersion: 'v1',
       kind: 'Node',
       metadata: { name: node.name, labels: nodeLabels(node, this.opts), annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'kubelite.dev/simulated': 'true' } },
@@ -117,7 +123,8 @@ export class NodeHeartbeats {
       status,
     };
     try {
-      let current: KubeObject;
+      // The API server's answers are Nodes it validated against the schema the Node type is inferred from.
+      let current: Node;
       try {
         current = await nodes.create('', body);
         this.stats.nodeWrites++;
@@ -127,10 +134,9 @@ export class NodeHeartbeats {
         await nodes.patch('', node.name, 'strategic', { metadata: { labels: nodeLabels(node, this.opts) } });
         await nodes.patch('', node.name, 'strategic', { status }, { subresource: 'status' });
         this.stats.nodeWrites += 2;
-        const sim = ((current.metadata as Obj).annotations as Record<string, string> | undefined)?.[SIMULATE_ANNOTATION];
-        if (sim === 'NotReady') node.mode = 'notready';
+        if (annotationsOf(current)[SIMULATE_ANNOTATION] === 'NotReady') node.mode = 'notready';
       }
-      node.uid = String((current.metadata as Obj).uid ?? '');
+      node.uid = uidOf(current);
       if (node.mode === 'ok') await this.removeNotReadyTaint(current);
       node.lastStatusReport = now;
       if (node.mode === 'notready') await this.writeNodeStatus(node, true);
@@ -147,11 +153,11 @@ export class NodeHeartbeats {
   }
 
   /** The node lifecycle controller's job, done here while kubelite has none: a Ready node loses the not-ready taint. */
-  private async removeNotReadyTaint(node: KubeObject): Promise<void> {
-    const taints = (((node.spec as Obj | undefined)?.taints ?? []) as Obj[]);
+  private async removeNotReadyTaint(node: Node): Promise<void> {
+    const taints = node.spec?.taints ?? [];
     if (!taints.some((t) => t.key === NOT_READY_TAINT)) return;
     const rest = taints.filter((t) => t.key !== NOT_READY_TAINT);
-    await this.opts.clientset.resource(NODES).patch('', String((node.metadata as Obj).name), 'merge', { spec: { taints: rest.length > 0 ? rest : null } });
+    await this.opts.clientset.resource(NODES).patch('', nameOf(node), 'merge', { spec: { taints: rest.length > 0 ? rest : null } });
     this.stats.nodeWrites++;
   }
 
@@ -160,13 +166,13 @@ export class NodeHeartbeats {
     const leases = node.client.resource(LEASES);
     const now = this.clock.now();
     const spec = { holderIdentity: node.name, leaseDurationSeconds: this.o.leaseDurationSeconds, renewTime: new Date(now).toISOString().replace('Z', '000Z') };
-    const create = () =>
-      leases.create(LEASE_NAMESPACE, {
-        apiVersion: 'coordination.k8s.io/v1',
-        kind: 'Lease',
-        metadata: { name: node.name, namespace: LEASE_NAMESPACE, ...(node.uid ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid: node.uid }] } : {}) },
-        spec,
-      });
+    const lease: Lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: node.name, namespace: LEASE_NAMESPACE, ...(node.uid ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid: node.uid }] } : {}) },
+      spec,
+    };
+    const create = () => leases.create(LEASE_NAMESPACE, lease);
     if (createFirst) {
       try {
         await create();
@@ -235,11 +241,12 @@ export class NodeHeartbeats {
     });
   }
 
-  private onNode(obj: KubeObject): void {
+  // The informer's Nodes are the API server's, validated against the schema the Node type is inferred from.
+  private onNode(obj: Node): void {
     if (this.stopped) return;
-    const node = this.nodes.get(String((obj.metadata as Obj | undefined)?.name ?? ''));
+    const node = this.nodes.get(nameOf(obj));
     if (!node || !node.registered) return;
-    const sim = ((obj.metadata as Obj).annotations as Record<string, string> | undefined)?.[SIMULATE_ANNOTATION];
+    const sim = annotationsOf(obj)[SIMULATE_ANNOTATION];
     const want: SimNode['mode'] = sim === 'Gone' ? 'gone' : sim === 'NotReady' || node.forcedNotReady ? 'notready' : 'ok';
     if (want === node.mode) return;
     if (node.mode === 'gone') return;
@@ -260,20 +267,21 @@ export class NodeHeartbeats {
   }
 
   /** The node lifecycle controller's NoSchedule taint on a NotReady node (see removeNotReadyTaint). */
-  private async addNotReadyTaint(node: KubeObject): Promise<void> {
-    const taints = ((node.spec as Obj | undefined)?.taints ?? []) as Obj[];
+  private async addNotReadyTaint(node: Node): Promise<void> {
+    const taints = node.spec?.taints ?? [];
     if (taints.some((t) => t.key === NOT_READY_TAINT && t.effect === 'NoSchedule')) return;
-    await this.opts.clientset.resource(NODES).patch('', String((node.metadata as Obj).name), 'merge', { spec: { taints: [...taints, { key: NOT_READY_TAINT, effect: 'NoSchedule', timeAdded: rfc3339(this.clock.now()) }] } });
+    const notReady: Taint = { key: NOT_READY_TAINT, effect: 'NoSchedule', timeAdded: rfc3339(this.clock.now()) };
+    await this.opts.clientset.resource(NODES).patch('', nameOf(node), 'merge', { spec: { taints: [...taints, notReady] } });
     this.stats.nodeWrites++;
   }
 
   /** A Node deleted by someone else (not by the Gone fault): registered again, as a restarted kubelet would. */
   private onNodeDeleted(obj: KubeObject | Tombstone): void {
     if (this.stopped) return;
-    const o = 'finalStateUnknown' in obj ? (obj as Tombstone).obj : (obj as KubeObject);
-    const node = this.nodes.get(String((o.metadata as Obj | undefined)?.name ?? ''));
+    const o = objectOf(obj);
+    const node = this.nodes.get(nameOf(o));
     if (!node || !node.registered || node.mode === 'gone') return;
-    if (String((o.metadata as Obj).uid ?? '') !== node.uid) return;
+    if (uidOf(o) !== node.uid) return;
     this.log({ msg: 'node deleted; registering it again', node: node.name });
     node.registered = false;
     void this.register(node);

@@ -1,11 +1,10 @@
 // What a simulated node reports about itself: its labels, capacity, addresses, nodeInfo and the
 // conditions a kubelet posts (Ready and the three pressure conditions).
+import type { NodeCondition, NodeStatus } from '../api/types.js';
 import { ANNOTATION_PREFIX } from './behaviour.js';
 import type { NodeAgentOptions } from './options.js';
 import type { SimNode } from './sim-node.js';
 import { rfc3339 } from './simulate.js';
-
-type Obj = Record<string, unknown>;
 
 export const SIMULATE_ANNOTATION = `${ANNOTATION_PREFIX}simulate`;
 export const KUBELET_VERSION = 'v1.33.0-kubelite';
@@ -45,7 +44,7 @@ function resources(opts: NodeAgentOptions): Record<string, string> {
 }
 
 /** The node's conditions at `now`; notes on the node when Ready last changed. */
-export function nodeConditions(node: SimNode, now: number): Obj[] {
+export function nodeConditions(node: SimNode, now: number): NodeCondition[] {
   const ready = node.mode === 'ok';
   if (node.lastReady !== ready) {
     node.lastReady = ready;
@@ -55,7 +54,7 @@ export function nodeConditions(node: SimNode, now: number): Obj[] {
   const since = rfc3339(node.readyTransition || now);
   if (!node.registeredAt) node.registeredAt = now;
   const registered = rfc3339(node.registeredAt);
-  const ok = (type: string, reason: string, message: string): Obj => ({ type, status: 'False', lastHeartbeatTime: hb, lastTransitionTime: registered, reason, message });
+  const ok = (type: string, reason: string, message: string): NodeCondition => ({ type, status: 'False', lastHeartbeatTime: hb, lastTransitionTime: registered, reason, message });
   return [
     ok('MemoryPressure', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
     ok('DiskPressure', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
@@ -67,7 +66,7 @@ export function nodeConditions(node: SimNode, now: number): Obj[] {
 }
 
 /** The whole status a node registers with. */
-export function nodeStatus(node: SimNode, opts: NodeAgentOptions, now: number): Obj {
+export function nodeStatus(node: SimNode, opts: NodeAgentOptions, now: number): NodeStatus {
   const res = resources(opts);
   const arch = opts.arch ?? 'amd64';
   return {

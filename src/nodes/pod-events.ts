@@ -3,11 +3,10 @@
 // --event-qps over all nodes (beyond: dropped, as an overloaded kubelet's recorder drops them).
 import type { Clock } from '../client/clock.js';
 import { TokenBucket } from '../client/rate-limit.js';
-import type { KubeObject } from '../client/types.js';
+import { nameOf, namespaceOf } from '../api/meta/object.js';
+import type { Pod } from '../api/types.js';
 import type { NodeAgentOptions, NodeAgentStats } from './options.js';
 import type { SimulateResult } from './simulate.js';
-
-type Obj = Record<string, unknown>;
 
 /** What was already reported of one pod, so that each event is sent once. */
 export interface PodEventsSent {
@@ -33,32 +32,31 @@ export class PodEvents {
     this.bucket = new TokenBucket({ qps: eventQps ?? 50, burst: Math.max(1, (eventQps ?? 50) * 4), clock });
   }
 
-  private event(pod: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  private event(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void {
     const r = this.recorder;
     if (!r) return;
     if (!this.bucket.tryTake()) {
       this.stats.eventsDropped++;
       return;
     }
-    const recorder = typeof r === 'function' ? r(String((pod.spec as Obj | undefined)?.nodeName ?? '')) : r;
+    const recorder = typeof r === 'function' ? r(pod.spec?.nodeName ?? '') : r;
     recorder.event({ apiVersion: 'v1', kind: 'Pod', metadata: pod.metadata }, type, reason, message);
   }
 
   /** Sends the events `result` (the pod's simulated state now) calls for and `rec` has not sent yet. */
-  emit(pod: KubeObject, rec: PodEventsSent, result: SimulateResult): void {
-    const spec = (pod.spec ?? {}) as Obj;
-    const meta = pod.metadata as Obj;
-    const all = [...((spec.initContainers ?? []) as Obj[]), ...((spec.containers ?? []) as Obj[])];
+  emit(pod: Pod, rec: PodEventsSent, result: SimulateResult): void {
+    const spec = pod.spec ?? {};
+    const all = [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
     const states = new Map([...result.initContainers, ...result.containers]);
     for (const c of all) {
-      const name = String(c.name ?? '');
+      const name = c.name ?? '';
       const st = states.get(name);
       if (!st) continue;
       const runStart = st.kind === 'running' ? st.runStart : st.kind === 'terminated' ? st.terminated!.startedAt : undefined;
       if (runStart !== undefined && rec.runs.get(name) !== runStart) {
         const first = !rec.runs.has(name);
         rec.runs.set(name, runStart);
-        const image = String(c.image ?? '');
+        const image = c.image ?? '';
         if (first) {
           this.event(pod, 'Normal', 'Pulling', `Pulling image "${image}"`);
           this.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${image}" in 0s (0s including waiting). Image size: 0 bytes.`);
@@ -68,7 +66,7 @@ export class PodEvents {
       }
       if (st.kind === 'waiting' && st.waitingReason === 'CrashLoopBackOff' && st.last && rec.backoffs.get(name) !== st.last.finishedAt) {
         rec.backoffs.set(name, st.last.finishedAt);
-        this.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${String(meta.name)}_${String(meta.namespace)}(${rec.uid})`);
+        this.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${nameOf(pod)}_${namespaceOf(pod)}(${rec.uid})`);
       }
     }
     if (result.status.reason === 'DeadlineExceeded' && !rec.deadlineSent) {
@@ -77,9 +75,10 @@ export class PodEvents {
     }
     if (rec.deletion && !rec.killingSent) {
       rec.killingSent = true;
-      for (const c of (spec.containers ?? []) as Obj[]) {
-        if (result.containers.get(String(c.name))?.kind === 'running' || result.containers.get(String(c.name))?.killed) {
-          this.event(pod, 'Normal', 'Killing', `Stopping container ${String(c.name)}`);
+      for (const c of spec.containers ?? []) {
+        const name = c.name ?? '';
+        if (result.containers.get(name)?.kind === 'running' || result.containers.get(name)?.killed) {
+          this.event(pod, 'Normal', 'Killing', `Stopping container ${name}`);
         }
       }
     }

@@ -2,20 +2,20 @@
 // (Pending → Running → Succeeded/Failed, restarts, graceful termination), writing its status when
 // it changes and deleting it once it has stopped for its deletion. One list+watch of pods for all
 // nodes; `--workers` status writers over all of them.
+import { deletionGracePeriodSecondsOf, isBeingDeleted, nameOf, namespaceOf, uidOf } from '../api/meta/object.js';
+import type { Pod, PodCondition } from '../api/types.js';
 import type { Clock, TimerHandle } from '../client/clock.js';
-import type { AgentContext } from './context.js';
-import { keyOf, splitKey } from '../client/cache.js';
+import { keyOf, objectOf, splitKey } from '../client/cache.js';
 import { isConflict, isNotFound } from '../client/errors.js';
 import type { KubeObject, SharedInformer, Tombstone } from '../client/types.js';
 import { ItemExponentialRateLimiter, RateLimitingQueue } from '../client/workqueue.js';
 import { DEFAULT_BEHAVIOUR, type BehaviourDefaults } from './behaviour.js';
+import type { AgentContext } from './context.js';
 import { errMsg, type Log, type NodeAgentOptions, type NodeAgentStats } from './options.js';
 import { PodEvents, type PodEventsSent } from './pod-events.js';
 import { PodIPs } from './pod-ips.js';
 import type { SimNode } from './sim-node.js';
 import { simulatePod } from './simulate.js';
-
-type Obj = Record<string, unknown>;
 
 export const PODS = { group: '', version: 'v1', resource: 'pods' };
 
@@ -32,7 +32,7 @@ interface PodRecord extends PodEventsSent {
   podIP: string;
   ipSlot: number | undefined;
   lastStatusJson?: string;
-  lastConditions?: Obj[];
+  lastConditions?: PodCondition[];
   timer?: TimerHandle;
   timerAt?: number;
   reportScheduled: boolean;
@@ -104,9 +104,9 @@ export class PodLifecycle {
 
   private onPod(obj: KubeObject | Tombstone): void {
     if (this.stopped) return;
-    const o = 'finalStateUnknown' in obj ? (obj as Tombstone).obj : (obj as KubeObject);
-    const nodeName = String((o.spec as Obj | undefined)?.nodeName ?? '');
-    const key = keyOf(o);
+    const pod: Pod = objectOf(obj);
+    const nodeName = pod.spec?.nodeName ?? '';
+    const key = keyOf(pod);
     if (!this.nodes.has(nodeName) && !this.pods.has(key)) return;
     this.queue.add(key);
   }
@@ -141,12 +141,11 @@ export class PodLifecycle {
   }
 
   /** The record of a pod this agent sees for the first time (new, or adopted after a restart: its IP kept). */
-  private newRecord(key: string, pod: KubeObject, node: SimNode, now: number): PodRecord {
-    const meta = (pod.metadata ?? {}) as Obj;
-    const spec = (pod.spec ?? {}) as Obj;
-    const status = (pod.status ?? {}) as Obj;
+  private newRecord(key: string, pod: Pod, node: SimNode, now: number): PodRecord {
+    const spec = pod.spec ?? {};
+    const status = pod.status ?? {};
     const np = this.podsOf(node);
-    const phase = String(status.phase ?? '');
+    const phase = status.phase ?? '';
     const terminal = phase === 'Succeeded' || phase === 'Failed';
     const started = typeof status.startTime === 'string' ? Date.parse(status.startTime) : NaN;
     let ip: { ip: string; slot: number | undefined };
@@ -155,7 +154,7 @@ export class PodLifecycle {
     else ip = np.ips.allocate();
     const rec: PodRecord = {
       key,
-      uid: String(meta.uid ?? ''),
+      uid: uidOf(pod),
       node,
       acceptedAt: Number.isFinite(started) ? Math.min(started, now) : now,
       podIP: ip.ip,
@@ -163,27 +162,27 @@ export class PodLifecycle {
       runs: new Map(),
       backoffs: new Map(),
       killingSent: false,
-      reportScheduled: !(Array.isArray(status.conditions) && (status.conditions as Obj[]).some((c) => c.type === 'PodScheduled')),
+      reportScheduled: !status.conditions?.some((c) => c.type === 'PodScheduled'),
       deleting: false,
       terminal,
     };
-    if (Array.isArray(status.conditions)) rec.lastConditions = status.conditions as Obj[];
+    if (status.conditions) rec.lastConditions = status.conditions;
     np.keys.add(key);
     return rec;
   }
 
   /** Brings one pod's reported status up to date, and deletes it when it has stopped for its deletion. */
   private async syncPod(key: string): Promise<void> {
-    const pod = this.podInformer.lister.get(...splitKey(key));
+    // The informer's cache holds the pods as the API server served them, validated against the
+    // schema the Pod type is inferred from: read as Pods from here on.
+    const pod: Pod | undefined = this.podInformer.lister.get(...splitKey(key));
     let rec = this.pods.get(key);
-    const meta = (pod?.metadata ?? {}) as Obj;
-    if (!pod || (rec && rec.uid !== meta.uid)) {
+    if (!pod || (rec && rec.uid !== uidOf(pod))) {
       if (rec) this.forgetPod(rec);
       rec = undefined;
       if (!pod) return;
     }
-    const spec = (pod.spec ?? {}) as Obj;
-    const node = this.nodes.get(String(spec.nodeName ?? ''));
+    const node = this.nodes.get(pod.spec?.nodeName ?? '');
     if (!node || node.mode === 'gone') {
       if (rec) this.forgetPod(rec);
       return;
@@ -194,9 +193,8 @@ export class PodLifecycle {
       this.pods.set(key, rec);
     }
     if (rec.deleting) return;
-    const deletionTimestamp = meta.deletionTimestamp;
-    if (deletionTimestamp && !rec.deletion) {
-      const grace = typeof meta.deletionGracePeriodSeconds === 'number' ? meta.deletionGracePeriodSeconds : 30;
+    if (isBeingDeleted(pod) && !rec.deletion) {
+      const grace = deletionGracePeriodSecondsOf(pod) ?? 30;
       rec.deletion = { at: now, graceMs: grace * 1000 };
     }
     if (rec.terminal) {
@@ -218,10 +216,10 @@ export class PodLifecycle {
     this.events.emit(pod, rec, result);
     const json = JSON.stringify(result.status);
     if (json !== rec.lastStatusJson) {
-      await rec.node.client.resource(PODS).patch(String(meta.namespace ?? ''), String(meta.name ?? ''), 'strategic', { metadata: { uid: rec.uid }, status: result.status }, { subresource: 'status' });
+      await rec.node.client.resource(PODS).patch(namespaceOf(pod), nameOf(pod), 'strategic', { metadata: { uid: rec.uid }, status: result.status }, { subresource: 'status' });
       this.stats.podStatusWrites++;
       rec.lastStatusJson = json;
-      rec.lastConditions = result.status.conditions as Obj[];
+      rec.lastConditions = result.status.conditions ?? undefined;
     }
     if (result.phase === 'Succeeded' || result.phase === 'Failed') {
       rec.terminal = true;
@@ -251,12 +249,11 @@ export class PodLifecycle {
     }, at - this.clock.now());
   }
 
-  private async deletePod(rec: PodRecord, pod: KubeObject): Promise<void> {
-    const meta = pod.metadata as Obj;
+  private async deletePod(rec: PodRecord, pod: Pod): Promise<void> {
     rec.deleting = true;
     rec.timer?.cancel();
     try {
-      await rec.node.client.resource(PODS).delete(String(meta.namespace ?? ''), String(meta.name ?? ''), { gracePeriodSeconds: 0, preconditions: { uid: rec.uid } });
+      await rec.node.client.resource(PODS).delete(namespaceOf(pod), nameOf(pod), { gracePeriodSeconds: 0, preconditions: { uid: rec.uid } });
       this.stats.podDeletes++;
     } catch (e) {
       if (!isNotFound(e) && !isConflict(e)) {
