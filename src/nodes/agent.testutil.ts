@@ -1,9 +1,8 @@
 // The harness of the node agent's tests: an agent over a fake clientset and a fake clock.
 import { FakeClientset, FakeClock, FakeInformerFactory, FakeRecorder, flush } from '../client/fake/index.js';
-import type { KubeObject } from '../client/types.js';
+import type { ContainerState, Pod, PodSpec, PodStatus } from '../api/types.js';
 import { NodeAgent, type NodeAgentOptions } from './agent.js';
 
-export type Obj = Record<string, unknown>;
 export const PODS = { group: '', version: 'v1', resource: 'pods' };
 export const NODES = { group: '', version: 'v1', resource: 'nodes' };
 export const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' };
@@ -35,15 +34,15 @@ export async function setup(opts: Partial<NodeAgentOptions> = {}) {
       await flush(20);
     }
   };
-  const getPod = (name: string) => clientset.tracker.get(PODS, 'default', name);
-  const createPod = async (name: string, spec: Obj, annotations: Record<string, string> = {}) => {
+  const getPod = (name: string): Pod | undefined => clientset.tracker.get(PODS, 'default', name);
+  const createPod = async (name: string, spec: PodSpec, annotations: Record<string, string> = {}) => {
     await clientset.resource(PODS).create('default', { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', annotations }, spec: { nodeName: 'kubelite-node-0', containers: [{ name: 'c', image: 'nginx' }], ...spec } });
     await flush(20);
   };
   return { clientset, informers, clock, recorder, agent, tick, getPod, createPod };
 }
 
-export const status = (p: KubeObject | undefined) => (p?.status ?? {}) as Obj;
-export const cond = (p: KubeObject | undefined, type: string) => ((status(p).conditions ?? []) as Obj[]).find((c) => c.type === type);
-export const cstate = (p: KubeObject | undefined, i = 0) => ((status(p).containerStatuses as Obj[])[i]!.state ?? {}) as Obj;
+export const status = (p: Pod | undefined): PodStatus => p?.status ?? {};
+export const cond = (p: Pod | undefined, type: string) => (status(p).conditions ?? []).find((c) => c.type === type);
+export const cstate = (p: Pod | undefined, i = 0): ContainerState => status(p).containerStatuses![i]!.state ?? {};
 

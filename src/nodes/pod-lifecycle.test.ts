@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FakeClock, FakeInformerFactory, flush } from '../client/fake/index.js';
 import { NodeAgent } from './agent.js';
-import { cond, cstate, PODS, setup, status, type Obj } from './agent.testutil.js';
+import { cond, cstate, PODS, setup, status } from './agent.testutil.js';
 
 test('a restartPolicy Always pod goes Running and Ready, with podIP, containerID, imageID and the kubelet events', async () => {
   const { agent, createPod, getPod, recorder } = await setup();
@@ -16,7 +16,7 @@ test('a restartPolicy Always pod goes Running and Ready, with podIP, containerID
   assert.equal(cond(p, 'ContainersReady')?.status, 'True');
   assert.match(String(status(p).podIP), /^10\.64\.0\.\d+$/);
   assert.equal(status(p).hostIP, '10.0.0.2');
-  const c = (status(p).containerStatuses as Obj[])[0]!;
+  const c = status(p).containerStatuses![0]!;
   assert.match(String(c.containerID), /^kubelite:\/\//);
   assert.match(String(c.imageID), /^docker\.io\/library\/nginx@sha256:/);
   assert.ok(cstate(p).running);
@@ -38,11 +38,11 @@ test('a Job-style pod (Never, sh -c "exit 3") ends Failed with exit code 3; a pl
   await createPod('fail', { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'exit 3'] }] });
   await createPod('ok', { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] });
   assert.equal(status(getPod('fail')).phase, 'Failed');
-  assert.equal((cstate(getPod('fail')).terminated as Obj).exitCode, 3);
+  assert.equal(cstate(getPod('fail')).terminated?.exitCode, 3);
   assert.equal(status(getPod('ok')).phase, 'Running');
   await tick(1000);
   assert.equal(status(getPod('ok')).phase, 'Succeeded');
-  assert.equal((cstate(getPod('ok')).terminated as Obj).reason, 'Completed');
+  assert.equal(cstate(getPod('ok')).terminated?.reason, 'Completed');
   await agent.stop();
 });
 
@@ -50,12 +50,12 @@ test('crash loop: restarts with back-off, BackOff events, restartCount', async (
   const { agent, createPod, getPod, tick, recorder } = await setup();
   await createPod('crash', {}, { 'kubelite.dev/crash-after-seconds': '1' });
   await tick(1500);
-  assert.equal((status(getPod('crash')).containerStatuses as Obj[])[0]!.restartCount, 1);
+  assert.equal(status(getPod('crash')).containerStatuses![0]!.restartCount, 1);
   await tick(1000);
-  assert.equal(((cstate(getPod('crash')).waiting as Obj) ?? {}).reason, 'CrashLoopBackOff');
+  assert.equal((cstate(getPod('crash')).waiting ?? {}).reason, 'CrashLoopBackOff');
   assert.ok(recorder.events.some((e) => e.reason === 'BackOff' && e.type === 'Warning'));
   await tick(10_000);
-  assert.equal((status(getPod('crash')).containerStatuses as Obj[])[0]!.restartCount, 2);
+  assert.equal(status(getPod('crash')).containerStatuses![0]!.restartCount, 2);
   await agent.stop();
 });
 
@@ -81,7 +81,7 @@ test('graceful deletion: the pod stops after its grace period and is deleted wit
   const { agent, clientset, createPod, getPod, tick, recorder } = await setup();
   await createPod('web', { containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'sleep 3600'] }] });
   const p = getPod('web')!;
-  const meta = p.metadata as Obj;
+  const meta = p.metadata ?? {};
   // (the fake removes an object with a deletionTimestamp on its next write unless a finalizer holds it)
   clientset.tracker.add({ ...p, metadata: { ...meta, finalizers: ['test/hold'], deletionTimestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, 5)).toISOString(), deletionGracePeriodSeconds: 5 } });
   await flush(20);
@@ -92,8 +92,8 @@ test('graceful deletion: the pod stops after its grace period and is deleted wit
   assert.ok(cstate(getPod('web')).running);
   await tick(100);
   assert.equal(deletes().length, 1);
-  const term = cstate(getPod('web')).terminated as Obj;
-  assert.deepEqual([term.exitCode, term.reason], [137, 'Error']);
+  const term = cstate(getPod('web')).terminated;
+  assert.deepEqual([term?.exitCode, term?.reason], [137, 'Error']);
   assert.equal(status(getPod('web')).phase, 'Failed');
   const del = deletes()[0]!;
   assert.deepEqual(del.options, { gracePeriodSeconds: 0, preconditions: { uid: meta.uid } });
@@ -101,7 +101,7 @@ test('graceful deletion: the pod stops after its grace period and is deleted wit
   await createPod('job', { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox', command: ['true'] }] });
   assert.equal(status(getPod('job')).phase, 'Succeeded');
   const j = getPod('job')!;
-  clientset.tracker.add({ ...j, metadata: { ...(j.metadata as Obj), deletionTimestamp: new Date().toISOString(), deletionGracePeriodSeconds: 30 } });
+  clientset.tracker.add({ ...j, metadata: { ...j.metadata, deletionTimestamp: new Date().toISOString(), deletionGracePeriodSeconds: 30 } });
   await flush(20);
   assert.equal(getPod('job'), undefined);
   await agent.stop();
