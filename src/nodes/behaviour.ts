@@ -1,6 +1,7 @@
 // How a simulated container behaves: from annotations on its pod, the common shell forms of its
 // command/args, its readiness probe, and cluster-wide defaults (see README.md in this folder).
-import type { KubeObject } from '../client/types.js';
+import { annotationsOf } from '../api/meta/object.js';
+import type { Container, Pod } from '../api/types.js';
 
 export const ANNOTATION_PREFIX = 'kubelite.dev/';
 
@@ -143,19 +144,17 @@ function parseBool(v: string | undefined): boolean | undefined {
   return v === 'true' || v === '1' || v === 'yes';
 }
 
-type Obj = Record<string, unknown>;
-
 /**
  * The behaviour of one container of a pod. Precedence: per-container annotation
  * (`kubelite.dev/<container>.<key>`), pod annotation (`kubelite.dev/<key>`), the shell form of its
  * command, its readiness probe (readiness only), the defaults.
  */
-export function containerBehaviour(pod: KubeObject, container: Obj, defaults: BehaviourDefaults = DEFAULT_BEHAVIOUR, restartPolicy?: string): ContainerBehaviour {
-  const annotations = ((pod.metadata as Obj | undefined)?.annotations ?? {}) as Record<string, string>;
-  const name = String(container.name ?? '');
+export function containerBehaviour(pod: Pod, container: Container, defaults: BehaviourDefaults = DEFAULT_BEHAVIOUR, restartPolicy?: string): ContainerBehaviour {
+  const annotations = annotationsOf(pod);
+  const name = container.name ?? '';
   const get = (key: string): string | undefined => annotations[`${ANNOTATION_PREFIX}${name}.${key}`] ?? annotations[`${ANNOTATION_PREFIX}${key}`];
-  const rp = restartPolicy ?? String((pod.spec as Obj | undefined)?.restartPolicy ?? 'Always');
-  const shell = parseShellForm(container.command as string[] | undefined, container.args as string[] | undefined);
+  const rp = restartPolicy ?? pod.spec?.restartPolicy ?? 'Always';
+  const shell = parseShellForm(container.command ?? undefined, container.args ?? undefined);
 
   let runSeconds = rp === 'Always' ? defaults.serviceRunSeconds : defaults.jobRunSeconds;
   let exitCode = defaults.exitCode;
@@ -174,9 +173,9 @@ export function containerBehaviour(pod: KubeObject, container: Obj, defaults: Be
   const code = get('exit-code');
   if (code !== undefined && /^\d+$/.test(code.trim())) exitCode = Number(code.trim()) % 256;
 
-  const probe = container.readinessProbe as Obj | undefined;
+  const probeDelay = container.readinessProbe?.initialDelaySeconds;
   let readyAfter = defaults.readyAfterSeconds;
-  if (probe && typeof probe.initialDelaySeconds === 'number') readyAfter = probe.initialDelaySeconds;
+  if (typeof probeDelay === 'number') readyAfter = probeDelay;
   const ra = parseNumber(get('ready-after-seconds'));
   if (ra !== undefined) readyAfter = ra;
   const neverReady = parseBool(get('never-ready')) ?? false;

@@ -5,10 +5,10 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startApiServer } from '../apiserver/server.js';
+import type { Node, Pod } from '../api/types.js';
 import { RestClientset } from '../client/rest.js';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'main.js');
-type Obj = Record<string, unknown>;
 
 test('kubelite nodes: bad flags end with a one-line error and exit 2', () => {
   const master = ['--master', 'https://127.0.0.1:1'];
@@ -34,8 +34,8 @@ test('kubelite nodes --master: registers the nodes, runs a pod, stops on SIGTERM
     await cs.resource({ group: '', version: 'v1', resource: 'namespaces' }).create('', { metadata: { name: 'default' } }).catch(() => {});
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const nodes = await cs.resource({ group: '', version: 'v1', resource: 'nodes' }).list('');
-      const ready = nodes.items.filter((n) => (((n.status as Obj | undefined)?.conditions ?? []) as Obj[]).some((c) => c.type === 'Ready' && c.status === 'True'));
+      const nodes: Node[] = (await cs.resource({ group: '', version: 'v1', resource: 'nodes' }).list('')).items;
+      const ready = nodes.filter((n) => (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'));
       if (ready.length === 2) break;
       if (Date.now() > deadline) throw new Error(`nodes not ready: ${stderr}`);
       await new Promise((r) => setTimeout(r, 50));
@@ -43,8 +43,8 @@ test('kubelite nodes --master: registers the nodes, runs a pod, stops on SIGTERM
     const pods = cs.resource({ group: '', version: 'v1', resource: 'pods' });
     await pods.create('default', { metadata: { name: 'p' }, spec: { nodeName: 'cli-1', containers: [{ name: 'c', image: 'nginx' }] } });
     for (;;) {
-      const p = await pods.get('default', 'p');
-      if ((p.status as Obj | undefined)?.phase === 'Running') break;
+      const p: Pod = await pods.get('default', 'p');
+      if (p.status?.phase === 'Running') break;
       if (Date.now() > deadline) throw new Error(`pod not running: ${stderr}`);
       await new Promise((r) => setTimeout(r, 50));
     }

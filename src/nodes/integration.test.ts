@@ -3,10 +3,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startApiServer, type ApiServer } from '../apiserver/server.js';
 import { RestClientset } from '../client/rest.js';
-import type { KubeObject } from '../client/types.js';
+import type { Event, Lease, Node, Pod, PodStatus } from '../api/types.js';
 import { startNodes, type NodesHandle } from './index.js';
 
-type Obj = Record<string, unknown>;
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NODES = { group: '', version: 'v1', resource: 'nodes' };
 const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' };
@@ -44,39 +43,43 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
   }
 }
 
-const cond = (o: KubeObject, type: string) => (((o.status as Obj | undefined)?.conditions ?? []) as Obj[]).find((c) => c.type === type);
+const cond = (o: Pod | Node, type: string) => (o.status?.conditions ?? []).find((c) => c.type === type);
+const getPod = (name: string): Promise<Pod> => cs.resource(PODS).get('default', name);
+const getLease = (name: string): Promise<Lease> => cs.resource(LEASES).get('kube-node-lease', name);
+const isHttp404 = (e: unknown): boolean => typeof e === 'object' && e !== null && 'code' in e && e.code === 404;
 
 test('nodes register and are Ready, without the not-ready taint; leases renew', async () => {
-  const list = await cs.resource(NODES).list('');
-  assert.deepEqual(list.items.map((n) => (n.metadata as Obj).name).sort(), ['kubelite-node-0', 'kubelite-node-1', 'kubelite-node-2']);
-  for (const n of list.items) {
+  const nodeList: Node[] = (await cs.resource(NODES).list('')).items;
+  assert.deepEqual(nodeList.map((n) => n.metadata!.name).sort(), ['kubelite-node-0', 'kubelite-node-1', 'kubelite-node-2']);
+  for (const n of nodeList) {
     assert.equal(cond(n, 'Ready')?.status, 'True');
-    assert.deepEqual(((n.spec as Obj).taints ?? []) as Obj[], []);
+    assert.deepEqual(n.spec!.taints ?? [], []);
   }
-  const zones = list.items.map((n) => ((n.metadata as Obj).labels as Record<string, string>)['topology.kubernetes.io/zone']).sort();
+  const zones = nodeList.map((n) => n.metadata!.labels!['topology.kubernetes.io/zone']).sort();
   assert.deepEqual(zones, ['a', 'b', 'c']);
-  const l0 = await cs.resource(LEASES).get('kube-node-lease', 'kubelite-node-0');
-  const t0 = (l0.spec as Obj).renewTime;
+  const l0 = await getLease('kubelite-node-0');
+  const t0 = l0.spec!.renewTime;
   assert.ok(t0);
-  await until('lease renewal', async () => (((await cs.resource(LEASES).get('kube-node-lease', 'kubelite-node-0')).spec as Obj).renewTime !== t0 ? true : undefined), 3000);
+  await until('lease renewal', async () => ((await getLease('kubelite-node-0')).spec!.renewTime !== t0 ? true : undefined), 3000);
 });
 
 test('a pod bound to a simulated node goes Running and Ready; deleting it removes it', async () => {
   const pods = cs.resource(PODS);
   await pods.create('default', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { nodeName: 'kubelite-node-1', containers: [{ name: 'nginx', image: 'nginx:1.25' }] } });
   const p = await until('web Ready', async () => {
-    const p = await pods.get('default', 'web');
+    const p = await getPod('web');
     return cond(p, 'Ready')?.status === 'True' ? p : undefined;
   });
-  const st = p.status as Obj;
+  const st = p.status!;
   assert.equal(st.phase, 'Running');
   assert.match(String(st.podIP), /^10\.64\.1\.\d+$/);
   assert.equal(st.hostIP, '10.0.0.3');
-  const c = (st.containerStatuses as Obj[])[0]!;
+  const c = st.containerStatuses![0]!;
   assert.equal(c.image, 'docker.io/library/nginx:1.25');
   assert.equal(c.ready, true);
   const events = await until('Started event', async () => {
-    const evs = (await cs.resource(EVENTS).list('default')).items.filter((e) => (e.involvedObject as Obj).name === 'web');
+    const all: Event[] = (await cs.resource(EVENTS).list('default')).items;
+    const evs = all.filter((e) => e.involvedObject!.name === 'web');
     return evs.some((e) => e.reason === 'Started') ? evs : undefined;
   });
   assert.ok(events.some((e) => e.reason === 'Pulled'));
@@ -86,24 +89,24 @@ test('a pod bound to a simulated node goes Running and Ready; deleting it remove
   assert.ok(still, 'graceful: still there');
   await until('web deleted', async () => {
     try {
-      await pods.get('default', 'web');
+      await getPod('web');
       return undefined;
     } catch (e) {
-      return (e as { code?: number }).code === 404 ? true : undefined;
+      return isHttp404(e) ? true : undefined;
     }
   }, 5000);
   // a `sleep` ignores SIGTERM: it goes at the end of its grace period, killed (137)
   await pods.create('default', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sleeper' }, spec: { nodeName: 'kubelite-node-1', containers: [{ name: 'c', image: 'busybox', command: ['sleep', '3600'] }] } });
-  await until('sleeper Running', async () => ((await pods.get('default', 'sleeper')).status as Obj).phase === 'Running');
+  await until('sleeper Running', async () => (await getPod('sleeper')).status!.phase === 'Running');
   const t0 = Date.now();
   await pods.delete('default', 'sleeper', { gracePeriodSeconds: 1 });
-  const seen: Obj[] = [];
+  const seen: (PodStatus | null | undefined)[] = [];
   await until('sleeper deleted', async () => {
     try {
-      seen.push((await pods.get('default', 'sleeper')).status as Obj);
+      seen.push((await getPod('sleeper')).status);
       return undefined;
     } catch (e) {
-      return (e as { code?: number }).code === 404 ? true : undefined;
+      return isHttp404(e) ? true : undefined;
     }
   }, 5000);
   assert.ok(Date.now() - t0 >= 900, `deleted after ${Date.now() - t0} ms`);
@@ -119,10 +122,10 @@ test('a Job-style pod (restartPolicy Never, sh -c "exit 3") ends Failed with exi
     spec: { nodeName: 'kubelite-node-2', restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'echo failing; exit 3'] }] },
   });
   const p = await until('job Failed', async () => {
-    const p = await pods.get('default', 'job');
-    return (p.status as Obj).phase === 'Failed' ? p : undefined;
+    const p = await getPod('job');
+    return p.status!.phase === 'Failed' ? p : undefined;
   });
-  const term = (((p.status as Obj).containerStatuses as Obj[])[0]!.state as Obj).terminated as Obj;
+  const term = p.status!.containerStatuses![0]!.state!.terminated!;
   assert.equal(term.exitCode, 3);
   assert.equal(term.reason, 'Error');
   assert.equal(cond(p, 'Ready')?.reason, 'PodCompleted');
@@ -136,9 +139,9 @@ test('a pod with init containers, then a crash-looping one, through the real API
     metadata: { name: 'init', annotations: { 'kubelite.dev/init.run-seconds': '0.3' } },
     spec: { nodeName: 'kubelite-node-0', initContainers: [{ name: 'init', image: 'busybox' }], containers: [{ name: 'app', image: 'nginx' }] },
   });
-  await until('init Ready', async () => cond(await pods.get('default', 'init'), 'Ready')?.status === 'True');
-  const p = await pods.get('default', 'init');
-  assert.equal(((((p.status as Obj).initContainerStatuses as Obj[])[0]!.state as Obj).terminated as Obj).reason, 'Completed');
+  await until('init Ready', async () => cond(await getPod('init'), 'Ready')?.status === 'True');
+  const p = await getPod('init');
+  assert.equal(p.status!.initContainerStatuses![0]!.state!.terminated!.reason, 'Completed');
   await pods.create('default', {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -146,11 +149,11 @@ test('a pod with init containers, then a crash-looping one, through the real API
     spec: { nodeName: 'kubelite-node-0', containers: [{ name: 'app', image: 'nginx' }] },
   });
   await until('crash restarted', async () => {
-    const st = ((await pods.get('default', 'crash')).status as Obj | undefined)?.containerStatuses as Obj[] | undefined;
+    const st = (await getPod('crash')).status?.containerStatuses;
     return st && st[0]!.restartCount === 1 ? true : undefined;
   });
   await until('CrashLoopBackOff', async () => {
-    const st = ((await pods.get('default', 'crash')).status as Obj | undefined)?.containerStatuses as Obj[] | undefined;
-    return ((st?.[0]?.state as Obj | undefined)?.waiting as Obj | undefined)?.reason === 'CrashLoopBackOff' ? true : undefined;
+    const st = (await getPod('crash')).status?.containerStatuses;
+    return st?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff' ? true : undefined;
   });
 });

@@ -2,12 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { containerBehaviour, DEFAULT_BEHAVIOUR, parseShellForm } from './behaviour.js';
 import { containerTimeline, imageID, normalizeImage, simulatePod } from './simulate.js';
-import type { KubeObject } from '../client/types.js';
+import type { Pod, PodSpec } from '../api/types.js';
 
-type Obj = Record<string, unknown>;
 const T0 = Date.UTC(2026, 0, 1);
 
-function pod(spec: Obj, annotations: Record<string, string> = {}): KubeObject {
+function pod(spec: PodSpec, annotations: Record<string, string> = {}): Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -16,12 +15,12 @@ function pod(spec: Obj, annotations: Record<string, string> = {}): KubeObject {
   };
 }
 
-function at(p: KubeObject, secondsAfter: number, extra: Partial<Parameters<typeof simulatePod>[0]> = {}) {
+function at(p: Pod, secondsAfter: number, extra: Partial<Parameters<typeof simulatePod>[0]> = {}) {
   return simulatePod({ pod: p, acceptedAt: T0, startDelayMs: 0, now: T0 + secondsAfter * 1000, hostIP: '10.0.0.2', podIP: '10.64.0.2', ...extra });
 }
 
-const cs = (r: ReturnType<typeof simulatePod>, i = 0) => (r.status.containerStatuses as Obj[])[i]!;
-const cond = (r: ReturnType<typeof simulatePod>, type: string) => (r.status.conditions as Obj[]).find((c) => c.type === type)?.status;
+const cs = (r: ReturnType<typeof simulatePod>, i = 0) => r.status.containerStatuses![i]!;
+const cond = (r: ReturnType<typeof simulatePod>, type: string) => r.status.conditions!.find((c) => c.type === type)?.status;
 
 test('shell forms: sleep, exit, sh -c scripts, endless loops, unrecognised commands', () => {
   assert.deepEqual(parseShellForm(['sleep', '5'], undefined), { runSeconds: 5 });
@@ -73,7 +72,7 @@ test('restartPolicy Always: Pending (ContainerCreating) → Running and Ready, r
   const p = pod({});
   const pending = at(p, 0, { startDelayMs: 500 });
   assert.equal(pending.phase, 'Pending');
-  assert.deepEqual((cs(pending).state as Obj).waiting, { reason: 'ContainerCreating' });
+  assert.deepEqual(cs(pending).state!.waiting, { reason: 'ContainerCreating' });
   assert.equal(cond(pending, 'PodReadyToStartContainers'), 'False');
   assert.equal(pending.next, T0 + 500);
   const running = at(p, 1, { startDelayMs: 500 });
@@ -84,7 +83,7 @@ test('restartPolicy Always: Pending (ContainerCreating) → Running and Ready, r
   assert.equal(c.restartCount, 0);
   assert.equal(c.image, 'docker.io/library/nginx:latest');
   assert.match(String(c.containerID), /^kubelite:\/\/[0-9a-f]{64}$/);
-  assert.ok((c.state as Obj).running);
+  assert.ok(c.state!.running);
   for (const t of ['PodScheduled', 'PodReadyToStartContainers', 'Initialized', 'ContainersReady', 'Ready']) {
     if (t === 'PodScheduled') continue;
     assert.equal(cond(running, t), 'True', t);
@@ -108,13 +107,13 @@ test('readiness delay from the probe, and never-ready', () => {
   const never = at(pod({}, { 'kubelite.dev/never-ready': 'true' }), 100);
   assert.equal(never.phase, 'Running');
   assert.equal(cond(never, 'Ready'), 'False');
-  assert.equal((never.status.conditions as Obj[]).find((c) => c.type === 'Ready')!.reason, 'ContainersNotReady');
+  assert.equal(never.status.conditions!.find((c) => c.type === 'Ready')!.reason, 'ContainersNotReady');
 });
 
 test('restartPolicy Never: Succeeded or Failed after the run, with the terminated state', () => {
   const ok = at(pod({ restartPolicy: 'Never' }), 1);
   assert.equal(ok.phase, 'Succeeded');
-  const t = (cs(ok).state as Obj).terminated as Obj;
+  const t = cs(ok).state!.terminated!;
   assert.equal(t.exitCode, 0);
   assert.equal(t.reason, 'Completed');
   assert.equal(cond(ok, 'Ready'), 'False');
@@ -122,7 +121,7 @@ test('restartPolicy Never: Succeeded or Failed after the run, with the terminate
   assert.equal(at(pod({ restartPolicy: 'Never' }), 0.5).phase, 'Running');
   const bad = at(pod({ restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'exit 3'] }] }, { 'kubelite.dev/termination-message': 'boom' }), 0);
   assert.equal(bad.phase, 'Failed');
-  const bt = (cs(bad).state as Obj).terminated as Obj;
+  const bt = cs(bad).state!.terminated!;
   assert.deepEqual([bt.exitCode, bt.reason, bt.message], [3, 'Error', 'boom']);
 });
 
@@ -131,12 +130,12 @@ test('restartPolicy OnFailure: a failing container restarts with back-off; a suc
   // run 0..1, restart at once, run 1..2, back-off 10 s (2..12), run 12..13, back-off 20 s ...
   const r = at(p, 1.5);
   assert.equal(cs(r).restartCount, 1);
-  assert.ok((cs(r).state as Obj).running);
-  assert.equal(((cs(r).lastState as Obj).terminated as Obj).exitCode, 1);
+  assert.ok(cs(r).state!.running);
+  assert.equal(cs(r).lastState!.terminated!.exitCode, 1);
   const w = at(p, 5);
   assert.equal(w.phase, 'Running');
-  assert.equal(((cs(w).state as Obj).waiting as Obj).reason, 'CrashLoopBackOff');
-  assert.match(String(((cs(w).state as Obj).waiting as Obj).message), /^back-off 10s restarting failed container=c pod=p_default\(uid-1\)$/);
+  assert.equal(cs(w).state!.waiting!.reason, 'CrashLoopBackOff');
+  assert.match(String(cs(w).state!.waiting!.message), /^back-off 10s restarting failed container=c pod=p_default\(uid-1\)$/);
   assert.equal(w.next, T0 + 12_000);
   assert.equal(cs(at(p, 12.5)).restartCount, 2);
   assert.equal(at(p, 20).next, T0 + 33_000);
@@ -166,7 +165,7 @@ test('restartPolicy Always: crash-after-seconds crash-loops with restartCount', 
   assert.equal(r.phase, 'Running');
   assert.equal(cs(r).restartCount, 1);
   const w = at(p, 5);
-  assert.equal(((cs(w).state as Obj).waiting as Obj).reason, 'CrashLoopBackOff');
+  assert.equal(cs(w).state!.waiting!.reason, 'CrashLoopBackOff');
   assert.equal(cond(w, 'Ready'), 'False');
 });
 
@@ -180,23 +179,23 @@ test('init containers run in order first; Initialized False meanwhile; a failed 
   const r1 = at(p, 1);
   assert.equal(r1.phase, 'Pending');
   assert.equal(cond(r1, 'Initialized'), 'False');
-  const inits = r1.status.initContainerStatuses as Obj[];
-  assert.ok((inits[0]!.state as Obj).running);
-  assert.equal(((inits[1]!.state as Obj).waiting as Obj).reason, 'PodInitializing');
-  assert.equal(((cs(r1).state as Obj).waiting as Obj).reason, 'PodInitializing');
+  const inits = r1.status.initContainerStatuses!;
+  assert.ok(inits[0]!.state!.running);
+  assert.equal(inits[1]!.state!.waiting!.reason, 'PodInitializing');
+  assert.equal(cs(r1).state!.waiting!.reason, 'PodInitializing');
   assert.equal(r1.next, T0 + 2000);
   const r2 = at(p, 3);
-  assert.equal((((r2.status.initContainerStatuses as Obj[])[0]!.state as Obj).terminated as Obj).reason, 'Completed');
-  assert.ok(((r2.status.initContainerStatuses as Obj[])[1]!.state as Obj).running);
+  assert.equal(r2.status.initContainerStatuses![0]!.state!.terminated!.reason, 'Completed');
+  assert.ok(r2.status.initContainerStatuses![1]!.state!.running);
   const r3 = at(p, 5);
   assert.equal(r3.phase, 'Running');
   assert.equal(cond(r3, 'Initialized'), 'True');
   assert.equal(cond(r3, 'Ready'), 'True');
-  assert.equal(String(((cs(r3).state as Obj).running as Obj).startedAt), '2026-01-01T00:00:05Z');
+  assert.equal(String(cs(r3).state!.running!.startedAt), '2026-01-01T00:00:05Z');
   const failing = pod({ restartPolicy: 'Never', initContainers: [{ name: 'i1', image: 'busybox', command: ['sh', '-c', 'exit 2'] }] });
   const f = at(failing, 1);
   assert.equal(f.phase, 'Failed');
-  assert.equal(((cs(f).state as Obj).waiting as Obj).reason, 'PodInitializing');
+  assert.equal(cs(f).state!.waiting!.reason, 'PodInitializing');
 });
 
 test('activeDeadlineSeconds: Failed with reason DeadlineExceeded, containers killed', () => {
@@ -207,7 +206,7 @@ test('activeDeadlineSeconds: Failed with reason DeadlineExceeded, containers kil
   const after = at(p, 5);
   assert.equal(after.phase, 'Failed');
   assert.equal(after.status.reason, 'DeadlineExceeded');
-  assert.equal(((cs(after).state as Obj).terminated as Obj).exitCode, 137);
+  assert.equal(cs(after).state!.terminated!.exitCode, 137);
   // a pod that finishes before its deadline keeps its own phase
   assert.equal(at(pod({ restartPolicy: 'Never', activeDeadlineSeconds: 5 }), 10).phase, 'Succeeded');
 });
@@ -222,7 +221,7 @@ test('graceful deletion: stops after min(grace period, run left); exit 137 when 
   const r2 = at(forever, 40, { deletion: del });
   assert.equal(r2.stopped, true);
   assert.equal(r2.phase, 'Failed');
-  assert.deepEqual([((cs(r2).state as Obj).terminated as Obj).exitCode, ((cs(r2).state as Obj).terminated as Obj).reason], [137, 'Error']);
+  assert.deepEqual([cs(r2).state!.terminated!.exitCode, cs(r2).state!.terminated!.reason], [137, 'Error']);
   // a job finishing its run within the grace period ends on its own terms
   const job = pod({ restartPolicy: 'Never' }, { 'kubelite.dev/run-seconds': '15' });
   const j = at(job, 15, { deletion: del });
@@ -232,12 +231,12 @@ test('graceful deletion: stops after min(grace period, run left); exit 137 when 
   const server = at(pod({}), 10, { deletion: del });
   assert.equal(server.stopped, true);
   assert.equal(server.phase, 'Succeeded');
-  assert.deepEqual([((cs(server).state as Obj).terminated as Obj).exitCode, ((cs(server).state as Obj).terminated as Obj).reason], [0, 'Completed']);
+  assert.deepEqual([cs(server).state!.terminated!.exitCode, cs(server).state!.terminated!.reason], [0, 'Completed']);
   // stop-seconds: handles SIGTERM in 2 s, exit 0
   const quick = pod({ containers: [{ name: 'c', image: 'busybox', command: ['sleep', 'infinity'] }] }, { 'kubelite.dev/stop-seconds': '2' });
   const q = at(quick, 12, { deletion: del });
   assert.equal(q.stopped, true);
-  assert.equal(((cs(q).state as Obj).terminated as Obj).exitCode, 0);
+  assert.equal(cs(q).state!.terminated!.exitCode, 0);
   assert.equal(q.phase, 'Succeeded');
   // grace 0: at once
   assert.equal(at(forever, 10, { deletion: { at: T0 + 10_000, graceMs: 0 } }).stopped, true);
@@ -246,8 +245,8 @@ test('graceful deletion: stops after min(grace period, run left); exit 137 when 
 test('condition transition times hold while their status holds', () => {
   const p = pod({ containers: [{ name: 'c', image: 'nginx', readinessProbe: { initialDelaySeconds: 5 } }] });
   const r1 = at(p, 1);
-  const r2 = at(p, 6, { previousConditions: r1.status.conditions as Obj[] });
-  const get = (r: ReturnType<typeof simulatePod>, t: string) => (r.status.conditions as Obj[]).find((c) => c.type === t)!.lastTransitionTime;
+  const r2 = at(p, 6, { previousConditions: r1.status.conditions! });
+  const get = (r: ReturnType<typeof simulatePod>, t: string) => r.status.conditions!.find((c) => c.type === t)!.lastTransitionTime;
   assert.equal(get(r2, 'Initialized'), get(r1, 'Initialized'));
   assert.equal(get(r2, 'Ready'), '2026-01-01T00:00:06Z');
 });

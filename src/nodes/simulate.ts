@@ -2,10 +2,9 @@
 // is being deleted, the status a kubelet would report at a moment — and when it next changes.
 // Pure (no I/O, no clock): the agent calls it whenever a pod's timer fires or the pod changes.
 import { createHash } from 'node:crypto';
-import type { KubeObject } from '../client/types.js';
+import { nameOf, namespaceOf, uidOf } from '../api/meta/object.js';
+import type { Container, ContainerState as ReportedState, ContainerStatus, Pod, PodCondition, PodStatus } from '../api/types.js';
 import { containerBehaviour, DEFAULT_BEHAVIOUR, type BehaviourDefaults, type ContainerBehaviour } from './behaviour.js';
-
-type Obj = Record<string, unknown>;
 
 export const BACKOFF_INITIAL_MS = 10_000;
 export const BACKOFF_MAX_MS = 300_000;
@@ -145,7 +144,7 @@ export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnF
 }
 
 export interface SimulateInput {
-  pod: KubeObject;
+  pod: Pod;
   /** When the node accepted the pod (status.startTime). */
   acceptedAt: number;
   /** ContainerCreating lasts this long. */
@@ -159,12 +158,12 @@ export interface SimulateInput {
   /** Report PodScheduled too (a pod created with spec.nodeName, that no scheduler bound). */
   reportScheduled?: boolean;
   /** The conditions last reported (their lastTransitionTime is kept while their status holds). */
-  previousConditions?: Obj[];
+  previousConditions?: PodCondition[];
 }
 
 export interface SimulateResult {
   /** The status fields the node owns (a strategic merge patch's `status`). */
-  status: Obj;
+  status: PodStatus;
   phase: string;
   /** The next moment the status changes by itself. */
   next?: number;
@@ -174,15 +173,11 @@ export interface SimulateResult {
   initContainers: Map<string, ContainerState>;
 }
 
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
-
-function statusOf(pod: KubeObject, c: Obj, st: ContainerState, uid: string, isInit: boolean): Obj {
-  const name = str(c.name);
-  const image = str(c.image);
+function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string): ContainerStatus {
+  const name = c.name ?? '';
+  const image = c.image ?? '';
   const norm = normalizeImage(image).ref;
-  const term = (t: Terminated, restartCount: number): Obj => ({
+  const term = (t: Terminated, restartCount: number): ReportedState => ({
     terminated: {
       exitCode: t.exitCode,
       reason: t.reason,
@@ -192,7 +187,7 @@ function statusOf(pod: KubeObject, c: Obj, st: ContainerState, uid: string, isIn
       containerID: containerID(uid, name, restartCount),
     },
   });
-  let state: Obj;
+  let state: ReportedState;
   let started = false;
   let cid: string | undefined;
   if (st.kind === 'running') {
@@ -203,12 +198,12 @@ function statusOf(pod: KubeObject, c: Obj, st: ContainerState, uid: string, isIn
     state = term(st.terminated!, st.restartCount);
     cid = containerID(uid, name, st.restartCount);
   } else {
-    const msg = st.waitingReason === 'CrashLoopBackOff' ? `${st.waitingMessage ?? ''} pod=${str((pod.metadata as Obj).name)}_${str((pod.metadata as Obj).namespace)}(${uid})` : undefined;
+    const msg = st.waitingReason === 'CrashLoopBackOff' ? `${st.waitingMessage ?? ''} pod=${nameOf(pod)}_${namespaceOf(pod)}(${uid})` : undefined;
     state = { waiting: { reason: st.waitingReason ?? 'ContainerCreating', ...(msg ? { message: msg } : {}) } };
     if (st.last) cid = containerID(uid, name, st.restartCount - 1 < 0 ? 0 : st.restartCount - 1);
   }
   const everRan = st.kind !== 'waiting' || st.last !== undefined;
-  const out: Obj = {
+  return {
     name,
     state,
     lastState: st.last ? term(st.last, st.restartCount - 1) : {},
@@ -219,27 +214,31 @@ function statusOf(pod: KubeObject, c: Obj, st: ContainerState, uid: string, isIn
     ...(cid ? { containerID: cid } : {}),
     started,
   };
-  void isInit;
-  return out;
 }
 
-function condition(type: string, status: boolean, at: number, prev: Obj[] | undefined, reason?: string, message?: string): Obj {
+function condition(type: string, status: boolean, at: number, prev: PodCondition[] | undefined, reason?: string, message?: string): PodCondition {
   const s = status ? 'True' : 'False';
   const old = prev?.find((c) => c.type === type);
   const lt = old && old.status === s && typeof old.lastTransitionTime === 'string' ? old.lastTransitionTime : rfc3339(at);
   return { type, status: s, lastProbeTime: null, lastTransitionTime: lt, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
 }
 
+const containerName = (c: Container): string => c.name ?? '';
+
+/** spec.restartPolicy as the kubelet reads it (empty: Always, its default). */
+function restartPolicyOf(p: string | null | undefined): 'Always' | 'OnFailure' | 'Never' {
+  return p === 'OnFailure' || p === 'Never' ? p : 'Always';
+}
+
 /** The status of `pod` at `input.now`. */
 export function simulatePod(input: SimulateInput): SimulateResult {
   const { pod, now } = input;
-  const spec = (pod.spec ?? {}) as Obj;
-  const meta = (pod.metadata ?? {}) as Obj;
-  const uid = str(meta.uid);
-  const rp = (str(spec.restartPolicy) || 'Always') as 'Always' | 'OnFailure' | 'Never';
+  const spec = pod.spec ?? {};
+  const uid = uidOf(pod);
+  const rp = restartPolicyOf(spec.restartPolicy);
   const defaults = input.defaults ?? DEFAULT_BEHAVIOUR;
-  const inits = (Array.isArray(spec.initContainers) ? spec.initContainers : []) as Obj[];
-  const mains = (Array.isArray(spec.containers) ? spec.containers : []) as Obj[];
+  const inits = spec.initContainers ?? [];
+  const mains = spec.containers ?? [];
   const startAt = input.acceptedAt + input.startDelayMs;
   const ads = typeof spec.activeDeadlineSeconds === 'number' ? spec.activeDeadlineSeconds : undefined;
   const deadlineAt = ads !== undefined ? input.acceptedAt + ads * 1000 : Infinity;
@@ -260,15 +259,15 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   let mainStart: number | undefined;
   const sandboxReady = now >= startAt && !(kill && kill.at < startAt);
   if (now < startAt || (kill && kill.at < startAt)) {
-    for (const c of inits) initStates.set(str(c.name), waiting('PodInitializing'));
-    for (const c of mains) mainStates.set(str(c.name), waiting(inits.length > 0 ? 'PodInitializing' : 'ContainerCreating'));
+    for (const c of inits) initStates.set(containerName(c), waiting('PodInitializing'));
+    for (const c of mains) mainStates.set(containerName(c), waiting(inits.length > 0 ? 'PodInitializing' : 'ContainerCreating'));
     if (!(kill && kill.at < startAt)) consider(startAt);
     initialized = inits.length === 0;
   } else {
     let cursor = startAt;
     let blocked = false;
     for (const c of inits) {
-      const name = str(c.name);
+      const name = containerName(c);
       if (blocked) {
         initStates.set(name, waiting('PodInitializing'));
         continue;
@@ -295,7 +294,7 @@ export function simulatePod(input: SimulateInput): SimulateResult {
       mainStart = cursor;
     }
     for (const c of mains) {
-      const name = str(c.name);
+      const name = containerName(c);
       if (mainStart === undefined || (kill && kill.at < mainStart)) {
         mainStates.set(name, waiting('PodInitializing'));
         continue;
@@ -331,15 +330,15 @@ export function simulatePod(input: SimulateInput): SimulateResult {
 
   // Conditions.
   const prev = input.previousConditions;
-  const notReadyNames = mains.filter((c) => !mainStates.get(str(c.name))!.ready).map((c) => str(c.name));
+  const notReadyNames = mains.filter((c) => !mainStates.get(containerName(c))!.ready).map((c) => containerName(c));
   const containersReady = notReadyNames.length === 0 && !terminal;
-  const gates = (Array.isArray(spec.readinessGates) ? spec.readinessGates : []) as Obj[];
-  const podConds = ((pod.status as Obj | undefined)?.conditions ?? []) as Obj[];
-  const failedGates = gates.map((g) => str(g.conditionType)).filter((t) => !podConds.some((c) => c.type === t && c.status === 'True'));
-  const conditions: Obj[] = [];
+  const gates = spec.readinessGates ?? [];
+  const podConds = pod.status?.conditions ?? [];
+  const failedGates = gates.map((g) => g.conditionType ?? '').filter((t) => !podConds.some((c) => c.type === t && c.status === 'True'));
+  const conditions: PodCondition[] = [];
   if (input.reportScheduled) conditions.push(condition('PodScheduled', true, input.acceptedAt, prev));
   conditions.push(condition('PodReadyToStartContainers', sandboxReady && !isStopped, now, prev));
-  const incompleteInits = inits.filter((c) => c.restartPolicy !== 'Always' && !(initStates.get(str(c.name))?.kind === 'terminated' && initStates.get(str(c.name))!.terminated!.exitCode === 0)).map((c) => str(c.name));
+  const incompleteInits = inits.filter((c) => c.restartPolicy !== 'Always' && !(initStates.get(containerName(c))?.kind === 'terminated' && initStates.get(containerName(c))!.terminated!.exitCode === 0)).map((c) => containerName(c));
   conditions.push(
     initialized || (terminal && !initFailed)
       ? condition('Initialized', true, now, prev)
@@ -358,7 +357,7 @@ export function simulatePod(input: SimulateInput): SimulateResult {
 
   const hostNetwork = spec.hostNetwork === true;
   const ip = hostNetwork ? input.hostIP : input.podIP;
-  const status: Obj = {
+  const status: PodStatus = {
     phase,
     conditions,
     ...(reason ? { reason, message } : {}),
@@ -366,8 +365,8 @@ export function simulatePod(input: SimulateInput): SimulateResult {
     hostIPs: [{ ip: input.hostIP }],
     ...(sandboxReady || mainStart !== undefined ? { podIP: ip, podIPs: [{ ip }] } : {}),
     startTime: rfc3339(input.acceptedAt),
-    ...(inits.length > 0 ? { initContainerStatuses: inits.map((c) => statusOf(pod, c, initStates.get(str(c.name))!, uid, true)) } : {}),
-    containerStatuses: mains.map((c) => statusOf(pod, c, mainStates.get(str(c.name))!, uid, false)),
+    ...(inits.length > 0 ? { initContainerStatuses: inits.map((c) => statusOf(pod, c, initStates.get(containerName(c))!, uid)) } : {}),
+    containerStatuses: mains.map((c) => statusOf(pod, c, mainStates.get(containerName(c))!, uid)),
   };
   if (kill) consider(kill.at);
   if (terminal) next = undefined;

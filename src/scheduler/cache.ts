@@ -1,7 +1,8 @@
 // The scheduler's cache (kube-scheduler's internal/cache): per-node aggregates kept incrementally
 // from the informers' events, plus the pods the scheduler has assumed (bound, or binding, but not
 // yet seen back from the watch), so a burst never overcommits a node.
-import type { KubeObject } from '../client/types.js';
+import { nameOf } from '../api/meta/object.js';
+import type { Node, Pod } from '../api/types.js';
 import { addPodToNode, emptyNodeInfo, labelSetKey, newPodInfo, removePodFromNode, setNode, type LabelMatcher, type NodeInfo, type PodInfo } from './model.js';
 
 /** Pods of one namespace with the same labels, counted per node. */
@@ -10,8 +11,8 @@ interface LabelSet {
   perNode: Map<NodeInfo, number>;
 }
 
-export function isTerminal(pod: KubeObject): boolean {
-  const phase = (pod.status as { phase?: string } | undefined)?.phase;
+export function isTerminal(pod: Pod): boolean {
+  const phase = pod.status?.phase;
   return phase === 'Succeeded' || phase === 'Failed';
 }
 
@@ -60,8 +61,8 @@ export class SchedulerCache {
     return ni;
   }
 
-  addOrUpdateNode(node: KubeObject): void {
-    const name = String((node.metadata as { name?: string } | undefined)?.name ?? '');
+  addOrUpdateNode(node: Node): void {
+    const name = nameOf(node);
     const ni = this.ensure(name);
     setNode(ni, node);
     if (!this.listed.has(ni)) {
@@ -80,7 +81,7 @@ export class SchedulerCache {
   }
 
   /** Counts a pod on its node (or moves it); terminal pods are not counted. */
-  addOrUpdatePod(pod: KubeObject): void {
+  addOrUpdatePod(pod: Pod): void {
     const p = newPodInfo(pod);
     if (p.nodeName === '' || isTerminal(pod)) {
       this.removePod(p.key);

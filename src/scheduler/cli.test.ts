@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startApiServer } from '../apiserver/server.js';
+import type { Lease } from '../api/types.js';
 import { RestClientset } from '../client/rest.js';
 import { freePort } from '../../test/support/ports.js';
 
@@ -39,16 +40,16 @@ test('kubelite scheduler: leader lease, /readyz and /metrics, SIGTERM releases t
   try {
     await cs.resource(NAMESPACES).create('', { metadata: { name: 'kube-system' } }).catch(() => undefined);
     await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, `readyz (${stderr})`);
-    const lease = await cs.resource(LEASES).get('kube-system', 'test-scheduler');
-    assert.match(String((lease.spec as { holderIdentity: string }).holderIdentity), /_/);
+    const lease: Lease = await cs.resource(LEASES).get('kube-system', 'test-scheduler');
+    assert.match(String(lease.spec!.holderIdentity), /_/);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     assert.match(metrics, /scheduler_pending_pods\{queue="active"\} 0/);
     assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
     child.kill('SIGTERM');
     const code = await new Promise((r) => child.once('exit', r));
     assert.equal(code, 0, stderr);
-    const released = await cs.resource(LEASES).get('kube-system', 'test-scheduler');
-    assert.equal((released.spec as { holderIdentity: string }).holderIdentity, '');
+    const released: Lease = await cs.resource(LEASES).get('kube-system', 'test-scheduler');
+    assert.equal(released.spec!.holderIdentity, '');
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     cs.close();

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject } from '../client/types.js';
+import type { Container, Node, NodeSelectorRequirement, Pod, PodAffinityTerm, PodSpec, Taint } from '../api/types.js';
 import { SchedulerCache } from './cache.js';
 import { ERR_AFFINITY, ERR_ANTI_AFFINITY, ERR_EXISTING_ANTI_AFFINITY, ERR_NODE_AFFINITY, ERR_NOT_READY, ERR_PORTS, ERR_SPREAD, ERR_SPREAD_LABEL, ERR_UNSCHEDULABLE, filter, fitErrorMessage, numFeasibleNodesToFind, preFilter, schedulePod, score } from './framework.js';
 import { newPodInfo, podRequests, systemDefaultSpread } from './model.js';
 
-function node(name: string, o: { cpu?: string; memory?: string; pods?: string; labels?: Record<string, string>; taints?: unknown[]; unschedulable?: boolean; ready?: boolean; eph?: string } = {}): KubeObject {
+function node(name: string, o: { cpu?: string; memory?: string; pods?: string; labels?: Record<string, string>; taints?: Taint[]; unschedulable?: boolean; ready?: boolean; eph?: string } = {}): Node {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -19,7 +19,7 @@ function node(name: string, o: { cpu?: string; memory?: string; pods?: string; l
 }
 
 let seq = 0;
-function pod(o: { name?: string; ns?: string; node?: string; cpu?: string; memory?: string; labels?: Record<string, string>; spec?: Record<string, unknown>; containers?: unknown[]; phase?: string } = {}): KubeObject {
+function pod(o: { name?: string; ns?: string; node?: string; cpu?: string; memory?: string; labels?: Record<string, string>; spec?: PodSpec; containers?: Container[]; phase?: string } = {}): Pod {
   const requests: Record<string, string> = {};
   if (o.cpu) requests.cpu = o.cpu;
   if (o.memory) requests.memory = o.memory;
@@ -32,7 +32,7 @@ function pod(o: { name?: string; ns?: string; node?: string; cpu?: string; memor
   };
 }
 
-function cacheOf(nodes: KubeObject[], pods: KubeObject[] = []): SchedulerCache {
+function cacheOf(nodes: Node[], pods: Pod[] = []): SchedulerCache {
   const c = new SchedulerCache();
   for (const n of nodes) c.addOrUpdateNode(n);
   for (const p of pods) c.addOrUpdatePod(p);
@@ -40,13 +40,13 @@ function cacheOf(nodes: KubeObject[], pods: KubeObject[] = []): SchedulerCache {
 }
 
 /** The reasons a pod gets on one node ([] when it fits). */
-function reasons(c: SchedulerCache, p: KubeObject, nodeName: string): string[] {
+function reasons(c: SchedulerCache, p: Pod, nodeName: string): string[] {
   const st = filter(preFilter(c, newPodInfo(p)), c.nodeInfo(nodeName)!);
   return st ? st.reasons : [];
 }
 
 test('pod requests: containers, init containers, sidecars, overhead', () => {
-  const cases: { name: string; spec: Record<string, unknown>; want: Record<string, number> }[] = [
+  const cases: { name: string; spec: PodSpec; want: Record<string, number> }[] = [
     { name: 'sum of containers', spec: { containers: [{ resources: { requests: { cpu: '100m', memory: '1Mi' } } }, { resources: { requests: { cpu: '200m' } } }] }, want: { cpu: 300, memory: 1048576 } },
     { name: 'init bigger', spec: { containers: [{ resources: { requests: { cpu: '100m' } } }], initContainers: [{ resources: { requests: { cpu: '1' } } }] }, want: { cpu: 1000 } },
     { name: 'overhead added', spec: { containers: [{ resources: { requests: { cpu: '100m' } } }], overhead: { cpu: '50m' } }, want: { cpu: 150 } },
@@ -76,7 +76,7 @@ test('filters: table', () => {
   ];
   const existing = [pod({ node: 'small', cpu: '400m' }), pod({ node: 'ready', containers: [{ ports: [{ containerPort: 80, hostPort: 8080 }] }] })];
   const c = cacheOf(nodes, existing);
-  const cases: { name: string; pod: KubeObject; node: string; want: string[] }[] = [
+  const cases: { name: string; pod: Pod; node: string; want: string[] }[] = [
     { name: 'fits', pod: pod({ cpu: '1' }), node: 'ready', want: [] },
     { name: 'not ready', pod: pod(), node: 'notready', want: [ERR_NOT_READY] },
     { name: 'unschedulable', pod: pod(), node: 'cordoned', want: [ERR_UNSCHEDULABLE] },
@@ -98,7 +98,7 @@ test('filters: table', () => {
         ['DoesNotExist', { key: 'zone', operator: 'DoesNotExist' }, 'ready', true],
         ['Gt', { key: 'size', operator: 'Gt', values: ['5'] }, 'zoned', true],
         ['Lt', { key: 'size', operator: 'Lt', values: ['5'] }, 'zoned', false],
-      ] as const
+      ] satisfies [string, NodeSelectorRequirement, string, boolean][]
     ).map(([op, expr, n, ok]) => ({
       name: `node affinity ${op}`,
       pod: pod({ spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [expr] }] } } } } }),
@@ -163,7 +163,7 @@ test('topology spread DoNotSchedule', () => {
 
 test('scores: least allocated, preferred affinity, PreferNoSchedule, spread', () => {
   const c = cacheOf([node('busy'), node('idle')], [pod({ node: 'busy', cpu: '3', memory: '6Gi' })]);
-  const pick = (p: KubeObject) => schedulePod(c, newPodInfo(p), 0, () => 0.99).node;
+  const pick = (p: Pod) => schedulePod(c, newPodInfo(p), 0, () => 0.99).node;
   assert.equal(pick(pod({ cpu: '100m' })), 'idle');
   const cz = cacheOf([node('a', { labels: { disk: 'ssd' } }), node('b')]);
   const pref = pod({ spec: { affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 50, preference: { matchExpressions: [{ key: 'disk', operator: 'In', values: ['ssd'] }] } }] } } } });
@@ -229,7 +229,7 @@ test('pod affinity namespaceSelector and namespaces', () => {
   const c = cacheOf(nodes, [pod({ node: 'a1', ns: 'team-x', labels: { app: 'db' } })]);
   c.setNamespace('team-x', { team: 'x' });
   c.setNamespace('default', {});
-  const term = (extra: Record<string, unknown>) =>
+  const term = (extra: PodAffinityTerm) =>
     pod({ spec: { affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'db' } }, topologyKey: 'zone', ...extra }] } } } });
   // Own namespace only: the db in team-x does not count.
   assert.deepEqual(reasons(c, term({}), 'a1'), [ERR_AFFINITY]);
@@ -256,7 +256,7 @@ test('system default spread (ScheduleAnyway, hostname and zone) scores nodes mis
 test('spread counts: pods per node by label set, without pods being deleted, other namespaces or ended pods; the selector runs once per label set', () => {
   const web = { app: 'web' };
   const deleting = pod({ node: 'a', labels: web });
-  (deleting.metadata as Record<string, unknown>).deletionTimestamp = '2026-01-01T00:00:00Z';
+  deleting.metadata!.deletionTimestamp = '2026-01-01T00:00:00Z';
   const c = cacheOf(
     [node('a'), node('b')],
     [pod({ node: 'a', labels: web }), pod({ node: 'a', labels: web }), pod({ node: 'b', labels: web }), pod({ node: 'b', labels: { app: 'db' } }), pod({ node: 'b', labels: web, ns: 'other' }), deleting],

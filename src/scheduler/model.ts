@@ -1,10 +1,11 @@
 // The scheduler's view of pods and nodes: each pod and node parsed once into what the filters and
 // scores read (kube-scheduler's framework.PodInfo / NodeInfo), so the per-node loop touches plain
 // numbers and precompiled matchers only.
-import type { KubeObject } from '../client/types.js';
 import { compileLabelSelector, type LabelSelectorObject } from '../machinery/selectors/index.js';
+import { deletionTimestampOf, labelsOf, nameOf, namespaceOf, uidOf } from '../api/meta/object.js';
 import { parseQuantity } from '../api/meta/quantity.js';
-import { compileNodeSelectorTerm as compileTerm, compileNodeSelectorTerms as compileTerms, toleratesTaint, type NodeMatcher, type NodeSelectorTerm, type Taint, type Toleration } from '../machinery/selectors/node-affinity.js';
+import type * as api from '../api/types.js';
+import { compileNodeSelectorTerm as compileTerm, compileNodeSelectorTerms as compileTerms, toleratesTaint, type NodeMatcher, type NodeSelectorRequirement, type NodeSelectorTerm, type Taint, type Toleration } from '../machinery/selectors/node-affinity.js';
 
 // ------------------------------------------------------------------------------ resources
 
@@ -34,10 +35,10 @@ export function amountOf(resource: string, q: unknown): number {
   return v;
 }
 
-export function resourcesOf(list: unknown): Resources {
+export function resourcesOf(list: Readonly<Record<string, string>> | null | undefined): Resources {
   const out: Resources = {};
   if (typeof list !== 'object' || list === null) return out;
-  for (const [name, q] of Object.entries(list as Record<string, unknown>)) out[name] = amountOf(name, q);
+  for (const [name, q] of Object.entries(list)) out[name] = amountOf(name, q);
   return out;
 }
 
@@ -49,15 +50,13 @@ function maxInto(into: Resources, r: Resources): void {
   for (const k in r) if ((into[k] ?? 0) < r[k]!) into[k] = r[k]!;
 }
 
-type Container = { name?: string; resources?: { requests?: unknown }; restartPolicy?: string; ports?: { hostPort?: number; protocol?: string; hostIP?: string }[] };
-
 /**
  * resourcehelper.PodRequests: max(sum of the containers (plus restartable init containers, which
  * run beside them), each init container plus the sidecars started before it) plus the overhead.
  * `nonZero` replaces a missing cpu/memory request of a container by the scoring defaults.
  */
-export function podRequests(spec: KubeObject, nonZero = false): Resources {
-  const reqsOf = (c: Container): Resources => {
+export function podRequests(spec: api.PodSpec, nonZero = false): Resources {
+  const reqsOf = (c: api.Container): Resources => {
     const r = resourcesOf(c.resources?.requests);
     if (nonZero) {
       if (!(CPU in r)) r[CPU] = DEFAULT_MILLI_CPU_REQUEST;
@@ -66,10 +65,10 @@ export function podRequests(spec: KubeObject, nonZero = false): Resources {
     return r;
   };
   const reqs: Resources = {};
-  for (const c of (spec.containers as Container[] | undefined) ?? []) addInto(reqs, reqsOf(c));
+  for (const c of spec.containers ?? []) addInto(reqs, reqsOf(c));
   const restartable: Resources = {};
   const initMax: Resources = {};
-  for (const c of (spec.initContainers as Container[] | undefined) ?? []) {
+  for (const c of spec.initContainers ?? []) {
     const r = reqsOf(c);
     if (c.restartPolicy === 'Always') {
       addInto(reqs, r);
@@ -98,9 +97,9 @@ export function tolerated(taint: Taint, tolerations: readonly Toleration[]): boo
 
 export type LabelMatcher = (labels: Readonly<Record<string, string>>) => boolean;
 
-export function labelMatcher(sel: unknown): LabelMatcher {
+export function labelMatcher(sel: LabelSelectorObject | null | undefined): LabelMatcher {
   try {
-    return compileLabelSelector(sel as LabelSelectorObject | null | undefined) as LabelMatcher;
+    return compileLabelSelector(sel);
   } catch {
     return () => false;
   }
@@ -139,7 +138,7 @@ export interface PodInfo {
   namespace: string;
   name: string;
   uid: string;
-  pod: KubeObject;
+  pod: api.Pod;
   labels: Readonly<Record<string, string>>;
   nodeName: string;
   requests: Resources;
@@ -161,27 +160,47 @@ export interface PodInfo {
   schedulerName: string;
 }
 
-function affinityTerms(pod: KubeObject, terms: unknown, weighted: boolean): AffinityTerm[] {
-  if (!Array.isArray(terms)) return [];
-  const ns = String((pod.metadata as { namespace?: string } | undefined)?.namespace ?? '');
+function affinityTerm(namespace: string, t: api.PodAffinityTerm, weight: number): AffinityTerm {
+  const listed = t.namespaces ?? [];
+  const nsSel = t.namespaceSelector;
+  const emptyNsSel = !!nsSel && Object.keys(nsSel.matchLabels ?? {}).length === 0 && (nsSel.matchExpressions ?? []).length === 0;
+  return {
+    matches: labelMatcher(t.labelSelector ?? null),
+    namespaces: emptyNsSel ? undefined : new Set(listed.length > 0 || nsSel ? listed : [namespace]),
+    nsSelector: nsSel && !emptyNsSel ? labelMatcher(nsSel) : undefined,
+    topologyKey: t.topologyKey ?? '',
+    weight,
+  };
+}
+
+function requiredTerms(namespace: string, terms: readonly api.PodAffinityTerm[] | null | undefined): AffinityTerm[] {
+  return (terms ?? []).filter((t) => t).map((t) => affinityTerm(namespace, t, 1));
+}
+
+function preferredTerms(namespace: string, terms: readonly api.WeightedPodAffinityTerm[] | null | undefined): AffinityTerm[] {
   const out: AffinityTerm[] = [];
-  for (const raw of terms as Record<string, unknown>[]) {
-    const t = (weighted ? raw.podAffinityTerm : raw) as Record<string, unknown> | undefined;
-    if (!t) continue;
-    const listed = Array.isArray(t.namespaces) ? (t.namespaces as string[]) : [];
-    let namespaces: Set<string> | undefined;
-    const nsSel = t.namespaceSelector as Record<string, unknown> | undefined | null;
-    const emptyNsSel = nsSel && Object.keys((nsSel.matchLabels as object) ?? {}).length === 0 && ((nsSel.matchExpressions as unknown[]) ?? []).length === 0;
-    if (emptyNsSel) namespaces = undefined;
-    else namespaces = new Set(listed.length > 0 || nsSel ? listed : [ns]);
-    out.push({
-      matches: labelMatcher(t.labelSelector ?? null),
-      namespaces,
-      nsSelector: nsSel && !emptyNsSel ? labelMatcher(nsSel) : undefined,
-      topologyKey: String(t.topologyKey ?? ''),
-      weight: weighted ? Number(raw.weight ?? 0) : 1,
-    });
-  }
+  for (const w of terms ?? []) if (w?.podAffinityTerm) out.push(affinityTerm(namespace, w.podAffinityTerm, Number(w.weight ?? 0)));
+  return out;
+}
+
+// The matchers of machinery/selectors read an absent field and a null one alike, but their types
+// spell only the absent one: the pod's and node's fields are handed over with null as absent.
+function tolerationOf(t: api.Toleration): Toleration {
+  return { key: t.key ?? undefined, operator: t.operator ?? undefined, value: t.value ?? undefined, effect: t.effect ?? undefined, tolerationSeconds: t.tolerationSeconds ?? undefined };
+}
+
+function requirementOf(r: api.NodeSelectorRequirement): NodeSelectorRequirement {
+  return { key: r.key ?? undefined, operator: r.operator ?? undefined, values: r.values ?? undefined };
+}
+
+function nodeSelectorTermOf(t: api.NodeSelectorTerm): NodeSelectorTerm {
+  return { matchExpressions: t.matchExpressions?.map(requirementOf), matchFields: t.matchFields?.map(requirementOf) };
+}
+
+/** The taints the scheduler matches (those with a key; a missing effect matches none). */
+function taintsOf(taints: readonly api.Taint[] | null | undefined): Taint[] {
+  const out: Taint[] = [];
+  for (const t of taints ?? []) if (t && typeof t.key === 'string') out.push({ key: t.key, effect: t.effect ?? '', value: t.value ?? undefined });
   return out;
 }
 
@@ -197,27 +216,26 @@ export function termMatchesPod(term: AffinityTerm, p: PodInfo, nsLabels?: Namesp
   return term.matches(p.labels);
 }
 
-export function newPodInfo(pod: KubeObject): PodInfo {
-  const meta = (pod.metadata ?? {}) as Record<string, unknown>;
-  const spec = (pod.spec ?? {}) as Record<string, unknown>;
-  const namespace = String(meta.namespace ?? '');
-  const name = String(meta.name ?? '');
-  const labels = (meta.labels ?? {}) as Record<string, string>;
+export function newPodInfo(pod: api.Pod): PodInfo {
+  const spec = pod.spec ?? {};
+  const namespace = namespaceOf(pod);
+  const name = nameOf(pod);
+  const labels = labelsOf(pod);
   const hostPorts: HostPort[] = [];
-  const containers = [...(((spec.initContainers as Container[]) ?? []).filter((c) => c.restartPolicy === 'Always')), ...((spec.containers as Container[]) ?? [])];
+  const containers = [...(spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(spec.containers ?? [])];
   for (const c of containers)
     for (const p of c.ports ?? []) {
       if (!p.hostPort || p.hostPort <= 0) continue;
       hostPorts.push({ port: p.hostPort, protocol: p.protocol || 'TCP', ip: p.hostIP || '0.0.0.0' });
     }
-  const aff = (spec.affinity ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const aff = spec.affinity ?? {};
   const na = aff.nodeAffinity;
-  const reqNA = na?.requiredDuringSchedulingIgnoredDuringExecution as { nodeSelectorTerms?: NodeSelectorTerm[] } | undefined;
-  const prefNA = (na?.preferredDuringSchedulingIgnoredDuringExecution as { weight?: number; preference?: NodeSelectorTerm }[] | undefined) ?? [];
+  const reqNA = na?.requiredDuringSchedulingIgnoredDuringExecution;
+  const prefNA = na?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
   const spread: SpreadConstraint[] = [];
-  for (const c of (spec.topologySpreadConstraints as Record<string, unknown>[] | undefined) ?? []) {
-    let sel = (c.labelSelector ?? null) as LabelSelectorObject | null;
-    const keys = (c.matchLabelKeys as string[] | undefined) ?? [];
+  for (const c of spec.topologySpreadConstraints ?? []) {
+    let sel: LabelSelectorObject | null = c.labelSelector ?? null;
+    const keys = c.matchLabelKeys ?? [];
     if (sel && keys.length > 0) {
       const exprs = [...(sel.matchExpressions ?? [])];
       for (const k of keys) if (k in labels) exprs.push({ key: k, operator: 'In', values: [labels[k]!] });
@@ -225,7 +243,7 @@ export function newPodInfo(pod: KubeObject): PodInfo {
     }
     spread.push({
       maxSkew: Number(c.maxSkew ?? 1),
-      topologyKey: String(c.topologyKey ?? ''),
+      topologyKey: c.topologyKey ?? '',
       whenUnsatisfiable: c.whenUnsatisfiable === 'ScheduleAnyway' ? 'ScheduleAnyway' : 'DoNotSchedule',
       matches: labelMatcher(sel),
       minDomains: typeof c.minDomains === 'number' ? c.minDomains : 1,
@@ -237,21 +255,21 @@ export function newPodInfo(pod: KubeObject): PodInfo {
     key: `${namespace}/${name}`,
     namespace,
     name,
-    uid: String(meta.uid ?? ''),
+    uid: uidOf(pod),
     pod,
     labels,
     nodeName: typeof spec.nodeName === 'string' ? spec.nodeName : '',
     requests: podRequests(spec),
     nonZero: podRequests(spec, true),
     hostPorts,
-    tolerations: (spec.tolerations as Toleration[] | undefined) ?? [],
-    nodeSelector: spec.nodeSelector && Object.keys(spec.nodeSelector as object).length > 0 ? (spec.nodeSelector as Record<string, string>) : undefined,
-    requiredNodeAffinity: reqNA ? compileTerms(reqNA.nodeSelectorTerms) : undefined,
-    preferredNodeAffinity: prefNA.map((p) => ({ weight: Number(p.weight ?? 0), matches: compileTerm(p.preference ?? {}) })),
-    affinity: affinityTerms(pod, aff.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, false),
-    antiAffinity: affinityTerms(pod, aff.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, false),
-    preferredAffinity: affinityTerms(pod, aff.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution, true),
-    preferredAntiAffinity: affinityTerms(pod, aff.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution, true),
+    tolerations: (spec.tolerations ?? []).map(tolerationOf),
+    nodeSelector: spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0 ? spec.nodeSelector : undefined,
+    requiredNodeAffinity: reqNA ? compileTerms(reqNA.nodeSelectorTerms?.map(nodeSelectorTermOf)) : undefined,
+    preferredNodeAffinity: prefNA.map((p) => ({ weight: Number(p.weight ?? 0), matches: compileTerm(nodeSelectorTermOf(p.preference ?? {})) })),
+    affinity: requiredTerms(namespace, aff.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
+    antiAffinity: requiredTerms(namespace, aff.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
+    preferredAffinity: preferredTerms(namespace, aff.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
+    preferredAntiAffinity: preferredTerms(namespace, aff.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
     spread,
     priority: typeof spec.priority === 'number' ? spec.priority : 0,
     preemptionNever: spec.preemptionPolicy === 'Never',
@@ -270,7 +288,7 @@ export function nodeAffinityMatches(p: PodInfo, labels: Readonly<Record<string, 
 
 export interface NodeInfo {
   name: string;
-  node: KubeObject;
+  node: api.Node;
   labels: Readonly<Record<string, string>>;
   taints: Taint[];
   unschedulable: boolean;
@@ -311,15 +329,14 @@ export function emptyNodeInfo(name: string): NodeInfo {
   };
 }
 
-export function setNode(ni: NodeInfo, node: KubeObject): void {
-  const meta = (node.metadata ?? {}) as Record<string, unknown>;
-  const spec = (node.spec ?? {}) as Record<string, unknown>;
-  const status = (node.status ?? {}) as Record<string, unknown>;
+export function setNode(ni: NodeInfo, node: api.Node): void {
+  const spec = node.spec ?? {};
+  const status = node.status ?? {};
   ni.node = node;
-  ni.labels = (meta.labels ?? {}) as Record<string, string>;
-  ni.taints = ((spec.taints as Taint[] | undefined) ?? []).filter((t) => t && typeof t.key === 'string');
+  ni.labels = labelsOf(node);
+  ni.taints = taintsOf(spec.taints);
   ni.unschedulable = spec.unschedulable === true;
-  const conds = (status.conditions as { type?: string; status?: string }[] | undefined) ?? [];
+  const conds = status.conditions ?? [];
   ni.ready = conds.some((c) => c.type === 'Ready' && c.status === 'True');
   ni.allocatable = resourcesOf(status.allocatable ?? status.capacity);
   ni.allowedPods = ni.allocatable.pods ?? 0;
@@ -328,7 +345,7 @@ export function setNode(ni: NodeInfo, node: KubeObject): void {
 
 /** The key of a pod's label set, for the pods counted by spread selectors (undefined: a pod being deleted is not counted). */
 export function labelSetKey(p: PodInfo): string | undefined {
-  if ((p.pod.metadata as { deletionTimestamp?: unknown } | undefined)?.deletionTimestamp) return undefined;
+  if (deletionTimestampOf(p.pod)) return undefined;
   return JSON.stringify(p.labels);
 }
 

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../client/clock.js';
-import type { KubeObject } from '../client/types.js';
+import type { Pod } from '../api/types.js';
 import { SchedulingQueue } from './queue.js';
 
-const pod = (name: string, priority = 0): KubeObject => ({ metadata: { namespace: 'ns', name }, spec: { priority } });
+const pod = (name: string, priority = 0): Pod => ({ metadata: { namespace: 'ns', name }, spec: { priority } });
 
 test('queue: priority then arrival order', () => {
   const q = new SchedulingQueue({ clock: new ManualClock() });

@@ -3,11 +3,12 @@
 // which a cluster event (node added or changed, pod deleted, ...) moves back — to the back-off
 // queue while their back-off lasts — and which are flushed anyway after 60 s.
 import { realClock, type Clock, type TimerHandle } from '../client/clock.js';
-import type { KubeObject } from '../client/types.js';
+import { nameOf, namespaceOf } from '../api/meta/object.js';
+import type { Pod } from '../api/types.js';
 
 export interface QueuedPod {
   key: string;
-  pod: KubeObject;
+  pod: Pod;
   priority: number;
   attempts: number;
   /** When it was added to the queue (or last moved to the unschedulable pods). */
@@ -25,14 +26,13 @@ export interface SchedulingQueueOptions {
   unschedulableFlushMs?: number;
 }
 
-function priorityOf(pod: KubeObject): number {
-  const p = (pod.spec as { priority?: unknown } | undefined)?.priority;
+function priorityOf(pod: Pod): number {
+  const p = pod.spec?.priority;
   return typeof p === 'number' ? p : 0;
 }
 
-function keyOfPod(pod: KubeObject): string {
-  const m = (pod.metadata ?? {}) as { namespace?: string; name?: string };
-  return `${m.namespace ?? ''}/${m.name ?? ''}`;
+function keyOfPod(pod: Pod): string {
+  return `${namespaceOf(pod)}/${nameOf(pod)}`;
 }
 
 /** A binary heap: higher priority first, then lower seq. */
@@ -203,7 +203,7 @@ export class SchedulingQueue {
   }
 
   /** A new (or updated) pending pod. */
-  add(pod: KubeObject): void {
+  add(pod: Pod): void {
     if (this.closed) return;
     const key = keyOfPod(pod);
     const live = this.inFlight.get(key);

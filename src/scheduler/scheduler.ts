@@ -8,6 +8,8 @@ import { keyOf, objectOf } from '../client/cache.js';
 import { isConflict, isNotFound } from '../client/errors.js';
 import type { Clock } from '../client/clock.js';
 import type { Clientset, EventRecorder, InformerFactory, KubeObject, Tombstone } from '../client/types.js';
+import { isBeingDeleted, labelsOf, nameOf, namespaceOf, uidOf, type MetaObject } from '../api/meta/object.js';
+import type { Node, Pod, ReplicaSet, Service, StatefulSet } from '../api/types.js';
 import { SchedulerCache, isTerminal } from './cache.js';
 import { schedulePod } from './framework.js';
 import { labelMatcher, newPodInfo, systemDefaultSpread, type LabelMatcher, type PodInfo } from './model.js';
@@ -21,12 +23,13 @@ const SERVICES = { group: '', version: 'v1', resource: 'services' };
 const REPLICASETS = { group: 'apps', version: 'v1', resource: 'replicasets' };
 const STATEFULSETS = { group: 'apps', version: 'v1', resource: 'statefulsets' };
 
-const selectorCache = new WeakMap<KubeObject, LabelMatcher | null>();
+type Workload = ReplicaSet | StatefulSet;
+const selectorCache = new WeakMap<Workload, LabelMatcher | null>();
 /** A workload's spec.selector as a matcher (null when empty: it selects nothing here). */
-function workloadSelector(o: KubeObject): LabelMatcher | null {
+function workloadSelector(o: Workload): LabelMatcher | null {
   let m = selectorCache.get(o);
   if (m === undefined) {
-    const sel = specOf(o).selector as { matchLabels?: object; matchExpressions?: unknown[] } | undefined;
+    const sel = o.spec?.selector;
     m = sel && (Object.keys(sel.matchLabels ?? {}).length > 0 || (sel.matchExpressions ?? []).length > 0) ? labelMatcher(sel) : null;
     selectorCache.set(o, m);
   }
@@ -68,21 +71,19 @@ export interface SchedulerHandle {
   stop(): Promise<void>;
 }
 
-function specOf(pod: KubeObject): Record<string, unknown> {
-  return (pod.spec ?? {}) as Record<string, unknown>;
-}
+// The informers' objects are the API server's, validated against the schema the types of
+// api/types.ts are inferred from: the handlers read them as Pods, Nodes, Services and workloads.
 
-function assigned(pod: KubeObject): boolean {
-  const n = specOf(pod).nodeName;
+function assigned(pod: Pod): boolean {
+  const n = pod.spec?.nodeName;
   return typeof n === 'string' && n !== '';
 }
 
-function deleting(pod: KubeObject): boolean {
-  return Boolean((pod.metadata as { deletionTimestamp?: unknown } | undefined)?.deletionTimestamp);
-}
+const deleting = (pod: Pod): boolean => isBeingDeleted(pod);
 
-function labelsOfPod(pod: KubeObject): unknown {
-  return (pod.metadata as { labels?: unknown } | undefined)?.labels;
+/** metadata.labels as served (absent stays absent), for telling a change of labels. */
+function labelsAsServed(o: MetaObject): unknown {
+  return o.metadata?.labels;
 }
 
 function rfc3339(ms: number): string {
@@ -90,11 +91,11 @@ function rfc3339(ms: number): string {
 }
 
 /** Scheduling-relevant parts of a node (heartbeats change none of them). */
-function nodeSignature(node: KubeObject): string {
-  const spec = specOf(node);
-  const status = (node.status ?? {}) as Record<string, unknown>;
-  const ready = ((status.conditions as { type?: string; status?: string }[] | undefined) ?? []).find((c) => c.type === 'Ready')?.status;
-  return JSON.stringify([(node.metadata as { labels?: unknown } | undefined)?.labels, spec.taints, spec.unschedulable, ready, status.allocatable]);
+function nodeSignature(node: Node): string {
+  const spec = node.spec ?? {};
+  const status = node.status ?? {};
+  const ready = (status.conditions ?? []).find((c) => c.type === 'Ready')?.status;
+  return JSON.stringify([node.metadata?.labels, spec.taints, spec.unschedulable, ready, status.allocatable]);
 }
 
 export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
@@ -115,8 +116,8 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
   const parallelBinds = opts.parallelBinds ?? 64;
   const random = opts.random ?? Math.random;
 
-  const responsible = (pod: KubeObject): boolean => {
-    const n = specOf(pod).schedulerName;
+  const responsible = (pod: Pod): boolean => {
+    const n = pod.spec?.schedulerName;
     return (typeof n === 'string' && n !== '' ? n : DEFAULT_SCHEDULER_NAME) === schedulerName && !deleting(pod) && !isTerminal(pod);
   };
 
@@ -146,7 +147,7 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
         if (!assigned(old)) queue.delete(key);
         cache.addOrUpdatePod(pod);
         // Only what can make another pod fit: a pod newly bound or ending, labels (affinity, spread).
-        if (!assigned(old) || isTerminal(pod) !== isTerminal(old) || deleting(pod) !== deleting(old) || JSON.stringify(labelsOfPod(old)) !== JSON.stringify(labelsOfPod(pod))) clusterEvent();
+        if (!assigned(old) || isTerminal(pod) !== isTerminal(old) || deleting(pod) !== deleting(old) || JSON.stringify(labelsAsServed(old)) !== JSON.stringify(labelsAsServed(pod))) clusterEvent();
       } else if (responsible(pod)) {
         if (old !== pod) queue.add(pod);
       } else {
@@ -190,8 +191,9 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
   const defaultSpread = (p: PodInfo): void => {
     const set: Record<string, string> = {};
     let any = false;
-    for (const svc of serviceInformer.lister.list(p.namespace)) {
-      const sel = specOf(svc).selector as Record<string, string> | undefined;
+    const services: Service[] = serviceInformer.lister.list(p.namespace);
+    for (const svc of services) {
+      const sel = svc.spec?.selector;
       if (!sel || Object.keys(sel).length === 0) continue;
       if (Object.keys(sel).every((k) => p.labels[k] === sel[k])) {
         Object.assign(set, sel);
@@ -212,11 +214,11 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
   // Namespace labels, for namespaceSelectors of pod affinity terms.
   informers.informer(NAMESPACES).addEventHandler({
     onAdd(ns) {
-      cache.setNamespace(keyOf(ns), labelsOfPod(ns) as Record<string, string> | undefined ?? {});
+      cache.setNamespace(keyOf(ns), labelsOf(ns));
     },
     onUpdate(old, ns) {
-      cache.setNamespace(keyOf(ns), (labelsOfPod(ns) as Record<string, string> | undefined) ?? {});
-      if (JSON.stringify(labelsOfPod(old)) !== JSON.stringify(labelsOfPod(ns))) clusterEvent();
+      cache.setNamespace(keyOf(ns), labelsOf(ns));
+      if (JSON.stringify(labelsAsServed(old)) !== JSON.stringify(labelsAsServed(ns))) clusterEvent();
     },
     onDelete(ns) {
       cache.setNamespace(keyOf(ns), undefined);
@@ -229,39 +231,38 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
   let slotWaiter: (() => void) | undefined;
   const binds = new Set<Promise<void>>();
 
-  const podRef = (pod: KubeObject): KubeObject => ({ ...pod, apiVersion: 'v1', kind: 'Pod' });
+  const podRef = (pod: Pod): Pod => ({ ...pod, apiVersion: 'v1', kind: 'Pod' });
 
-  async function markUnschedulable(pod: KubeObject, message: string): Promise<void> {
-    const meta = (pod.metadata ?? {}) as { namespace?: string; name?: string };
+  async function markUnschedulable(pod: Pod, message: string): Promise<void> {
     recorder.event(podRef(pod), 'Warning', 'FailedScheduling', message);
-    const conds = ((pod.status as { conditions?: Record<string, unknown>[] } | undefined)?.conditions ?? []).find((c) => c.type === 'PodScheduled');
+    const conds = (pod.status?.conditions ?? []).find((c) => c.type === 'PodScheduled');
     if (conds && conds.status === 'False' && conds.reason === 'Unschedulable' && conds.message === message) return;
     const lastTransitionTime = conds && conds.status === 'False' && typeof conds.lastTransitionTime === 'string' ? conds.lastTransitionTime : rfc3339(now());
     try {
       await pods.patch(
-        meta.namespace ?? '',
-        meta.name ?? '',
+        namespaceOf(pod),
+        nameOf(pod),
         'strategic',
         { status: { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime }] } },
         { subresource: 'status' },
       );
     } catch (e) {
-      if (!isNotFound(e)) log({ msg: 'failed to update pod status', pod: `${meta.namespace}/${meta.name}`, error: e instanceof Error ? e.message : String(e) });
+      if (!isNotFound(e)) log({ msg: 'failed to update pod status', pod: `${namespaceOf(pod)}/${nameOf(pod)}`, error: e instanceof Error ? e.message : String(e) });
     }
   }
 
-  async function bind(pod: KubeObject, key: string, node: string): Promise<void> {
-    const meta = (pod.metadata ?? {}) as { namespace?: string; name?: string; uid?: string };
+  async function bind(pod: Pod, key: string, node: string): Promise<void> {
+    const [namespace, name, uid] = [namespaceOf(pod), nameOf(pod), uidOf(pod)];
     try {
-      await pods.createSubresource(meta.namespace ?? '', meta.name ?? '', 'binding', {
+      await pods.createSubresource(namespace, name, 'binding', {
         apiVersion: 'v1',
         kind: 'Binding',
-        metadata: { name: meta.name, namespace: meta.namespace, ...(meta.uid ? { uid: meta.uid } : {}) },
+        metadata: { name, namespace, ...(uid ? { uid } : {}) },
         target: { apiVersion: 'v1', kind: 'Node', name: node },
       });
       stats.bound++;
       queue.done(key);
-      recorder.event(podRef(pod), 'Normal', 'Scheduled', `Successfully assigned ${meta.namespace}/${meta.name} to ${node}`);
+      recorder.event(podRef(pod), 'Normal', 'Scheduled', `Successfully assigned ${namespace}/${name} to ${node}`);
     } catch (e) {
       cache.forget(key);
       if (isNotFound(e) || (isConflict(e) && /already assigned|being deleted/.test(e instanceof Error ? e.message : ''))) {
@@ -276,9 +277,9 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
     }
   }
 
-  function scheduleOne(entry: { key: string; pod: KubeObject }): void {
+  function scheduleOne(entry: { key: string; pod: Pod }): void {
     const [ns, name] = [entry.key.slice(0, entry.key.indexOf('/')), entry.key.slice(entry.key.indexOf('/') + 1)];
-    const current = (podInformer.lister.get(ns, name) as KubeObject | undefined) ?? entry.pod;
+    const current: Pod = podInformer.lister.get(ns, name) ?? entry.pod;
     // (An assumed pod is bound or being bound: an older update of it must not schedule it again.)
     if (assigned(current) || !responsible(current) || cache.isAssumed(entry.key) || (podInformer.hasSynced() && !podInformer.lister.get(ns, name))) {
       queue.done(entry.key);

@@ -71,3 +71,9 @@ export function groupOfApiVersion(apiVersion: string): string {
   const i = apiVersion.indexOf('/');
   return i < 0 ? '' : apiVersion.slice(0, i);
 }
+
+/** metadata.deletionGracePeriodSeconds, or undefined when absent. */
+export function deletionGracePeriodSecondsOf(obj: Readable): number | undefined {
+  const s = metadataOf(obj).deletionGracePeriodSeconds;
+  return typeof s === 'number' ? s : undefined;
+}

@@ -1,0 +1,73 @@
+// What the simulated node agent is told (flags of `kubelite nodes`) and what it counts, shared by
+// its parts: node registration and heartbeats (heartbeats.ts) and the pod lifecycle
+// (pod-lifecycle.ts), composed by agent.ts.
+import type { Clock } from '../client/clock.js';
+import type { Clientset, EventRecorder, InformerFactory } from '../client/types.js';
+import type { BehaviourDefaults } from './behaviour.js';
+
+/** Structured log lines (`msg` plus fields). */
+export type Log = (fields: Record<string, unknown>) => void;
+
+export interface NodeAgentOptions {
+  /**
+   * The agent's own client: the node lifecycle work it does while kubelite has no node lifecycle
+   * controller (the not-ready taint, the Gone fault's Node delete), and every node's writes when
+   * `nodeClientset` is absent.
+   */
+  clientset: Clientset;
+  /**
+   * The client each node writes through — its Node and status, its Lease, its pods' status and
+   * deletes — as a kubelet with its own credential (`system:node:<name>` in `system:nodes`), so
+   * the Node authorizer and NodeRestriction hold it to itself and its pods. Default: `clientset`.
+   */
+  nodeClientset?: (nodeName: string) => Clientset;
+  /** Shared informers (pods and nodes are requested from it); started by the caller. */
+  informers: InformerFactory;
+  /** How many nodes (default 3). */
+  nodes?: number;
+  namePrefix?: string;
+  /** The first node's index (names are prefix + index). Default 0. */
+  firstIndex?: number;
+  cpu?: string;
+  memory?: string;
+  pods?: number;
+  ephemeralStorage?: string;
+  zones?: string[];
+  region?: string;
+  arch?: string;
+  instanceType?: string;
+  /** Extra labels of every node. */
+  labels?: Record<string, string>;
+  leaseRenewIntervalMs?: number;
+  leaseDurationSeconds?: number;
+  /** How often node status is computed (and written when it changed). Default 10 s. */
+  statusUpdateFrequencyMs?: number;
+  /** How often node status is written when nothing changed (kubelet's nodeStatusReportFrequency, 5 min). */
+  statusReportFrequencyMs?: number;
+  /** How long containers stay ContainerCreating. Default 0. */
+  podStartDelayMs?: number;
+  behaviour?: Partial<BehaviourDefaults>;
+  /** Nodes that start NotReady: a count (the last ones) or names. */
+  unreadyNodes?: number | string[];
+  /** Where kubelet events go (none when absent). */
+  recorder?: EventRecorder | ((nodeName: string) => EventRecorder);
+  /** Events per second across all nodes (beyond: dropped). Default 50, burst 200. */
+  eventQps?: number;
+  /** Concurrent pod status writers (default 16). */
+  workers?: number;
+  clock?: Clock;
+  log?: Log;
+}
+
+export interface NodeAgentStats {
+  nodeWrites: number;
+  leaseWrites: number;
+  podStatusWrites: number;
+  podDeletes: number;
+  eventsDropped: number;
+  errors: number;
+}
+
+export function errMsg(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,265 @@
+// The pod lifecycle: walks each pod bound to a simulated node through what a kubelet reports
+// (Pending → Running → Succeeded/Failed, restarts, graceful termination), writing its status when
+// it changes and deleting it once it has stopped for its deletion. One list+watch of pods for all
+// nodes; `--workers` status writers over all of them.
+import { deletionGracePeriodSecondsOf, isBeingDeleted, nameOf, namespaceOf, uidOf } from '../api/meta/object.js';
+import type { Pod, PodCondition } from '../api/types.js';
+import type { Clock, TimerHandle } from '../client/clock.js';
+import { keyOf, objectOf, splitKey } from '../client/cache.js';
+import { isConflict, isNotFound } from '../client/errors.js';
+import type { KubeObject, SharedInformer, Tombstone } from '../client/types.js';
+import { ItemExponentialRateLimiter, RateLimitingQueue } from '../client/workqueue.js';
+import { DEFAULT_BEHAVIOUR, type BehaviourDefaults } from './behaviour.js';
+import type { AgentContext } from './context.js';
+import { errMsg, type Log, type NodeAgentOptions, type NodeAgentStats } from './options.js';
+import { PodEvents, type PodEventsSent } from './pod-events.js';
+import { PodIPs } from './pod-ips.js';
+import type { SimNode } from './sim-node.js';
+import { simulatePod } from './simulate.js';
+
+export const PODS = { group: '', version: 'v1', resource: 'pods' };
+
+/** One node's pods as this agent runs them. */
+interface NodePods {
+  ips: PodIPs;
+  keys: Set<string>;
+}
+
+interface PodRecord extends PodEventsSent {
+  key: string;
+  node: SimNode;
+  acceptedAt: number;
+  podIP: string;
+  ipSlot: number | undefined;
+  lastStatusJson?: string;
+  lastConditions?: PodCondition[];
+  timer?: TimerHandle;
+  timerAt?: number;
+  reportScheduled: boolean;
+  deleting: boolean;
+  terminal: boolean;
+}
+
+export class PodLifecycle {
+  private readonly pods = new Map<string, PodRecord>();
+  private readonly nodePods = new Map<string, NodePods>();
+  private readonly queue: RateLimitingQueue<string>;
+  private readonly defaults: BehaviourDefaults;
+  private readonly events: PodEvents;
+  private readonly podStartDelayMs: number;
+  private podInformer!: SharedInformer;
+  private stopped = false;
+  private workers: Promise<void>[] = [];
+
+  private readonly nodes: ReadonlyMap<string, SimNode>;
+  private readonly opts: NodeAgentOptions;
+  private readonly stats: NodeAgentStats;
+  private readonly clock: Clock;
+  private readonly log: Log;
+
+  constructor(ctx: AgentContext) {
+    ({ nodes: this.nodes, opts: this.opts, stats: this.stats, clock: this.clock, log: this.log } = ctx);
+    const { opts, stats, clock } = ctx;
+    this.queue = new RateLimitingQueue<string>({ clock, rateLimiter: new ItemExponentialRateLimiter<string>(200, 30_000) });
+    this.defaults = { ...DEFAULT_BEHAVIOUR, ...(opts.behaviour ?? {}) };
+    this.events = new PodEvents(opts.recorder, opts.eventQps, stats, clock);
+    this.podStartDelayMs = opts.podStartDelayMs ?? 0;
+  }
+
+  /** Follows the pods and starts the status writers. */
+  start(podInformer: SharedInformer): void {
+    this.podInformer = podInformer;
+    podInformer.addEventHandler({
+      onAdd: (o) => this.onPod(o),
+      onUpdate: (_old, o) => this.onPod(o),
+      onDelete: (o) => this.onPod(o),
+    });
+    for (let w = 0; w < (this.opts.workers ?? 64); w++) this.workers.push(this.work());
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const rec of this.pods.values()) rec.timer?.cancel();
+    this.queue.shutDown();
+    await Promise.all(this.workers);
+  }
+
+  /** Stops running the pods of a node that is gone (their IPs go with the node). */
+  forgetNode(node: SimNode): void {
+    const np = this.nodePods.get(node.name);
+    if (!np) return;
+    for (const key of np.keys) {
+      const rec = this.pods.get(key);
+      rec?.timer?.cancel();
+      this.pods.delete(key);
+    }
+    np.keys.clear();
+  }
+
+  private podsOf(node: SimNode): NodePods {
+    let np = this.nodePods.get(node.name);
+    if (!np) this.nodePods.set(node.name, (np = { ips: new PodIPs(node.podCIDR), keys: new Set() }));
+    return np;
+  }
+
+  private onPod(obj: KubeObject | Tombstone): void {
+    if (this.stopped) return;
+    const pod: Pod = objectOf(obj);
+    const nodeName = pod.spec?.nodeName ?? '';
+    const key = keyOf(pod);
+    if (!this.nodes.has(nodeName) && !this.pods.has(key)) return;
+    this.queue.add(key);
+  }
+
+  private async work(): Promise<void> {
+    for (;;) {
+      const key = await this.queue.get();
+      if (key === undefined) return;
+      try {
+        await this.syncPod(key);
+        this.queue.forget(key);
+      } catch (e) {
+        this.stats.errors++;
+        if (!isNotFound(e)) this.log({ msg: 'pod sync failed', pod: key, error: errMsg(e) });
+        if (!this.stopped && !isNotFound(e)) this.queue.addRateLimited(key);
+      } finally {
+        this.queue.done(key);
+      }
+    }
+  }
+
+  private forgetPod(rec: PodRecord): void {
+    rec.timer?.cancel();
+    this.releaseIP(rec);
+    this.podsOf(rec.node).keys.delete(rec.key);
+    this.pods.delete(rec.key);
+  }
+
+  private releaseIP(rec: PodRecord): void {
+    if (rec.ipSlot !== undefined) this.podsOf(rec.node).ips.release(rec.ipSlot);
+    rec.ipSlot = undefined;
+  }
+
+  /** The record of a pod this agent sees for the first time (new, or adopted after a restart: its IP kept). */
+  private newRecord(key: string, pod: Pod, node: SimNode, now: number): PodRecord {
+    const spec = pod.spec ?? {};
+    const status = pod.status ?? {};
+    const np = this.podsOf(node);
+    const phase = status.phase ?? '';
+    const terminal = phase === 'Succeeded' || phase === 'Failed';
+    const started = typeof status.startTime === 'string' ? Date.parse(status.startTime) : NaN;
+    let ip: { ip: string; slot: number | undefined };
+    if (typeof status.podIP === 'string' && status.podIP !== '' && spec.hostNetwork !== true) ip = { ip: status.podIP, slot: terminal ? undefined : np.ips.adopt(status.podIP) };
+    else if (terminal || spec.hostNetwork === true) ip = { ip: node.ip, slot: undefined };
+    else ip = np.ips.allocate();
+    const rec: PodRecord = {
+      key,
+      uid: uidOf(pod),
+      node,
+      acceptedAt: Number.isFinite(started) ? Math.min(started, now) : now,
+      podIP: ip.ip,
+      ipSlot: ip.slot,
+      runs: new Map(),
+      backoffs: new Map(),
+      killingSent: false,
+      reportScheduled: !status.conditions?.some((c) => c.type === 'PodScheduled'),
+      deleting: false,
+      terminal,
+    };
+    if (status.conditions) rec.lastConditions = status.conditions;
+    np.keys.add(key);
+    return rec;
+  }
+
+  /** Brings one pod's reported status up to date, and deletes it when it has stopped for its deletion. */
+  private async syncPod(key: string): Promise<void> {
+    // The informer's cache holds the pods as the API server served them, validated against the
+    // schema the Pod type is inferred from: read as Pods from here on.
+    const pod: Pod | undefined = this.podInformer.lister.get(...splitKey(key));
+    let rec = this.pods.get(key);
+    if (!pod || (rec && rec.uid !== uidOf(pod))) {
+      if (rec) this.forgetPod(rec);
+      rec = undefined;
+      if (!pod) return;
+    }
+    const node = this.nodes.get(pod.spec?.nodeName ?? '');
+    if (!node || node.mode === 'gone') {
+      if (rec) this.forgetPod(rec);
+      return;
+    }
+    const now = this.clock.now();
+    if (!rec) {
+      rec = this.newRecord(key, pod, node, now);
+      this.pods.set(key, rec);
+    }
+    if (rec.deleting) return;
+    if (isBeingDeleted(pod) && !rec.deletion) {
+      const grace = deletionGracePeriodSecondsOf(pod) ?? 30;
+      rec.deletion = { at: now, graceMs: grace * 1000 };
+    }
+    if (rec.terminal) {
+      if (rec.deletion) await this.deletePod(rec, pod);
+      return;
+    }
+    const result = simulatePod({
+      pod,
+      acceptedAt: rec.acceptedAt,
+      startDelayMs: this.podStartDelayMs,
+      now,
+      ...(rec.deletion ? { deletion: rec.deletion } : {}),
+      defaults: this.defaults,
+      hostIP: node.ip,
+      podIP: rec.podIP,
+      reportScheduled: rec.reportScheduled,
+      ...(rec.lastConditions ? { previousConditions: rec.lastConditions } : {}),
+    });
+    this.events.emit(pod, rec, result);
+    const json = JSON.stringify(result.status);
+    if (json !== rec.lastStatusJson) {
+      await rec.node.client.resource(PODS).patch(namespaceOf(pod), nameOf(pod), 'strategic', { metadata: { uid: rec.uid }, status: result.status }, { subresource: 'status' });
+      this.stats.podStatusWrites++;
+      rec.lastStatusJson = json;
+      rec.lastConditions = result.status.conditions ?? undefined;
+    }
+    if (result.phase === 'Succeeded' || result.phase === 'Failed') {
+      rec.terminal = true;
+      this.releaseIP(rec);
+    }
+    if (result.stopped && rec.deletion) {
+      await this.deletePod(rec, pod);
+      return;
+    }
+    this.schedule(rec, result.next);
+  }
+
+  private schedule(rec: PodRecord, at: number | undefined): void {
+    if (at === undefined) {
+      rec.timer?.cancel();
+      rec.timer = undefined;
+      rec.timerAt = undefined;
+      return;
+    }
+    if (rec.timer && rec.timerAt === at) return;
+    rec.timer?.cancel();
+    rec.timerAt = at;
+    rec.timer = this.clock.setTimer(() => {
+      rec.timer = undefined;
+      rec.timerAt = undefined;
+      this.queue.add(rec.key);
+    }, at - this.clock.now());
+  }
+
+  private async deletePod(rec: PodRecord, pod: Pod): Promise<void> {
+    rec.deleting = true;
+    rec.timer?.cancel();
+    try {
+      await rec.node.client.resource(PODS).delete(namespaceOf(pod), nameOf(pod), { gracePeriodSeconds: 0, preconditions: { uid: rec.uid } });
+      this.stats.podDeletes++;
+    } catch (e) {
+      if (!isNotFound(e) && !isConflict(e)) {
+        rec.deleting = false;
+        throw e;
+      }
+    }
+  }
+}
