@@ -10,7 +10,8 @@ import { encodeBody, encodeMessage } from '../machinery/codec/index.js';
 import { canonicalize } from '../machinery/codec/normalize.js';
 import { goEscape, StatusError } from '../machinery/status.js';
 import { isSharedFieldsJson, servedJsonOf } from '../registry/materialize.js';
-import { printerFor, type TablePrinter } from '../registry/printers/index.js';
+import { printerOf } from '../registry/kinds/index.js';
+import type { TablePrinter } from '../registry/printers/types.js';
 import { ownLayout, Template } from '../registry/template-chunks.js';
 import { forEachRange, partsOf, partsPieces, partsStartWith, type JsonParts } from '../storage/cacher/json-parts.js';
 import { jsonLength, type CachedObject } from '../storage/cacher/types.js';
@@ -84,7 +85,7 @@ export function buildTable(objects: readonly KubeObject[], kv: KindVersion, list
   if (fmt.mediaType === 'application/vnd.kubernetes.protobuf') {
     throw StatusError.notAcceptable('only the following media types are accepted: application/json, application/yaml', { rawJson: true });
   }
-  const printer = printerFor(kv.group, kv.resource);
+  const printer = printerOf(kv);
   return {
     kind: 'Table',
     apiVersion: metaApiVersion(fmt),
