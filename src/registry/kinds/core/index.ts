@@ -6,6 +6,7 @@ import { eventModule } from './event.js';
 import { namespaceModule } from './namespace.js';
 import { nodeModule } from './node.js';
 import { podModule } from './pod/index.js';
+import { podTemplateModule } from './podtemplate.js';
 import { replicationControllerModule } from './replicationcontroller.js';
 import { secretModule } from './secret.js';
 import { serviceModule } from './service/index.js';
@@ -22,4 +23,5 @@ export const coreModules: readonly KindModule[] = [
   serviceAccountModule,
   secretModule,
   replicationControllerModule,
+  podTemplateModule,
 ];
