@@ -12,13 +12,14 @@ import { zeroObject } from '../machinery/typed/index.js';
 import { StatusError } from '../machinery/status.js';
 import { fieldError } from '../machinery/validation/field-errors.js';
 import { apiError } from '../registry/errors.js';
+import type { ScaleSubresource } from '../registry/kind-module.js';
 import { cloneJson, metaOf, str } from '../registry/meta.js';
 import { UNCHANGED, type FieldManagerInfo, type Store } from '../registry/store.js';
 import { authError } from './auth/errors.js';
 import { readBody } from './http/body.js';
 import { admissionOf, type RequestContext } from './request/context.js';
 import { dryRunOf, fieldValidationOf, optionsKindOf } from './request/options.js';
-import { admitSubresourceWrite, scaleOf } from './subresource-admission.js';
+import { admitSubresourceWrite } from './subresource-admission.js';
 
 export const APPLY_MEDIA_TYPE = 'application/apply-patch+yaml';
 
@@ -179,7 +180,7 @@ export async function applyObject(
  * Apply to the scale subresource: an autoscaling/v1 Scale whose spec.replicas is the parent's,
  * owned as the parent's `.spec.replicas` by an entry with subresource "scale".
  */
-export async function applyScale(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string, bytes: Uint8Array): Promise<KubeObject> {
+export async function applyScale(ctx: RequestContext, kv: KindVersion, scaling: ScaleSubresource, store: Store, namespace: string, bytes: Uint8Array): Promise<KubeObject> {
   const dryRun = dryRunOf(ctx.query, 'patch');
   const force = forceOf(ctx);
   const config = readConfig(ctx, bytes);
@@ -209,11 +210,10 @@ export async function applyScale(ctx: RequestContext, kv: KindVersion, store: St
       kv.defaults?.(obj);
       const next = kv.toHub ? kv.toHub(obj) : obj;
       // Admission sees the Scale the apply results in; a mutating plugin's replicas are written.
-      const scale = scaleOf(next, kv);
-      await admitSubresourceWrite(ctx, store, 'UPDATE', scale, scaleOf(current, kv), dryRun);
+      const scale = scaling.scaleOf(next);
+      await admitSubresourceWrite(ctx, store, 'UPDATE', scale, scaling.scaleOf(current), dryRun);
       const replicas = (scale.spec as KubeObject | undefined)?.replicas;
-      if (typeof replicas === 'number') next.spec = { ...((next.spec as KubeObject | undefined) ?? {}), replicas };
-      return next;
+      return typeof replicas === 'number' ? scaling.withReplicas(next, replicas) : next;
     },
     { dryRun },
   );

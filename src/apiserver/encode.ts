@@ -10,7 +10,8 @@ import { encodeBody, encodeMessage } from '../machinery/codec/index.js';
 import { canonicalize } from '../machinery/codec/normalize.js';
 import { goEscape, StatusError } from '../machinery/status.js';
 import { servedJsonOf, type ProtobufItems } from '../registry/fast-path/index.js';
-import { printerFor, type TablePrinter } from '../registry/printers/index.js';
+import { printerOf } from '../registry/kinds/index.js';
+import type { TablePrinter } from '../registry/printers/types.js';
 import { forEachRange, jsonLength, partsOf, partsPieces, partsStartWith, type CachedObject, type JsonParts } from '../storage/cacher/index.js';
 
 export type MediaType = 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf';
@@ -82,7 +83,7 @@ export function buildTable(objects: readonly KubeObject[], kv: KindVersion, list
   if (fmt.mediaType === 'application/vnd.kubernetes.protobuf') {
     throw StatusError.notAcceptable('only the following media types are accepted: application/json, application/yaml', { rawJson: true });
   }
-  const printer = printerFor(kv.group, kv.resource);
+  const printer = printerOf(kv);
   return {
     kind: 'Table',
     apiVersion: metaApiVersion(fmt),

@@ -7,8 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allKinds } from '../api/kinds.js';
 import { StatusError } from '../machinery/status.js';
 import { apiError } from '../registry/errors.js';
-import { genericStrategy } from '../registry/generic-strategy.js';
-import { hasStrategy, strategyFor } from '../registry/strategies/index.js';
+import { moduleOf } from '../registry/kinds/index.js';
 import { Registry } from '../registry/registry.js';
 import { alwaysAllow } from './auth/always-allow.js';
 import { AuthenticationChain, type AuthenticationOptions } from './auth/chain.js';
@@ -39,7 +38,6 @@ import { fieldSelectorOf, parseRequestInfo, selectedName } from './request/reque
 import { parseTarget, type RequestTarget } from './request/target.js';
 import type { RequestContext } from './request/context.js';
 import { handleResource } from './resource-router.js';
-import { fieldsFor } from './selectors.js';
 import { plainListener, tlsListener, type TlsOptions } from './tls/serve.js';
 import { KUBERNETES_VERSION, versionInfo } from './version.js';
 
@@ -130,11 +128,11 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const storage = opts.storageInstance ?? (await openStorage({ backend: opts.storage ?? 'memory', dataDir: opts.dataDir, etcdServers: opts.etcdServers, history: opts.history }));
   const registry = new Registry({
     storage,
-    strategyFor: (group, resource) => {
-      const kind = allKinds.find((k) => k.storage && k.group === group && k.resource === resource)!;
-      return opts.strategyFor?.(group, resource) ?? (hasStrategy(group, resource) ? strategyFor(group, resource) : genericStrategy(kind));
+    moduleOf: (kind) => {
+      const module = moduleOf(kind);
+      const strategy = opts.strategyFor?.(kind.group, kind.resource);
+      return strategy ? { ...module, strategy } : module;
     },
-    fieldsFor: (group, resource) => fieldsFor(group, resource, allKinds),
     cacher: { log: (fields) => log({ subsystem: 'cacher', ...fields }) },
     window: opts.history ? { minAgeMs: opts.history.minAgeMs, minEvents: opts.history.minRevisions } : undefined,
     fastPath: opts.fastPath,

@@ -3,34 +3,26 @@
 // store of its storage version.
 import { allKinds, storageVersionOf } from '../api/kinds.js';
 import type { KindVersion } from '../api/schema/kind.js';
-import { Cacher, type CachedObject, type CacherOptions, type ResourceCache } from '../storage/cacher/index.js';
-import type { KubeObject } from '../api/schema/kind.js';
-import type { FieldError } from '../machinery/validation/field-errors.js';
-import { ServiceAllocator } from './service-allocator.js';
+import { Cacher, type CachedObject, type CacherOptions } from '../storage/cacher/index.js';
 import type { WindowOptions } from '../storage/cacher/types.js';
 import type { Storage } from '../storage/types.js';
 import { resourcePrefix } from './keys.js';
 import { fastPath, type FastPath } from './fast-path/index.js';
-import type { FieldsOf } from './materialize.js';
+import type { KindModule } from './kind-module.js';
+import { fieldsOf as fieldsOfModule, moduleOf as builtInModuleOf } from './kinds/index.js';
 import { metaOf, str } from './meta.js';
 import { Store } from './store.js';
-import type { ResourceStrategy } from './strategy.js';
 
 export interface RegistryOptions {
   storage: Storage;
-  strategyFor: (group: string, resource: string) => ResourceStrategy;
-  fieldsFor: (group: string, resource: string) => FieldsOf;
+  /** The module of each stored kind (default: the built-in modules, see kinds/index.ts). */
+  moduleOf?: (kind: KindVersion) => KindModule;
   cacher?: CacherOptions;
   /** The watch cache's window of recent events per resource (watches may start that far back). */
   window?: Partial<WindowOptions>;
   kinds?: readonly KindVersion[];
   /** Whether writes, create bodies and served bytes take the fast path (default: unless KUBELITE_FAST_PATH=off). */
   fastPath?: boolean;
-}
-
-function allocatorFor(cache: ResourceCache): (obj: KubeObject, old: KubeObject | undefined) => FieldError[] {
-  const allocator = new ServiceAllocator(cache);
-  return (obj, old) => allocator.allocate(obj, old);
 }
 
 export class Registry {
@@ -42,19 +34,21 @@ export class Registry {
   constructor(opts: RegistryOptions) {
     this.cacher = new Cacher(opts.storage, opts.cacher);
     this.fastPath = fastPath(opts.fastPath);
+    const moduleOf = opts.moduleOf ?? builtInModuleOf;
     for (const kind of opts.kinds ?? allKinds) {
       if (!kind.storage) continue;
-      const fieldsOf = opts.fieldsFor(kind.group, kind.resource);
+      const module = moduleOf(kind);
+      const fieldsOf = fieldsOfModule(module);
       const writes = this.fastPath.resourceWrites(fieldsOf);
       const cache = this.cacher.register({ prefix: resourcePrefix(kind), materialize: writes.materialize, window: opts.window });
       this.stores.set(`${kind.group}/${kind.resource}`, new Store({
         kind,
-        strategy: opts.strategyFor(kind.group, kind.resource),
+        strategy: module.strategy,
         storage: opts.storage,
         cache,
         fieldsOf,
         writes,
-        allocate: kind.group === '' && kind.resource === 'services' ? allocatorFor(cache) : undefined,
+        allocate: module.allocator?.(cache),
       }));
     }
   }

@@ -24,6 +24,8 @@ function minimal(kind: string, name: string): KubeObject {
   switch (kind) {
     case 'Pod':
       return { spec: { containers } };
+    case 'PodTemplate':
+      return { template: template(name) };
     case 'Event':
       return { involvedObject: { kind: 'Pod', name: 'p', namespace: NS }, reason: 'Tested', message: 'hello', type: 'Normal', source: { component: 'e2e' } };
     case 'ConfigMap':

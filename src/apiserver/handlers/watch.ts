@@ -12,7 +12,8 @@ import { zeroValue } from '../../machinery/codec/normalize.js';
 import { encodeProtobuf } from '../../machinery/codec/protobuf.js';
 import { encodeWatchFrame } from '../../machinery/codec/watch.js';
 import { StatusError } from '../../machinery/status.js';
-import { parseFieldSelectorFor } from '../../machinery/selectors/index.js';
+import { parseFieldSelectorWith } from '../../machinery/selectors/index.js';
+import { fieldLabelsOf } from '../../registry/kinds/index.js';
 import { apiError } from '../../registry/errors.js';
 import type { EventEncodings } from '../../registry/fast-path/index.js';
 import type { Store } from '../../registry/store.js';
@@ -159,7 +160,7 @@ export async function handleWatch(ctx: RequestContext, kv: KindVersion, store: S
   // turns the name into a metadata.name field selector; an explicit one must agree with it.
   const name = ctx.info.name;
   if (name !== '' && (q.get('fieldSelector') ?? '').trim() !== '') {
-    const selected = parseFieldSelectorFor({ group: kv.group, version: kv.version, kind: kv.kind }, q.get('fieldSelector') ?? '').requiresExactMatch('metadata.name');
+    const selected = parseFieldSelectorWith(fieldLabelsOf(kv), q.get('fieldSelector') ?? '').requiresExactMatch('metadata.name');
     if (selected !== name) throw apiError.badRequest("fieldSelector metadata.name doesn't match requested name");
   }
   const target = name !== '' ? { key: store.key(namespace, name) } : { prefix: store.prefix(namespace) };

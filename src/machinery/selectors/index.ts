@@ -26,12 +26,16 @@ export {
   type FieldTransform,
 } from './fields.js';
 export {
-  compileFieldSelector,
+  META_FIELD_LABELS,
   convertFieldLabel,
-  fieldLabelConversion,
-  parseFieldSelectorFor,
-  selectableFields,
-  supportedFieldLabels,
-  type GroupVersionKind,
+  defaultFieldLabelConversion,
+  fieldAt,
+  fieldLabelErrors,
+  fieldLabelTransform,
+  parseFieldSelectorWith,
+  selectableFieldSet,
+  valueAt,
+  type FieldExtractor,
+  type FieldLabelConversion,
 } from './selectable-fields.js';
 export { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './validation.js';

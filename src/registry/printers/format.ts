@@ -112,3 +112,9 @@ export function templateContainers(template: unknown): { names: string; images: 
   const containers = arr(obj(obj(template).spec).containers);
   return { names: containers.map((c) => str(c.name)).join(','), images: containers.map((c) => str(c.image)).join(',') };
 }
+
+/** The Name cell of an object's row. */
+export const nameCell = (o: Record<string, unknown>): string => str(obj(o.metadata).name);
+
+/** The Age cell of an object's row at time `now` (ms). */
+export const ageCell = (o: Record<string, unknown>, now: number): string => since(obj(o.metadata).creationTimestamp, now);

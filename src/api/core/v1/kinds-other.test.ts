@@ -216,6 +216,7 @@ test('kinds: names, scope, short names and categories as kube-apiserver discover
     ['serviceaccounts', 'serviceaccount', 'sa', '', true, 'ServiceAccount'],
     ['secrets', 'secret', '', '', true, 'Secret'],
     ['replicationcontrollers', 'replicationcontroller', 'rc', 'all', true, 'ReplicationController'],
+    ['podtemplates', 'podtemplate', '', '', true, 'PodTemplate'],
   ]);
   for (const k of coreV1Kinds) {
     assert.deepEqual([k.group, k.version, k.storage], ['', 'v1', true], k.kind);

@@ -3,7 +3,7 @@
 // of these kinds, so it is the storage version and no conversion is declared.
 import type { KindVersion } from '../../schema/kind.js';
 import { ConfigMap, ConfigMapList } from './configmap.js';
-import { defaultPod } from './defaults.js';
+import { defaultPod, defaultPodTemplate } from './defaults.js';
 import {
   admitNodeCreate,
   mergeSecretStringData,
@@ -18,7 +18,7 @@ import { Endpoints, EndpointsList } from './endpoints.js';
 import { Event, EventList } from './event.js';
 import { Namespace, NamespaceList } from './namespace.js';
 import { Node, NodeList } from './node.js';
-import { Pod, PodList } from './pod.js';
+import { Pod, PodList, PodTemplate, PodTemplateList } from './pod.js';
 import { ReplicationController, ReplicationControllerList, setDefaultsReplicationController } from './replicationcontroller.js';
 import { Secret, SecretList } from './secret.js';
 import { Service, ServiceList } from './service.js';
@@ -160,6 +160,18 @@ export const replicationControllerKind: KindVersion = {
   subresources: { status: true, scale: true },
 };
 
+/** podtemplates: a named pod template (no short name, no category, no subresource). */
+export const podTemplateKind: KindVersion = {
+  ...core,
+  kind: 'PodTemplate',
+  resource: 'podtemplates',
+  singular: 'podtemplate',
+  namespaced: true,
+  type: PodTemplate,
+  list: PodTemplateList,
+  defaults: defaultPodTemplate,
+};
+
 /** Every core/v1 kind kubelite serves. */
 export const coreV1Kinds: readonly KindVersion[] = [
   podKind,
@@ -172,4 +184,5 @@ export const coreV1Kinds: readonly KindVersion[] = [
   serviceAccountKind,
   secretKind,
   replicationControllerKind,
+  podTemplateKind,
 ];

@@ -3,8 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ephemeralContainerDiff, podSpecDiff } from './pod-spec-diff.js';
-import { created, ctxFor, edit, kindOf, lines } from '../../strategies/strategies.testutil.js';
-import { subresourceStrategyFor } from '../../strategies/index.js';
+import { created, ctxFor, edit, kindOf, lines, subresourceStrategyFor } from '../../kinds/kinds.testutil.js';
 
 const spec = (created('Pod.pb.json') as any).spec;
 const diff = (fn: (s: any) => void) => podSpecDiff(spec, edit(spec, fn));

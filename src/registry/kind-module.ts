@@ -1,0 +1,117 @@
+// What the registry knows about one kind above its schema, in one place: a kind module. The API
+// server names no kind; it asks the kind's module (found by the kind's group and kind) for its
+// strategy, its Table columns, its selectable fields and field label conversions, and the
+// subresources it serves, and dispatches to what the module declares — as k8s.io/apiserver's
+// generic Store serves every kind through its strategy. How to add one: ./README.md.
+import type { KindVersion, KubeObject } from '../api/schema/kind.js';
+import type { StructType } from '../api/schema/dsl.js';
+import type { FieldExtractor, FieldLabelConversion } from '../machinery/selectors/index.js';
+import type { FieldError } from '../machinery/validation/field-errors.js';
+import type { ResourceCache } from '../storage/cacher/index.js';
+import type { TablePrinter } from './printers/types.js';
+import type { ResourceStrategy } from './strategy.js';
+
+/** A kind by its API group ('' for core) and name, the key of its module. */
+export interface GroupKind {
+  readonly group: string;
+  readonly kind: string;
+}
+
+export interface KindModule extends GroupKind {
+  /** Create, update, status and delete rules (the storage version's objects). */
+  readonly strategy: ResourceStrategy;
+  /** Its Table columns (`kubectl get`); absent: Kubernetes' default table (name, creation time). */
+  readonly printer?: TablePrinter;
+  /**
+   * The fields a field selector can match besides metadata.name and metadata.namespace (which
+   * every kind has), computed from the stored object (Kubernetes' GetAttrs / ToSelectableFields).
+   */
+  readonly selectableFields?: Readonly<Record<string, FieldExtractor>>;
+  /**
+   * The field labels a request in one served group/version may use (Kubernetes'
+   * AddFieldLabelConversionFunc, registered per version); absent or undefined for a version:
+   * metadata.name and metadata.namespace only.
+   */
+  fieldLabels?(served: Pick<KindVersion, 'group' | 'version'>): FieldLabelConversion | undefined;
+  /**
+   * The subresources other than `status` (which is the strategy's status functions), by their URL
+   * segment. A subresource answers in the versions whose schema declares it (KindVersion's
+   * `subresources`), except node connections, which answer wherever the module has them.
+   */
+  readonly subresources?: Readonly<Record<string, Subresource>>;
+  /**
+   * What creates and updates take from a pool the kind's objects share (a Service's cluster IP
+   * and node ports), built once over the kind's watch cache; returns the errors of a write the
+   * pool cannot serve.
+   */
+  allocator?(cache: ResourceCache): (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
+}
+
+export type Subresource = ScaleSubresource | ReplacePartSubresource | ActionSubresource | DeleteBySubresource | TokenRequestSubresource | NodeConnectionSubresource;
+
+/** `<resource>/scale`: get, update and patch an autoscaling/v1 Scale of the object. */
+export interface ScaleSubresource {
+  readonly type: 'scale';
+  /** The Scale of a stored object. */
+  scaleOf(obj: KubeObject): KubeObject;
+  /** The stored object with the replicas a Scale asks for. */
+  withReplicas(obj: KubeObject, replicas: number): KubeObject;
+}
+
+/**
+ * A PUT that replaces one part of the object (namespaces/finalize: spec.finalizers), validated by
+ * its own strategy instead of the kind's.
+ */
+export interface ReplacePartSubresource {
+  readonly type: 'replace-part';
+  /** The verbs answered; none: the strategy is ready but kubelite does not serve it over HTTP yet (404). */
+  readonly verbs: readonly 'update'[];
+  readonly strategy: ResourceStrategy;
+  /** The stored object with the part `requested` (an object of the kind) carries. */
+  replace(current: KubeObject, requested: KubeObject): KubeObject;
+}
+
+/**
+ * A POST of a request object that changes the stored object (pods/binding: a Binding sets the
+ * node; deployments/rollback: a DeploymentRollback asks the controller to roll back).
+ */
+export interface ActionSubresource {
+  readonly type: 'action';
+  /** The request's schema (decoded ignoring unknown fields); absent: the body is plain JSON. */
+  readonly request?: StructType;
+  /** Refuses a request before anything is read or written (throws a StatusError). */
+  check(request: KubeObject, name: string): void;
+  /**
+   * What the admission chain sees: the `request` object as a CREATE of the subresource
+   * (rollback), or the `stored` object's update with the subresource (binding).
+   */
+  readonly admit: 'request' | 'stored';
+  /** The stored object after the action (may throw a StatusError, e.g. a Conflict). */
+  apply(stored: KubeObject, request: KubeObject, context: { name: string; now: number }): KubeObject;
+  /** The rules the changed object is checked with; absent: the kind's. */
+  readonly strategy?: ResourceStrategy;
+  /** The Success Status answered. */
+  readonly success: { code: 200 | 201; message?(request: KubeObject): string };
+}
+
+/** A POST of a request object that deletes the stored object with the options it carries (pods/eviction). */
+export interface DeleteBySubresource {
+  readonly type: 'delete-by';
+  readonly request: StructType;
+  deleteOptionsOf(request: KubeObject): { gracePeriodSeconds?: number; preconditions: { uid?: string; resourceVersion?: string }; dryRun: boolean };
+}
+
+/** serviceaccounts/token: a TokenRequest, answered by the API server's token issuer. */
+export interface TokenRequestSubresource {
+  readonly type: 'token-request';
+}
+
+/**
+ * A connection to the object's node (pods' log, exec, attach, portforward, proxy): answered with
+ * a Status saying why it cannot be served, as no simulated node runs containers.
+ */
+export interface NodeConnectionSubresource {
+  readonly type: 'node-connection';
+  /** The node the object runs on ('' while unscheduled). */
+  nodeNameOf(obj: KubeObject): string;
+}

@@ -1,0 +1,113 @@
+// Namespace: pkg/registry/core/namespace/strategy.go and ValidateNamespace*. The `kubernetes`
+// finalizer and the Active phase are set on create; spec.finalizers only changes through
+// namespaces/finalize, status only through namespaces/status.
+import { prepareNamespaceForCreate } from '../../../api/core/v1/defaults-other.js';
+import { index, obj, str, strs } from '../../../machinery/validation/common.js';
+import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
+import { nameIsDNSLabel } from '../../../machinery/validation/names.js';
+import { validateFinalizerName, validateKubeFinalizerName } from '../../../machinery/validation/object-meta.js';
+import type { ResourceStrategy } from '../../strategy.js';
+import { cloneJson } from '../../meta.js';
+import type { KindModule } from '../../kind-module.js';
+import { fieldAt, fieldLabelErrors } from '../../../machinery/selectors/index.js';
+import * as fmt from '../../printers/format.js';
+import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers/types.js';
+
+/** validateFinalizerName (core): qualified, and standard when unqualified. */
+function finalizerErrors(finalizers: unknown, indexed: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  strs(finalizers).forEach((f, i) => {
+    // ValidateNamespace reports every finalizer on `spec.finalizers`; the finalize path indexes them.
+    const path = indexed ? index('spec.finalizers', i) : 'spec.finalizers';
+    errs.push(...validateFinalizerName(f, path), ...validateKubeFinalizerName(f, path));
+  });
+  return errs;
+}
+
+function keepFinalizers(ns: Record<string, unknown>, old: Record<string, unknown>): void {
+  const spec = obj(ns.spec);
+  const oldFinalizers = obj(old.spec).finalizers;
+  if (oldFinalizers === undefined) delete spec.finalizers;
+  else spec.finalizers = cloneJson(oldFinalizers);
+  ns.spec = spec;
+}
+
+export const namespaceStrategy: ResourceStrategy = {
+  hasStatus: true,
+  tracksGeneration: false,
+  nameValidator: nameIsDNSLabel,
+  // Kubernetes' namespace REST: the first delete only starts termination (Terminating, no grace
+  // period); the namespace controller empties it and removes spec.finalizers, then it goes.
+  beginDeletion(ns) {
+    ns.status = { ...obj(ns.status), phase: 'Terminating' };
+  },
+  holdsDeletion: (ns) => strs(obj(ns.spec).finalizers).length > 0,
+  deletionHeldMessage:
+    'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.',
+  prepareForCreate(ns) {
+    prepareNamespaceForCreate(ns);
+  },
+  prepareForUpdate(ns, old) {
+    keepFinalizers(ns, old);
+    ns.status = cloneJson(old.status);
+  },
+  validate(ns) {
+    return finalizerErrors(obj(ns.spec).finalizers, false);
+  },
+  validateUpdate() {
+    return [];
+  },
+  prepareForStatusUpdate(ns, old) {
+    ns.spec = cloneJson(old.spec);
+  },
+  validateStatusUpdate(ns) {
+    const phase = str(obj(ns.status).phase);
+    const deleting = obj(ns.metadata).deletionTimestamp;
+    if (deleting === undefined || deleting === null) {
+      if (phase !== 'Active') return [fieldError.invalid('status.Phase', phase, "may only be 'Active' if `deletionTimestamp` is empty")];
+    } else if (phase !== 'Terminating') {
+      return [fieldError.invalid('status.Phase', phase, "may only be 'Terminating' if `deletionTimestamp` is not empty")];
+    }
+    return [];
+  },
+};
+
+/** namespaces/finalize: only spec.finalizers changes (status is kept). */
+export const namespaceFinalizeStrategy: ResourceStrategy = {
+  hasStatus: true,
+  tracksGeneration: false,
+  nameValidator: nameIsDNSLabel,
+  prepareForUpdate(ns, old) {
+    ns.status = cloneJson(old.status);
+  },
+  validate: () => [],
+  validateUpdate(ns) {
+    return finalizerErrors(obj(ns.spec).finalizers, true);
+  },
+};
+
+const namespacePrinter: TablePrinter = {
+  columns: [nameColumn, column('Status', 'string', 'The status of the namespace'), ageColumn],
+  cells: (o, now) => [fmt.nameCell(o), fmt.str(fmt.obj(o.status).phase), fmt.ageCell(o, now)],
+};
+
+export const namespaceModule: KindModule = {
+  group: '',
+  kind: 'Namespace',
+  strategy: namespaceStrategy,
+  printer: namespacePrinter,
+  selectableFields: { 'status.phase': fieldAt.string('status', 'phase'), name: fieldAt.string('metadata', 'name') },
+  fieldLabels: () => ({ labels: ['status.phase', 'metadata.name'], error: fieldLabelErrors.notSupported }),
+  subresources: {
+    finalize: {
+      type: 'replace-part',
+      verbs: ['update'],
+      strategy: namespaceFinalizeStrategy,
+      replace(ns, requested) {
+        const finalizers = ((requested.spec as Record<string, unknown> | undefined)?.finalizers ?? []) as string[];
+        ns.spec = { ...((ns.spec as Record<string, unknown>) ?? {}), finalizers: finalizers.length > 0 ? finalizers : undefined };
+        return ns;
+      },
+    },
+  },
+};

@@ -1,0 +1,71 @@
+// The pod subresources that are not status: binding (the scheduler assigns a node), eviction
+// (kubectl drain deletes through it), ephemeralcontainers and resize (parts of the spec with their
+// own rules), and the connections to the pod's node (log, exec, attach, portforward, proxy).
+import { Binding } from '../../../../api/core/v1/binding.js';
+import { Eviction } from '../../../../api/policy/v1.js';
+import type { KubeObject } from '../../../../api/schema/kind.js';
+import { apiError } from '../../../errors.js';
+import type { ActionSubresource, DeleteBySubresource, NodeConnectionSubresource, ReplacePartSubresource } from '../../../kind-module.js';
+import { metaOf, str, timestamp } from '../../../meta.js';
+import type { ResourceStrategy } from '../../../strategy.js';
+import { podEphemeralContainersStrategy, podResizeStrategy, podStrategy, validateBinding } from './strategy.js';
+
+// pods/binding writes spec.nodeName, annotations and the PodScheduled condition directly, as
+// Kubernetes' binding REST does: not through the pod update rules that forbid those changes.
+const podBindingStrategy: ResourceStrategy = { ...podStrategy, hasStatus: false, prepareForUpdate: undefined, validateUpdate: () => [] };
+
+/** pods/binding: a Binding to a node, for a pod not yet assigned and not being deleted. */
+export const podBinding: ActionSubresource = {
+  type: 'action',
+  request: Binding,
+  check(binding, name) {
+    const errors = validateBinding(binding);
+    if (errors.length > 0) throw apiError.invalid('Binding', '', name, errors);
+  },
+  admit: 'stored',
+  apply(pod, binding, { name, now }) {
+    const pm = metaOf(pod);
+    if (pm.deletionTimestamp) throw apiError.conflict({ group: '', resource: 'pods' }, name, `pod ${name} is being deleted, cannot be assigned to a host`);
+    const spec = (pod.spec ?? {}) as KubeObject;
+    if (str(spec.nodeName) !== '') {
+      throw apiError.conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} is already assigned to node ${JSON.stringify(spec.nodeName)}`);
+    }
+    const annotations = (metaOf(binding).annotations ?? {}) as Record<string, string>;
+    if (Object.keys(annotations).length > 0) pm.annotations = { ...((pm.annotations as object) ?? {}), ...annotations };
+    spec.nodeName = str(((binding.target ?? {}) as KubeObject).name);
+    pod.spec = spec;
+    const status = (pod.status ?? {}) as KubeObject;
+    const conditions = Array.isArray(status.conditions) ? (status.conditions as KubeObject[]).filter((c) => c.type !== 'PodScheduled') : [];
+    conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: timestamp(now) });
+    status.conditions = conditions;
+    pod.status = status;
+    return pod;
+  },
+  strategy: podBindingStrategy,
+  success: { code: 201 },
+};
+
+/** pods/eviction: a policy/v1 Eviction deletes the pod with its deleteOptions. */
+export const podEviction: DeleteBySubresource = {
+  type: 'delete-by',
+  request: Eviction,
+  deleteOptionsOf(eviction) {
+    const opts = (eviction.deleteOptions ?? {}) as KubeObject;
+    const pre = (opts.preconditions ?? {}) as { uid?: string; resourceVersion?: string };
+    return {
+      gracePeriodSeconds: typeof opts.gracePeriodSeconds === 'number' ? opts.gracePeriodSeconds : undefined,
+      preconditions: { uid: pre.uid ?? undefined, resourceVersion: pre.resourceVersion ?? undefined },
+      dryRun: Array.isArray(opts.dryRun) && opts.dryRun.includes('All'),
+    };
+  },
+};
+
+// Their strategies keep everything else from the stored pod, so the request replaces the whole.
+// Discovery lists them as Kubernetes does; kubelite does not answer them over HTTP yet.
+export const podEphemeralContainers: ReplacePartSubresource = { type: 'replace-part', verbs: [], strategy: podEphemeralContainersStrategy, replace: (_, requested) => requested };
+export const podResize: ReplacePartSubresource = { type: 'replace-part', verbs: [], strategy: podResizeStrategy, replace: (_, requested) => requested };
+
+export const podNodeConnection: NodeConnectionSubresource = {
+  type: 'node-connection',
+  nodeNameOf: (pod) => str((pod.spec as KubeObject | undefined)?.nodeName),
+};

@@ -1,0 +1,110 @@
+// core/v1 ReplicationController: pkg/apis/core/validation ValidateReplicationController* and
+// pkg/registry/core/replicationcontroller/strategy.go. Status is reset on create and kept on update,
+// spec changes bump the generation (the store does all three for kinds with a status). Unlike a
+// ReplicaSet's, the selector is a plain map (every key=value must be among the template's labels),
+// it may change on update, and the template may only be absent to be reported as required.
+import { child, index, isObj, num, obj, objs, optNum, stringMap, str, validateNonnegativeField, invalidStringMap, type Obj } from '../../../machinery/validation/common.js';
+import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
+import type { ResourceStrategy } from '../../strategy.js';
+import { validatePodTemplateSpec } from '../../podspec/index.js';
+import { podWarnings } from '../pod-template-warnings.js';
+import { cloneJson } from '../../meta.js';
+import type { KindModule } from '../../kind-module.js';
+import { fieldAt, fieldLabelErrors, META_FIELD_LABELS } from '../../../machinery/selectors/index.js';
+import { replicasScale } from '../../replicas-scale.js';
+import { replicationControllerPrinter } from '../workload-printers.js';
+
+/** ValidateReadOnlyPersistentDisks: a GCE PD is shared by more than one replica only read-only. */
+function validateReadOnlyPersistentDisks(volumes: unknown, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  objs(volumes).forEach((v, i) => {
+    if (isObj(v.gcePersistentDisk) && v.gcePersistentDisk.readOnly !== true) {
+      errs.push(
+        fieldError.invalid(
+          child(index(path, i), 'gcePersistentDisk', 'readOnly'),
+          false,
+          'must be true for replicated pods > 1; GCE PD can only be mounted on multiple machines if it is read-only',
+        ),
+      );
+    }
+  });
+  return errs;
+}
+
+/** ValidatePodTemplateSpecForRC. */
+function validatePodTemplateSpecForRC(template: unknown, selector: Record<string, string>, replicas: number, path: string): FieldError[] {
+  if (!isObj(template)) return [fieldError.required(path)];
+  const errs: FieldError[] = [];
+  const keys = Object.keys(selector);
+  if (keys.length > 0) {
+    const labels = stringMap(obj(template.metadata).labels);
+    if (!keys.every((k) => labels[k] === selector[k])) {
+      errs.push(invalidStringMap(child(path, 'metadata', 'labels'), obj(template.metadata).labels, '`selector` does not match template `labels`'));
+    }
+  }
+  errs.push(...validatePodTemplateSpec(template, path));
+  const spec = obj(template.spec);
+  if (replicas > 1) errs.push(...validateReadOnlyPersistentDisks(spec.volumes, child(path, 'spec', 'volumes')));
+  if (str(spec.restartPolicy) !== 'Always') errs.push(fieldError.notSupported(child(path, 'spec', 'restartPolicy'), str(spec.restartPolicy), ['Always']));
+  if (optNum(spec.activeDeadlineSeconds) !== undefined) {
+    errs.push(fieldError.forbidden(child(path, 'spec', 'activeDeadlineSeconds'), 'activeDeadlineSeconds in ReplicationController is not Supported'));
+  }
+  return errs;
+}
+
+/** ValidateReplicationControllerSpec. */
+export function validateReplicationControllerSpec(spec: Obj, path = 'spec'): FieldError[] {
+  const errs = validateNonnegativeField(num(spec.minReadySeconds), child(path, 'minReadySeconds'));
+  const selector = stringMap(spec.selector);
+  // ValidateNonEmptySelector.
+  if (Object.keys(selector).length === 0) errs.push(fieldError.required(child(path, 'selector')));
+  errs.push(...validateNonnegativeField(num(spec.replicas), child(path, 'replicas')));
+  errs.push(...validatePodTemplateSpecForRC(spec.template, selector, num(spec.replicas), child(path, 'template')));
+  return errs;
+}
+
+/** ValidateReplicationControllerStatus. */
+export function validateReplicationControllerStatus(rc: Obj): FieldError[] {
+  const status = obj(rc.status);
+  const errs: FieldError[] = [];
+  for (const f of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration']) {
+    errs.push(...validateNonnegativeField(num(status[f]), child('status', f)));
+  }
+  const msg = 'cannot be greater than status.replicas';
+  for (const f of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas']) {
+    if (num(status[f]) > num(status.replicas)) errs.push(fieldError.invalid(child('status', f), num(status[f]), msg));
+  }
+  if (num(status.availableReplicas) > num(status.readyReplicas)) {
+    errs.push(fieldError.invalid('status.availableReplicas', num(status.availableReplicas), 'cannot be greater than readyReplicas'));
+  }
+  return errs;
+}
+
+export const replicationControllerStrategy: ResourceStrategy = {
+  hasStatus: true,
+  tracksGeneration: true,
+  warnings: (o) => {
+    const template = obj(o.spec).template;
+    return isObj(template) ? podWarnings(template, 'spec.template') : [];
+  },
+  prepareForUpdate(rc, old) {
+    rc.status = cloneJson(old.status);
+  },
+  validate: (rc) => validateReplicationControllerSpec(obj(rc.spec)),
+  validateUpdate: (rc) => validateReplicationControllerSpec(obj(rc.spec)),
+  prepareForStatusUpdate(rc, old) {
+    rc.spec = cloneJson(old.spec);
+  },
+  validateStatusUpdate: (rc) => validateReplicationControllerStatus(rc),
+};
+
+export const replicationControllerModule: KindModule = {
+  group: '',
+  kind: 'ReplicationController',
+  strategy: replicationControllerStrategy,
+  printer: replicationControllerPrinter,
+  selectableFields: { 'status.replicas': fieldAt.int('status', 'replicas') },
+  fieldLabels: () => ({ labels: [...META_FIELD_LABELS, 'status.replicas'], error: fieldLabelErrors.notSupported }),
+  // Its selector is a plain map (labels.SelectorFromSet(...).String()).
+  subresources: { scale: replicasScale((spec) => ({ matchLabels: spec.selector })) },
+};

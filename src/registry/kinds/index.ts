@@ -1,0 +1,57 @@
+// Every kind module, found by the kind's group and kind: the one place the API server and the
+// registry learn what is specific to a kind. A group's modules are listed in its own index, as
+// its kinds are in api/<group>/kinds.ts; a stored kind without a module is served with the
+// generic module its schema implies (generic strategy, default table, metadata fields only).
+import { storageVersionOf } from '../../api/kinds.js';
+import type { KindVersion } from '../../api/schema/kind.js';
+import { defaultFieldLabelConversion, selectableFieldSet, type FieldLabelConversion } from '../../machinery/selectors/index.js';
+import { genericStrategy } from '../generic-strategy.js';
+import type { GroupKind, KindModule } from '../kind-module.js';
+import type { FieldsOf } from '../materialize.js';
+import { defaultPrinter } from '../printers/default.js';
+import type { TablePrinter } from '../printers/types.js';
+import { appsModules } from './apps/index.js';
+import { batchModules } from './batch/index.js';
+import { coordinationModules } from './coordination/index.js';
+import { coreModules } from './core/index.js';
+import { rbacModules } from './rbac/index.js';
+
+export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules];
+
+const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;
+const byGroupKind = new Map<string, KindModule>();
+for (const m of kindModules) {
+  if (byGroupKind.has(keyOf(m))) throw new Error(`two modules for ${keyOf(m)}`);
+  byGroupKind.set(keyOf(m), m);
+}
+const generic = new WeakMap<KindVersion, KindModule>();
+
+/** The module of a served kind, in any of its versions (all share the storage version's module). */
+export function moduleOf(kind: KindVersion): KindModule {
+  const hub = storageVersionOf(kind);
+  const found = byGroupKind.get(keyOf(hub));
+  if (found) return found;
+  let m = generic.get(hub);
+  if (!m) generic.set(hub, (m = { group: hub.group, kind: hub.kind, strategy: genericStrategy(hub) }));
+  return m;
+}
+
+/** Whether a kind has a module of its own (not the generic one). */
+export function hasOwnModule(kind: KindVersion): boolean {
+  return byGroupKind.has(keyOf(storageVersionOf(kind)));
+}
+
+/** The Table columns of a kind (the default table when its module has none). */
+export function printerOf(kind: KindVersion): TablePrinter {
+  return moduleOf(kind).printer ?? defaultPrinter;
+}
+
+/** The field labels a request in `served`'s group/version may use. */
+export function fieldLabelsOf(served: KindVersion): FieldLabelConversion {
+  return moduleOf(served).fieldLabels?.(served) ?? defaultFieldLabelConversion;
+}
+
+/** The selectable fields of a kind's stored objects (what the watch cache keeps per object). */
+export function fieldsOf(module: KindModule): FieldsOf {
+  return selectableFieldSet(module.selectableFields);
+}

@@ -1,0 +1,36 @@
+// The scale subresource of a kind whose spec.replicas is its size and status.replicas its
+// observed size (deployments, replicasets, statefulsets, replicationcontrollers): an
+// autoscaling/v1 Scale with the selector of its pods as a string.
+import type { KubeObject } from '../api/schema/kind.js';
+import type { ScaleSubresource } from './kind-module.js';
+import { metaOf } from './meta.js';
+import { formatLabelSelector } from './printers/format.js';
+
+/** A kind's scale by spec.replicas; `selectorOf` reads its spec's pod selector as a metav1.LabelSelector. */
+export function replicasScale(selectorOf: (spec: KubeObject) => unknown = (spec) => spec.selector): ScaleSubresource {
+  return {
+    type: 'scale',
+    scaleOf(obj) {
+      const m = metaOf(obj);
+      const spec = (obj.spec ?? {}) as KubeObject;
+      const status = (obj.status ?? {}) as KubeObject;
+      const selector = formatLabelSelector(selectorOf(spec));
+      const scaleStatus: KubeObject = { replicas: typeof status.replicas === 'number' ? status.replicas : 0 };
+      if (selector !== '<none>') scaleStatus.selector = selector;
+      return {
+        kind: 'Scale',
+        apiVersion: 'autoscaling/v1',
+        metadata: {
+          name: m.name,
+          namespace: m.namespace,
+          uid: m.uid,
+          resourceVersion: m.resourceVersion,
+          creationTimestamp: m.creationTimestamp,
+        },
+        spec: { replicas: typeof spec.replicas === 'number' ? spec.replicas : 0 },
+        status: scaleStatus,
+      };
+    },
+    withReplicas: (obj, replicas) => ({ ...obj, spec: { ...((obj.spec as KubeObject | undefined) ?? {}), replicas } }),
+  };
+}
