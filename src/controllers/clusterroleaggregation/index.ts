@@ -5,9 +5,8 @@
 // few, and a label change can move a role into or out of any selector).
 import { isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
+import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 import { labelSelectorAsSelector, selectorMatches, semanticEqual } from '../../machinery/validation/common.js';
-import { runWorkers } from '../common/workers.js';
 
 const CLUSTER_ROLES = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' };
 

@@ -6,8 +6,7 @@ import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, 
 import { getControllerOf, type OwnerReference } from '../common/controller-ref.js';
 import { CRONJOBS, JOBS, finishedCondition, isJobFinished, isJobSucceeded } from '../common/jobs.js';
 import { deepCopy, isAlreadyExists, isNotFound, keyOf, meta, splitKey, timeMs, unwrapTombstone } from '../common/objects.js';
-import { SimpleWorkQueue } from '../common/queue.js';
-import { runWorkers } from '../common/workers.js';
+import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 import { parseSchedule } from './schedule.js';
 import {
   deleteFromActiveList,
@@ -55,7 +54,7 @@ export class CronJobController implements Controller {
     private readonly ctx: ControllerContext,
     opts: CronJobControllerOptions = {},
   ) {
-    this.queue = opts.queue ?? new SimpleWorkQueue();
+    this.queue = opts.queue ?? newRateLimitingQueue<string>();
     this.recorder = ctx.recorder('cronjob-controller');
     this.jobs = ctx.clientset.resource(JOBS);
     this.cronJobs = ctx.clientset.resource(CRONJOBS);

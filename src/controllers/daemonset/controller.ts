@@ -9,8 +9,7 @@ import { claimObjects, getControllerOf, newControllerRef, recheckOwner } from '.
 import { isBeingDeleted, keyOf, labelsOf, metaOf, nameOf, namespaceOf, objectOf, splitKey } from '../common/meta.js';
 import { isConflict, isNotFound } from '../common/objects.js';
 import { isPodAvailable, isPodReady } from '../common/pods.js';
-import { runWorkers } from '../common/queue.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
+import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 import { cleanupHistory, constructHistory, TEMPLATE_GENERATION_LABEL, UNIQUE_LABEL } from './history.js';
 import { daemonPodSpec, nodeShouldRunDaemonPod, replaceNodeNameAffinity, targetNodeName } from './placement.js';
 import { planRollingUpdate, planSurge } from './rolling.js';
@@ -108,7 +107,7 @@ export class DaemonSetController implements Controller {
       this.queue.shutDown();
       return;
     }
-    await runWorkers(this.queue, workers, signal, (key) => this.sync(key), (key, err) => this.ctx.log({ controller: this.name, msg: 'error syncing daemon set', key, err: String(err) }));
+    await runSyncWorkers(this.queue, workers, signal, (key) => this.sync(key), (key, err) => this.ctx.log({ controller: this.name, msg: 'error syncing daemon set', key, err: String(err) }));
   }
 
   async sync(key: string): Promise<void> {

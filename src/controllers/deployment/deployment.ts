@@ -9,8 +9,7 @@ import { labelSelectorAsSelector, type LabelSelector, type LabelSelectorObject }
 import { claimObjects, getControllerOf, newControllerRef, recheckOwner } from '../common/controller-ref.js';
 import { computeHash } from '../common/hash.js';
 import { deepCopy, isAlreadyExists, isNotFound, keyOf, meta, splitKey, unwrapTombstone } from '../common/objects.js';
-import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
+import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 import { PODS, REPLICASETS, specReplicas } from '../replicaset/replicaset.js';
 import * as u from './util.js';
 
@@ -34,7 +33,7 @@ export class DeploymentController implements Controller {
     private readonly ctx: ControllerContext,
     queue?: WorkQueue<string>,
   ) {
-    this.queue = queue ?? new SimpleWorkQueue();
+    this.queue = queue ?? newRateLimitingQueue<string>();
     const dInf = ctx.informers.informer(DEPLOYMENTS);
     const rsInf = ctx.informers.informer(REPLICASETS);
     const podInf = ctx.informers.informer(PODS);
@@ -67,7 +66,7 @@ export class DeploymentController implements Controller {
       timer.unref?.();
       signal.addEventListener('abort', () => clearInterval(timer), { once: true });
     }
-    return runWorkers(this.queue, workers, signal, (key) => this.sync(key), (key, err) =>
+    return runSyncWorkers(this.queue, workers, signal, (key) => this.sync(key), (key, err) =>
       this.ctx.log({ controller: this.name, msg: 'sync failed', key, err: (err as Error)?.message ?? String(err) }),
     ).finally(() => clearInterval(timer));
   }

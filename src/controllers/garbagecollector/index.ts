@@ -6,9 +6,8 @@ import { allKinds, apiVersionOf } from '../../api/kinds.js';
 import type { KindVersion } from '../../api/schema/kind.js';
 import { objectOf } from '../../client/cache.js';
 import type { Controller, ControllerConstructor, ControllerContext, EventRecorder, WorkQueue } from '../../client/types.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
+import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 import { boolOption } from '../common/options.js';
-import { runWorkers } from '../common/workers.js';
 import { Collector, enqueuedVirtualDelete, namespacedOwnerOfClusterScoped, RestMappingError } from './collector.js';
 import { GraphBuilder } from './graph.js';
 

@@ -7,8 +7,8 @@ import { objectOf } from '../../client/cache.js';
 import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, Tombstone, WorkQueue } from '../../client/types.js';
 import { isBeingDeleted, keyOf } from '../common/meta.js';
 import { durationOption } from '../common/options.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
-import { every, runWorkers } from '../common/workers.js';
+import { every } from '../../client/wait.js';
+import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 import { NamespacedResourcesDeleter, ResourcesRemainingError, type Discovery } from './deleter.js';
 
 /** Kubernetes' namespaceDeletionGracePeriod. */

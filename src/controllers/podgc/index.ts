@@ -10,7 +10,7 @@ import type { Controller, ControllerConstructor, ControllerContext, KubeObject, 
 import { isNotFound } from '../../client/errors.js';
 import { creationTimestampOf, isBeingDeleted, nameOf, namespaceOf, uidOf } from '../common/meta.js';
 import { intOption } from '../common/options.js';
-import { every } from '../common/workers.js';
+import { every } from '../../client/wait.js';
 
 export const GC_CHECK_PERIOD_MS = 20_000;
 export const QUARANTINE_MS = 40_000;

@@ -11,8 +11,7 @@ import { claimCandidates, claimObjects, getControllerOf, newControllerRef, reche
 import { ControllerExpectations } from '../common/expectations.js';
 import { deepCopy, isConflict, isNotFound, keyOf, meta, rfc3339, splitKey, unwrapTombstone } from '../common/objects.js';
 import { filterActivePods, isPodAvailable, isPodReady, podsToDelete } from '../common/pods.js';
-import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
+import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 
 /** Kubernetes' burstReplicas: at most this many creates or deletes per sync. */
 export const BURST_REPLICAS = 500;
@@ -113,7 +112,7 @@ export class ReplicaSetController implements Controller {
   ) {
     this.name = kind.kind === 'ReplicaSet' ? 'replicaset' : 'replicationcontroller';
     this.expectations = new ControllerExpectations(() => ctx.now());
-    this.queue = queue ?? new SimpleWorkQueue();
+    this.queue = queue ?? newRateLimitingQueue<string>();
     const rsInformer = ctx.informers.informer(kind.ref);
     const podInformer = ctx.informers.informer(PODS);
     this.rsLister = rsInformer.lister;
@@ -138,7 +137,7 @@ export class ReplicaSetController implements Controller {
   }
 
   run(workers: number, signal: AbortSignal): Promise<void> {
-    return runWorkers(this.queue, workers, signal, (key) => this.sync(key), (key, err) =>
+    return runSyncWorkers(this.queue, workers, signal, (key) => this.sync(key), (key, err) =>
       this.ctx.log({ controller: this.name, msg: 'sync failed', key, err: (err as Error)?.message ?? String(err) }),
     );
   }

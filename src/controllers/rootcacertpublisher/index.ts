@@ -4,9 +4,8 @@
 // it). A changed or deleted one is put back; without --root-ca-file it does not run.
 import { isAlreadyExists, isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
+import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 import { disabledController } from '../common/disabled.js';
-import { runWorkers } from '../common/workers.js';
 import { objectOf } from '../../client/cache.js';
 import { readRootCA } from '../serviceaccounttoken/index.js';
 

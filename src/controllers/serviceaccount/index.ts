@@ -3,8 +3,7 @@
 import { objectOf } from '../../client/cache.js';
 import { isAlreadyExists, isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
-import { runWorkers } from '../common/workers.js';
+import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 
 export const DEFAULT_SERVICE_ACCOUNTS = ['default'];
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };

@@ -8,11 +8,10 @@ import { readFileSync } from 'node:fs';
 import { objectOf } from '../../client/cache.js';
 import { isConflict, isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
+import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 import { readSigningKey, type SigningKey } from '../../machinery/jwt/keys.js';
 import { legacyClaims, signToken } from '../../machinery/jwt/tokens.js';
 import { disabledController } from '../common/disabled.js';
-import { runWorkers } from '../common/workers.js';
 
 export const SERVICE_ACCOUNT_TOKEN_TYPE = 'kubernetes.io/service-account-token';
 export const SA_NAME_ANNOTATION = 'kubernetes.io/service-account.name';

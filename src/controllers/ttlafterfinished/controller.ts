@@ -6,7 +6,7 @@
 import type { Controller, ControllerContext, KubeObject, Lister, ResourceClient, WorkQueue } from '../../client/types.js';
 import { JOBS, finishedCondition } from '../common/jobs.js';
 import { isNotFound, keyOf, meta, splitKey, timeMs } from '../common/objects.js';
-import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
+import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 
 /** The deletion's propagation policy (Kubernetes' DeletePropagationForeground). */
 export const TTL_DELETE_PROPAGATION = 'Foreground' as const;
@@ -43,7 +43,7 @@ export class TTLAfterFinishedController implements Controller {
     private readonly ctx: ControllerContext,
     opts: TTLAfterFinishedOptions = {},
   ) {
-    this.queue = opts.queue ?? new SimpleWorkQueue();
+    this.queue = opts.queue ?? newRateLimitingQueue<string>();
     this.jobs = ctx.clientset.resource(JOBS);
     const informer = ctx.informers.informer(JOBS);
     this.jobLister = informer.lister;
@@ -84,6 +84,6 @@ export class TTLAfterFinishedController implements Controller {
 
   async run(workers: number, signal: AbortSignal): Promise<void> {
     await this.ctx.informers.waitForCacheSync(signal);
-    await runWorkers(this.queue, workers, signal, (k) => this.sync(k), (key, err) => this.ctx.log({ controller: this.name, msg: 'error cleaning up job', key, err: String(err) }));
+    await runSyncWorkers(this.queue, workers, signal, (k) => this.sync(k), (key, err) => this.ctx.log({ controller: this.name, msg: 'error cleaning up job', key, err: String(err) }));
   }
 }
