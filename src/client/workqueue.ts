@@ -193,6 +193,8 @@ export class RateLimitingQueue<T = string> implements WorkQueue<T> {
       this.waiting.delete(item);
       this.add(item);
     }, delayMs);
+    // A retry waiting alone does not keep the process alive: the controller's owner decides that.
+    timer.unref?.();
     this.waiting.set(item, { at, timer });
   }
 
