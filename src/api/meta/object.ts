@@ -71,3 +71,8 @@ export function groupOfApiVersion(apiVersion: string): string {
   const i = apiVersion.indexOf('/');
   return i < 0 ? '' : apiVersion.slice(0, i);
 }
+
+/** metav1.FinalizerOrphanDependents: the garbage collector orphans the dependents, then removes it. */
+export const FINALIZER_ORPHAN = 'orphan';
+/** metav1.FinalizerDeleteDependents: the garbage collector deletes the blocking dependents first. */
+export const FINALIZER_FOREGROUND = 'foregroundDeletion';

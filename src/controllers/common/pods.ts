@@ -1,7 +1,8 @@
 // Pod facts the workload controllers share (podutil and controller_utils in Kubernetes): readiness,
 // availability after minReadySeconds, active pods, and the order in which pods are deleted.
 import type { KubeObject } from '../../client/types.js';
-import { meta, timeMs } from './objects.js';
+import { meta } from './objects.js';
+import { timeMs } from './time.js';
 
 interface PodCondition {
   type?: string;

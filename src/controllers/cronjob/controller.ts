@@ -5,7 +5,10 @@
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone, WorkQueue } from '../../client/types.js';
 import { getControllerOf, type OwnerReference } from '../common/controller-ref.js';
 import { CRONJOBS, JOBS, finishedCondition, isJobFinished, isJobSucceeded } from '../common/jobs.js';
-import { deepCopy, isAlreadyExists, isNotFound, keyOf, meta, splitKey, timeMs, unwrapTombstone } from '../common/objects.js';
+import { isAlreadyExists, isNotFound } from '../../client/errors.js';
+import { keyOf, splitKey } from '../../client/cache.js';
+import { deepCopy, meta, unwrapTombstone } from '../common/objects.js';
+import { timeMs } from '../common/time.js';
 import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 import { parseSchedule } from './schedule.js';
 import {

@@ -1,7 +1,8 @@
 // pkg/controller/cronjob/utils.go: missed schedule times, the next requeue, the Job made from the
 // template, and the active list.
 import type { EventRecorder, KubeObject } from '../../client/types.js';
-import { meta, timeMs } from '../common/objects.js';
+import { meta } from '../common/objects.js';
+import { timeMs } from '../common/time.js';
 import { newControllerRef } from '../common/controller-ref.js';
 import { formatRFC3339In, type Schedule } from './schedule.js';
 import { isKnownTimeZone } from '../../machinery/cron.js';
@@ -151,7 +152,7 @@ export function jobFromTemplate(cj: KubeObject, scheduledMs: number): KubeObject
 /** ref.GetReference of a Job. */
 export function jobReference(job: KubeObject): ObjectReference {
   const m = meta(job);
-  return { kind: 'Job', namespace: m.namespace, name: m.name, uid: m.uid, apiVersion: 'batch/v1', resourceVersion: m.resourceVersion };
+  return { kind: 'Job', namespace: m.namespace ?? undefined, name: m.name ?? undefined, uid: m.uid ?? undefined, apiVersion: 'batch/v1', resourceVersion: m.resourceVersion ?? undefined };
 }
 
 export function inActiveList(cj: KubeObject, uid: string): boolean {

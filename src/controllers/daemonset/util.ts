@@ -3,7 +3,7 @@
 // back-off.
 import type { KubeObject } from '../../client/types.js';
 import { labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
-import { annotationsOf, creationTimestampOf, labelsOf, nameOf } from '../common/meta.js';
+import { annotationsOf, creationTimestampOf, labelsOf, nameOf } from '../../api/meta/object.js';
 import { TEMPLATE_GENERATION_LABEL, UNIQUE_LABEL } from './history.js';
 
 const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';

@@ -5,7 +5,7 @@ import { fakeControllerContext } from '../../client/fake/index.js';
 import { DeploymentController, DEPLOYMENTS } from './deployment.js';
 import { REPLICASETS } from '../replicaset/replicaset.js';
 import { computeHash, fnv32a, safeEncodeString } from '../common/hash.js';
-import { rfc3339 } from '../common/objects.js';
+import { rfc3339 } from '../common/time.js';
 import * as u from './util.js';
 
 const T0 = Date.UTC(2026, 0, 1);

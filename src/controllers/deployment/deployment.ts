@@ -8,7 +8,9 @@ import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, 
 import { labelSelectorAsSelector, type LabelSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
 import { claimObjects, getControllerOf, newControllerRef, recheckOwner } from '../common/controller-ref.js';
 import { computeHash } from '../common/hash.js';
-import { deepCopy, isAlreadyExists, isNotFound, keyOf, meta, splitKey, unwrapTombstone } from '../common/objects.js';
+import { isAlreadyExists, isNotFound } from '../../client/errors.js';
+import { keyOf, splitKey } from '../../client/cache.js';
+import { deepCopy, meta, unwrapTombstone } from '../common/objects.js';
 import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 import { PODS, REPLICASETS, specReplicas } from '../replicaset/replicaset.js';
 import * as u from './util.js';

@@ -7,7 +7,7 @@ import type { KubeObject } from '../../client/types.js';
 import { fakeControllerContext, flush } from '../../client/fake/index.js';
 import { DeploymentController, DEPLOYMENTS } from './deployment.js';
 import { ReplicaSetController, REPLICASETS, PODS } from '../replicaset/replicaset.js';
-import { rfc3339 } from '../common/objects.js';
+import { rfc3339 } from '../common/time.js';
 import { REVISION_ANNOTATION, DEPRECATED_ROLLBACK_TO } from './util.js';
 
 type Ctx = ReturnType<typeof fakeControllerContext>;

@@ -1,7 +1,8 @@
 // pkg/controller/deployment/util: revisions and annotations, fenceposts of maxSurge and
 // maxUnavailable, replica counts over replica sets, conditions, and the orderings of replica sets.
 import type { KubeObject } from '../../client/types.js';
-import { meta, rfc3339, semanticEqual, timeMs } from '../common/objects.js';
+import { meta, semanticEqual } from '../common/objects.js';
+import { rfc3339, timeMs } from '../common/time.js';
 import { specReplicas } from '../replicaset/replicaset.js';
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';

@@ -12,7 +12,10 @@ import { labelSelectorAsSelector, type LabelSelectorObject } from '../../machine
 import { claimCandidates, claimObjects, getControllerOf, newControllerRef, recheckOwner, type OwnerReference } from '../common/controller-ref.js';
 import { ControllerExpectations } from '../common/expectations.js';
 import { JOBS, PODS, isJobFinished, type JobCondition } from '../common/jobs.js';
-import { deepCopy, isNotFound, keyOf, meta, splitKey, timeMs, unwrapTombstone } from '../common/objects.js';
+import { isNotFound } from '../../client/errors.js';
+import { keyOf, splitKey } from '../../client/cache.js';
+import { deepCopy, meta, unwrapTombstone } from '../common/objects.js';
+import { timeMs } from '../common/time.js';
 import { filterActivePods, isPodReady } from '../common/pods.js';
 import { BackoffStore, podFinishedTime, remainingBackoffMs } from './backoff.js';
 import { failJobMessage, matchPodFailurePolicy } from './podfailurepolicy.js';

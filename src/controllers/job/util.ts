@@ -3,7 +3,7 @@
 import type { KubeObject } from '../../client/types.js';
 import type { JobCondition } from '../common/jobs.js';
 import { meta } from '../common/objects.js';
-import { rfc3339 } from '../common/objects.js';
+import { rfc3339 } from '../common/time.js';
 
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
 export const COMPLETION_INDEX_ANNOTATION = 'batch.kubernetes.io/job-completion-index';

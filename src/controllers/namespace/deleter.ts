@@ -6,7 +6,7 @@ import { allKinds } from '../../api/kinds.js';
 import type { KindVersion } from '../../api/schema/kind.js';
 import { isConflict, isNotFound } from '../../client/errors.js';
 import type { Clientset, KubeObject, ResourceClient } from '../../client/types.js';
-import { deletionTimestampOf, finalizersOf, isBeingDeleted, metaOf, nameOf, uidOf } from '../common/meta.js';
+import { deletionTimestampOf, finalizersOf, isBeingDeleted, metadataOf, nameOf, uidOf } from '../../api/meta/object.js';
 import { NamespaceConditionUpdater, type ContentTotals, type NamespaceCondition } from './conditions.js';
 
 /** Seconds to wait for objects with finalizers before looking again (Kubernetes' finalizerEstimateSeconds). */
@@ -108,7 +108,7 @@ export class NamespacedResourcesDeleter {
 
   private async finalize(ns: KubeObject): Promise<KubeObject> {
     const finalizers = [...new Set(specFinalizers(ns).filter((f) => f !== this.finalizerToken))].sort();
-    const body: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: structuredClone(metaOf(ns)), spec: { ...((ns.spec as object) ?? {}), finalizers } };
+    const body: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: structuredClone(metadataOf(ns)), spec: { ...((ns.spec as object) ?? {}), finalizers } };
     try {
       return await this.nsClient.update('', body, { subresource: 'finalize' });
     } catch (e) {
@@ -161,7 +161,7 @@ export class NamespacedResourcesDeleter {
     if (updater.update(status)) {
       try {
         const updated = await this.nsClient.update('', ns, { subresource: 'status' });
-        (metaOf(ns) as Record<string, unknown>).resourceVersion = metaOf(updated).resourceVersion;
+        (metadataOf(ns) as Record<string, unknown>).resourceVersion = metadataOf(updated).resourceVersion;
       } catch {
         // as Kubernetes: a failed condition update is only logged; the next sync writes it again
       }

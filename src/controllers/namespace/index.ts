@@ -5,7 +5,8 @@
 // namespace (the informer resync of Kubernetes).
 import { objectOf } from '../../client/cache.js';
 import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, Tombstone, WorkQueue } from '../../client/types.js';
-import { isBeingDeleted, keyOf } from '../common/meta.js';
+import { isBeingDeleted } from '../../api/meta/object.js';
+import { keyOf } from '../../client/cache.js';
 import { durationOption } from '../common/options.js';
 import { every } from '../../client/wait.js';
 import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';

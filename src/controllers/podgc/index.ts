@@ -8,7 +8,7 @@
 // orphans), then force-deleted (grace 0).
 import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister } from '../../client/types.js';
 import { isNotFound } from '../../client/errors.js';
-import { creationTimestampOf, isBeingDeleted, nameOf, namespaceOf, uidOf } from '../common/meta.js';
+import { creationTimestampOf, isBeingDeleted, nameOf, namespaceOf, uidOf } from '../../api/meta/object.js';
 import { intOption } from '../common/options.js';
 import { every } from '../../client/wait.js';
 

@@ -4,7 +4,7 @@ import type { KubeObject } from '../../client/types.js';
 import { fakeControllerContext, flush } from '../../client/fake/index.js';
 import { ReplicaSetController, slowStartBatch, REPLICASETS, PODS } from './replicaset.js';
 import { comparePodsForDeletion, podsToDelete } from '../common/pods.js';
-import { rfc3339 } from '../common/objects.js';
+import { rfc3339 } from '../common/time.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 

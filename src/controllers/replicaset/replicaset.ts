@@ -9,7 +9,10 @@ import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, 
 import { LabelSelector, labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
 import { claimCandidates, claimObjects, getControllerOf, newControllerRef, recheckOwner } from '../common/controller-ref.js';
 import { ControllerExpectations } from '../common/expectations.js';
-import { deepCopy, isConflict, isNotFound, keyOf, meta, rfc3339, splitKey, unwrapTombstone } from '../common/objects.js';
+import { isConflict, isNotFound } from '../../client/errors.js';
+import { keyOf, splitKey } from '../../client/cache.js';
+import { deepCopy, meta, unwrapTombstone } from '../common/objects.js';
+import { rfc3339 } from '../common/time.js';
 import { filterActivePods, isPodAvailable, isPodReady, podsToDelete } from '../common/pods.js';
 import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 

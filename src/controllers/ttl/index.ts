@@ -6,7 +6,8 @@
 import { objectOf } from '../../client/cache.js';
 import { isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
-import { annotationsOf, keyOf } from '../common/meta.js';
+import { annotationsOf } from '../../api/meta/object.js';
+import { keyOf } from '../../client/cache.js';
 import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 
 export const TTL_ANNOTATION = 'node.alpha.kubernetes.io/ttl';

@@ -5,7 +5,10 @@
 // cascades in the foreground, as Kubernetes' does, so the Job goes once its pods are gone.
 import type { Controller, ControllerContext, KubeObject, Lister, ResourceClient, WorkQueue } from '../../client/types.js';
 import { JOBS, finishedCondition } from '../common/jobs.js';
-import { isNotFound, keyOf, meta, splitKey, timeMs } from '../common/objects.js';
+import { isNotFound } from '../../client/errors.js';
+import { keyOf, splitKey } from '../../client/cache.js';
+import { meta } from '../common/objects.js';
+import { timeMs } from '../common/time.js';
 import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 
 /** The deletion's propagation policy (Kubernetes' DeletePropagationForeground). */
