@@ -3,6 +3,6 @@
 //   ... await cm.stop();
 export { startControllerManager, type ControllerManagerHandle, type ManagerDeps, type ClientBundle } from './manager.js';
 export { defaultOptions, parseControllerManagerOptions, type ControllerManagerOptions } from './options.js';
-export { CONTROLLERS, resolveControllers, type ControllerEntry } from './controllers.js';
+export { CONTROLLERS, controllerRoles, resolveControllers, type ControllerEntry } from './controllers.js';
 export { buildClients } from './clients.js';
 export { LeaderElector, newResourceLock, newIdentity, type LeaderElectionRecord } from './leader-election.js';

@@ -4,7 +4,7 @@ import { fakeControllerContext, type FakeControllerContext } from '../../client/
 import type { KubeObject } from '../../client/types.js';
 import { metadataOf } from '../../api/meta/object.js';
 import { emulateDeletePropagation, obj, ownerRef, waitFor } from '../common/testutil.js';
-import { GarbageCollectorController } from './index.js';
+import { GarbageCollectorController } from './controller.js';
 
 const NS = 'default';
 const deploy = (name: string, o: Parameters<typeof obj>[3] = {}) => obj('apps/v1', 'Deployment', name, { namespace: NS, ...o });

@@ -7,7 +7,7 @@ import { emulateGracefulPods, emulateNamespaces, obj, waitFor } from '../common/
 import type { NamespaceCondition } from './conditions.js';
 import { GroupDiscoveryFailedError } from './conditions.js';
 import { NamespacedResourcesDeleter, ResourcesRemainingError, servedNamespacedResources } from './deleter.js';
-import { NamespaceController } from './index.js';
+import { NamespaceController } from './controller.js';
 
 const NOW = Date.UTC(2026, 0, 1);
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
