@@ -6,37 +6,10 @@
 import { isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
 import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
-import { labelSelectorAsSelector, selectorMatches, semanticEqual } from '../../machinery/validation/common.js';
+import { semanticEqual } from '../../machinery/validation/common.js';
+import { aggregatedRules, metaOf, nameOf, selectorsOf } from './aggregation.js';
 
 const CLUSTER_ROLES = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' };
-
-type Obj = Record<string, unknown>;
-const metaOf = (o: KubeObject) => (o.metadata ?? {}) as Obj;
-const nameOf = (o: KubeObject) => String(metaOf(o).name ?? '');
-const labelsOf = (o: KubeObject) => (metaOf(o).labels ?? {}) as Record<string, string>;
-
-function selectorsOf(role: KubeObject): unknown[] | undefined {
-  const rule = role.aggregationRule as Obj | undefined | null;
-  if (!rule || typeof rule !== 'object') return undefined;
-  return Array.isArray(rule.clusterRoleSelectors) ? rule.clusterRoleSelectors : [];
-}
-
-/** The rules an aggregated ClusterRole should hold, given every ClusterRole. */
-export function aggregatedRules(role: KubeObject, all: readonly KubeObject[]): unknown[] {
-  const rules: unknown[] = [];
-  const name = nameOf(role);
-  for (const raw of selectorsOf(role) ?? []) {
-    const selector = labelSelectorAsSelector(raw);
-    if (selector === undefined) continue;
-    const matched = all.filter((r) => nameOf(r) !== name && selectorMatches(selector, labelsOf(r))).sort((a, b) => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0));
-    for (const r of matched) {
-      for (const rule of Array.isArray(r.rules) ? r.rules : []) {
-        if (!rules.some((have) => semanticEqual(have, rule))) rules.push(rule);
-      }
-    }
-  }
-  return rules;
-}
 
 export class ClusterRoleAggregationController implements Controller {
   readonly name = 'clusterrole-aggregation';

@@ -11,19 +11,10 @@ import { deepCopy, meta, unwrapTombstone } from '../common/objects.js';
 import { timeMs } from '../common/time.js';
 import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 import { parseSchedule } from './schedule.js';
-import {
-  deleteFromActiveList,
-  formatSchedule,
-  inActiveList,
-  inActiveListByName,
-  jobFromTemplate,
-  jobName,
-  jobReference,
-  nextScheduleTime,
-  nextScheduleTimeDuration,
-  specOf,
-  statusOf,
-} from './utils.js';
+import { deleteFromActiveList, inActiveList, inActiveListByName } from './active-list.js';
+import { specOf, statusOf } from './cronjob.js';
+import { jobFromTemplate, jobName, jobReference } from './job-template.js';
+import { formatSchedule, nextScheduleTime, nextScheduleTimeDuration } from './schedule-times.js';
 
 export interface CronJobControllerOptions {
   queue?: WorkQueue<string>;

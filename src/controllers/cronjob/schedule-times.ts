@@ -1,49 +1,16 @@
-// pkg/controller/cronjob/utils.go: missed schedule times, the next requeue, the Job made from the
-// template, and the active list.
+// pkg/controller/cronjob/utils.go's schedule times: the missed ones, the next one to start, the
+// next requeue, and the schedule with its time zone.
 import type { EventRecorder, KubeObject } from '../../client/types.js';
+import { isKnownTimeZone } from '../../machinery/cron.js';
 import { meta } from '../common/objects.js';
 import { timeMs } from '../common/time.js';
-import { newControllerRef } from '../common/controller-ref.js';
-import { formatRFC3339In, type Schedule } from './schedule.js';
-import { isKnownTimeZone } from '../../machinery/cron.js';
+import { specOf, type CronJobStatus } from './cronjob.js';
+import type { Schedule } from './schedule.js';
 
-export const SCHEDULED_TIMESTAMP_ANNOTATION = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 /** nextScheduleDelta: requeue a little after the schedule time. */
 export const NEXT_SCHEDULE_DELTA_MS = 100;
 
 export type Missed = 'none' | 'few' | 'many';
-
-export interface CronJobSpec {
-  schedule?: string;
-  timeZone?: string;
-  startingDeadlineSeconds?: number;
-  concurrencyPolicy?: string;
-  suspend?: boolean;
-  successfulJobsHistoryLimit?: number;
-  failedJobsHistoryLimit?: number;
-  jobTemplate?: { metadata?: Record<string, unknown>; spec?: Record<string, unknown> };
-}
-
-export interface ObjectReference {
-  kind?: string;
-  namespace?: string;
-  name?: string;
-  uid?: string;
-  apiVersion?: string;
-  resourceVersion?: string;
-}
-
-export interface CronJobStatus {
-  active?: ObjectReference[];
-  lastScheduleTime?: string;
-  lastSuccessfulTime?: string;
-}
-
-export const specOf = (cj: KubeObject): CronJobSpec => (cj.spec ?? {}) as CronJobSpec;
-export function statusOf(cj: KubeObject): CronJobStatus {
-  cj.status ??= {};
-  return cj.status as CronJobStatus;
-}
 
 /**
  * mostRecentScheduleTime: the earliest time considered (last schedule, creation, or the starting
@@ -124,50 +91,3 @@ export function formatSchedule(cj: KubeObject, recorder: EventRecorder | undefin
   return schedule;
 }
 
-/** getJobName: the cronjob's name and the scheduled time in minutes since the epoch. */
-export function jobName(cj: KubeObject, scheduledMs: number): string {
-  return `${meta(cj).name}-${Math.floor(scheduledMs / 60_000)}`;
-}
-
-/** getJobFromTemplate2. */
-export function jobFromTemplate(cj: KubeObject, scheduledMs: number): KubeObject {
-  const spec = specOf(cj);
-  const tmeta = (spec.jobTemplate?.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string> };
-  const tz = spec.timeZone && spec.timeZone !== 'Local' ? spec.timeZone : 'UTC';
-  const annotations = { ...(tmeta.annotations ?? {}), [SCHEDULED_TIMESTAMP_ANNOTATION]: formatRFC3339In(scheduledMs, tz) };
-  return {
-    apiVersion: 'batch/v1',
-    kind: 'Job',
-    metadata: {
-      name: jobName(cj, scheduledMs),
-      namespace: meta(cj).namespace,
-      labels: { ...(tmeta.labels ?? {}) },
-      annotations,
-      ownerReferences: [newControllerRef(cj, 'batch/v1', 'CronJob')],
-    },
-    spec: structuredClone(spec.jobTemplate?.spec ?? {}),
-  };
-}
-
-/** ref.GetReference of a Job. */
-export function jobReference(job: KubeObject): ObjectReference {
-  const m = meta(job);
-  return { kind: 'Job', namespace: m.namespace ?? undefined, name: m.name ?? undefined, uid: m.uid ?? undefined, apiVersion: 'batch/v1', resourceVersion: m.resourceVersion ?? undefined };
-}
-
-export function inActiveList(cj: KubeObject, uid: string): boolean {
-  return (statusOf(cj).active ?? []).some((r) => r.uid === uid);
-}
-
-export function inActiveListByName(cj: KubeObject, namespace: string, name: string): boolean {
-  return (statusOf(cj).active ?? []).some((r) => r.name === name && r.namespace === namespace);
-}
-
-export function deleteFromActiveList(cj: KubeObject, uid: string): void {
-  const status = statusOf(cj);
-  if (!status.active) return;
-  const rest = status.active.filter((r) => r.uid !== uid);
-  // Go's omitempty: an emptied list is not written.
-  if (rest.length > 0) status.active = rest;
-  else delete status.active;
-}
