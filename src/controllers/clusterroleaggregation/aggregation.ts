@@ -1,23 +1,19 @@
 // What an aggregated ClusterRole holds: the union of the rules of the ClusterRoles its label
 // selectors match (itself excluded), in the order of the matched roles' names, each rule once.
-import type { KubeObject } from '../../client/types.js';
+import { labelsOf, nameOf } from '../../api/meta/object.js';
+import type { ClusterRole, LabelSelector, PolicyRule } from '../../api/types.js';
 import { labelSelectorAsSelector, selectorMatches, semanticEqual } from '../../machinery/validation/common.js';
 
-type Obj = Record<string, unknown>;
-export const metaOf = (o: KubeObject) => (o.metadata ?? {}) as Obj;
-export const nameOf = (o: KubeObject) => String(metaOf(o).name ?? '');
-const labelsOf = (o: KubeObject) => (metaOf(o).labels ?? {}) as Record<string, string>;
-
 /** The label selectors of an aggregated ClusterRole, or undefined for a role without an aggregationRule. */
-export function selectorsOf(role: KubeObject): unknown[] | undefined {
-  const rule = role.aggregationRule as Obj | undefined | null;
+export function selectorsOf(role: ClusterRole): LabelSelector[] | undefined {
+  const rule = role.aggregationRule;
   if (!rule || typeof rule !== 'object') return undefined;
   return Array.isArray(rule.clusterRoleSelectors) ? rule.clusterRoleSelectors : [];
 }
 
 /** The rules an aggregated ClusterRole should hold, given every ClusterRole. */
-export function aggregatedRules(role: KubeObject, all: readonly KubeObject[]): unknown[] {
-  const rules: unknown[] = [];
+export function aggregatedRules(role: ClusterRole, all: readonly ClusterRole[]): PolicyRule[] {
+  const rules: PolicyRule[] = [];
   const name = nameOf(role);
   for (const raw of selectorsOf(role) ?? []) {
     const selector = labelSelectorAsSelector(raw);
@@ -31,4 +27,3 @@ export function aggregatedRules(role: KubeObject, all: readonly KubeObject[]): u
   }
   return rules;
 }
-

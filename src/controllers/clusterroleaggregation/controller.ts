@@ -3,11 +3,12 @@
 // selectors match (itself excluded), in the order of the matched roles' names, each rule once.
 // Any ClusterRole change re-queues every aggregated ClusterRole, as Kubernetes does (roles are
 // few, and a label change can move a role into or out of any selector).
+import { metadataOf, nameOf } from '../../api/meta/object.js';
 import { isNotFound } from '../../client/errors.js';
-import type { Controller, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
+import type { Controller, ControllerContext, Lister, WorkQueue } from '../../client/types.js';
 import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 import { semanticEqual } from '../../machinery/validation/common.js';
-import { aggregatedRules, metaOf, nameOf, selectorsOf } from './aggregation.js';
+import { aggregatedRules, selectorsOf } from './aggregation.js';
 
 const CLUSTER_ROLES = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' };
 
@@ -53,7 +54,7 @@ export class ClusterRoleAggregationController implements Controller {
     try {
       // Rules are the controller's alone: a merge patch replaces the list, pinned to the version
       // the rules were computed from (a conflict re-queues).
-      await this.ctx.clientset.resource(CLUSTER_ROLES).patch('', name, 'merge', { metadata: { resourceVersion: metaOf(role).resourceVersion }, rules });
+      await this.ctx.clientset.resource(CLUSTER_ROLES).patch('', name, 'merge', { metadata: { resourceVersion: metadataOf(role).resourceVersion }, rules });
     } catch (err) {
       if (isNotFound(err)) return;
       throw err;

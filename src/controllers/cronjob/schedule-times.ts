@@ -1,10 +1,11 @@
 // pkg/controller/cronjob/utils.go's schedule times: the missed ones, the next one to start, the
 // next requeue, and the schedule with its time zone.
-import type { EventRecorder, KubeObject } from '../../client/types.js';
+import { creationTimestampOf } from '../../api/meta/object.js';
+import type { CronJob } from '../../api/types.js';
+import type { EventRecorder } from '../../client/types.js';
 import { isKnownTimeZone } from '../../machinery/cron.js';
-import { meta } from '../common/objects.js';
 import { timeMs } from '../common/time.js';
-import { specOf, type CronJobStatus } from './cronjob.js';
+import { specOf } from './cronjob.js';
 import type { Schedule } from './schedule.js';
 
 /** nextScheduleDelta: requeue a little after the schedule time. */
@@ -19,14 +20,14 @@ export type Missed = 'none' | 'few' | 'many';
  * (or that never fire).
  */
 export function mostRecentScheduleTime(
-  cj: KubeObject,
+  cj: CronJob,
   now: number,
   sched: Schedule,
   includeStartingDeadlineSeconds: boolean,
 ): { earliest: number; mostRecent?: number; missed: Missed; error?: string } {
-  const status = (cj.status ?? {}) as CronJobStatus;
+  const status = cj.status ?? {};
   const spec = specOf(cj);
-  let earliest = timeMs(meta(cj).creationTimestamp);
+  let earliest = timeMs(creationTimestampOf(cj));
   if (status.lastScheduleTime) earliest = timeMs(status.lastScheduleTime);
   if (includeStartingDeadlineSeconds && typeof spec.startingDeadlineSeconds === 'number') {
     const deadline = now - spec.startingDeadlineSeconds * 1000;
@@ -49,7 +50,7 @@ export function mostRecentScheduleTime(
 }
 
 /** nextScheduleTimeDuration: how long until the sync after the next schedule time (ms). */
-export function nextScheduleTimeDuration(cj: KubeObject, now: number, sched: Schedule): number {
+export function nextScheduleTimeDuration(cj: CronJob, now: number, sched: Schedule): number {
   const r = mostRecentScheduleTime(cj, now, sched, false);
   let from: number;
   if (r.error !== undefined) from = now;
@@ -62,7 +63,7 @@ export function nextScheduleTimeDuration(cj: KubeObject, now: number, sched: Sch
 }
 
 /** nextScheduleTime: the unmet schedule time to start now, if any; warns of too many missed ones. */
-export function nextScheduleTime(cj: KubeObject, now: number, sched: Schedule, recorder: EventRecorder): { time?: number; error?: string } {
+export function nextScheduleTime(cj: CronJob, now: number, sched: Schedule, recorder: EventRecorder): { time?: number; error?: string } {
   const r = mostRecentScheduleTime(cj, now, sched, true);
   if (r.mostRecent === undefined || r.mostRecent > now) return { error: r.error };
   if (r.missed === 'many') {
@@ -72,7 +73,7 @@ export function nextScheduleTime(cj: KubeObject, now: number, sched: Schedule, r
 }
 
 /** formatSchedule: spec.timeZone becomes a TZ= prefix; a TZ in the schedule itself is warned about. */
-export function formatSchedule(cj: KubeObject, recorder: EventRecorder | undefined): string {
+export function formatSchedule(cj: CronJob, recorder: EventRecorder | undefined): string {
   const spec = specOf(cj);
   const schedule = spec.schedule ?? '';
   if (schedule.includes('TZ')) {

@@ -6,9 +6,10 @@
 // - terminating pods that were never scheduled.
 // Pods not yet terminal are patched to phase Failed first (with a DisruptionTarget condition for
 // orphans), then force-deleted (grace 0).
-import type { Controller, ControllerContext, KubeObject, Lister } from '../../client/types.js';
-import { isNotFound } from '../../client/errors.js';
 import { creationTimestampOf, isBeingDeleted, nameOf, namespaceOf, uidOf } from '../../api/meta/object.js';
+import type { Node, Pod, PodCondition, PodStatus } from '../../api/types.js';
+import { isNotFound } from '../../client/errors.js';
+import type { Controller, ControllerContext, Lister } from '../../client/types.js';
 import { intOption } from '../common/options.js';
 import { every } from '../../client/wait.js';
 
@@ -16,28 +17,20 @@ export const GC_CHECK_PERIOD_MS = 20_000;
 export const QUARANTINE_MS = 40_000;
 const TAINT_OUT_OF_SERVICE = 'node.kubernetes.io/out-of-service';
 
-interface PodCondition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-}
+const phaseOf = (p: Pod): string => p.status?.phase ?? '';
+const nodeNameOf = (p: Pod): string => p.spec?.nodeName ?? '';
 
-const phaseOf = (p: KubeObject): string => ((p.status as { phase?: string } | undefined)?.phase ?? '');
-const nodeNameOf = (p: KubeObject): string => ((p.spec as { nodeName?: string } | undefined)?.nodeName ?? '');
-
-export function isPodTerminated(p: KubeObject): boolean {
+export function isPodTerminated(p: Pod): boolean {
   const phase = phaseOf(p);
   return phase !== 'Pending' && phase !== 'Running' && phase !== 'Unknown';
 }
 
-function isEvicted(p: KubeObject): boolean {
-  return phaseOf(p) === 'Failed' && (p.status as { reason?: string } | undefined)?.reason === 'Evicted';
+function isEvicted(p: Pod): boolean {
+  return phaseOf(p) === 'Failed' && p.status?.reason === 'Evicted';
 }
 
 /** Evicted first, then by creationTimestamp, then by name (Kubernetes' byEvictionAndCreationTimestamp). */
-export function byEvictionAndCreation(a: KubeObject, b: KubeObject): number {
+export function byEvictionAndCreation(a: Pod, b: Pod): number {
   const ea = isEvicted(a);
   const eb = isEvicted(b);
   if (ea !== eb) return ea ? -1 : 1;
@@ -47,14 +40,12 @@ export function byEvictionAndCreation(a: KubeObject, b: KubeObject): number {
   return nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0;
 }
 
-function isNodeReady(node: KubeObject): boolean {
-  const conds = (node.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
-  return conds.some((c) => c.type === 'Ready' && c.status === 'True');
+function isNodeReady(node: Node): boolean {
+  return (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
-function hasTaint(node: KubeObject, key: string): boolean {
-  const taints = (node.spec as { taints?: { key: string }[] } | undefined)?.taints ?? [];
-  return taints.some((t) => t.key === key);
+function hasTaint(node: Node, key: string): boolean {
+  return (node.spec?.taints ?? []).some((t) => t.key === key);
 }
 
 export interface PodGCOptions {
@@ -98,7 +89,7 @@ export class PodGCController implements Controller {
     await this.gcUnscheduledTerminating(pods);
   }
 
-  private async gcTerminated(pods: KubeObject[]): Promise<void> {
+  private async gcTerminated(pods: Pod[]): Promise<void> {
     const terminated = pods.filter(isPodTerminated);
     const deleteCount = terminated.length - this.threshold;
     if (deleteCount <= 0) return;
@@ -107,7 +98,7 @@ export class PodGCController implements Controller {
     await this.deleteAll(terminated.slice(0, deleteCount));
   }
 
-  private async gcTerminating(pods: KubeObject[]): Promise<void> {
+  private async gcTerminating(pods: Pod[]): Promise<void> {
     const victims = pods.filter((p) => {
       if (!isBeingDeleted(p)) return false;
       const node = this.nodeLister.get('', nodeNameOf(p));
@@ -119,7 +110,7 @@ export class PodGCController implements Controller {
     await this.deleteAll(victims);
   }
 
-  private async gcOrphaned(pods: KubeObject[], nodes: KubeObject[]): Promise<void> {
+  private async gcOrphaned(pods: Pod[], nodes: Node[]): Promise<void> {
     const existing = new Set(nodes.map(nameOf));
     const now = this.ctx.now();
     for (const p of pods) {
@@ -143,12 +134,12 @@ export class PodGCController implements Controller {
     await this.deleteAll(orphans, { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists' }, 'Forced deletion of orphaned Pod succeeded');
   }
 
-  private async gcUnscheduledTerminating(pods: KubeObject[]): Promise<void> {
+  private async gcUnscheduledTerminating(pods: Pod[]): Promise<void> {
     const victims = pods.filter((p) => isBeingDeleted(p) && nodeNameOf(p) === '');
     await this.deleteAll(victims, undefined, 'Forced deletion of unscheduled terminating Pod succeeded');
   }
 
-  private async deleteAll(pods: KubeObject[], condition?: PodCondition, success?: string): Promise<void> {
+  private async deleteAll(pods: Pod[], condition?: PodCondition, success?: string): Promise<void> {
     await Promise.all(
       pods.map(async (p) => {
         try {
@@ -162,12 +153,12 @@ export class PodGCController implements Controller {
   }
 
   /** Patches a non-terminal pod to Failed (Kubernetes ≥ 1.26, for Job pod replacement), then force-deletes it. */
-  async markFailedAndDelete(pod: KubeObject, condition?: PodCondition): Promise<void> {
+  async markFailedAndDelete(pod: Pod, condition?: PodCondition): Promise<void> {
     const pods = this.ctx.clientset.resource({ group: '', version: 'v1', resource: 'pods' });
     this.log({ msg: 'PodGC is force deleting Pod', pod: `${namespaceOf(pod)}/${nameOf(pod)}` });
     const phase = phaseOf(pod);
     if (phase !== 'Succeeded' && phase !== 'Failed') {
-      const status: Record<string, unknown> = { phase: 'Failed' };
+      const status: PodStatus = { phase: 'Failed' };
       if (condition) status.conditions = [{ ...condition, lastTransitionTime: new Date(this.ctx.now()).toISOString().replace(/\.\d+Z$/, 'Z') }];
       await pods.patch(namespaceOf(pod), nameOf(pod), 'strategic', { metadata: { uid: uidOf(pod) }, status }, { subresource: 'status' });
     }

@@ -2,8 +2,10 @@
 // not being deleted has a ConfigMap `kube-root-ca.crt` with `ca.crt` = --root-ca-file, the CA a pod
 // uses to trust the API server (the ServiceAccount admission plugin's projected volume refers to
 // it). A changed or deleted one is put back; without --root-ca-file it does not run.
+import { annotationsOf, isBeingDeleted, metadataOf, nameOf, namespaceOf } from '../../api/meta/object.js';
+import type { ConfigMap } from '../../api/types.js';
 import { isAlreadyExists, isNotFound } from '../../client/errors.js';
-import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
+import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, Tombstone, WorkQueue } from '../../client/types.js';
 import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 import { disabledController } from '../common/disabled.js';
 import { objectOf } from '../../client/cache.js';
@@ -15,10 +17,6 @@ export const DESCRIPTION_ANNOTATION = 'kubernetes.io/description';
 const DESCRIPTION = 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
-
-function metaOf(o: KubeObject): Record<string, unknown> {
-  return (o.metadata ?? {}) as Record<string, unknown>;
-}
 
 export class RootCACertPublisher implements Controller {
   readonly name = 'root-ca-cert-publisher';
@@ -32,11 +30,11 @@ export class RootCACertPublisher implements Controller {
     const cm = ctx.informers.informer(CONFIGMAPS);
     this.namespaces = ns.lister;
     this.configMaps = cm.lister;
-    const enqueueNs = (o: KubeObject) => this.queue.add(String(metaOf(o).name));
+    const enqueueNs = (o: KubeObject) => this.queue.add(nameOf(o));
     ns.addEventHandler({ onAdd: enqueueNs, onUpdate: (_o, n) => enqueueNs(n) });
-    const enqueueCm = (o: KubeObject) => {
-      const m = metaOf(objectOf(o));
-      if (m.name === ROOT_CA_CONFIGMAP) this.queue.add(String(m.namespace));
+    const enqueueCm = (o: KubeObject | Tombstone) => {
+      const cm = objectOf(o);
+      if (nameOf(cm) === ROOT_CA_CONFIGMAP) this.queue.add(namespaceOf(cm));
     };
     cm.addEventHandler({ onUpdate: (_o, n) => enqueueCm(n), onDelete: enqueueCm });
   }
@@ -54,9 +52,9 @@ export class RootCACertPublisher implements Controller {
 
   async sync(namespace: string): Promise<void> {
     const ns = this.namespaces.get('', namespace);
-    if (!ns || metaOf(ns).deletionTimestamp) return;
+    if (!ns || isBeingDeleted(ns)) return;
     const client = this.ctx.clientset.resource(CONFIGMAPS);
-    const existing = this.configMaps.get(namespace, ROOT_CA_CONFIGMAP);
+    const existing: ConfigMap | undefined = this.configMaps.get(namespace, ROOT_CA_CONFIGMAP);
     const data = { 'ca.crt': this.rootCA };
     if (!existing) {
       try {
@@ -68,12 +66,12 @@ export class RootCACertPublisher implements Controller {
       }
       return;
     }
-    const current = (existing.data ?? {}) as Record<string, string>;
-    const annotations = (metaOf(existing).annotations ?? {}) as Record<string, string>;
+    const current = existing.data ?? {};
+    const annotations = annotationsOf(existing);
     if (Object.keys(current).length === 1 && current['ca.crt'] === this.rootCA && annotations[DESCRIPTION_ANNOTATION] === DESCRIPTION) return;
     await client.update(namespace, {
       ...existing,
-      metadata: { ...metaOf(existing), annotations: { ...annotations, [DESCRIPTION_ANNOTATION]: DESCRIPTION } },
+      metadata: { ...metadataOf(existing), annotations: { ...annotations, [DESCRIPTION_ANNOTATION]: DESCRIPTION } },
       data,
     });
   }

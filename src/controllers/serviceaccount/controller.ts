@@ -1,5 +1,6 @@
 // The serviceaccount controller (Kubernetes' ServiceAccountsController): every namespace that is
 // not being deleted has a ServiceAccount named `default`; a deleted one is recreated.
+import { isBeingDeleted, nameOf, namespaceOf } from '../../api/meta/object.js';
 import { objectOf } from '../../client/cache.js';
 import { isAlreadyExists, isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
@@ -8,10 +9,6 @@ import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 export const DEFAULT_SERVICE_ACCOUNTS = ['default'];
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 const SERVICE_ACCOUNTS = { group: '', version: 'v1', resource: 'serviceaccounts' };
-
-function metaOf(o: KubeObject): Record<string, unknown> {
-  return (o.metadata ?? {}) as Record<string, unknown>;
-}
 
 export class ServiceAccountsController implements Controller {
   readonly name = 'serviceaccount';
@@ -28,10 +25,10 @@ export class ServiceAccountsController implements Controller {
     const sa = ctx.informers.informer(SERVICE_ACCOUNTS);
     this.namespaces = ns.lister;
     this.serviceAccounts = sa.lister;
-    const enqueueNamespace = (o: KubeObject) => this.queue.add(String(metaOf(o).name));
+    const enqueueNamespace = (o: KubeObject) => this.queue.add(nameOf(o));
     ns.addEventHandler({ onAdd: enqueueNamespace, onUpdate: (_old, n) => enqueueNamespace(n) });
     // A deleted default service account is recreated.
-    sa.addEventHandler({ onDelete: (o) => this.queue.add(String(metaOf(objectOf(o)).namespace)) });
+    sa.addEventHandler({ onDelete: (o) => this.queue.add(namespaceOf(objectOf(o))) });
   }
 
   async run(workers: number, signal: AbortSignal): Promise<void> {
@@ -52,7 +49,7 @@ export class ServiceAccountsController implements Controller {
 
   async sync(namespace: string): Promise<void> {
     const ns = this.namespaces.get('', namespace);
-    if (!ns || metaOf(ns).deletionTimestamp) return;
+    if (!ns || isBeingDeleted(ns)) return;
     for (const name of DEFAULT_SERVICE_ACCOUNTS) {
       if (this.serviceAccounts.get(namespace, name)) continue;
       try {

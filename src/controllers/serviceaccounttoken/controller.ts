@@ -5,6 +5,8 @@
 // Secret whose service account is gone (or was recreated with another uid) is deleted, and so are a
 // service account's token Secrets when it is deleted. Without a private key it does not run.
 import { readFileSync } from 'node:fs';
+import { annotationsOf, metadataOf, nameOf, namespaceOf, uidOf } from '../../api/meta/object.js';
+import type { Secret } from '../../api/types.js';
 import { objectOf } from '../../client/cache.js';
 import { isConflict, isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
@@ -12,26 +14,13 @@ import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 import { readSigningKey, type SigningKey } from '../../machinery/jwt/keys.js';
 import { legacyClaims, signToken } from '../../machinery/jwt/tokens.js';
 import { disabledController } from '../common/disabled.js';
+import { stringOption } from '../common/options.js';
 
 export const SERVICE_ACCOUNT_TOKEN_TYPE = 'kubernetes.io/service-account-token';
 export const SA_NAME_ANNOTATION = 'kubernetes.io/service-account.name';
 export const SA_UID_ANNOTATION = 'kubernetes.io/service-account.uid';
 const SECRETS = { group: '', version: 'v1', resource: 'secrets' };
 const SERVICE_ACCOUNTS = { group: '', version: 'v1', resource: 'serviceaccounts' };
-
-type Meta = Record<string, unknown>;
-
-function metaOf(o: KubeObject): Meta {
-  return (o.metadata ?? {}) as Meta;
-}
-
-function s(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
-
-function annotationsOf(o: KubeObject): Record<string, string> {
-  return (metaOf(o).annotations ?? {}) as Record<string, string>;
-}
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
@@ -56,23 +45,23 @@ export class TokensController implements Controller {
     this.secrets = secrets.lister;
     this.serviceAccounts = serviceAccounts.lister;
     const enqueueSecret = (o: KubeObject) => {
-      if (o.type === SERVICE_ACCOUNT_TOKEN_TYPE) this.queue.add(`secret/${s(metaOf(o).namespace)}/${s(metaOf(o).name)}`);
+      if (o.type === SERVICE_ACCOUNT_TOKEN_TYPE) this.queue.add(`secret/${namespaceOf(o)}/${nameOf(o)}`);
     };
     secrets.addEventHandler({ onAdd: enqueueSecret, onUpdate: (_old, n) => enqueueSecret(n) });
     serviceAccounts.addEventHandler({
       onDelete: (o) => {
-        const m = metaOf(objectOf(o));
-        this.queue.add(`sa/${s(m.namespace)}/${s(m.name)}/${s(m.uid)}`);
+        const sa = objectOf(o);
+        this.queue.add(`sa/${namespaceOf(sa)}/${nameOf(sa)}/${uidOf(sa)}`);
       },
       // A (re)created service account may make waiting token Secrets fillable.
-      onAdd: (o) => this.enqueueTokensOf(s(metaOf(o).namespace), s(metaOf(o).name)),
+      onAdd: (o) => this.enqueueTokensOf(namespaceOf(o), nameOf(o)),
     });
   }
 
   private enqueueTokensOf(namespace: string, name: string): void {
     for (const secret of this.secrets.list(namespace)) {
       if (secret.type === SERVICE_ACCOUNT_TOKEN_TYPE && annotationsOf(secret)[SA_NAME_ANNOTATION] === name) {
-        this.queue.add(`secret/${namespace}/${s(metaOf(secret).name)}`);
+        this.queue.add(`secret/${namespace}/${nameOf(secret)}`);
       }
     }
   }
@@ -99,22 +88,21 @@ export class TokensController implements Controller {
     for (const secret of this.secrets.list(namespace)) {
       const a = annotationsOf(secret);
       if (secret.type !== SERVICE_ACCOUNT_TOKEN_TYPE || a[SA_NAME_ANNOTATION] !== name) continue;
-      if (s(a[SA_UID_ANNOTATION]) !== '' && a[SA_UID_ANNOTATION] !== uid) continue;
+      if ((a[SA_UID_ANNOTATION] ?? '') !== '' && a[SA_UID_ANNOTATION] !== uid) continue;
       await this.deleteSecret(secret);
     }
   }
 
-  private async deleteSecret(secret: KubeObject): Promise<void> {
-    const m = metaOf(secret);
+  private async deleteSecret(secret: Secret): Promise<void> {
     try {
-      await this.ctx.clientset.resource(SECRETS).delete(s(m.namespace), s(m.name), { preconditions: { uid: s(m.uid) } });
+      await this.ctx.clientset.resource(SECRETS).delete(namespaceOf(secret), nameOf(secret), { preconditions: { uid: uidOf(secret) } });
     } catch (err) {
       if (!isNotFound(err) && !isConflict(err)) throw err;
     }
   }
 
   private async serviceAccount(namespace: string, name: string, uid: string): Promise<KubeObject | undefined> {
-    const matches = (o: KubeObject | undefined) => o !== undefined && (uid === '' || s(metaOf(o).uid) === uid);
+    const matches = (o: KubeObject | undefined) => o !== undefined && (uid === '' || uidOf(o) === uid);
     const cached = this.serviceAccounts.get(namespace, name);
     if (matches(cached)) return cached;
     // The cache may be behind a create: ask the API server before deleting anything.
@@ -128,46 +116,46 @@ export class TokensController implements Controller {
   }
 
   private async syncSecret(namespace: string, name: string): Promise<void> {
-    const cached = this.secrets.get(namespace, name);
+    const cached: Secret | undefined = this.secrets.get(namespace, name);
     if (!cached || cached.type !== SERVICE_ACCOUNT_TOKEN_TYPE) return;
     const a = annotationsOf(cached);
-    const saName = s(a[SA_NAME_ANNOTATION]);
-    const sa = saName === '' ? undefined : await this.serviceAccount(namespace, saName, s(a[SA_UID_ANNOTATION]));
+    const saName = a[SA_NAME_ANNOTATION] ?? '';
+    const sa = saName === '' ? undefined : await this.serviceAccount(namespace, saName, a[SA_UID_ANNOTATION] ?? '');
     if (!sa) return this.deleteSecret(cached);
-    const data = (cached.data ?? {}) as Record<string, string>;
+    const data = cached.data ?? {};
     const wantCA = this.opts.rootCA === '' ? undefined : b64(this.opts.rootCA);
-    const complete = s(data.token) !== '' && data.namespace === b64(namespace) && (wantCA === undefined || data['ca.crt'] === wantCA) && a[SA_UID_ANNOTATION] === s(metaOf(sa).uid);
+    const complete = (data.token ?? '') !== '' && data.namespace === b64(namespace) && (wantCA === undefined || data['ca.crt'] === wantCA) && a[SA_UID_ANNOTATION] === uidOf(sa);
     if (complete) return;
     // Update the live Secret (the cache may be behind); a conflict is retried by the queue.
     const secrets = this.ctx.clientset.resource(SECRETS);
-    let live: KubeObject;
+    let live: Secret;
     try {
       live = await secrets.get(namespace, name);
     } catch (err) {
       if (isNotFound(err)) return;
       throw err;
     }
-    const liveData = { ...((live.data ?? {}) as Record<string, string>) };
+    const liveData = { ...(live.data ?? {}) };
     if (wantCA !== undefined) liveData['ca.crt'] = wantCA;
     liveData.namespace = b64(namespace);
-    if (s(liveData.token) === '') {
-      const token = await signToken(legacyClaims({ namespace, name: saName, uid: s(metaOf(sa).uid) }, name), this.opts.signingKey);
+    if ((liveData.token ?? '') === '') {
+      const token = await signToken(legacyClaims({ namespace, name: saName, uid: uidOf(sa) }, name), this.opts.signingKey);
       liveData.token = b64(token);
     }
-    const lm = metaOf(live);
-    lm.annotations = { ...((lm.annotations ?? {}) as Record<string, string>), [SA_NAME_ANNOTATION]: saName, [SA_UID_ANNOTATION]: s(metaOf(sa).uid) };
+    const lm = metadataOf(live);
+    lm.annotations = { ...annotationsOf(live), [SA_NAME_ANNOTATION]: saName, [SA_UID_ANNOTATION]: uidOf(sa) };
     await secrets.update(namespace, { ...live, data: liveData });
   }
 }
 
 /** The PEM text of --root-ca-file, or '' (read once at start; a bad path fails the start). */
 export function readRootCA(options: Readonly<Record<string, unknown>>): string {
-  const file = s(options.rootCaFile);
+  const file = stringOption(options, 'rootCaFile');
   return file === '' ? '' : readFileSync(file, 'utf8');
 }
 
 export const newTokensController: ControllerConstructor = (ctx) => {
-  const keyFile = s(ctx.options.serviceAccountPrivateKeyFile);
+  const keyFile = stringOption(ctx.options, 'serviceAccountPrivateKeyFile');
   if (keyFile === '') return disabledController('serviceaccount-token', ctx, 'there is no private key (--service-account-private-key-file)');
   return new TokensController(ctx, { signingKey: readSigningKey(keyFile), rootCA: readRootCA(ctx.options) });
 };

@@ -5,8 +5,9 @@
 // updated (a step change reaches the others with their next update, as in Kubernetes).
 import { objectOf } from '../../client/cache.js';
 import { isNotFound } from '../../client/errors.js';
-import type { Controller, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
+import type { Controller, ControllerContext, Lister, WorkQueue } from '../../client/types.js';
 import { annotationsOf } from '../../api/meta/object.js';
+import type { Node } from '../../api/types.js';
 import { keyOf } from '../../client/cache.js';
 import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 
@@ -43,7 +44,7 @@ export class TTLController implements Controller {
     });
   }
 
-  addNode(node: KubeObject): void {
+  addNode(node: Node): void {
     this.nodeCount++;
     if (this.nodeCount > TTL_BOUNDARIES[this.boundaryStep]!.sizeMax) {
       this.boundaryStep++;
@@ -52,7 +53,7 @@ export class TTLController implements Controller {
     this.queue.add(keyOf(node));
   }
 
-  deleteNode(_node: KubeObject): void {
+  deleteNode(_node: Node): void {
     this.nodeCount--;
     if (this.nodeCount < TTL_BOUNDARIES[this.boundaryStep]!.sizeMin) {
       this.boundaryStep--;
