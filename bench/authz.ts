@@ -8,6 +8,7 @@ import { alwaysAllow } from '../src/apiserver/auth/always-allow.js';
 import { UnionAuthorizer } from '../src/apiserver/auth/modes.js';
 import { RbacAuthorizer } from '../src/apiserver/auth/rbac/authorizer.js';
 import { bootstrapPolicy } from '../src/apiserver/auth/rbac/bootstrap-policy.js';
+import { controllerRoles } from '../src/controller-manager/controllers.js';
 import { PolicyIndex } from '../src/apiserver/auth/rbac/policy.js';
 import type { Attributes, Authorizer } from '../src/apiserver/auth/types.js';
 import type { BenchReport, BenchRow } from './report.js';
@@ -16,7 +17,7 @@ const RBAC = 'rbac.authorization.k8s.io';
 
 function policy(): PolicyIndex {
   const index = new PolicyIndex();
-  const { clusterRoles, clusterRoleBindings } = bootstrapPolicy();
+  const { clusterRoles, clusterRoleBindings } = bootstrapPolicy(controllerRoles());
   for (const r of clusterRoles) index.apply('clusterroles', '', String((r.metadata as { name: string }).name), r);
   for (const b of clusterRoleBindings) index.apply('clusterrolebindings', '', String((b.metadata as { name: string }).name), b);
   // The aggregated edit role's rules, as the controller would have filled them.

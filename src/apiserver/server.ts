@@ -12,6 +12,7 @@ import { Registry } from '../registry/registry.js';
 import { alwaysAllow } from './auth/always-allow.js';
 import { AuthenticationChain, type AuthenticationOptions } from './auth/chain.js';
 import { buildAuthorization, fixedAuthorization } from './auth/authorization.js';
+import type { ControllerRole } from './auth/rbac/bootstrap-policy.js';
 import { authError } from './auth/errors.js';
 import type { AuthorizationMode } from './auth/modes.js';
 import { impersonate, wantsImpersonation } from './auth/impersonation.js';
@@ -70,6 +71,8 @@ export interface ApiServerOptions {
    * precedence over `authorizer`.
    */
   authorizationModes?: readonly AuthorizationMode[];
+  /** With RBAC: the controllers' roles kept in place beside the default policy (their descriptors'). */
+  controllerRoles?: readonly ControllerRole[];
   /**
    * Serve HTTPS (h2 and http/1.1) with this certificate, asking clients for certificates signed
    * by `clientCA`. Absent: plain HTTP/1.1 — for in-process tests only; the command line always
@@ -163,7 +166,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const authentication = opts.authentication ? new AuthenticationChain({ ...opts.authentication, authenticators }) : undefined;
   const reviewToken = tokenReviewer(authenticators, sa?.apiAudiences ?? []);
   const admission = newAdmissionChain(registry, opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS);
-  const authorization = opts.authorizationModes ? buildAuthorization(registry, opts.authorizationModes) : fixedAuthorization(registry, opts.authorizer);
+  const authorization = opts.authorizationModes ? buildAuthorization(registry, opts.authorizationModes, opts.controllerRoles) : fixedAuthorization(registry, opts.authorizer);
   const authorizer = opts.authorizationModes ? authorization.authorizer : (opts.authorizer ?? alwaysAllow);
   const inflight = new InflightLimiter(opts.inflight ?? DEFAULT_INFLIGHT_LIMITS);
   // Ready once the system namespaces and the kubernetes Service exist (kube-apiserver's

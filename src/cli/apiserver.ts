@@ -1,6 +1,7 @@
 // `kubelite apiserver`: the API server alone, until SIGINT/SIGTERM.
 import { InvalidArgumentError } from 'commander';
 import { startApiServer } from '../apiserver/server.js';
+import { controllerRoles } from '../controller-manager/controllers.js';
 import { parseDuration } from '../machinery/codec/time.js';
 import { parseEtcdServers } from '../storage/open.js';
 import { parseChoice, parseOrExit, parsePort, program } from '../machinery/flags.js';
@@ -118,6 +119,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     tls,
     inflight: { readOnly: o.maxRequestsInflight, mutating: o.maxMutatingRequestsInflight },
     authorizationModes: o.authorizationMode,
+    controllerRoles: controllerRoles(),
     serviceAccountTokens,
     admissionPlugins,
     history: { minAgeMs: o.storageHistory ?? 5 * 60_000, minRevisions: o.storageHistoryRevisions },

@@ -1,35 +1,11 @@
 // The informer's local cache: objects by `namespace/name` key with the indexes controllers use
 // (client-go's thread-safe store + indexer + lister, in one class). Shared by the real informers
 // and the fakes.
+import { labelsOf, metadataOf, nameOf, namespaceOf } from '../api/meta/object.js';
 import { compileLabelSelector } from '../machinery/selectors/index.js';
 import type { KubeObject, Lister, Tombstone } from './types.js';
 
 export type IndexFunc = (obj: KubeObject) => string[];
-
-export function metaOf(obj: KubeObject): Record<string, unknown> {
-  const m = obj.metadata;
-  return typeof m === 'object' && m !== null ? (m as Record<string, unknown>) : {};
-}
-
-export function nameOf(obj: KubeObject): string {
-  const n = metaOf(obj).name;
-  return typeof n === 'string' ? n : '';
-}
-
-export function namespaceOf(obj: KubeObject): string {
-  const n = metaOf(obj).namespace;
-  return typeof n === 'string' ? n : '';
-}
-
-export function resourceVersionOf(obj: KubeObject): string {
-  const rv = metaOf(obj).resourceVersion;
-  return typeof rv === 'string' ? rv : '';
-}
-
-export function labelsOf(obj: KubeObject): Record<string, string> {
-  const l = metaOf(obj).labels;
-  return typeof l === 'object' && l !== null ? (l as Record<string, string>) : {};
-}
 
 /** client-go's MetaNamespaceKeyFunc: `namespace/name`, or `name` when cluster-scoped. */
 export function keyOf(obj: KubeObject | Tombstone): string {
@@ -56,13 +32,13 @@ export function objectOf(obj: KubeObject | Tombstone): KubeObject {
 export const defaultIndexers: Readonly<Record<string, IndexFunc>> = {
   namespace: (obj) => [namespaceOf(obj)],
   ownerUid: (obj) => {
-    const refs = metaOf(obj).ownerReferences;
+    const refs = metadataOf(obj).ownerReferences;
     if (!Array.isArray(refs)) return [];
     return refs.map((r) => (r as { uid?: unknown }).uid).filter((u): u is string => typeof u === 'string' && u !== '');
   },
   /** Objects without a controller ownerReference (what a controller may adopt), by namespace. */
   orphan: (obj) => {
-    const refs = metaOf(obj).ownerReferences;
+    const refs = metadataOf(obj).ownerReferences;
     return Array.isArray(refs) && refs.some((r) => (r as { controller?: unknown }).controller === true) ? [] : [namespaceOf(obj)];
   },
   nodeName: (obj) => {

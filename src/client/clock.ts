@@ -3,6 +3,8 @@
 
 export interface TimerHandle {
   cancel(): void;
+  /** Lets the process exit while the timer is pending (Node's timeout.unref); a no-op elsewhere. */
+  unref?(): void;
 }
 
 export interface Clock {
@@ -16,7 +18,7 @@ export const realClock: Clock = {
   now: () => Date.now(),
   setTimer(fn, ms) {
     const t = setTimeout(fn, Math.max(0, ms));
-    return { cancel: () => clearTimeout(t) };
+    return { cancel: () => clearTimeout(t), unref: () => void t.unref() };
   },
   sleep: (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms))),
 };

@@ -14,6 +14,8 @@ export {
   RateLimitingQueue,
   defaultControllerRateLimiter,
   newRateLimitingQueue,
+  runSyncWorkers,
+  runWorkers,
   workQueueMetrics,
   type ItemRateLimiter,
   type WorkQueueMetrics,

@@ -12,7 +12,8 @@
 // - Handlers added after start get synthetic adds (isInInitialList true) of the cache.
 // - Metadata-only informers list and watch PartialObjectMetadata (the garbage collector's).
 // - A handler that throws is logged; the informer goes on.
-import { keyOf, resourceVersionOf, Store } from './cache.js';
+import { resourceVersionOf } from '../api/meta/object.js';
+import { keyOf, Store } from './cache.js';
 import { realClock, type Clock, type TimerHandle } from './clock.js';
 import { isApiStatusError, isResourceExpired } from './errors.js';
 import { toPartialObjectMetadata } from './fake/informers.js';

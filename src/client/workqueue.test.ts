@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from './clock.js';
 import { TokenBucket } from './rate-limit.js';
-import { ItemExponentialRateLimiter, RateLimitingQueue, defaultControllerRateLimiter, workQueueMetrics } from './workqueue.js';
+import { ItemExponentialRateLimiter, RateLimitingQueue, defaultControllerRateLimiter, runSyncWorkers, workQueueMetrics } from './workqueue.js';
 
 const tick = () => new Promise<void>((r) => setImmediate(r));
 
@@ -149,4 +149,36 @@ test('token bucket: 50 waits at qps 50 / burst 10 take about 0.8 s of real time'
   const took = performance.now() - start;
   assert.ok(took >= 750, `took ${took} ms`);
   assert.ok(took < 5000, `took ${took} ms`);
+});
+
+test('runSyncWorkers: a failing key is retried with back-off up to maxRetries, then dropped; a success forgets it', async () => {
+  const clock = new ManualClock();
+  const q = new RateLimitingQueue<string>({ clock, rateLimiter: new ItemExponentialRateLimiter(5, 1000_000) });
+  const calls: string[] = [];
+  const errors: string[] = [];
+  const ac = new AbortController();
+  const done = runSyncWorkers(
+    q,
+    1,
+    ac.signal,
+    async (key) => {
+      calls.push(key);
+      if (key === 'bad') throw new Error('boom');
+    },
+    (key) => errors.push(key),
+    2,
+  );
+  q.add('bad');
+  q.add('good');
+  for (let i = 0; i < 5; i++) {
+    await tick();
+    clock.advance(1000);
+  }
+  await tick();
+  assert.deepEqual(calls, ['bad', 'good', 'bad', 'bad']);
+  assert.equal(errors.length, 3);
+  assert.equal(q.numRequeues('bad'), 0, 'dropped after maxRetries: its back-off is forgotten');
+  assert.equal(q.numRequeues('good'), 0);
+  ac.abort();
+  await done;
 });

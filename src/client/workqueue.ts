@@ -193,6 +193,8 @@ export class RateLimitingQueue<T = string> implements WorkQueue<T> {
       this.waiting.delete(item);
       this.add(item);
     }, delayMs);
+    // A retry waiting alone does not keep the process alive: the controller's owner decides that.
+    timer.unref?.();
     this.waiting.set(item, { at, timer });
   }
 
@@ -228,4 +230,63 @@ export class RateLimitingQueue<T = string> implements WorkQueue<T> {
 /** A queue with client-go's default controller rate limiter. */
 export function newRateLimitingQueue<T = string>(opts: WorkQueueOptions<T> = {}): RateLimitingQueue<T> {
   return new RateLimitingQueue<T>(opts);
+}
+
+/**
+ * Runs `workers` loops taking items from `queue` until it is shut down, which happens when `signal`
+ * aborts (client-go's `wait.Until(worker)` per worker). `process` decides itself whether to forget
+ * or requeue the item; a throw is reported through `onError` and the item requeued rate limited.
+ */
+export async function runWorkers<T>(
+  queue: WorkQueue<T>,
+  workers: number,
+  signal: AbortSignal,
+  process: (item: T) => Promise<void>,
+  onError: (item: T, err: unknown) => void = () => {},
+): Promise<void> {
+  if (signal.aborted) {
+    queue.shutDown();
+    return;
+  }
+  signal.addEventListener('abort', () => queue.shutDown(), { once: true });
+  const loop = async (): Promise<void> => {
+    for (;;) {
+      const item = await queue.get();
+      if (item === undefined) return;
+      try {
+        await process(item);
+      } catch (err) {
+        onError(item, err);
+        if (!signal.aborted) queue.addRateLimited(item);
+      } finally {
+        queue.done(item);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, workers) }, () => loop()));
+}
+
+/**
+ * Runs workers over `sync(key)` with the usual handleErr of Kubernetes' controllers: a success
+ * forgets the key's back-off; a failure is reported and retried rate limited until it has been
+ * requeued `maxRetries` times, then dropped (until the next event about it).
+ */
+export function runSyncWorkers<T>(
+  queue: WorkQueue<T>,
+  workers: number,
+  signal: AbortSignal,
+  sync: (item: T) => Promise<void>,
+  onError: (item: T, err: unknown) => void,
+  maxRetries = 15,
+): Promise<void> {
+  return runWorkers(queue, workers, signal, async (item) => {
+    try {
+      await sync(item);
+      queue.forget(item);
+    } catch (err) {
+      onError(item, err);
+      if (queue.numRequeues(item) < maxRetries) queue.addRateLimited(item);
+      else queue.forget(item);
+    }
+  });
 }

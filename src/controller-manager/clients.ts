@@ -7,9 +7,23 @@ import { KUBERNETES_CLIENT_VERSION, newClientset } from '../client/rest.js';
 import { hostname } from 'node:os';
 import { EventBroadcaster } from '../client/events.js';
 import { SharedInformerFactory, stripManagedFields } from '../client/informers.js';
-import type { ClientBundle } from './manager.js';
+import type { Clientset, EventRecorder, InformerFactory } from '../client/types.js';
 import { registerRestClientMetrics } from './metrics.js';
 import type { ControllerManagerOptions } from './options.js';
+
+/** What the controllers are given to talk to the API server with. */
+export interface ClientBundle {
+  clientset: Clientset;
+  informers: InformerFactory;
+  recorder?: (component: string) => EventRecorder;
+  /**
+   * --use-service-account-credentials: the clientset a controller writes with (its own service
+   * account's), or undefined for the daemon's own. Absent: every controller uses `clientset`.
+   */
+  controllerClientset?: (controller: string) => Promise<Clientset | undefined>;
+  /** Called once the daemon has stopped (closes connections). */
+  close?: () => void;
+}
 
 export async function buildClients(options: ControllerManagerOptions, registry: Registry, log?: (fields: Record<string, unknown>) => void): Promise<ClientBundle> {
   const config = loadRestConfig({ kubeconfig: options.kubeconfig, master: options.master });

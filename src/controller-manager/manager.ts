@@ -8,26 +8,13 @@
 import { setMaxListeners } from 'node:events';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { realClock, type Clock } from '../client/clock.js';
-import type { Clientset, Controller, ControllerContext, EventRecorder, InformerFactory, KubeObject } from '../client/types.js';
-import { buildClients } from './clients.js';
+import type { Clientset, Controller, ControllerContext, EventRecorder, KubeObject } from '../client/types.js';
+import { buildClients, type ClientBundle } from './clients.js';
 import { CONTROLLERS, resolveControllers, type ControllerEntry } from './controllers.js';
 import { LeaderElector, newIdentity, newResourceLock, sleep } from './leader-election.js';
 import { optionsForConfigz, type ControllerManagerOptions } from './options.js';
 import { registerWorkQueueMetrics } from './metrics.js';
 import { startServer, type HealthCheck, type RunningServer } from './server.js';
-
-export interface ClientBundle {
-  clientset: Clientset;
-  informers: InformerFactory;
-  recorder?: (component: string) => EventRecorder;
-  /**
-   * --use-service-account-credentials: the clientset a controller writes with (its own service
-   * account's), or undefined for the daemon's own. Absent: every controller uses `clientset`.
-   */
-  controllerClientset?: (controller: string) => Promise<Clientset | undefined>;
-  /** Called once the daemon has stopped (closes connections). */
-  close?: () => void;
-}
 
 export interface ManagerDeps {
   /** The clients to use; default: built from --kubeconfig / --master by `buildClients`. */

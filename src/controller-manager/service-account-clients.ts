@@ -2,29 +2,11 @@
 // account in kube-system (system:serviceaccount:kube-system:<name>), so RBAC grants it exactly its
 // system:controller:<name> role, as kube-controller-manager's SAControllerClientBuilder does. The
 // daemon's own credentials create the service account when missing and request a bound token for
-// it (TokenRequest); the token is renewed when 80% of its lifetime has passed.
+// it (TokenRequest); the token is renewed when 80% of its lifetime has passed. Each controller's
+// service account is its descriptor's.
 import type { RestConfig } from '../client/kubeconfig.js';
 import type { Clientset, KubeObject } from '../client/types.js';
-
-/** The client name each controller asks kube-controller-manager's client builder for. */
-export const CONTROLLER_SERVICE_ACCOUNTS: Readonly<Record<string, string>> = {
-  'clusterrole-aggregation': 'clusterrole-aggregation-controller',
-  cronjob: 'cronjob-controller',
-  daemonset: 'daemon-set-controller',
-  deployment: 'deployment-controller',
-  endpoint: 'endpoint-controller',
-  endpointslice: 'endpointslice-controller',
-  garbagecollector: 'generic-garbage-collector',
-  job: 'job-controller',
-  namespace: 'namespace-controller',
-  podgc: 'pod-garbage-collector',
-  replicaset: 'replicaset-controller',
-  replicationcontroller: 'replication-controller',
-  'root-ca-cert-publisher': 'root-ca-cert-publisher',
-  serviceaccount: 'service-account-controller',
-  ttl: 'ttl-controller',
-  'ttl-after-finished': 'ttl-after-finished-controller',
-};
+import { controllerServiceAccount } from './controllers.js';
 
 export const CONTROLLER_NAMESPACE = 'kube-system';
 const SERVICE_ACCOUNTS = { group: '', version: 'v1', resource: 'serviceaccounts' };
@@ -96,7 +78,7 @@ export class ServiceAccountClients {
 
   /** The clientset of controller `controller` (its service account's), or undefined if it has none. */
   async clientsetFor(controller: string): Promise<Clientset | undefined> {
-    const name = CONTROLLER_SERVICE_ACCOUNTS[controller];
+    const name = controllerServiceAccount(controller);
     if (name === undefined) return undefined;
     await this.ensureServiceAccount(name);
     const token = new RenewingToken(

@@ -77,3 +77,8 @@ export function deletionGracePeriodSecondsOf(obj: Readable): number | undefined 
   const s = metadataOf(obj).deletionGracePeriodSeconds;
   return typeof s === 'number' ? s : undefined;
 }
+
+/** metav1.FinalizerOrphanDependents: the garbage collector orphans the dependents, then removes it. */
+export const FINALIZER_ORPHAN = 'orphan';
+/** metav1.FinalizerDeleteDependents: the garbage collector deletes the blocking dependents first. */
+export const FINALIZER_FOREGROUND = 'foregroundDeletion';

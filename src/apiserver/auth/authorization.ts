@@ -12,6 +12,7 @@ import { RbacAuthorizer } from './rbac/authorizer.js';
 import { feedPolicy, type PolicyFeed } from './rbac/feed.js';
 import { PolicyIndex } from './rbac/policy.js';
 import { checkEscalation, type RoleSource } from './rbac/escalation.js';
+import type { ControllerRole } from './rbac/bootstrap-policy.js';
 import { reconcileBootstrapPolicy } from './rbac/reconcile.js';
 import type { Rule } from './rbac/rules.js';
 import { SYSTEM_MASTERS, type Authorizer, type UserInfo } from './types.js';
@@ -72,7 +73,8 @@ export function fixedAuthorization(registry: Registry, authorizer: Authorizer | 
   return self;
 }
 
-export function buildAuthorization(registry: Registry, modes: readonly AuthorizationMode[]): Authorization {
+/** `controllerRoles`: the controllers' roles the RBAC mode keeps in place beside the default policy. */
+export function buildAuthorization(registry: Registry, modes: readonly AuthorizationMode[], controllerRoles: readonly ControllerRole[] = []): Authorization {
   const members: Authorizer[] = [];
   let rbac: RbacAuthorizer | undefined;
   let feed: PolicyFeed | undefined;
@@ -131,7 +133,7 @@ export function buildAuthorization(registry: Registry, modes: readonly Authoriza
       // both are in, as kube-apiserver waits for its informers).
       if (nodeGraph) graphFeed = feedNodeGraph(registry, nodeGraph);
       if (rbacAuthorizer) {
-        await reconcileBootstrapPolicy(registry);
+        await reconcileBootstrapPolicy(registry, controllerRoles);
         // The watch cache holds the reconciled policy before the feed takes its first snapshot.
         await registry.cacher.waitUntilFresh();
         feed = feedPolicy(registry, rbacAuthorizer.policy);

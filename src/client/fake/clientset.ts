@@ -20,7 +20,8 @@ import { randomUUID } from 'node:crypto';
 import { findKind, findResource } from '../../api/kinds.js';
 import { applyPatch } from '../../machinery/patch/index.js';
 import { compileLabelSelector, parseFieldSelector } from '../../machinery/selectors/index.js';
-import { keyOf, labelsOf, metaOf, nameOf } from '../cache.js';
+import { labelsOf, metadataOf, nameOf } from '../../api/meta/object.js';
+import { keyOf } from '../cache.js';
 import { ClientStatusError, alreadyExists, conflict, notFound } from '../errors.js';
 import type {
   Clientset,
@@ -165,7 +166,7 @@ export class ObjectTracker {
   list(ref: { group: string; resource: string }, namespace = ''): KubeObject[] {
     const out: KubeObject[] = [];
     for (const o of this.store(ref).values()) {
-      if (namespace === '' || metaOf(o).namespace === namespace) out.push(clone(o));
+      if (namespace === '' || metadataOf(o).namespace === namespace) out.push(clone(o));
     }
     return out;
   }
@@ -258,7 +259,7 @@ export class FakeClientset implements Clientset {
     const acts = opts.writesOnly ? this.writes() : this.actions;
     return acts.map((a) => {
       const res = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
-      const name = a.name || String(metaOf(a.object ?? {}).generateName ?? '');
+      const name = a.name || String(metadataOf(a.object ?? {}).generateName ?? '');
       return `${a.verb} ${res} ${a.namespace ? `${a.namespace}/` : ''}${name}`;
     });
   }
@@ -339,7 +340,7 @@ class FakeResourceClient implements ResourceClient {
       for (const o of this.t.list(this.ref, ns)) if (match(o)) w.push({ type: 'ADDED', object: o });
     }
     unsubscribe = this.t.subscribe(this.ref, (type, obj) => {
-      if (ns !== '' && metaOf(obj).namespace !== ns) return;
+      if (ns !== '' && metadataOf(obj).namespace !== ns) return;
       if (!match(obj)) return;
       w.push({ type, object: obj });
     });
@@ -377,8 +378,8 @@ class FakeResourceClient implements ResourceClient {
     const ns = this.ns(namespace);
     const current = this.t.get(this.ref, ns, name);
     if (!current) throw notFound(this.ref.group, this.ref.resource, name);
-    const rv = metaOf(obj).resourceVersion;
-    if (typeof rv === 'string' && rv !== '' && rv !== metaOf(current).resourceVersion) {
+    const rv = metadataOf(obj).resourceVersion;
+    if (typeof rv === 'string' && rv !== '' && rv !== metadataOf(current).resourceVersion) {
       throw conflict(this.ref.group, this.ref.resource, name, 'the object has been modified; please apply your changes to the latest version and try again');
     }
     return this.write(current, clone(obj), opts?.subresource, opts?.dryRun === true);
@@ -405,7 +406,7 @@ class FakeResourceClient implements ResourceClient {
     } else {
       next = this.withTypeMeta(incoming);
       const meta = (next.metadata ??= {}) as Record<string, unknown>;
-      const cur = metaOf(current);
+      const cur = metadataOf(current);
       meta.uid = cur.uid;
       meta.creationTimestamp = cur.creationTimestamp;
       meta.name = cur.name;
@@ -434,7 +435,7 @@ class FakeResourceClient implements ResourceClient {
   }
 
   private scaleOf(o: KubeObject): KubeObject {
-    const meta = metaOf(o);
+    const meta = metadataOf(o);
     const spec = (o.spec ?? {}) as { replicas?: number; selector?: unknown };
     const status = (o.status ?? {}) as { replicas?: number };
     return {
@@ -453,7 +454,7 @@ class FakeResourceClient implements ResourceClient {
     const current = this.t.get(this.ref, ns, name);
     const body = typeof patch === 'string' ? JSON.parse(patch) : patch instanceof Uint8Array ? JSON.parse(Buffer.from(patch).toString('utf8')) : patch;
     if (!current) {
-      if (type === 'apply') return this.create(namespace, { ...(body as KubeObject), metadata: { ...metaOf(body as KubeObject), name } }, opts);
+      if (type === 'apply') return this.create(namespace, { ...(body as KubeObject), metadata: { ...metadataOf(body as KubeObject), name } }, opts);
       throw notFound(this.ref.group, this.ref.resource, name);
     }
     const base = opts?.subresource === 'scale' ? this.scaleOf(current) : current;
@@ -467,8 +468,8 @@ class FakeResourceClient implements ResourceClient {
       if (e instanceof Error && 'code' in e) throw new ClientStatusError({ code: (e as { code: number }).code, reason: (e as { reason?: string }).reason ?? '', message: e.message });
       throw ClientStatusError.of(422, 'Invalid', e instanceof Error ? e.message : String(e));
     }
-    const rv = metaOf(body as KubeObject).resourceVersion;
-    if (typeof rv === 'string' && rv !== '' && rv !== metaOf(current).resourceVersion) {
+    const rv = metadataOf(body as KubeObject).resourceVersion;
+    if (typeof rv === 'string' && rv !== '' && rv !== metadataOf(current).resourceVersion) {
       throw conflict(this.ref.group, this.ref.resource, name, 'the object has been modified; please apply your changes to the latest version and try again');
     }
     return this.write(current, patched, opts?.subresource, opts?.dryRun === true);
@@ -480,7 +481,7 @@ class FakeResourceClient implements ResourceClient {
     const ns = this.ns(namespace);
     const current = this.t.get(this.ref, ns, name);
     if (!current) throw notFound(this.ref.group, this.ref.resource, name);
-    const meta = metaOf(current);
+    const meta = metadataOf(current);
     const pre = opts?.preconditions;
     if (pre?.uid && pre.uid !== meta.uid) {
       throw conflict(this.ref.group, this.ref.resource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`);

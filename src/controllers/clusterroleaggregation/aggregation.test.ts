@@ -2,7 +2,7 @@
 // excluded, several selectors OR-ed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { aggregatedRules } from './index.js';
+import { aggregatedRules } from './aggregation.js';
 
 const role = (name: string, labels: Record<string, string>, rules: object[], aggregate?: object[]) => ({
   apiVersion: 'rbac.authorization.k8s.io/v1',

@@ -1,93 +1,13 @@
-// The clusterrole-aggregation controller (Kubernetes' ClusterRoleAggregationController): a
-// ClusterRole with an aggregationRule holds the union of the rules of the ClusterRoles its label
-// selectors match (itself excluded), in the order of the matched roles' names, each rule once.
-// Any ClusterRole change re-queues every aggregated ClusterRole, as Kubernetes does (roles are
-// few, and a label change can move a role into or out of any selector).
-import { isNotFound } from '../../client/errors.js';
-import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
-import { labelSelectorAsSelector, selectorMatches, semanticEqual } from '../../machinery/validation/common.js';
-import { runWorkers } from '../common/workers.js';
+// The clusterrole-aggregation controller's descriptor (see ../README.md).
+import type { ControllerDescriptor } from '../common/descriptor.js';
+import { rule } from '../common/rbac.js';
+import { ClusterRoleAggregationController } from './controller.js';
 
-const CLUSTER_ROLES = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' };
-
-type Obj = Record<string, unknown>;
-const metaOf = (o: KubeObject) => (o.metadata ?? {}) as Obj;
-const nameOf = (o: KubeObject) => String(metaOf(o).name ?? '');
-const labelsOf = (o: KubeObject) => (metaOf(o).labels ?? {}) as Record<string, string>;
-
-function selectorsOf(role: KubeObject): unknown[] | undefined {
-  const rule = role.aggregationRule as Obj | undefined | null;
-  if (!rule || typeof rule !== 'object') return undefined;
-  return Array.isArray(rule.clusterRoleSelectors) ? rule.clusterRoleSelectors : [];
-}
-
-/** The rules an aggregated ClusterRole should hold, given every ClusterRole. */
-export function aggregatedRules(role: KubeObject, all: readonly KubeObject[]): unknown[] {
-  const rules: unknown[] = [];
-  const name = nameOf(role);
-  for (const raw of selectorsOf(role) ?? []) {
-    const selector = labelSelectorAsSelector(raw);
-    if (selector === undefined) continue;
-    const matched = all.filter((r) => nameOf(r) !== name && selectorMatches(selector, labelsOf(r))).sort((a, b) => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0));
-    for (const r of matched) {
-      for (const rule of Array.isArray(r.rules) ? r.rules : []) {
-        if (!rules.some((have) => semanticEqual(have, rule))) rules.push(rule);
-      }
-    }
-  }
-  return rules;
-}
-
-export class ClusterRoleAggregationController implements Controller {
-  readonly name = 'clusterrole-aggregation';
-  readonly queue: WorkQueue<string>;
-  private readonly roles: Lister;
-
-  constructor(
-    private readonly ctx: ControllerContext,
-    opts: { newQueue?: () => WorkQueue<string> } = {},
-  ) {
-    this.queue = (opts.newQueue ?? (() => newRateLimitingQueue<string>({ name: 'ClusterRoleAggregator' })))();
-    const informer = ctx.informers.informer(CLUSTER_ROLES);
-    this.roles = informer.lister;
-    const enqueueAll = () => {
-      for (const r of this.roles.list()) if (selectorsOf(r) !== undefined) this.queue.add(nameOf(r));
-    };
-    informer.addEventHandler({ onAdd: enqueueAll, onUpdate: enqueueAll, onDelete: enqueueAll });
-  }
-
-  async run(workers: number, signal: AbortSignal): Promise<void> {
-    if (!(await this.ctx.informers.waitForCacheSync(signal)) || signal.aborted) {
-      this.queue.shutDown();
-      return;
-    }
-    await runWorkers(this.queue, workers, signal, async (name) => {
-      try {
-        await this.sync(name);
-        this.queue.forget(name);
-      } catch (err) {
-        this.ctx.log({ controller: this.name, msg: 'failed to aggregate cluster role', name, err: String(err) });
-        this.queue.addRateLimited(name);
-      }
-    });
-  }
-
-  async sync(name: string): Promise<void> {
-    const role = this.roles.get('', name);
-    if (!role || selectorsOf(role) === undefined) return;
-    const rules = aggregatedRules(role, this.roles.list());
-    if (semanticEqual(rules, Array.isArray(role.rules) ? role.rules : [])) return;
-    try {
-      // Rules are the controller's alone: a merge patch replaces the list, pinned to the version
-      // the rules were computed from (a conflict re-queues).
-      await this.ctx.clientset.resource(CLUSTER_ROLES).patch('', name, 'merge', { metadata: { resourceVersion: metaOf(role).resourceVersion }, rules });
-    } catch (err) {
-      if (isNotFound(err)) return;
-      throw err;
-    }
-  }
-}
-
-export const newClusterRoleAggregationController: ControllerConstructor = (ctx) => new ClusterRoleAggregationController(ctx);
-export default newClusterRoleAggregationController;
+export const clusterRoleAggregationDescriptor: ControllerDescriptor = {
+  name: 'clusterrole-aggregation',
+  aliases: ['clusterrole-aggregation-controller'],
+  enabledByDefault: true,
+  serviceAccount: 'clusterrole-aggregation-controller',
+  rules: [rule(['rbac.authorization.k8s.io'], 'clusterroles', 'escalate get list patch update watch')],
+  ctor: (ctx) => new ClusterRoleAggregationController(ctx),
+};

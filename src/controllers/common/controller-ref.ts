@@ -2,14 +2,25 @@
 // building one for an owner, and the ControllerRefManager's claim (adopt orphans that match the
 // selector, release owned objects that no longer match), with patches as client-go sends them.
 import type { KubeObject, Lister, ResourceClient } from '../../client/types.js';
-import { ownerReferencesOf, type OwnerReference } from './meta.js';
-import { meta, isNotFound } from './objects.js';
+import { ownerReferencesOf, type MetaObject } from '../../api/meta/object.js';
+import type { OwnerReference as OwnerReferenceFields } from '../../api/types.js';
+import { isNotFound } from '../../client/errors.js';
+import { meta } from './objects.js';
 
-export type { OwnerReference };
+/** An owner reference as the API server admits it: apiVersion, kind, name and uid are set. */
+export type OwnerReference = OwnerReferenceFields & { apiVersion: string; kind: string; name: string; uid: string };
+
+/**
+ * The object's owner references that carry a uid. The API server's validation requires apiVersion,
+ * kind and name beside it, so they are read as set.
+ */
+export function ownerRefsOf(obj: KubeObject | MetaObject): OwnerReference[] {
+  return ownerReferencesOf(obj) as OwnerReference[];
+}
 
 /** metav1.GetControllerOf: the ownerReference with controller: true, if any. */
-export function getControllerOf(obj: KubeObject): OwnerReference | undefined {
-  return ownerReferencesOf(obj).find((r) => r.controller === true);
+export function getControllerOf(obj: KubeObject | MetaObject): OwnerReference | undefined {
+  return ownerRefsOf(obj).find((r) => r.controller === true);
 }
 
 /** metav1.NewControllerRef: controller and blockOwnerDeletion true. */

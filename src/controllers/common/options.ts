@@ -12,6 +12,12 @@ export function intOption(options: Options, key: string, dflt: number): number {
   return dflt;
 }
 
+/** A string option, '' when unset or not a string. */
+export function stringOption(options: Options, key: string): string {
+  const v = options[key];
+  return typeof v === 'string' ? v : '';
+}
+
 export function boolOption(options: Options, key: string, dflt: boolean): boolean {
   const v = options[key];
   if (typeof v === 'boolean') return v;

@@ -1,37 +1,24 @@
 // Pod facts the workload controllers share (podutil and controller_utils in Kubernetes): readiness,
 // availability after minReadySeconds, active pods, and the order in which pods are deleted.
-import type { KubeObject } from '../../client/types.js';
-import { meta, timeMs } from './objects.js';
+import { annotationsOf, creationTimestampOf, isBeingDeleted } from '../../api/meta/object.js';
+import type { Pod, PodCondition } from '../../api/types.js';
+import { timeMs } from './time.js';
 
-interface PodCondition {
-  type?: string;
-  status?: string;
-  lastTransitionTime?: string;
+export function podPhase(pod: Pod): string {
+  return pod.status?.phase ?? '';
 }
 
-function status(pod: KubeObject): Record<string, unknown> {
-  return (pod.status ?? {}) as Record<string, unknown>;
-}
-function spec(pod: KubeObject): Record<string, unknown> {
-  return (pod.spec ?? {}) as Record<string, unknown>;
-}
-
-export function podPhase(pod: KubeObject): string {
-  return String(status(pod).phase ?? '');
-}
-
-export function podReadyCondition(pod: KubeObject): PodCondition | undefined {
-  const conds = (status(pod).conditions ?? []) as PodCondition[];
-  return conds.find((c) => c.type === 'Ready');
+export function podReadyCondition(pod: Pod): PodCondition | undefined {
+  return (pod.status?.conditions ?? []).find((c) => c.type === 'Ready');
 }
 
 /** podutil.IsPodReady: the Ready condition is True. */
-export function isPodReady(pod: KubeObject): boolean {
+export function isPodReady(pod: Pod): boolean {
   return podReadyCondition(pod)?.status === 'True';
 }
 
 /** podutil.IsPodAvailable: ready for at least minReadySeconds at `nowMs`. */
-export function isPodAvailable(pod: KubeObject, minReadySeconds: number, nowMs: number): boolean {
+export function isPodAvailable(pod: Pod, minReadySeconds: number, nowMs: number): boolean {
   const c = podReadyCondition(pod);
   if (c?.status !== 'True') return false;
   if (!minReadySeconds) return true;
@@ -40,27 +27,27 @@ export function isPodAvailable(pod: KubeObject, minReadySeconds: number, nowMs: 
 }
 
 /** controller.IsPodActive: not Succeeded, not Failed, not being deleted. */
-export function isPodActive(pod: KubeObject): boolean {
+export function isPodActive(pod: Pod): boolean {
   const phase = podPhase(pod);
-  return phase !== 'Succeeded' && phase !== 'Failed' && !meta(pod).deletionTimestamp;
+  return phase !== 'Succeeded' && phase !== 'Failed' && !isBeingDeleted(pod);
 }
 
-export function filterActivePods(pods: KubeObject[]): KubeObject[] {
+export function filterActivePods<P extends Pod>(pods: P[]): P[] {
   return pods.filter(isPodActive);
 }
 
-function nodeName(pod: KubeObject): string {
-  return String(spec(pod).nodeName ?? '');
+function nodeName(pod: Pod): string {
+  return pod.spec?.nodeName ?? '';
 }
 
-function maxContainerRestarts(pod: KubeObject): number {
+function maxContainerRestarts(pod: Pod): number {
   let max = 0;
-  for (const cs of (status(pod).containerStatuses ?? []) as { restartCount?: number }[]) max = Math.max(max, cs.restartCount ?? 0);
+  for (const cs of pod.status?.containerStatuses ?? []) max = Math.max(max, cs.restartCount ?? 0);
   return max;
 }
 
-function deletionCost(pod: KubeObject): number {
-  const v = meta(pod).annotations?.['controller.kubernetes.io/pod-deletion-cost'];
+function deletionCost(pod: Pod): number {
+  const v = annotationsOf(pod)['controller.kubernetes.io/pod-deletion-cost'];
   if (v === undefined) return 0;
   const n = Number(v);
   return Number.isInteger(n) ? n : 0;
@@ -80,7 +67,7 @@ function afterOrZero(t1: number, t2: number): boolean {
  * first; more pods on the same node (higher rank) first; ready for less time first; more restarts
  * first; newer (or no creation time) first.
  */
-export function comparePodsForDeletion(a: KubeObject, b: KubeObject, rankA = 0, rankB = 0): number {
+export function comparePodsForDeletion(a: Pod, b: Pod, rankA = 0, rankB = 0): number {
   const less = (x: boolean): number => (x ? -1 : 1);
   const na = nodeName(a);
   const nb = nodeName(b);
@@ -103,8 +90,8 @@ export function comparePodsForDeletion(a: KubeObject, b: KubeObject, rankA = 0, 
   const xa = maxContainerRestarts(a);
   const xb = maxContainerRestarts(b);
   if (xa !== xb) return less(xa > xb);
-  const cta = timeMs(meta(a).creationTimestamp);
-  const ctb = timeMs(meta(b).creationTimestamp);
+  const cta = timeMs(creationTimestampOf(a));
+  const ctb = timeMs(creationTimestampOf(b));
   if (cta !== ctb) return less(afterOrZero(cta, ctb));
   return 0;
 }
@@ -113,7 +100,7 @@ export function comparePodsForDeletion(a: KubeObject, b: KubeObject, rankA = 0, 
  * The `count` least valuable of `pods`, ranked by how many of `relatedPods` (the pods of the owner
  * and its siblings) share each pod's node, as the ReplicaSet controller's getPodsToDelete.
  */
-export function podsToDelete(pods: KubeObject[], relatedPods: KubeObject[], count: number): KubeObject[] {
+export function podsToDelete<P extends Pod>(pods: P[], relatedPods: readonly Pod[], count: number): P[] {
   if (count >= pods.length) return [...pods];
   const onNode = new Map<string, number>();
   for (const p of relatedPods) {

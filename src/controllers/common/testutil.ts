@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { FakeClientset } from '../../client/fake/index.js';
 import { flush } from '../../client/fake/index.js';
 import type { KubeObject } from '../../client/types.js';
-import { metaOf } from './meta.js';
+import { metadataOf } from '../../api/meta/object.js';
 
 /**
  * Makes a FakeClientset delete as the API server does for the propagation policies: Orphan and
@@ -17,7 +17,7 @@ export function emulateDeletePropagation(cs: FakeClientset): void {
     if (policy !== 'Orphan' && policy !== 'Foreground') return undefined;
     const obj = cs.tracker.get(action.ref, action.namespace, action.name);
     if (!obj) return undefined;
-    const meta = metaOf(obj);
+    const meta = metadataOf(obj);
     if (opts?.preconditions?.uid && opts.preconditions.uid !== meta.uid) return undefined;
     const finalizer = policy === 'Orphan' ? 'orphan' : 'foregroundDeletion';
     const finalizers = Array.isArray(meta.finalizers) ? (meta.finalizers as string[]) : [];
@@ -72,7 +72,7 @@ export function obj(apiVersion: string, kind: string, name: string, o: ObjOpts =
 
 /** An owner reference to `owner`. */
 export function ownerRef(owner: KubeObject, extra: { controller?: boolean; blockOwnerDeletion?: boolean } = {}): NonNullable<ObjOpts['owners']>[number] {
-  const m = metaOf(owner);
+  const m = metadataOf(owner);
   return { apiVersion: String(owner.apiVersion), kind: String(owner.kind), name: String(m.name), uid: String(m.uid), ...extra };
 }
 
@@ -86,18 +86,18 @@ export function emulateNamespaces(cs: FakeClientset): void {
     const current = cs.tracker.get(action.ref, '', action.name);
     if (!current || !action.object) return undefined;
     const incoming = action.object;
-    const rv = metaOf(incoming).resourceVersion;
-    if (typeof rv === 'string' && rv !== '' && rv !== metaOf(current).resourceVersion) {
+    const rv = metadataOf(incoming).resourceVersion;
+    if (typeof rv === 'string' && rv !== '' && rv !== metadataOf(current).resourceVersion) {
       return { handled: true, error: Object.assign(new Error('conflict'), { code: 409, reason: 'Conflict', status: {} }) };
     }
     const next = structuredClone(current);
     if (action.subresource === 'status') next.status = incoming.status;
     else if (action.subresource === 'finalize') next.spec = { ...((next.spec as object) ?? {}), finalizers: (incoming.spec as { finalizers?: unknown }).finalizers };
     else return undefined;
-    metaOf(next).resourceVersion = cs.tracker.nextResourceVersion();
+    metadataOf(next).resourceVersion = cs.tracker.nextResourceVersion();
     const specFinalizers = (next.spec as { finalizers?: unknown[] } | undefined)?.finalizers ?? [];
-    const metaFinalizers = (metaOf(next).finalizers as unknown[] | undefined) ?? [];
-    if (metaOf(next).deletionTimestamp && specFinalizers.length === 0 && metaFinalizers.length === 0) {
+    const metaFinalizers = (metadataOf(next).finalizers as unknown[] | undefined) ?? [];
+    if (metadataOf(next).deletionTimestamp && specFinalizers.length === 0 && metaFinalizers.length === 0) {
       cs.tracker.put(action.ref, next);
       cs.tracker.remove(action.ref, '', action.name);
       return { handled: true, result: next };
@@ -115,7 +115,7 @@ export function emulateGracefulPods(cs: FakeClientset): void {
     const phase = (pod.status as { phase?: string } | undefined)?.phase;
     const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
     if (grace === 0 || !nodeName || phase === 'Succeeded' || phase === 'Failed') return undefined;
-    const meta = metaOf(pod);
+    const meta = metadataOf(pod);
     if (!meta.deletionTimestamp) {
       meta.deletionTimestamp = new Date(Date.now() + grace * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
       meta.deletionGracePeriodSeconds = grace;

@@ -2,26 +2,21 @@
 // cleans up finished Jobs beyond the history limits, reconciles status.active with the Jobs it
 // owns, starts the Job of the most recent unmet schedule time (concurrency policy, starting
 // deadline, suspend, the 100-missed-times guard) and requeues itself at the next schedule time.
+import { isBeingDeleted, nameOf, namespaceOf, resourceVersionOf, uidOf } from '../../api/meta/object.js';
+import type { CronJob, Job } from '../../api/types.js';
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone, WorkQueue } from '../../client/types.js';
 import { getControllerOf, type OwnerReference } from '../common/controller-ref.js';
 import { CRONJOBS, JOBS, finishedCondition, isJobFinished, isJobSucceeded } from '../common/jobs.js';
-import { deepCopy, isAlreadyExists, isNotFound, keyOf, meta, splitKey, timeMs, unwrapTombstone } from '../common/objects.js';
-import { SimpleWorkQueue } from '../common/queue.js';
-import { runWorkers } from '../common/workers.js';
+import { isAlreadyExists, isNotFound } from '../../client/errors.js';
+import { keyOf, splitKey } from '../../client/cache.js';
+import { deepCopy, unwrapTombstone } from '../common/objects.js';
+import { timeMs } from '../common/time.js';
+import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 import { parseSchedule } from './schedule.js';
-import {
-  deleteFromActiveList,
-  formatSchedule,
-  inActiveList,
-  inActiveListByName,
-  jobFromTemplate,
-  jobName,
-  jobReference,
-  nextScheduleTime,
-  nextScheduleTimeDuration,
-  specOf,
-  statusOf,
-} from './utils.js';
+import { deleteFromActiveList, inActiveList, inActiveListByName } from './active-list.js';
+import { specOf, statusOf } from './cronjob.js';
+import { jobFromTemplate, jobName, jobReference } from './job-template.js';
+import { formatSchedule, nextScheduleTime, nextScheduleTimeDuration } from './schedule-times.js';
 
 export interface CronJobControllerOptions {
   queue?: WorkQueue<string>;
@@ -33,12 +28,12 @@ function isNamespaceTerminating(e: unknown): boolean {
 }
 
 /** byJobStartTime: jobs without a start time last, then by start time, then by name. */
-function byJobStartTime(a: KubeObject, b: KubeObject): number {
-  const sa = timeMs((a.status as { startTime?: string } | undefined)?.startTime);
-  const sb = timeMs((b.status as { startTime?: string } | undefined)?.startTime);
+function byJobStartTime(a: Job, b: Job): number {
+  const sa = timeMs(a.status?.startTime);
+  const sb = timeMs(b.status?.startTime);
   if (sa === 0 && sb !== 0) return 1;
   if (sa !== 0 && sb === 0) return -1;
-  if (sa === sb) return String(meta(a).name) < String(meta(b).name) ? -1 : String(meta(a).name) > String(meta(b).name) ? 1 : 0;
+  if (sa === sb) return nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0;
   return sa - sb;
 }
 
@@ -55,7 +50,7 @@ export class CronJobController implements Controller {
     private readonly ctx: ControllerContext,
     opts: CronJobControllerOptions = {},
   ) {
-    this.queue = opts.queue ?? new SimpleWorkQueue();
+    this.queue = opts.queue ?? newRateLimitingQueue<string>();
     this.recorder = ctx.recorder('cronjob-controller');
     this.jobs = ctx.clientset.resource(JOBS);
     this.cronJobs = ctx.clientset.resource(CRONJOBS);
@@ -77,22 +72,22 @@ export class CronJobController implements Controller {
 
   // ---- event handlers ----
 
-  private resolveControllerRef(namespace: string, ref: OwnerReference | undefined): KubeObject | undefined {
+  private resolveControllerRef(namespace: string, ref: OwnerReference | undefined): CronJob | undefined {
     if (!ref || ref.kind !== 'CronJob') return undefined;
     const cj = this.cronJobLister.get(namespace, ref.name);
-    if (!cj || meta(cj).uid !== ref.uid) return undefined;
+    if (!cj || uidOf(cj) !== ref.uid) return undefined;
     return cj;
   }
 
-  private addJob(job: KubeObject): void {
-    if (meta(job).deletionTimestamp) return this.deleteJob(job);
-    const cj = this.resolveControllerRef(String(meta(job).namespace ?? ''), getControllerOf(job));
+  private addJob(job: Job): void {
+    if (isBeingDeleted(job)) return this.deleteJob(job);
+    const cj = this.resolveControllerRef(namespaceOf(job), getControllerOf(job));
     if (cj) this.queue.add(keyOf(cj));
   }
 
-  private updateJob(old: KubeObject, cur: KubeObject): void {
-    if (meta(old).resourceVersion === meta(cur).resourceVersion) return;
-    const ns = String(meta(cur).namespace ?? '');
+  private updateJob(old: Job, cur: Job): void {
+    if (resourceVersionOf(old) === resourceVersionOf(cur)) return;
+    const ns = namespaceOf(cur);
     const curRef = getControllerOf(cur);
     const oldRef = getControllerOf(old);
     if (oldRef && JSON.stringify(oldRef) !== JSON.stringify(curRef)) {
@@ -105,11 +100,11 @@ export class CronJobController implements Controller {
 
   private deleteJob(obj: KubeObject | Tombstone): void {
     const job = unwrapTombstone(obj);
-    const cj = this.resolveControllerRef(String(meta(job).namespace ?? ''), getControllerOf(job));
+    const cj = this.resolveControllerRef(namespaceOf(job), getControllerOf(job));
     if (cj) this.queue.add(keyOf(cj));
   }
 
-  private updateCronJob(old: KubeObject, cur: KubeObject): void {
+  private updateCronJob(old: CronJob, cur: CronJob): void {
     const os = specOf(old);
     const ns = specOf(cur);
     if (os.schedule !== ns.schedule || os.timeZone !== ns.timeZone) {
@@ -133,7 +128,7 @@ export class CronJobController implements Controller {
     const [ns, name] = splitKey(key);
     const shared = this.cronJobLister.get(ns, name);
     if (!shared) return undefined;
-    const uid = String(meta(shared).uid);
+    const uid = uidOf(shared);
     const jobs = this.jobLister.list(ns).filter((j) => getControllerOf(j)?.uid === uid);
     const cj = deepCopy(shared);
     const cleaned = await this.cleanupFinishedJobs(cj, jobs);
@@ -156,32 +151,31 @@ export class CronJobController implements Controller {
     return undefined;
   }
 
-  private async deleteJobOf(cj: KubeObject, job: KubeObject): Promise<boolean> {
-    const m = meta(job);
+  private async deleteJobOf(cj: CronJob, job: Job): Promise<boolean> {
     try {
-      await this.jobs.delete(String(m.namespace ?? ''), String(m.name), { propagationPolicy: 'Background' });
+      await this.jobs.delete(namespaceOf(job), nameOf(job), { propagationPolicy: 'Background' });
     } catch (e) {
       this.recorder.event(cj, 'Warning', 'FailedDelete', `Deleted job: ${(e as Error).message}`);
-      this.ctx.log({ msg: 'Error deleting job from cronjob', job: `${m.namespace}/${m.name}`, cronjob: keyOf(cj), err: String(e) });
+      this.ctx.log({ msg: 'Error deleting job from cronjob', job: `${namespaceOf(job)}/${nameOf(job)}`, cronjob: keyOf(cj), err: String(e) });
       return false;
     }
-    deleteFromActiveList(cj, String(m.uid));
-    this.recorder.event(cj, 'Normal', 'SuccessfulDelete', `Deleted job ${m.name}`);
+    deleteFromActiveList(cj, uidOf(job));
+    this.recorder.event(cj, 'Normal', 'SuccessfulDelete', `Deleted job ${nameOf(job)}`);
     return true;
   }
 
-  private async cleanupFinishedJobs(cj: KubeObject, jobs: KubeObject[]): Promise<boolean> {
+  private async cleanupFinishedJobs(cj: CronJob, jobs: Job[]): Promise<boolean> {
     const spec = specOf(cj);
     if (typeof spec.failedJobsHistoryLimit !== 'number' && typeof spec.successfulJobsHistoryLimit !== 'number') return false;
-    const successful: KubeObject[] = [];
-    const failed: KubeObject[] = [];
+    const successful: Job[] = [];
+    const failed: Job[] = [];
     for (const j of jobs) {
       const c = finishedCondition(j);
       if (c?.type === 'Complete') successful.push(j);
       else if (c?.type === 'Failed') failed.push(j);
     }
     let updated = false;
-    const removeOldest = async (list: KubeObject[], max: number): Promise<void> => {
+    const removeOldest = async (list: Job[], max: number): Promise<void> => {
       const n = list.length - max;
       if (n <= 0) return;
       list.sort(byJobStartTime);
@@ -192,7 +186,7 @@ export class CronJobController implements Controller {
     return updated;
   }
 
-  private async syncCronJob(cjIn: KubeObject, jobs: KubeObject[]): Promise<{ requeueAfter?: number; updateStatus: boolean }> {
+  private async syncCronJob(cjIn: CronJob, jobs: Job[]): Promise<{ requeueAfter?: number; updateStatus: boolean }> {
     let cj = cjIn;
     const now = this.ctx.now();
     let updateStatus = false;
@@ -201,14 +195,13 @@ export class CronJobController implements Controller {
     };
     const children = new Set<string>();
     for (const j of jobs) {
-      const jm = meta(j);
-      const uid = String(jm.uid);
+      const uid = uidOf(j);
       children.add(uid);
       const found = inActiveList(cj, uid);
       if (!found && !isJobFinished(j)) {
-        let fresh: KubeObject;
+        let fresh: CronJob;
         try {
-          fresh = await this.cronJobs.get(String(meta(cj).namespace ?? ''), String(meta(cj).name));
+          fresh = await this.cronJobs.get(namespaceOf(cj), nameOf(cj));
         } catch (e) {
           return fail(e);
         }
@@ -218,14 +211,14 @@ export class CronJobController implements Controller {
           cj = cjIn;
           continue;
         }
-        this.recorder.event(cj, 'Warning', 'UnexpectedJob', `Saw a job that the controller did not create or forgot: ${jm.name}`);
+        this.recorder.event(cj, 'Warning', 'UnexpectedJob', `Saw a job that the controller did not create or forgot: ${nameOf(j)}`);
       } else if (found && isJobFinished(j)) {
         const c = finishedCondition(j)!;
         deleteFromActiveList(cj, uid);
-        this.recorder.event(cj, 'Normal', 'SawCompletedJob', `Saw completed job: ${jm.name}, condition: ${c.type}`);
+        this.recorder.event(cj, 'Normal', 'SawCompletedJob', `Saw completed job: ${nameOf(j)}, condition: ${c.type}`);
         updateStatus = true;
       } else if (isJobSucceeded(j)) {
-        const completion = (j.status as { completionTime?: string } | undefined)?.completionTime;
+        const completion = j.status?.completionTime ?? undefined;
         const status = statusOf(cj);
         if (status.lastSuccessfulTime === undefined) {
           if (completion !== undefined) status.lastSuccessfulTime = completion;
@@ -251,7 +244,7 @@ export class CronJobController implements Controller {
       }
     }
 
-    if (meta(cj).deletionTimestamp) return { updateStatus };
+    if (isBeingDeleted(cj)) return { updateStatus };
 
     const spec = specOf(cj);
     if (typeof spec.timeZone === 'string') {
@@ -285,7 +278,7 @@ export class CronJobController implements Controller {
       this.recorder.event(cj, 'Warning', 'MissSchedule', `Missed scheduled time to start a job: ${rfc1123z(scheduled)}`);
       return requeue();
     }
-    const ns = String(meta(cj).namespace ?? '');
+    const ns = namespaceOf(cj);
     const lastSchedule = statusOf(cj).lastScheduleTime;
     if (inActiveListByName(cj, ns, jobName(cj, scheduled)) || (lastSchedule !== undefined && timeMs(lastSchedule) === scheduled)) {
       return requeue();
@@ -296,7 +289,7 @@ export class CronJobController implements Controller {
     }
     if (spec.concurrencyPolicy === 'Replace') {
       for (const ref of [...(statusOf(cj).active ?? [])]) {
-        let job: KubeObject;
+        let job: Job;
         try {
           job = await this.jobs.get(String(ref.namespace ?? ''), String(ref.name));
         } catch (e) {
@@ -309,7 +302,7 @@ export class CronJobController implements Controller {
     }
 
     const req = jobFromTemplate(cj, scheduled);
-    let created: KubeObject;
+    let created: Job;
     let alreadyExisted = false;
     try {
       created = await this.jobs.create(ns, req);
@@ -321,15 +314,15 @@ export class CronJobController implements Controller {
       }
       alreadyExisted = true;
       try {
-        created = await this.jobs.get(ns, String(meta(req).name));
+        created = await this.jobs.get(ns, nameOf(req));
       } catch (e2) {
         return fail(e2);
       }
-      if (getControllerOf(created)?.uid !== meta(cj).uid) return { updateStatus };
-      if (inActiveList(cj, String(meta(created).uid))) return { updateStatus };
+      if (getControllerOf(created)?.uid !== uidOf(cj)) return { updateStatus };
+      if (inActiveList(cj, uidOf(created))) return { updateStatus };
     }
-    if (alreadyExisted) this.ctx.log({ msg: 'Job already exists', cronjob: keyOf(cj), job: `${ns}/${meta(req).name}` });
-    else this.recorder.event(cj, 'Normal', 'SuccessfulCreate', `Created job ${meta(created).name}`);
+    if (alreadyExisted) this.ctx.log({ msg: 'Job already exists', cronjob: keyOf(cj), job: `${ns}/${nameOf(req)}` });
+    else this.recorder.event(cj, 'Normal', 'SuccessfulCreate', `Created job ${nameOf(created)}`);
 
     const status = statusOf(cj);
     status.active = [...(status.active ?? []), jobReference(created)];

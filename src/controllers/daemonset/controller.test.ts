@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fakeControllerContext, type FakeControllerContext } from '../../client/fake/index.js';
 import type { KubeObject } from '../../client/types.js';
-import { labelsOf, metaOf, nameOf } from '../common/meta.js';
+import { labelsOf, metadataOf, nameOf } from '../../api/meta/object.js';
 import { obj } from '../common/testutil.js';
 import { DaemonSetController } from './controller.js';
 import { nodeShouldRunDaemonPod, targetNodeName } from './placement.js';
@@ -85,9 +85,9 @@ test('one pod per eligible node, bound to it, with the revision hash and templat
   await c.sync('default/ds');
   assert.deepEqual(podNodes(ctx), ['a', 'b']);
   const p = pods(ctx)[0]!;
-  const m = metaOf(p);
+  const m = metadataOf(p);
   assert.equal(m.generateName, 'ds-');
-  assert.deepEqual((m.ownerReferences as unknown[])[0], { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: metaOf(ctx.clientset.tracker.get({ group: 'apps', resource: 'daemonsets' }, 'default', 'ds')!).uid, controller: true, blockOwnerDeletion: true });
+  assert.deepEqual((m.ownerReferences as unknown[])[0], { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: metadataOf(ctx.clientset.tracker.get({ group: 'apps', resource: 'daemonsets' }, 'default', 'ds')!).uid, controller: true, blockOwnerDeletion: true });
   const spec = p.spec as { nodeName: string; affinity: unknown; tolerations: { key: string }[] };
   assert.deepEqual(spec.affinity, { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [spec.nodeName] }] }] } } });
   assert.deepEqual(
@@ -121,7 +121,7 @@ test('a node relabelled out of the nodeSelector loses its pod; a new matching no
 test('extra pods on a node: the oldest stays; failed pods are replaced', async () => {
   // (OnDelete: with RollingUpdate these unready pods of no known revision would also be replaced)
   const ds = daemonset({ strategy: { type: 'OnDelete' } });
-  const ref = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: String(metaOf(ds).uid), controller: true };
+  const ref = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: String(metadataOf(ds).uid), controller: true };
   const mk = (name: string, created: number, phase = 'Running') =>
     obj('v1', 'Pod', name, { namespace: 'default', labels: { app: 'agent' }, owners: [ref], creationTimestamp: new Date(T0 + created * 1000).toISOString().replace(/\.\d+Z$/, 'Z'), spec: { nodeName: 'a' }, status: { phase } });
   const { ctx, c } = setup([node('a'), node('b'), ds, mk('old', 0), mk('new', 10), mk('failed', 0, 'Failed')]);
@@ -135,7 +135,7 @@ test('orphan pods matching the selector are adopted instead of duplicated', asyn
   const { ctx, c } = setup([node('a'), daemonset({ strategy: { type: 'OnDelete' } }), obj('v1', 'Pod', 'stray', { namespace: 'default', labels: { app: 'agent' }, spec: { nodeName: 'a' }, status: { phase: 'Running' } })]);
   await c.sync('default/ds');
   assert.deepEqual(pods(ctx).map(nameOf), ['stray']);
-  assert.equal(((metaOf(pods(ctx)[0]!).ownerReferences as { kind: string }[]) ?? [])[0]?.kind, 'DaemonSet');
+  assert.equal(((metadataOf(pods(ctx)[0]!).ownerReferences as { kind: string }[]) ?? [])[0]?.kind, 'DaemonSet');
 });
 
 async function rolled(strategy: unknown, nodes: number): Promise<{ deleted: number; ctx: FakeControllerContext }> {
@@ -150,7 +150,7 @@ async function rolled(strategy: unknown, nodes: number): Promise<{ deleted: numb
   // a template change (the API server bumps the template generation)
   const ds = ctx.clientset.tracker.get({ group: 'apps', resource: 'daemonsets' }, 'default', 'ds')!;
   ((ds.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec.containers[0]!).image = 'agent:2';
-  (metaOf(ds).annotations as Record<string, string>)['deprecated.daemonset.template.generation'] = '2';
+  (metadataOf(ds).annotations as Record<string, string>)['deprecated.daemonset.template.generation'] = '2';
   ctx.clientset.tracker.add(ds);
   ctx.clientset.clearActions();
   await c.sync('default/ds');
@@ -171,7 +171,7 @@ test('RollingUpdate deletes at most maxUnavailable available old pods; OnDelete 
 test('revisionHistoryLimit: old revisions no pod uses are deleted, oldest first', async () => {
   const ds = daemonset();
   (ds.spec as { revisionHistoryLimit: number }).revisionHistoryLimit = 1;
-  const ref = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: String(metaOf(ds).uid), controller: true };
+  const ref = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: String(metadataOf(ds).uid), controller: true };
   const rev = (name: string, n: number) => ({ ...obj('apps/v1', 'ControllerRevision', name, { namespace: 'default', labels: { app: 'agent', 'controller-revision-hash': name }, owners: [ref] }), data: { spec: { template: { old: n } } }, revision: n });
   const { ctx, c } = setup([ds, rev('r1', 1), rev('r2', 2), rev('r3', 3)]);
   await c.sync('default/ds');
@@ -239,7 +239,7 @@ test('RollingUpdate with maxSurge: a new pod starts beside an available old one,
 
 test('failed daemon pods are deleted with a back-off per node (1 s, doubling)', async () => {
   const ds = daemonset({ strategy: { type: 'OnDelete' } });
-  const ref = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: String(metaOf(ds).uid), controller: true };
+  const ref = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: String(metadataOf(ds).uid), controller: true };
   const failed = (name: string) => obj('v1', 'Pod', name, { namespace: 'default', labels: { app: 'agent' }, owners: [ref], spec: { nodeName: 'a' }, status: { phase: 'Failed' } });
   const { ctx, c } = setup([node('a'), ds, failed('f1')]);
   await c.sync('default/ds');
@@ -253,5 +253,5 @@ test('failed daemon pods are deleted with a back-off per node (1 s, doubling)', 
   ctx.clock.advance(1001);
   await c.sync('default/ds');
   assert.deepEqual(ctx.clientset.actions.filter((a) => a.verb === 'delete').map((a) => a.name), ['f2']);
-  assert.equal(c.failedPodsBackoff.get(`${String(metaOf(ds).uid)}/a`), 2000);
+  assert.equal(c.failedPodsBackoff.get(`${String(metadataOf(ds).uid)}/a`), 2000);
 });

@@ -6,11 +6,11 @@
 // updated/misscheduled pods per node.
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone, WorkQueue } from '../../client/types.js';
 import { claimObjects, getControllerOf, newControllerRef, recheckOwner } from '../common/controller-ref.js';
-import { isBeingDeleted, keyOf, labelsOf, metaOf, nameOf, namespaceOf, objectOf, splitKey } from '../common/meta.js';
-import { isConflict, isNotFound } from '../common/objects.js';
+import { isBeingDeleted, labelsOf, metadataOf, nameOf, namespaceOf } from '../../api/meta/object.js';
+import { keyOf, objectOf, splitKey } from '../../client/cache.js';
+import { isConflict, isNotFound } from '../../client/errors.js';
 import { isPodAvailable, isPodReady } from '../common/pods.js';
-import { runWorkers } from '../common/queue.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
+import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 import { Backoff } from './backoff.js';
 import { Expectations } from './expectations.js';
 import { cleanupHistory, constructHistory, isPodUpdated, templateGeneration, TEMPLATE_GENERATION_LABEL, UNIQUE_LABEL } from './history.js';
@@ -89,7 +89,7 @@ export class DaemonSetController implements Controller {
     if (ref) {
       if (ref.kind !== 'DaemonSet') return;
       const ds = this.dsLister.get(namespaceOf(pod), ref.name);
-      if (!ds || metaOf(ds).uid !== ref.uid) return;
+      if (!ds || metadataOf(ds).uid !== ref.uid) return;
       // a graceful deletion counts as observed when the deletionTimestamp appears, as in Kubernetes
       if (type === 'deleting' || (type === 'delete' && !isBeingDeleted(pod)) || (type === 'add' && isBeingDeleted(pod))) this.expectations.observe(keyOf(ds), 0, 1);
       else if (type === 'add') this.expectations.observe(keyOf(ds), 1, 0);
@@ -109,7 +109,7 @@ export class DaemonSetController implements Controller {
       this.queue.shutDown();
       return;
     }
-    await runWorkers(this.queue, workers, signal, (key) => this.sync(key), (key, err) => this.ctx.log({ controller: this.name, msg: 'error syncing daemon set', key, err: String(err) }));
+    await runSyncWorkers(this.queue, workers, signal, (key) => this.sync(key), (key, err) => this.ctx.log({ controller: this.name, msg: 'error syncing daemon set', key, err: String(err) }));
   }
 
   async sync(key: string): Promise<void> {
@@ -139,7 +139,7 @@ export class DaemonSetController implements Controller {
     if (this.expectations.satisfied(key) && (specOf(ds).updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
       await this.rollingUpdate(ds, nodes, hash);
     }
-    await cleanupHistory(ds, old, this.podLister.list(ns).filter((p) => getControllerOf(p)?.uid === metaOf(ds).uid), this.revClient);
+    await cleanupHistory(ds, old, this.podLister.list(ns).filter((p) => getControllerOf(p)?.uid === metadataOf(ds).uid), this.revClient);
     await this.updateStatus(ds, nodes, hash, true);
   }
 
@@ -209,7 +209,7 @@ export class DaemonSetController implements Controller {
           const phase = (p.status as { phase?: string } | undefined)?.phase;
           if (phase === 'Failed') {
             // the kubelet may keep rejecting the pod: deleting it again is backed off (1 s doubling to 15 min)
-            const bk = `${metaOf(ds).uid}/${nameOf(node)}`;
+            const bk = `${metadataOf(ds).uid}/${nameOf(node)}`;
             const now = this.ctx.now();
             if (this.failedPodsBackoff.isInBackOffSinceUpdate(bk, now)) {
               this.queue.addAfter(keyOf(ds), this.failedPodsBackoff.get(bk));
@@ -384,7 +384,7 @@ export class DaemonSetController implements Controller {
       numberUnavailable: desired - available,
     };
     const st = (ds.status ?? {}) as Record<string, unknown>;
-    const gen = Number(metaOf(ds).generation ?? 0);
+    const gen = Number(metadataOf(ds).generation ?? 0);
     const same = Object.entries(next).every(([k, v]) => (st[k] ?? 0) === v) && Number(st.observedGeneration ?? 0) >= gen;
     if (minReady > 0 && ready !== available) this.queue.addAfter(keyOf(ds), minReady * 1000);
     if (same) return;

@@ -6,7 +6,7 @@
 import { isAlreadyExists } from '../../client/errors.js';
 import type { KubeObject, ResourceClient } from '../../client/types.js';
 import { computeHash, canonicalJSON } from '../common/hash.js';
-import { annotationsOf, labelsOf, metaOf, nameOf, namespaceOf } from '../common/meta.js';
+import { annotationsOf, labelsOf, metadataOf, nameOf, namespaceOf } from '../../api/meta/object.js';
 
 export const UNIQUE_LABEL = 'controller-revision-hash';
 export const TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
@@ -61,7 +61,7 @@ export async function constructHistory(
   for (let h of owned) {
     if (!(UNIQUE_LABEL in labelsOf(h))) {
       const upd = structuredClone(h);
-      const m = metaOf(upd) as Record<string, unknown>;
+      const m = metadataOf(upd) as Record<string, unknown>;
       m.labels = { ...labelsOf(h), [UNIQUE_LABEL]: nameOf(h) };
       h = await client.update(ns, upd);
     }
@@ -74,7 +74,7 @@ export async function constructHistory(
     const template = (ds.spec as { template?: KubeObject } | undefined)?.template;
     const hash = computeHash(template, status.collisionCount);
     const name = `${nameOf(ds)}-${hash}`;
-    const annotations = metaOf(ds).annotations;
+    const annotations = metadataOf(ds).annotations;
     const body: KubeObject = {
       apiVersion: 'apps/v1',
       kind: 'ControllerRevision',

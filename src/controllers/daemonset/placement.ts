@@ -2,7 +2,7 @@
 // template's nodeName, nodeSelector and required node affinity, the node's taints against the
 // template's tolerations plus the tolerations every daemon pod gets.
 import type { KubeObject } from '../../client/types.js';
-import { labelsOf, nameOf } from '../common/meta.js';
+import { labelsOf, nameOf } from '../../api/meta/object.js';
 import { compileNodeSelectorTerms, toleratesTaint, type NodeSelectorTerm, type Taint, type Toleration } from '../../machinery/selectors/node-affinity.js';
 
 export type { Taint, Toleration } from '../../machinery/selectors/node-affinity.js';

@@ -1,6 +1,6 @@
 // The order in which a DaemonSet's pods on one node are kept (podByCreationTimestampAndPhase).
 import type { KubeObject } from '../../client/types.js';
-import { creationTimestampOf, nameOf } from '../common/meta.js';
+import { creationTimestampOf, nameOf } from '../../api/meta/object.js';
 
 export function byCreationAndPhase(a: KubeObject, b: KubeObject): number {
   const pa = (a.status as { phase?: string } | undefined)?.phase ?? '';

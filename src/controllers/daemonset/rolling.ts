@@ -1,7 +1,7 @@
 // Planning a DaemonSet's rolling update (Kubernetes' daemon/update.go rollingUpdate): which old
 // pods to delete (maxUnavailable) or on which nodes to start new pods beside old ones (maxSurge).
 import type { KubeObject } from '../../client/types.js';
-import { isBeingDeleted, nameOf } from '../common/meta.js';
+import { isBeingDeleted, nameOf } from '../../api/meta/object.js';
 import { isPodAvailable } from '../common/pods.js';
 import { isPodUpdated, templateGeneration } from './history.js';
 import { specOf } from './spec.js';

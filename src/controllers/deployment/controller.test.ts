@@ -5,7 +5,7 @@ import { fakeControllerContext } from '../../client/fake/index.js';
 import { DeploymentController, DEPLOYMENTS } from './controller.js';
 import { REPLICASETS } from '../replicaset/kinds.js';
 import { computeHash, fnv32a, safeEncodeString } from '../common/hash.js';
-import { rfc3339 } from '../common/objects.js';
+import { rfc3339 } from '../common/time.js';
 import * as u from './revisions.js';
 import { resolveFenceposts, scaledValue, maxUnavailable, maxSurge, type IntOrString } from './spec.js';
 

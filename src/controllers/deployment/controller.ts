@@ -12,8 +12,7 @@ import type { Controller, ControllerContext, KubeObject, Lister, ResourceRef, To
 import { labelSelectorAsSelector } from '../../machinery/selectors/index.js';
 import { claimObjects, recheckOwner } from '../common/controller-ref.js';
 import { deepCopy, keyOf, splitKey, unwrapTombstone } from '../common/objects.js';
-import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
+import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 import { PODS, REPLICASETS } from '../replicaset/kinds.js';
 import { API_VERSION, KIND, type SyncContext } from './context.js';
 import { rolloutRecreate } from './recreate.js';
@@ -35,7 +34,7 @@ export class DeploymentController implements Controller {
     private readonly ctx: ControllerContext,
     queue?: WorkQueue<string>,
   ) {
-    this.queue = queue ?? new SimpleWorkQueue();
+    this.queue = queue ?? newRateLimitingQueue<string>();
     const dInf = ctx.informers.informer(DEPLOYMENTS);
     const rsInf = ctx.informers.informer(REPLICASETS);
     const podInf = ctx.informers.informer(PODS);
@@ -73,7 +72,7 @@ export class DeploymentController implements Controller {
       timer.unref?.();
       signal.addEventListener('abort', () => clearInterval(timer), { once: true });
     }
-    return runWorkers(this.queue, workers, signal, (key) => this.sync(key), (key, err) =>
+    return runSyncWorkers(this.queue, workers, signal, (key) => this.sync(key), (key, err) =>
       this.ctx.log({ controller: this.name, msg: 'sync failed', key, err: (err as Error)?.message ?? String(err) }),
     ).finally(() => clearInterval(timer));
   }

@@ -8,7 +8,7 @@ import { fakeControllerContext, flush } from '../../client/fake/index.js';
 import { DeploymentController, DEPLOYMENTS } from './controller.js';
 import { ReplicaSetController } from '../replicaset/controller.js';
 import { REPLICASETS, PODS } from '../replicaset/kinds.js';
-import { rfc3339 } from '../common/objects.js';
+import { rfc3339 } from '../common/time.js';
 import { REVISION_ANNOTATION, DEPRECATED_ROLLBACK_TO } from './revisions.js';
 
 type Ctx = ReturnType<typeof fakeControllerContext>;

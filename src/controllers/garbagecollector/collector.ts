@@ -7,7 +7,8 @@ import { findKind, storageVersionOf } from '../../api/kinds.js';
 import type { KindVersion } from '../../api/schema/kind.js';
 import { isConflict, isNotFound } from '../../client/errors.js';
 import type { Clientset, DeleteOptions, KubeObject, ResourceClient } from '../../client/types.js';
-import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, finalizersOf, hasFinalizer, isBeingDeleted, ownerReferencesOf, resourceVersionOfMeta, uidOf, type OwnerReference } from '../common/meta.js';
+import { ownerRefsOf, type OwnerReference } from '../common/controller-ref.js';
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, finalizersOf, hasFinalizer, isBeingDeleted, resourceVersionOf, uidOf } from '../../api/meta/object.js';
 import { identityKey, type GraphBuilder, type GraphNode, type Identity } from './graph.js';
 
 /** The owner's kind is not served (Kubernetes' restMappingError: retried). */
@@ -79,7 +80,7 @@ export class Collector {
   async deleteOwnerRefs(id: Identity, ownerUids: string[]): Promise<void> {
     const smp = { metadata: { ownerReferences: ownerUids.map((uid) => ({ $patch: 'delete', uid })), uid: id.uid } };
     await this.patch(id, smp, (latest) => ({
-      metadata: { resourceVersion: resourceVersionOfMeta(latest), ownerReferences: ownerReferencesOf(latest).filter((r) => !ownerUids.includes(r.uid)) },
+      metadata: { resourceVersion: resourceVersionOf(latest), ownerReferences: ownerRefsOf(latest).filter((r) => !ownerUids.includes(r.uid)) },
     }));
   }
 
@@ -89,8 +90,8 @@ export class Collector {
     const smp = { metadata: { ownerReferences: blocking, uid: node.identity.uid } };
     await this.patch(node.identity, smp, (latest) => ({
       metadata: {
-        resourceVersion: resourceVersionOfMeta(latest),
-        ownerReferences: ownerReferencesOf(latest).map((r) => (r.blockOwnerDeletion ? { ...r, blockOwnerDeletion: false } : r)),
+        resourceVersion: resourceVersionOf(latest),
+        ownerReferences: ownerRefsOf(latest).map((r) => (r.blockOwnerDeletion ? { ...r, blockOwnerDeletion: false } : r)),
       },
     }));
   }
@@ -113,7 +114,7 @@ export class Collector {
       const rest = finalizers.filter((f) => f !== finalizer);
       try {
         this.log({ msg: 'removing finalizer', finalizer, object: id });
-        await client.patch(ns, id.name, 'merge', { metadata: { resourceVersion: resourceVersionOfMeta(obj), finalizers: rest.length ? rest : null } });
+        await client.patch(ns, id.name, 'merge', { metadata: { resourceVersion: resourceVersionOf(obj), finalizers: rest.length ? rest : null } });
         return;
       } catch (e) {
         if (isNotFound(e)) return;
@@ -181,7 +182,7 @@ export class Collector {
     }
     if (item.deletingDependents) return this.processDeletingDependents(item);
 
-    const refs = ownerReferencesOf(latest);
+    const refs = ownerRefsOf(latest);
     if (refs.length === 0) return;
     const { solid, dangling, waiting } = await this.classifyReferences(item, refs);
     if (solid.length > 0) {

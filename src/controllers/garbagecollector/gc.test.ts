@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fakeControllerContext, type FakeControllerContext } from '../../client/fake/index.js';
 import type { KubeObject } from '../../client/types.js';
-import { metaOf } from '../common/meta.js';
+import { metadataOf } from '../../api/meta/object.js';
 import { emulateDeletePropagation, obj, ownerRef, waitFor } from '../common/testutil.js';
-import { GarbageCollectorController } from './index.js';
+import { GarbageCollectorController } from './controller.js';
 
 const NS = 'default';
 const deploy = (name: string, o: Parameters<typeof obj>[3] = {}) => obj('apps/v1', 'Deployment', name, { namespace: NS, ...o });
@@ -54,7 +54,7 @@ test('background: dependents of an absent owner are deleted (live GET, uid preco
   try {
     await waitFor(() => !exists(ctx, 'replicasets', 'rs1') && !exists(ctx, 'pods', 'p1'), 2000, 'cascade');
     const del = ctx.clientset.actions.find((a) => a.verb === 'delete' && a.resource === 'replicasets');
-    assert.deepEqual(del?.options, { propagationPolicy: 'Background', preconditions: { uid: metaOf(r).uid } });
+    assert.deepEqual(del?.options, { propagationPolicy: 'Background', preconditions: { uid: metadataOf(r).uid } });
     // the absence of the owner was verified with a GET before deleting
     const i = ctx.clientset.actions.findIndex((a) => a.verb === 'get' && a.resource === 'deployments' && a.name === 'gone');
     assert.ok(i >= 0 && i < ctx.clientset.actions.indexOf(del!));
@@ -97,11 +97,11 @@ test('several owners: the dangling reference is removed, the object stays with i
   const dep = cm('dep', { owners: [ownerRef(alive), ownerRef(gone)] });
   const { ctx, stop } = await start([alive, dep]);
   try {
-    await waitFor(() => (metaOf(get(ctx, 'configmaps', 'dep')).ownerReferences as unknown[]).length === 1, 2000, 'ref removed');
-    assert.deepEqual(metaOf(get(ctx, 'configmaps', 'dep')).ownerReferences, [ownerRef(alive)]);
+    await waitFor(() => (metadataOf(get(ctx, 'configmaps', 'dep')).ownerReferences as unknown[]).length === 1, 2000, 'ref removed');
+    assert.deepEqual(metadataOf(get(ctx, 'configmaps', 'dep')).ownerReferences, [ownerRef(alive)]);
     const patch = ctx.clientset.actions.find((a) => a.verb === 'patch');
     assert.equal(patch?.patchType, 'strategic');
-    assert.deepEqual(patch?.patch, { metadata: { ownerReferences: [{ $patch: 'delete', uid: metaOf(gone).uid }], uid: metaOf(dep).uid } });
+    assert.deepEqual(patch?.patch, { metadata: { ownerReferences: [{ $patch: 'delete', uid: metadataOf(gone).uid }], uid: metadataOf(dep).uid } });
   } finally {
     await stop();
   }
@@ -115,7 +115,7 @@ test('orphan: dependents lose the owner reference, then the orphan finalizer goe
   try {
     await ctx.clientset.resource({ group: 'apps', version: 'v1', resource: 'deployments' }).delete(NS, 'web', { propagationPolicy: 'Orphan' });
     await waitFor(() => !exists(ctx, 'deployments', 'web'), 2000, 'owner gone');
-    for (const n of ['rs1', 'rs2']) assert.equal(((metaOf(get(ctx, 'replicasets', n)).ownerReferences as unknown[] | undefined) ?? []).length, 0, n);
+    for (const n of ['rs1', 'rs2']) assert.equal(((metadataOf(get(ctx, 'replicasets', n)).ownerReferences as unknown[] | undefined) ?? []).length, 0, n);
     // the finalizer is removed only after both dependents were patched
     const writes = ctx.clientset.actionStrings({ writesOnly: true });
     assert.deepEqual(writes.slice(1).sort(), ['patch deployments default/web', 'patch replicasets default/rs1', 'patch replicasets default/rs2']);
@@ -148,7 +148,7 @@ test('foreground: dependents go first; a blocking dependent with a finalizer hol
   try {
     await ctx.clientset.resource({ group: 'apps', version: 'v1', resource: 'deployments' }).delete(NS, 'web', { propagationPolicy: 'Foreground' });
     await waitFor(() => !exists(ctx, 'replicasets', 'plain'), 2000, 'plain dependent deleted');
-    await waitFor(() => metaOf(get(ctx, 'replicasets', 'blocking')).deletionTimestamp !== undefined && metaOf(get(ctx, 'replicasets', 'loose')).deletionTimestamp !== undefined, 2000, 'dependents terminating');
+    await waitFor(() => metadataOf(get(ctx, 'replicasets', 'blocking')).deletionTimestamp !== undefined && metadataOf(get(ctx, 'replicasets', 'loose')).deletionTimestamp !== undefined, 2000, 'dependents terminating');
     await new Promise((res) => setTimeout(res, 30));
     assert.ok(exists(ctx, 'deployments', 'web'), 'owner waits for its blocking dependent');
     // the non-blocking dependent's finalizer does not hold the owner: release the blocking one
@@ -186,7 +186,7 @@ test('a dependent that still has a solid owner drops its reference to an owner b
   try {
     await ctx.clientset.resource({ group: 'apps', version: 'v1', resource: 'deployments' }).delete(NS, 'web', { propagationPolicy: 'Foreground' });
     await waitFor(() => !exists(ctx, 'deployments', 'web'), 2000, 'owner gone');
-    assert.deepEqual(metaOf(get(ctx, 'replicasets', 'shared')).ownerReferences, [ownerRef(keeper)]);
+    assert.deepEqual(metadataOf(get(ctx, 'replicasets', 'shared')).ownerReferences, [ownerRef(keeper)]);
   } finally {
     await stop();
   }
@@ -277,7 +277,7 @@ test('an owner reference to an object of another namespace: OwnerRefInvalidNames
     const ev = ctx.events.find((e) => e.reason === 'OwnerRefInvalidNamespace');
     assert.ok(ev, 'event recorded');
     assert.equal(ev.type, 'Warning');
-    assert.equal(ev.message, `ownerRef [v1/ConfigMap, namespace: b, name: o, uid: ${String(metaOf(owner).uid)}] does not exist in namespace "b"`);
+    assert.equal(ev.message, `ownerRef [v1/ConfigMap, namespace: b, name: o, uid: ${String(metadataOf(owner).uid)}] does not exist in namespace "b"`);
   } finally {
     await stop();
   }

@@ -3,17 +3,8 @@
 // changes are applied synchronously as the informers deliver events; what needs API calls is handed
 // to the attemptToDelete and attemptToOrphan queues (by uid).
 import type { KubeObject } from '../../client/types.js';
-import {
-  FINALIZER_FOREGROUND,
-  FINALIZER_ORPHAN,
-  groupOf,
-  hasFinalizer,
-  isBeingDeleted,
-  metaOf,
-  ownerReferencesOf,
-  uidOf,
-  type OwnerReference,
-} from '../common/meta.js';
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, groupOfApiVersion, hasFinalizer, isBeingDeleted, metadataOf, uidOf } from '../../api/meta/object.js';
+import { ownerRefsOf, type OwnerReference } from '../common/controller-ref.js';
 
 /** An object's coordinates (Kubernetes' objectReference: an owner reference plus namespace). */
 export interface Identity {
@@ -25,7 +16,7 @@ export interface Identity {
 }
 
 export function identityKey(id: Identity): string {
-  return `${id.uid}|${id.namespace}|${groupOf(id.apiVersion)}|${id.kind}|${id.name}`;
+  return `${id.uid}|${id.namespace}|${groupOfApiVersion(id.apiVersion)}|${id.kind}|${id.name}`;
 }
 
 export function sameIdentity(a: Identity, b: Identity): boolean {
@@ -87,7 +78,7 @@ export interface GraphQueues {
 
 /** Whether the owner reference names `id` (uid, name, kind, API group; Kubernetes ignores the version). */
 export function refMatches(ref: OwnerReference, id: Identity): boolean {
-  return ref.uid === id.uid && ref.name === id.name && ref.kind === id.kind && groupOf(ref.apiVersion) === groupOf(id.apiVersion);
+  return ref.uid === id.uid && ref.name === id.name && ref.kind === id.kind && groupOfApiVersion(ref.apiVersion) === groupOfApiVersion(id.apiVersion);
 }
 
 /** Splits dependents into those whose reference to the owner matches `owner`'s coordinates and the rest. */
@@ -142,7 +133,7 @@ export class GraphBuilder {
    * metadata informers' objects carry no reliable type).
    */
   observe(type: 'add' | 'update' | 'delete', apiVersion: string, kind: string, obj: KubeObject, oldObj?: KubeObject): void {
-    const m = metaOf(obj);
+    const m = metadataOf(obj);
     const identity: Identity = {
       apiVersion,
       kind,
@@ -169,7 +160,7 @@ export class GraphBuilder {
     if (type !== 'delete' && !existing) {
       const node = new GraphNode(identity);
       node.observed = true;
-      node.owners = ownerReferencesOf(obj);
+      node.owners = ownerRefsOf(obj);
       node.beingDeleted = isBeingDeleted(obj);
       node.deletingDependents = node.beingDeleted && hasFinalizer(obj, FINALIZER_FOREGROUND);
       this.uidToNode.set(identity.uid, node);
@@ -178,10 +169,10 @@ export class GraphBuilder {
       return;
     }
     if (type !== 'delete' && existing) {
-      const { added, removed, changed } = refsDiff(existing.owners, ownerReferencesOf(obj));
+      const { added, removed, changed } = refsDiff(existing.owners, ownerRefsOf(obj));
       if (added.length || removed.length || changed.length) {
         this.addUnblockedOwnersToDeleteQueue(removed, changed);
-        existing.owners = ownerReferencesOf(obj);
+        existing.owners = ownerRefsOf(obj);
         this.addDependentToOwners(existing, added);
         this.removeDependentFromOwners(existing, removed);
       }

@@ -1,7 +1,8 @@
 // pkg/controller/job/backoff_utils.go: the Job controller's per-Job record of pod failures since
 // the last success, and the exponential back-off (10 s doubling, at most 6 min) before new pods.
 import type { KubeObject } from '../../client/types.js';
-import { meta, timeMs } from '../common/objects.js';
+import { meta } from '../common/objects.js';
+import { timeMs } from '../common/time.js';
 import { podReadyCondition } from '../common/pods.js';
 
 export const DEFAULT_POD_FAILURE_BACKOFF_MS = 10_000;

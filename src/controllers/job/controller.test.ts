@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fakeControllerContext, type FakeControllerContext } from '../../client/fake/index.js';
 import type { KubeObject } from '../../client/types.js';
 import { JOBS, PODS } from '../common/jobs.js';
-import { rfc3339 } from '../common/objects.js';
+import { rfc3339 } from '../common/time.js';
 import { remainingBackoffMs } from './backoff.js';
 import { JobController } from './controller.js';
 import { JOB_TRACKING_FINALIZER } from './tracking-finalizer.js';

@@ -6,14 +6,17 @@
 // recorded in status.uncountedTerminatedPods, then its finalizer is removed, then it is counted in
 // succeeded/failed, so no pod is counted twice or lost. Terminal conditions go through the interim
 // SuccessCriteriaMet/FailureTarget conditions and are set once no pod is terminating.
+import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone, WorkQueue } from '../../client/types.js';
 import { labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
 import { claimCandidates, claimObjects, getControllerOf, newControllerRef, recheckOwner, type OwnerReference } from '../common/controller-ref.js';
 import { ControllerExpectations } from '../common/expectations.js';
 import { JOBS, PODS, isJobFinished, type JobCondition } from '../common/jobs.js';
-import { deepCopy, isNotFound, keyOf, meta, splitKey, timeMs, unwrapTombstone } from '../common/objects.js';
+import { isNotFound } from '../../client/errors.js';
+import { keyOf, splitKey } from '../../client/cache.js';
+import { deepCopy, meta, unwrapTombstone } from '../common/objects.js';
+import { timeMs } from '../common/time.js';
 import { filterActivePods, isPodReady } from '../common/pods.js';
-import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
 import { BackoffStore, podFinishedTime, remainingBackoffMs } from './backoff.js';
 import { failJobMessage, matchPodFailurePolicy } from './podfailurepolicy.js';
 import {
@@ -70,8 +73,8 @@ export class JobController implements Controller {
     private readonly ctx: ControllerContext,
     opts: JobControllerOptions = {},
   ) {
-    this.queue = opts.queue ?? new SimpleWorkQueue();
-    this.orphanQueue = opts.orphanQueue ?? new SimpleWorkQueue();
+    this.queue = opts.queue ?? newRateLimitingQueue<string>();
+    this.orphanQueue = opts.orphanQueue ?? newRateLimitingQueue<string>();
     this.batchPeriodMs = opts.batchPeriodMs ?? 1000;
     this.expectations = new ControllerExpectations(() => ctx.now());
     this.recorder = ctx.recorder('job-controller');
@@ -759,7 +762,7 @@ export class JobController implements Controller {
   async run(workers: number, signal: AbortSignal): Promise<void> {
     await this.ctx.informers.waitForCacheSync(signal);
     const log = (key: string, err: unknown): void => this.ctx.log({ controller: this.name, msg: 'error syncing job', key, err: String(err) });
-    await Promise.all([runWorkers(this.queue, workers, signal, (k) => this.sync(k), log), runWorkers(this.orphanQueue, 1, signal, (k) => this.syncOrphanPod(k), log)]);
+    await Promise.all([runSyncWorkers(this.queue, workers, signal, (k) => this.sync(k), log), runSyncWorkers(this.orphanQueue, 1, signal, (k) => this.syncOrphanPod(k), log)]);
   }
 }
 

@@ -1,13 +1,8 @@
 // The namespace conditions the namespace deleter maintains (Kubernetes' namespaceConditionUpdater):
 // each sync computes the failing ones; the others get their "ok" form; only changes are written.
+import type { NamespaceCondition, NamespaceStatus } from '../../api/types.js';
 
-export interface NamespaceCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
+export type { NamespaceCondition };
 
 export const CONDITION_TYPES = [
   'NamespaceDeletionDiscoveryFailure',
@@ -92,7 +87,7 @@ export class NamespaceConditionUpdater {
   }
 
   /** Folds the outcome into `conditions` (in place); true when anything changed. */
-  update(status: { conditions?: NamespaceCondition[] }): boolean {
+  update(status: NamespaceStatus): boolean {
     if (!this.newConditions.some((c) => c.type === 'NamespaceDeletionContentFailure') && this.deleteContentErrors.length > 0) {
       const msgs = this.deleteContentErrors.map((e) => e.message).sort();
       this.newConditions.push({

@@ -4,10 +4,11 @@
 // remains the `kubernetes` finalizer is removed through namespaces/<name>/finalize.
 import { allKinds } from '../../api/kinds.js';
 import type { KindVersion } from '../../api/schema/kind.js';
+import type { Namespace, Pod } from '../../api/types.js';
 import { isConflict, isNotFound } from '../../client/errors.js';
-import type { Clientset, KubeObject, ResourceClient } from '../../client/types.js';
-import { deletionTimestampOf, finalizersOf, isBeingDeleted, metaOf, nameOf, uidOf } from '../common/meta.js';
-import { NamespaceConditionUpdater, type ContentTotals, type NamespaceCondition } from './conditions.js';
+import type { Clientset, ResourceClient } from '../../client/types.js';
+import { deletionTimestampOf, finalizersOf, isBeingDeleted, metadataOf, nameOf, uidOf } from '../../api/meta/object.js';
+import { NamespaceConditionUpdater, type ContentTotals } from './conditions.js';
 
 /** Seconds to wait for objects with finalizers before looking again (Kubernetes' finalizerEstimateSeconds). */
 export const FINALIZER_ESTIMATE_SECONDS = 15;
@@ -56,7 +57,7 @@ export class NamespacedResourcesDeleter {
 
   /** Empties the namespace and finalizes it; throws ResourcesRemainingError while content goes away. */
   async delete(name: string): Promise<void> {
-    let ns: KubeObject;
+    let ns: Namespace;
     try {
       ns = await this.nsClient.get('', name);
     } catch (e) {
@@ -84,7 +85,7 @@ export class NamespacedResourcesDeleter {
     }
   }
 
-  private async retryOnConflict(ns: KubeObject, fn: (ns: KubeObject) => Promise<KubeObject>): Promise<KubeObject> {
+  private async retryOnConflict(ns: Namespace, fn: (ns: Namespace) => Promise<Namespace>): Promise<Namespace> {
     let latest = ns;
     for (;;) {
       try {
@@ -98,17 +99,17 @@ export class NamespacedResourcesDeleter {
     }
   }
 
-  private async updateStatusPhase(ns: KubeObject): Promise<KubeObject> {
-    const status = (ns.status ?? {}) as { phase?: string };
+  private async updateStatusPhase(ns: Namespace): Promise<Namespace> {
+    const status = ns.status ?? {};
     if (!isBeingDeleted(ns) || status.phase === 'Terminating') return ns;
     const next = structuredClone(ns);
     next.status = { ...status, phase: 'Terminating' };
     return this.nsClient.update('', next, { subresource: 'status' });
   }
 
-  private async finalize(ns: KubeObject): Promise<KubeObject> {
+  private async finalize(ns: Namespace): Promise<Namespace> {
     const finalizers = [...new Set(specFinalizers(ns).filter((f) => f !== this.finalizerToken))].sort();
-    const body: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: structuredClone(metaOf(ns)), spec: { ...((ns.spec as object) ?? {}), finalizers } };
+    const body: Namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: structuredClone(metadataOf(ns)), spec: { ...(ns.spec ?? {}), finalizers } };
     try {
       return await this.nsClient.update('', body, { subresource: 'finalize' });
     } catch (e) {
@@ -118,7 +119,7 @@ export class NamespacedResourcesDeleter {
   }
 
   /** Deletes every namespaced object; returns the estimate (seconds) before what remains is gone. */
-  async deleteAllContent(ns: KubeObject): Promise<number> {
+  async deleteAllContent(ns: Namespace): Promise<number> {
     const namespace = nameOf(ns);
     const deletedAt = Date.parse(deletionTimestampOf(ns) ?? '') || this.now();
     const errs: Error[] = [];
@@ -157,11 +158,11 @@ export class NamespacedResourcesDeleter {
       }
     }
     updater.processContentTotals(totals);
-    const status = ((ns.status ??= {}) as { conditions?: NamespaceCondition[] });
+    const status = (ns.status ??= {});
     if (updater.update(status)) {
       try {
         const updated = await this.nsClient.update('', ns, { subresource: 'status' });
-        (metaOf(ns) as Record<string, unknown>).resourceVersion = metaOf(updated).resourceVersion;
+        metadataOf(ns).resourceVersion = metadataOf(updated).resourceVersion;
       } catch {
         // as Kubernetes: a failed condition update is only logged; the next sync writes it again
       }
@@ -197,12 +198,12 @@ export class NamespacedResourcesDeleter {
   }
 
   /** The longest grace period of the namespace's non-terminal pods, 0 once that long has passed since the namespace's deletion. */
-  private estimateGracefulTerminationForPods(pods: KubeObject[], deletedAt: number): number {
+  private estimateGracefulTerminationForPods(pods: readonly Pod[], deletedAt: number): number {
     let estimate = 0;
     for (const p of pods) {
-      const phase = (p.status as { phase?: string } | undefined)?.phase;
+      const phase = p.status?.phase;
       if (phase === 'Succeeded' || phase === 'Failed') continue;
-      const grace = (p.spec as { terminationGracePeriodSeconds?: number } | undefined)?.terminationGracePeriodSeconds;
+      const grace = p.spec?.terminationGracePeriodSeconds;
       if (typeof grace === 'number' && grace > estimate) estimate = grace;
     }
     if (this.now() - deletedAt >= estimate * 1000) return 0;
@@ -210,7 +211,7 @@ export class NamespacedResourcesDeleter {
   }
 }
 
-export function specFinalizers(ns: KubeObject): string[] {
-  const f = (ns.spec as { finalizers?: unknown } | undefined)?.finalizers;
+export function specFinalizers(ns: Namespace): string[] {
+  const f = ns.spec?.finalizers;
   return Array.isArray(f) ? f.filter((x): x is string => typeof x === 'string') : [];
 }

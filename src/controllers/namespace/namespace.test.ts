@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fakeControllerContext, type FakeControllerContext } from '../../client/fake/index.js';
 import type { KubeObject } from '../../client/types.js';
-import { metaOf } from '../common/meta.js';
+import { metadataOf } from '../../api/meta/object.js';
 import { emulateGracefulPods, emulateNamespaces, obj, waitFor } from '../common/testutil.js';
 import type { NamespaceCondition } from './conditions.js';
 import { GroupDiscoveryFailedError } from './conditions.js';
 import { NamespacedResourcesDeleter, ResourcesRemainingError, servedNamespacedResources } from './deleter.js';
-import { NamespaceController } from './index.js';
+import { NamespaceController } from './controller.js';
 
 const NOW = Date.UTC(2026, 0, 1);
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
@@ -167,7 +167,7 @@ test('controller: a namespace deleted later is processed after the grace delay a
     assert.deepEqual(ctx.clientset.writes(), []);
     // the API server marks the namespace: deletionTimestamp and phase Terminating
     const ns = nsOf(ctx, 'n')!;
-    metaOf(ns).deletionTimestamp = iso(NOW);
+    metadataOf(ns).deletionTimestamp = iso(NOW);
     (ns.status as { phase: string }).phase = 'Terminating';
     ctx.clientset.tracker.add(ns);
     await waitFor(() => nsOf(ctx, 'n') === undefined, 2000, 'namespace removed');

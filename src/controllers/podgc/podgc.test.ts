@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { fakeControllerContext } from '../../client/fake/index.js';
 import type { KubeObject } from '../../client/types.js';
 import { obj } from '../common/testutil.js';
-import { PodGCController } from './index.js';
+import { PodGCController } from './controller.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const ts = (s: number) => new Date(T0 + s * 1000).toISOString().replace(/\.\d+Z$/, 'Z');

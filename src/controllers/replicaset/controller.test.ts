@@ -6,7 +6,7 @@ import { ReplicaSetController } from './controller.js';
 import { REPLICASETS, PODS } from './kinds.js';
 import { slowStartBatch } from './slow-start.js';
 import { comparePodsForDeletion, podsToDelete } from '../common/pods.js';
-import { rfc3339 } from '../common/objects.js';
+import { rfc3339 } from '../common/time.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 

@@ -11,10 +11,12 @@ import type { OwnerReference, Pod, PodTemplateSpec, ReplicaSetStatus } from '../
 import { LabelSelector } from '../../machinery/selectors/index.js';
 import { claimCandidates, claimObjects, newControllerRef, recheckOwner } from '../common/controller-ref.js';
 import { ControllerExpectations } from '../common/expectations.js';
-import { deepCopy, isConflict, isNotFound, keyOf, rfc3339, splitKey, unwrapTombstone } from '../common/objects.js';
+import { isConflict, isNotFound } from '../../client/errors.js';
+import { keyOf, splitKey } from '../../client/cache.js';
+import { deepCopy, unwrapTombstone } from '../common/objects.js';
+import { rfc3339 } from '../common/time.js';
 import { filterActivePods, isPodAvailable, isPodReady, podsToDelete } from '../common/pods.js';
-import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
+import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 import { PODS, REPLICASET_KIND, REPLICATIONCONTROLLER_KIND, type ReplicaSetKind } from './kinds.js';
 import { slowStartBatch } from './slow-start.js';
 import { asReplicaSet, minReadySecondsOf, specReplicas, statusOf, type ReplicaSetLike } from './spec.js';
@@ -39,7 +41,7 @@ export class ReplicaSetController implements Controller {
   ) {
     this.name = kind.kind === 'ReplicaSet' ? 'replicaset' : 'replicationcontroller';
     this.expectations = new ControllerExpectations(() => ctx.now());
-    this.queue = queue ?? new SimpleWorkQueue();
+    this.queue = queue ?? newRateLimitingQueue<string>();
     const rsInformer = ctx.informers.informer(kind.ref);
     const podInformer = ctx.informers.informer(PODS);
     this.rsLister = rsInformer.lister;
@@ -63,7 +65,7 @@ export class ReplicaSetController implements Controller {
   }
 
   run(workers: number, signal: AbortSignal): Promise<void> {
-    return runWorkers(this.queue, workers, signal, (key) => this.sync(key), (key, err) =>
+    return runSyncWorkers(this.queue, workers, signal, (key) => this.sync(key), (key, err) =>
       this.ctx.log({ controller: this.name, msg: 'sync failed', key, err: (err as Error)?.message ?? String(err) }),
     );
   }

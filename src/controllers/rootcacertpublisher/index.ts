@@ -1,88 +1,13 @@
-// The root-ca-cert-publisher controller (Kubernetes' rootcacertpublisher): every namespace that is
-// not being deleted has a ConfigMap `kube-root-ca.crt` with `ca.crt` = --root-ca-file, the CA a pod
-// uses to trust the API server (the ServiceAccount admission plugin's projected volume refers to
-// it). A changed or deleted one is put back; without --root-ca-file it does not run.
-import { isAlreadyExists, isNotFound } from '../../client/errors.js';
-import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
-import { disabledController } from '../common/disabled.js';
-import { runWorkers } from '../common/workers.js';
-import { objectOf } from '../../client/cache.js';
-import { readRootCA } from '../serviceaccounttoken/index.js';
+// The root CA certificate publisher's descriptor (see ../README.md).
+import type { ControllerDescriptor } from '../common/descriptor.js';
+import { CORE, EVENTS_RULE, rule } from '../common/rbac.js';
+import { newRootCACertPublisher } from './controller.js';
 
-export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
-/** Kubernetes annotates the ConfigMap with a description of what it is. */
-export const DESCRIPTION_ANNOTATION = 'kubernetes.io/description';
-const DESCRIPTION = 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
-const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
-const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
-
-function metaOf(o: KubeObject): Record<string, unknown> {
-  return (o.metadata ?? {}) as Record<string, unknown>;
-}
-
-export class RootCACertPublisher implements Controller {
-  readonly name = 'root-ca-cert-publisher';
-  readonly queue: WorkQueue<string>;
-  private readonly namespaces: Lister;
-  private readonly configMaps: Lister;
-
-  constructor(private readonly ctx: ControllerContext, private readonly rootCA: string, opts: { newQueue?: () => WorkQueue<string> } = {}) {
-    this.queue = (opts.newQueue ?? (() => newRateLimitingQueue<string>({ name: 'root_ca_cert_publisher' })))();
-    const ns = ctx.informers.informer(NAMESPACES);
-    const cm = ctx.informers.informer(CONFIGMAPS);
-    this.namespaces = ns.lister;
-    this.configMaps = cm.lister;
-    const enqueueNs = (o: KubeObject) => this.queue.add(String(metaOf(o).name));
-    ns.addEventHandler({ onAdd: enqueueNs, onUpdate: (_o, n) => enqueueNs(n) });
-    const enqueueCm = (o: KubeObject) => {
-      const m = metaOf(objectOf(o));
-      if (m.name === ROOT_CA_CONFIGMAP) this.queue.add(String(m.namespace));
-    };
-    cm.addEventHandler({ onUpdate: (_o, n) => enqueueCm(n), onDelete: enqueueCm });
-  }
-
-  async run(workers: number, signal: AbortSignal): Promise<void> {
-    if (!(await this.ctx.informers.waitForCacheSync(signal)) || signal.aborted) {
-      this.queue.shutDown();
-      return;
-    }
-    await runWorkers(this.queue, workers, signal, async (namespace) => {
-      await this.sync(namespace);
-      this.queue.forget(namespace);
-    }, (namespace, err) => this.ctx.log({ controller: this.name, msg: 'sync failed', namespace, err: String(err) }));
-  }
-
-  async sync(namespace: string): Promise<void> {
-    const ns = this.namespaces.get('', namespace);
-    if (!ns || metaOf(ns).deletionTimestamp) return;
-    const client = this.ctx.clientset.resource(CONFIGMAPS);
-    const existing = this.configMaps.get(namespace, ROOT_CA_CONFIGMAP);
-    const data = { 'ca.crt': this.rootCA };
-    if (!existing) {
-      try {
-        await client.create(namespace, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ROOT_CA_CONFIGMAP, annotations: { [DESCRIPTION_ANNOTATION]: DESCRIPTION } }, data });
-      } catch (err) {
-        // There already (the cache was behind), or the namespace went or is terminating meanwhile.
-        if (isAlreadyExists(err) || isNotFound(err) || (err as { code?: number }).code === 403) return;
-        throw err;
-      }
-      return;
-    }
-    const current = (existing.data ?? {}) as Record<string, string>;
-    const annotations = (metaOf(existing).annotations ?? {}) as Record<string, string>;
-    if (Object.keys(current).length === 1 && current['ca.crt'] === this.rootCA && annotations[DESCRIPTION_ANNOTATION] === DESCRIPTION) return;
-    await client.update(namespace, {
-      ...existing,
-      metadata: { ...metaOf(existing), annotations: { ...annotations, [DESCRIPTION_ANNOTATION]: DESCRIPTION } },
-      data,
-    });
-  }
-}
-
-export const newRootCACertPublisher: ControllerConstructor = (ctx) => {
-  const rootCA = readRootCA(ctx.options);
-  if (rootCA === '') return disabledController('root-ca-cert-publisher', ctx, 'there is no --root-ca-file');
-  return new RootCACertPublisher(ctx, rootCA);
+export const rootCACertPublisherDescriptor: ControllerDescriptor = {
+  name: 'root-ca-cert-publisher',
+  aliases: ['root-ca-certificate-publisher-controller'],
+  enabledByDefault: true,
+  serviceAccount: 'root-ca-cert-publisher',
+  rules: [rule(CORE, 'configmaps', 'create update'), EVENTS_RULE],
+  ctor: newRootCACertPublisher,
 };
-export default newRootCACertPublisher;

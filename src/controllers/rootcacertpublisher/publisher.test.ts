@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fakeControllerContext, flush } from '../../client/fake/index.js';
 import { obj } from '../common/testutil.js';
-import { ROOT_CA_CONFIGMAP, RootCACertPublisher } from './index.js';
+import { ROOT_CA_CONFIGMAP, RootCACertPublisher } from './controller.js';
 
 const CM = { group: '', resource: 'configmaps' };
 const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';

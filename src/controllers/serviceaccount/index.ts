@@ -1,72 +1,14 @@
-// The serviceaccount controller (Kubernetes' ServiceAccountsController): every namespace that is
-// not being deleted has a ServiceAccount named `default`; a deleted one is recreated.
-import { objectOf } from '../../client/cache.js';
-import { isAlreadyExists, isNotFound } from '../../client/errors.js';
-import type { Controller, ControllerConstructor, ControllerContext, KubeObject, Lister, WorkQueue } from '../../client/types.js';
-import { newRateLimitingQueue } from '../../client/workqueue.js';
-import { runWorkers } from '../common/workers.js';
+// The service account controller's descriptor (see ../README.md).
+import type { ControllerDescriptor } from '../common/descriptor.js';
+import { CORE, EVENTS_RULE, rule } from '../common/rbac.js';
+import { ServiceAccountsController } from './controller.js';
 
-export const DEFAULT_SERVICE_ACCOUNTS = ['default'];
-const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
-const SERVICE_ACCOUNTS = { group: '', version: 'v1', resource: 'serviceaccounts' };
-
-function metaOf(o: KubeObject): Record<string, unknown> {
-  return (o.metadata ?? {}) as Record<string, unknown>;
-}
-
-export class ServiceAccountsController implements Controller {
-  readonly name = 'serviceaccount';
-  readonly queue: WorkQueue<string>;
-  private readonly namespaces: Lister;
-  private readonly serviceAccounts: Lister;
-
-  constructor(
-    private readonly ctx: ControllerContext,
-    opts: { newQueue?: () => WorkQueue<string> } = {},
-  ) {
-    this.queue = (opts.newQueue ?? (() => newRateLimitingQueue<string>({ name: 'serviceaccount' })))();
-    const ns = ctx.informers.informer(NAMESPACES);
-    const sa = ctx.informers.informer(SERVICE_ACCOUNTS);
-    this.namespaces = ns.lister;
-    this.serviceAccounts = sa.lister;
-    const enqueueNamespace = (o: KubeObject) => this.queue.add(String(metaOf(o).name));
-    ns.addEventHandler({ onAdd: enqueueNamespace, onUpdate: (_old, n) => enqueueNamespace(n) });
-    // A deleted default service account is recreated.
-    sa.addEventHandler({ onDelete: (o) => this.queue.add(String(metaOf(objectOf(o)).namespace)) });
-  }
-
-  async run(workers: number, signal: AbortSignal): Promise<void> {
-    if (!(await this.ctx.informers.waitForCacheSync(signal)) || signal.aborted) {
-      this.queue.shutDown();
-      return;
-    }
-    await runWorkers(this.queue, workers, signal, async (namespace) => {
-      try {
-        await this.sync(namespace);
-        this.queue.forget(namespace);
-      } catch (err) {
-        this.ctx.log({ controller: this.name, msg: 'failed to ensure service accounts', namespace, err: String(err) });
-        this.queue.addRateLimited(namespace);
-      }
-    });
-  }
-
-  async sync(namespace: string): Promise<void> {
-    const ns = this.namespaces.get('', namespace);
-    if (!ns || metaOf(ns).deletionTimestamp) return;
-    for (const name of DEFAULT_SERVICE_ACCOUNTS) {
-      if (this.serviceAccounts.get(namespace, name)) continue;
-      try {
-        await this.ctx.clientset.resource(SERVICE_ACCOUNTS).create(namespace, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
-      } catch (err) {
-        // Already there (the cache was behind), or the namespace went meanwhile: nothing to do.
-        if (isAlreadyExists(err) || isNotFound(err)) continue;
-        if ((err as { code?: number }).code === 403) continue; // namespace terminating
-        throw err;
-      }
-    }
-  }
-}
-
-export const newServiceAccountsController: ControllerConstructor = (ctx) => new ServiceAccountsController(ctx);
-export default newServiceAccountsController;
+export const serviceAccountDescriptor: ControllerDescriptor = {
+  name: 'serviceaccount',
+  aliases: ['serviceaccount-controller'],
+  enabledByDefault: true,
+  workers: 1,
+  serviceAccount: 'service-account-controller',
+  rules: [rule(CORE, 'serviceaccounts', 'create'), EVENTS_RULE],
+  ctor: (ctx) => new ServiceAccountsController(ctx),
+};

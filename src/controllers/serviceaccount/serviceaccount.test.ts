@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fakeControllerContext, flush } from '../../client/fake/index.js';
 import { obj } from '../common/testutil.js';
-import { ServiceAccountsController } from './index.js';
+import { ServiceAccountsController } from './controller.js';
 
 const SA = { group: '', resource: 'serviceaccounts' };
 

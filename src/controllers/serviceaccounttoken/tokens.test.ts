@@ -5,7 +5,7 @@ import { fakeControllerContext, flush } from '../../client/fake/index.js';
 import { parseSigningKey } from '../../machinery/jwt/keys.js';
 import { LEGACY_ISSUER, verifySignature } from '../../machinery/jwt/tokens.js';
 import { obj } from '../common/testutil.js';
-import { SA_NAME_ANNOTATION, SA_UID_ANNOTATION, SERVICE_ACCOUNT_TOKEN_TYPE, TokensController } from './index.js';
+import { SA_NAME_ANNOTATION, SA_UID_ANNOTATION, SERVICE_ACCOUNT_TOKEN_TYPE, TokensController } from './controller.js';
 
 const SECRETS = { group: '', resource: 'secrets' };
 const key = parseSigningKey(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());

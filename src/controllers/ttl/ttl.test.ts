@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fakeControllerContext } from '../../client/fake/index.js';
 import { obj } from '../common/testutil.js';
-import { TTL_ANNOTATION, TTLController } from './index.js';
+import { TTL_ANNOTATION, TTLController } from './controller.js';
 
 const node = (name: string, ttl?: string) => obj('v1', 'Node', name, ttl === undefined ? {} : { annotations: { [TTL_ANNOTATION]: ttl } });
 

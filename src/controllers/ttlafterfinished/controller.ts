@@ -3,10 +3,14 @@
 // lastTransitionTime, requeueing the Job until then. Before deleting, the TTL is checked again on
 // a fresh read (it may have changed); the delete carries the Job's uid as a precondition and
 // cascades in the foreground, as Kubernetes' does, so the Job goes once its pods are gone.
-import type { Controller, ControllerContext, KubeObject, Lister, ResourceClient, WorkQueue } from '../../client/types.js';
+import { isBeingDeleted, nameOf, namespaceOf, uidOf } from '../../api/meta/object.js';
+import type { Job } from '../../api/types.js';
+import type { Controller, ControllerContext, Lister, ResourceClient, WorkQueue } from '../../client/types.js';
 import { JOBS, finishedCondition } from '../common/jobs.js';
-import { isNotFound, keyOf, meta, splitKey, timeMs } from '../common/objects.js';
-import { SimpleWorkQueue, runWorkers } from '../common/queue.js';
+import { isNotFound } from '../../client/errors.js';
+import { keyOf, splitKey } from '../../client/cache.js';
+import { timeMs } from '../common/time.js';
+import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 
 /** The deletion's propagation policy (Kubernetes' DeletePropagationForeground). */
 export const TTL_DELETE_PROPAGATION = 'Foreground' as const;
@@ -15,21 +19,21 @@ export interface TTLAfterFinishedOptions {
   queue?: WorkQueue<string>;
 }
 
-const ttlOf = (job: KubeObject): number | undefined => {
-  const t = (job.spec as { ttlSecondsAfterFinished?: unknown } | undefined)?.ttlSecondsAfterFinished;
+const ttlOf = (job: Job): number | undefined => {
+  const t = job.spec?.ttlSecondsAfterFinished;
   return typeof t === 'number' ? t : undefined;
 };
 
 /** needsCleanup: a TTL and a finished Job. */
-export function needsCleanup(job: KubeObject): boolean {
+export function needsCleanup(job: Job): boolean {
   return ttlOf(job) !== undefined && finishedCondition(job) !== undefined;
 }
 
 /** The instant (ms) the Job expires; throws when its finish time is unknown. */
-export function expireAt(job: KubeObject): number {
+export function expireAt(job: Job): number {
   const c = finishedCondition(job);
   const finishedAt = timeMs(c?.lastTransitionTime);
-  if (!c || finishedAt === 0) throw new Error(`unable to find the time when the Job ${meta(job).namespace}/${meta(job).name} finished`);
+  if (!c || finishedAt === 0) throw new Error(`unable to find the time when the Job ${namespaceOf(job)}/${nameOf(job)} finished`);
   return finishedAt + ttlOf(job)! * 1000;
 }
 
@@ -43,19 +47,19 @@ export class TTLAfterFinishedController implements Controller {
     private readonly ctx: ControllerContext,
     opts: TTLAfterFinishedOptions = {},
   ) {
-    this.queue = opts.queue ?? new SimpleWorkQueue();
+    this.queue = opts.queue ?? newRateLimitingQueue<string>();
     this.jobs = ctx.clientset.resource(JOBS);
     const informer = ctx.informers.informer(JOBS);
     this.jobLister = informer.lister;
-    const consider = (job: KubeObject): void => {
-      if (!meta(job).deletionTimestamp && needsCleanup(job)) this.queue.add(keyOf(job));
+    const consider = (job: Job): void => {
+      if (!isBeingDeleted(job) && needsCleanup(job)) this.queue.add(keyOf(job));
     };
     informer.addEventHandler({ onAdd: consider, onUpdate: (_old, cur) => consider(cur) });
   }
 
   /** processTTL: whether the Job has expired now; requeues it for its expiry otherwise. */
-  private expired(job: KubeObject): boolean {
-    if (meta(job).deletionTimestamp || !needsCleanup(job)) return false;
+  private expired(job: Job): boolean {
+    if (isBeingDeleted(job) || !needsCleanup(job)) return false;
     const now = this.ctx.now();
     const at = expireAt(job);
     if (at - ttlOf(job)! * 1000 > now) {
@@ -70,7 +74,7 @@ export class TTLAfterFinishedController implements Controller {
     const [ns, name] = splitKey(key);
     const cached = this.jobLister.get(ns, name);
     if (!cached || !this.expired(cached)) return;
-    let fresh: KubeObject;
+    let fresh: Job;
     try {
       fresh = await this.jobs.get(ns, name);
     } catch (e) {
@@ -79,11 +83,11 @@ export class TTLAfterFinishedController implements Controller {
     }
     if (!this.expired(fresh)) return;
     this.ctx.log({ controller: this.name, msg: 'Cleaning up Job', job: key });
-    await this.jobs.delete(ns, name, { propagationPolicy: TTL_DELETE_PROPAGATION, preconditions: { uid: String(meta(fresh).uid) } });
+    await this.jobs.delete(ns, name, { propagationPolicy: TTL_DELETE_PROPAGATION, preconditions: { uid: uidOf(fresh) } });
   }
 
   async run(workers: number, signal: AbortSignal): Promise<void> {
     await this.ctx.informers.waitForCacheSync(signal);
-    await runWorkers(this.queue, workers, signal, (k) => this.sync(k), (key, err) => this.ctx.log({ controller: this.name, msg: 'error cleaning up job', key, err: String(err) }));
+    await runSyncWorkers(this.queue, workers, signal, (k) => this.sync(k), (key, err) => this.ctx.log({ controller: this.name, msg: 'error cleaning up job', key, err: String(err) }));
   }
 }

@@ -1,11 +1,12 @@
 // The default roles and bindings kube-apiserver's rbac/bootstrap-roles post-start hook keeps in
 // place (Kubernetes' bootstrappolicy): the user-facing roles (cluster-admin, admin, edit, view,
 // aggregated from the system:aggregate-to-* roles), discovery and health for everybody, the
-// control-plane components, nodes, and one role per controller kubelite runs
+// control-plane components, nodes, and one role per controller the server is given
 // (`system:controller:<name>`, bound to the service account `kube-system/<name>` that
 // `--use-service-account-credentials` gives each controller). Rules are listed as Kubernetes
 // lists them, so `kubectl get clusterrole -o yaml` reads the same.
-import type { Rule } from './rules.js';
+import type { PolicyRule } from '../../../api/types.js';
+import { ruleOf, type Rule } from './rules.js';
 
 type Obj = Record<string, unknown>;
 
@@ -212,91 +213,14 @@ function clusterRoleBindings(): Obj[] {
 }
 
 /**
- * The roles of the controllers kubelite has or names for `--use-service-account-credentials`, by
- * their Kubernetes service account name.
+ * A controller's role: the ClusterRole `system:controller:<serviceAccount>` with these rules, bound
+ * to the service account `kube-system/<serviceAccount>` that `--use-service-account-credentials`
+ * gives the controller. The controllers declare them (their descriptors); whoever starts the API
+ * server passes them in, as the API server knows no controller.
  */
-function controllerRoleRules(): Record<string, Rule[]> {
-  const podsWrite = res(CORE, 'pods', 'create delete list patch watch');
-  return {
-    'clusterrole-aggregation-controller': [res(['rbac.authorization.k8s.io'], 'clusterroles', 'escalate get list patch update watch')],
-    'cronjob-controller': [
-      res(['batch'], 'cronjobs', 'get list update watch'),
-      res(['batch'], 'jobs', 'create delete get list patch update watch'),
-      res(['batch'], 'cronjobs/status', 'update'),
-      res(['batch'], 'cronjobs/finalizers', 'update'),
-      res(CORE, 'pods', 'delete list watch'),
-      EVENTS,
-    ],
-    'daemon-set-controller': [
-      res(['apps', 'extensions'], 'daemonsets', READ),
-      res(['apps', 'extensions'], 'daemonsets/status', 'update'),
-      res(['apps', 'extensions'], 'daemonsets/finalizers', 'update'),
-      res(CORE, 'nodes', 'list watch'),
-      podsWrite,
-      res(CORE, 'pods/binding', 'create'),
-      res(['apps'], 'controllerrevisions', 'create delete get list patch update watch'),
-      EVENTS,
-    ],
-    'deployment-controller': [
-      res(['apps', 'extensions'], 'deployments', 'get list update watch'),
-      res(['apps', 'extensions'], 'deployments/status', 'update'),
-      res(['apps', 'extensions'], 'deployments/finalizers', 'update'),
-      res(['apps', 'extensions'], 'replicasets', 'create delete get list patch update watch'),
-      res(CORE, 'pods', 'get list update watch'),
-      EVENTS,
-    ],
-    'endpoint-controller': [
-      res(CORE, 'pods services', READ),
-      res(CORE, 'endpoints', 'create delete get list update watch'),
-      res(CORE, 'endpoints/restricted', 'create'),
-      EVENTS,
-    ],
-    'endpointslice-controller': [
-      res(CORE, 'nodes pods services', READ),
-      res(CORE, 'services/finalizers', 'update'),
-      res(['discovery.k8s.io'], 'endpointslices', 'create delete get list update watch'),
-      EVENTS,
-    ],
-    'generic-garbage-collector': [res(['*'], '*', 'delete get list patch update watch'), EVENTS],
-    'job-controller': [
-      res(['batch'], 'jobs', 'get list patch update watch'),
-      res(['batch'], 'jobs/status', 'update'),
-      res(['batch'], 'jobs/finalizers', 'update'),
-      podsWrite,
-      EVENTS,
-    ],
-    'namespace-controller': [
-      res(CORE, 'namespaces', 'delete get list watch'),
-      res(CORE, 'namespaces/finalize namespaces/status', 'update'),
-      res(['*'], '*', 'delete deletecollection get list watch'),
-    ],
-    'node-controller': [
-      res(CORE, 'nodes', 'delete get list patch update watch'),
-      res(CORE, 'nodes/status', 'patch update'),
-      res(CORE, 'pods/status', 'patch update'),
-      res(CORE, 'pods', 'delete get list watch'),
-      EVENTS,
-    ],
-    'pod-garbage-collector': [res(CORE, 'pods', 'delete list watch'), res(CORE, 'nodes', READ), res(CORE, 'pods/status', 'patch')],
-    'replicaset-controller': [
-      res(['apps', 'extensions'], 'replicasets', 'get list update watch'),
-      res(['apps', 'extensions'], 'replicasets/status', 'update'),
-      res(['apps', 'extensions'], 'replicasets/finalizers', 'update'),
-      podsWrite,
-      EVENTS,
-    ],
-    'replication-controller': [
-      res(CORE, 'replicationcontrollers', 'get list update watch'),
-      res(CORE, 'replicationcontrollers/status', 'update'),
-      res(CORE, 'replicationcontrollers/finalizers', 'update'),
-      podsWrite,
-      EVENTS,
-    ],
-    'root-ca-cert-publisher': [res(CORE, 'configmaps', 'create update'), EVENTS],
-    'service-account-controller': [res(CORE, 'serviceaccounts', 'create'), EVENTS],
-    'ttl-after-finished-controller': [res(['batch'], 'jobs', 'delete get list watch'), EVENTS],
-    'ttl-controller': [res(CORE, 'nodes', 'list patch update watch'), EVENTS],
-  };
+export interface ControllerRole {
+  readonly serviceAccount: string;
+  readonly rules: readonly PolicyRule[];
 }
 
 /** The Roles and RoleBindings Kubernetes keeps in kube-system and kube-public (leader election, the authentication config reader, token controllers). */
@@ -331,12 +255,16 @@ export interface BootstrapPolicy {
   roleBindings: Obj[];
 }
 
-/** Every default ClusterRole and ClusterRoleBinding, freshly built (callers may mutate them). */
-export function bootstrapPolicy(): BootstrapPolicy {
+/**
+ * Every default ClusterRole and ClusterRoleBinding, with those of `controllerRoles` (in the order of
+ * their service accounts), freshly built (callers may mutate them).
+ */
+export function bootstrapPolicy(controllerRoles: readonly ControllerRole[] = []): BootstrapPolicy {
   const roles = clusterRoles();
   const bindings = clusterRoleBindings();
-  for (const [name, rules] of Object.entries(controllerRoleRules())) {
-    roles.push(clusterRole(`system:controller:${name}`, rules));
+  const byName = [...controllerRoles].sort((a, b) => (a.serviceAccount < b.serviceAccount ? -1 : a.serviceAccount > b.serviceAccount ? 1 : 0));
+  for (const { serviceAccount: name, rules } of byName) {
+    roles.push(clusterRole(`system:controller:${name}`, rules.map(ruleOf)));
     bindings.push(clusterRoleBinding(`system:controller:${name}`, `system:controller:${name}`, [sa(name)]));
   }
   return { clusterRoles: roles, clusterRoleBindings: bindings, ...namespacedPolicy() };

@@ -7,7 +7,7 @@
 import { StatusError } from '../../../machinery/status.js';
 import type { Registry } from '../../../registry/registry.js';
 import type { Store } from '../../../registry/store.js';
-import { AUTOUPDATE_ANNOTATION, bootstrapPolicy, ruleJson } from './bootstrap-policy.js';
+import { AUTOUPDATE_ANNOTATION, bootstrapPolicy, ruleJson, type ControllerRole } from './bootstrap-policy.js';
 import { covers, ruleOf } from './rules.js';
 
 type Obj = Record<string, unknown>;
@@ -138,11 +138,11 @@ async function reconcileOne(store: Store, expected: Obj, report: ReconcileReport
   }
 }
 
-export async function reconcileBootstrapPolicy(registry: Registry): Promise<ReconcileReport> {
+export async function reconcileBootstrapPolicy(registry: Registry, controllerRoles: readonly ControllerRole[] = []): Promise<ReconcileReport> {
   const report: ReconcileReport = { created: [], updated: [], recreated: [], protected: [] };
   const roles = registry.store(GROUP, 'clusterroles')!;
   const bindings = registry.store(GROUP, 'clusterrolebindings')!;
-  const policy = bootstrapPolicy();
+  const policy = bootstrapPolicy(controllerRoles);
   // Side by side, roles and bindings alike: the writes share storage commits instead of waiting
   // one after the other (a binding may name a role that does not exist yet; it grants nothing
   // until the role does, and the server is not ready before both are in place).

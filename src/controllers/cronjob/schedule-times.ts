@@ -1,48 +1,17 @@
-// pkg/controller/cronjob/utils.go: missed schedule times, the next requeue, the Job made from the
-// template, and the active list.
-import type { EventRecorder, KubeObject } from '../../client/types.js';
-import { meta, timeMs } from '../common/objects.js';
-import { newControllerRef } from '../common/controller-ref.js';
-import { formatRFC3339In, type Schedule } from './schedule.js';
+// pkg/controller/cronjob/utils.go's schedule times: the missed ones, the next one to start, the
+// next requeue, and the schedule with its time zone.
+import { creationTimestampOf } from '../../api/meta/object.js';
+import type { CronJob } from '../../api/types.js';
+import type { EventRecorder } from '../../client/types.js';
 import { isKnownTimeZone } from '../../machinery/cron.js';
+import { timeMs } from '../common/time.js';
+import { specOf } from './cronjob.js';
+import type { Schedule } from './schedule.js';
 
-export const SCHEDULED_TIMESTAMP_ANNOTATION = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 /** nextScheduleDelta: requeue a little after the schedule time. */
 export const NEXT_SCHEDULE_DELTA_MS = 100;
 
 export type Missed = 'none' | 'few' | 'many';
-
-export interface CronJobSpec {
-  schedule?: string;
-  timeZone?: string;
-  startingDeadlineSeconds?: number;
-  concurrencyPolicy?: string;
-  suspend?: boolean;
-  successfulJobsHistoryLimit?: number;
-  failedJobsHistoryLimit?: number;
-  jobTemplate?: { metadata?: Record<string, unknown>; spec?: Record<string, unknown> };
-}
-
-export interface ObjectReference {
-  kind?: string;
-  namespace?: string;
-  name?: string;
-  uid?: string;
-  apiVersion?: string;
-  resourceVersion?: string;
-}
-
-export interface CronJobStatus {
-  active?: ObjectReference[];
-  lastScheduleTime?: string;
-  lastSuccessfulTime?: string;
-}
-
-export const specOf = (cj: KubeObject): CronJobSpec => (cj.spec ?? {}) as CronJobSpec;
-export function statusOf(cj: KubeObject): CronJobStatus {
-  cj.status ??= {};
-  return cj.status as CronJobStatus;
-}
 
 /**
  * mostRecentScheduleTime: the earliest time considered (last schedule, creation, or the starting
@@ -51,14 +20,14 @@ export function statusOf(cj: KubeObject): CronJobStatus {
  * (or that never fire).
  */
 export function mostRecentScheduleTime(
-  cj: KubeObject,
+  cj: CronJob,
   now: number,
   sched: Schedule,
   includeStartingDeadlineSeconds: boolean,
 ): { earliest: number; mostRecent?: number; missed: Missed; error?: string } {
-  const status = (cj.status ?? {}) as CronJobStatus;
+  const status = cj.status ?? {};
   const spec = specOf(cj);
-  let earliest = timeMs(meta(cj).creationTimestamp);
+  let earliest = timeMs(creationTimestampOf(cj));
   if (status.lastScheduleTime) earliest = timeMs(status.lastScheduleTime);
   if (includeStartingDeadlineSeconds && typeof spec.startingDeadlineSeconds === 'number') {
     const deadline = now - spec.startingDeadlineSeconds * 1000;
@@ -81,7 +50,7 @@ export function mostRecentScheduleTime(
 }
 
 /** nextScheduleTimeDuration: how long until the sync after the next schedule time (ms). */
-export function nextScheduleTimeDuration(cj: KubeObject, now: number, sched: Schedule): number {
+export function nextScheduleTimeDuration(cj: CronJob, now: number, sched: Schedule): number {
   const r = mostRecentScheduleTime(cj, now, sched, false);
   let from: number;
   if (r.error !== undefined) from = now;
@@ -94,7 +63,7 @@ export function nextScheduleTimeDuration(cj: KubeObject, now: number, sched: Sch
 }
 
 /** nextScheduleTime: the unmet schedule time to start now, if any; warns of too many missed ones. */
-export function nextScheduleTime(cj: KubeObject, now: number, sched: Schedule, recorder: EventRecorder): { time?: number; error?: string } {
+export function nextScheduleTime(cj: CronJob, now: number, sched: Schedule, recorder: EventRecorder): { time?: number; error?: string } {
   const r = mostRecentScheduleTime(cj, now, sched, true);
   if (r.mostRecent === undefined || r.mostRecent > now) return { error: r.error };
   if (r.missed === 'many') {
@@ -104,7 +73,7 @@ export function nextScheduleTime(cj: KubeObject, now: number, sched: Schedule, r
 }
 
 /** formatSchedule: spec.timeZone becomes a TZ= prefix; a TZ in the schedule itself is warned about. */
-export function formatSchedule(cj: KubeObject, recorder: EventRecorder | undefined): string {
+export function formatSchedule(cj: CronJob, recorder: EventRecorder | undefined): string {
   const spec = specOf(cj);
   const schedule = spec.schedule ?? '';
   if (schedule.includes('TZ')) {
@@ -123,50 +92,3 @@ export function formatSchedule(cj: KubeObject, recorder: EventRecorder | undefin
   return schedule;
 }
 
-/** getJobName: the cronjob's name and the scheduled time in minutes since the epoch. */
-export function jobName(cj: KubeObject, scheduledMs: number): string {
-  return `${meta(cj).name}-${Math.floor(scheduledMs / 60_000)}`;
-}
-
-/** getJobFromTemplate2. */
-export function jobFromTemplate(cj: KubeObject, scheduledMs: number): KubeObject {
-  const spec = specOf(cj);
-  const tmeta = (spec.jobTemplate?.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string> };
-  const tz = spec.timeZone && spec.timeZone !== 'Local' ? spec.timeZone : 'UTC';
-  const annotations = { ...(tmeta.annotations ?? {}), [SCHEDULED_TIMESTAMP_ANNOTATION]: formatRFC3339In(scheduledMs, tz) };
-  return {
-    apiVersion: 'batch/v1',
-    kind: 'Job',
-    metadata: {
-      name: jobName(cj, scheduledMs),
-      namespace: meta(cj).namespace,
-      labels: { ...(tmeta.labels ?? {}) },
-      annotations,
-      ownerReferences: [newControllerRef(cj, 'batch/v1', 'CronJob')],
-    },
-    spec: structuredClone(spec.jobTemplate?.spec ?? {}),
-  };
-}
-
-/** ref.GetReference of a Job. */
-export function jobReference(job: KubeObject): ObjectReference {
-  const m = meta(job);
-  return { kind: 'Job', namespace: m.namespace, name: m.name, uid: m.uid, apiVersion: 'batch/v1', resourceVersion: m.resourceVersion };
-}
-
-export function inActiveList(cj: KubeObject, uid: string): boolean {
-  return (statusOf(cj).active ?? []).some((r) => r.uid === uid);
-}
-
-export function inActiveListByName(cj: KubeObject, namespace: string, name: string): boolean {
-  return (statusOf(cj).active ?? []).some((r) => r.name === name && r.namespace === namespace);
-}
-
-export function deleteFromActiveList(cj: KubeObject, uid: string): void {
-  const status = statusOf(cj);
-  if (!status.active) return;
-  const rest = status.active.filter((r) => r.uid !== uid);
-  // Go's omitempty: an emptied list is not written.
-  if (rest.length > 0) status.active = rest;
-  else delete status.active;
-}

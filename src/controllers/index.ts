@@ -1,0 +1,37 @@
+// Every controller kubelite implements, by its descriptor (declared in its folder's index.ts).
+// Adding a controller: its folder, its descriptor, and one line here (see README.md).
+import { clusterRoleAggregationDescriptor } from './clusterroleaggregation/index.js';
+import type { ControllerDescriptor } from './common/descriptor.js';
+import { cronJobDescriptor } from './cronjob/index.js';
+import { daemonSetDescriptor } from './daemonset/index.js';
+import { deploymentDescriptor } from './deployment/index.js';
+import { garbageCollectorDescriptor } from './garbagecollector/index.js';
+import { jobDescriptor } from './job/index.js';
+import { namespaceDescriptor } from './namespace/index.js';
+import { podGCDescriptor } from './podgc/index.js';
+import { replicaSetDescriptor, replicationControllerDescriptor } from './replicaset/index.js';
+import { rootCACertPublisherDescriptor } from './rootcacertpublisher/index.js';
+import { serviceAccountDescriptor } from './serviceaccount/index.js';
+import { serviceAccountTokenDescriptor } from './serviceaccounttoken/index.js';
+import { ttlDescriptor } from './ttl/index.js';
+import { ttlAfterFinishedDescriptor } from './ttlafterfinished/index.js';
+
+export type { ControllerDescriptor } from './common/descriptor.js';
+
+export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
+  clusterRoleAggregationDescriptor,
+  cronJobDescriptor,
+  daemonSetDescriptor,
+  deploymentDescriptor,
+  garbageCollectorDescriptor,
+  jobDescriptor,
+  namespaceDescriptor,
+  podGCDescriptor,
+  replicaSetDescriptor,
+  replicationControllerDescriptor,
+  rootCACertPublisherDescriptor,
+  serviceAccountDescriptor,
+  serviceAccountTokenDescriptor,
+  ttlDescriptor,
+  ttlAfterFinishedDescriptor,
+];
