@@ -2,10 +2,9 @@
 // building one for an owner, and the ControllerRefManager's claim (adopt orphans that match the
 // selector, release owned objects that no longer match), with patches as client-go sends them.
 import type { KubeObject, Lister, ResourceClient } from '../../client/types.js';
-import { ownerReferencesOf, type MetaObject } from '../../api/meta/object.js';
+import { metadataOf, ownerReferencesOf, type MetaObject } from '../../api/meta/object.js';
 import type { OwnerReference as OwnerReferenceFields } from '../../api/types.js';
 import { isNotFound } from '../../client/errors.js';
-import { meta } from './objects.js';
 
 /** An owner reference as the API server admits it: apiVersion, kind, name and uid are set. */
 export type OwnerReference = OwnerReferenceFields & { apiVersion: string; kind: string; name: string; uid: string };
@@ -25,7 +24,7 @@ export function getControllerOf(obj: KubeObject | MetaObject): OwnerReference | 
 
 /** metav1.NewControllerRef: controller and blockOwnerDeletion true. */
 export function newControllerRef(owner: KubeObject, apiVersion: string, kind: string): OwnerReference {
-  const m = meta(owner);
+  const m = metadataOf(owner);
   return { apiVersion, kind, name: String(m.name), uid: String(m.uid), controller: true, blockOwnerDeletion: true };
 }
 
@@ -39,7 +38,7 @@ export function claimCandidates(lister: Lister, namespace: string, ownerUid: str
   const out = lister.byIndex('orphan', namespace);
   for (const o of lister.byIndex('ownerUid', ownerUid)) {
     // Those without a controller are among the orphans already.
-    if (meta(o).namespace === namespace && getControllerOf(o) !== undefined) out.push(o);
+    if (metadataOf(o).namespace === namespace && getControllerOf(o) !== undefined) out.push(o);
   }
   return out;
 }
@@ -62,13 +61,13 @@ export interface ClaimOptions {
  * releases are collected and thrown after all objects were considered (as utilerrors.Aggregate).
  */
 export async function claimObjects(objs: KubeObject[], o: ClaimOptions): Promise<KubeObject[]> {
-  const ownerMeta = meta(o.owner);
+  const ownerMeta = metadataOf(o.owner);
   const ownerUid = String(ownerMeta.uid);
   const claimed: KubeObject[] = [];
   const errors: unknown[] = [];
   let adoptChecked: Promise<void> | undefined;
   for (const obj of objs) {
-    const m = meta(obj);
+    const m = metadataOf(obj);
     const ref = getControllerOf(obj);
     try {
       if (ref) {
@@ -118,9 +117,9 @@ export async function claimObjects(objs: KubeObject[], o: ClaimOptions): Promise
 /** RecheckDeletionTimestamp over a fresh GET of the owner. */
 export function recheckOwner(client: ResourceClient, owner: KubeObject, kind: string): () => Promise<void> {
   return async () => {
-    const m = meta(owner);
+    const m = metadataOf(owner);
     const fresh = await client.get(String(m.namespace ?? ''), String(m.name));
-    const fm = meta(fresh);
+    const fm = metadataOf(fresh);
     if (fm.uid !== m.uid) throw new Error(`original ${kind} ${m.namespace}/${m.name} is gone: got uid ${fm.uid}, wanted ${m.uid}`);
     if (fm.deletionTimestamp) throw new Error(`${m.namespace}/${m.name} has just been deleted at ${fm.deletionTimestamp}`);
   };

@@ -1,16 +1,5 @@
-// Copying and comparing objects in their JSON form, and the names the workload controllers read
-// objects by.
+// Copying and comparing objects in their JSON form.
 import { cloneJson } from '../../machinery/clone.js';
-
-/** The object's metadata (the controllers' short name for api/meta/object.ts' metadataOf). */
-export { metadataOf as meta } from '../../api/meta/object.js';
-/** The object of a delete notification, a tombstone unwrapped (client/cache.ts' objectOf). */
-export { objectOf as unwrapTombstone } from '../../client/cache.js';
-// Names the workload controllers import from here; their homes are client/cache.ts (queue keys),
-// client/errors.ts (error predicates) and ./time.ts (times).
-export { keyOf, splitKey } from '../../client/cache.js';
-export { isAlreadyExists, isConflict, isNotFound } from '../../client/errors.js';
-export { rfc3339, timeMs } from './time.js';
 
 /** A deep copy of an object from the API (JSON data): several times faster than structuredClone. */
 export function deepCopy<T>(v: T): T {

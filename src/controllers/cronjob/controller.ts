@@ -8,8 +8,8 @@ import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, 
 import { getControllerOf, type OwnerReference } from '../common/controller-ref.js';
 import { CRONJOBS, JOBS, finishedCondition, isJobFinished, isJobSucceeded } from '../common/jobs.js';
 import { isAlreadyExists, isNotFound } from '../../client/errors.js';
-import { keyOf, splitKey } from '../../client/cache.js';
-import { deepCopy, unwrapTombstone } from '../common/objects.js';
+import { keyOf, objectOf, splitKey } from '../../client/cache.js';
+import { deepCopy } from '../common/objects.js';
 import { timeMs } from '../common/time.js';
 import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 import { parseSchedule } from './schedule.js';
@@ -66,7 +66,7 @@ export class CronJobController implements Controller {
     cronJobInformer.addEventHandler({
       onAdd: (cj) => this.queue.add(keyOf(cj)),
       onUpdate: (old, cur) => this.updateCronJob(old, cur),
-      onDelete: (cj) => this.queue.add(keyOf(unwrapTombstone(cj))),
+      onDelete: (cj) => this.queue.add(keyOf(objectOf(cj))),
     });
   }
 
@@ -99,7 +99,7 @@ export class CronJobController implements Controller {
   }
 
   private deleteJob(obj: KubeObject | Tombstone): void {
-    const job = unwrapTombstone(obj);
+    const job = objectOf(obj);
     const cj = this.resolveControllerRef(namespaceOf(job), getControllerOf(job));
     if (cj) this.queue.add(keyOf(cj));
   }

@@ -5,10 +5,11 @@
 // (controller-revision-hash) tell updated pods; status counts desired/current/ready/available/
 // updated/misscheduled pods per node.
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone, WorkQueue } from '../../client/types.js';
-import { claimObjects, getControllerOf, newControllerRef, recheckOwner } from '../common/controller-ref.js';
-import { isBeingDeleted, labelsOf, metadataOf, nameOf, namespaceOf } from '../../api/meta/object.js';
-import { keyOf, objectOf, splitKey } from '../../client/cache.js';
+import { controllerRefOf, isBeingDeleted, labelsOf, nameOf, namespaceOf, uidOf } from '../../api/meta/object.js';
+import type { ControllerRevision, DaemonSet, DaemonSetStatus, Node, Pod } from '../../api/types.js';
+import { claimObjects, newControllerRef, recheckOwner } from '../common/controller-ref.js';
 import { isConflict, isNotFound } from '../../client/errors.js';
+import { keyOf, objectOf, splitKey } from '../../client/cache.js';
 import { isPodAvailable, isPodReady } from '../common/pods.js';
 import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 import { Backoff } from './backoff.js';
@@ -17,7 +18,8 @@ import { cleanupHistory, constructHistory, isPodUpdated, templateGeneration, TEM
 import { daemonPodSpec, nodeShouldRunDaemonPod, replaceNodeNameAffinity, targetNodeName } from './placement.js';
 import { planRollingUpdate, planSurge } from './rolling.js';
 import { byCreationAndPhase } from './pod-order.js';
-import { allowsSurge, matcher, scaledValue, specOf } from './spec.js';
+import { asPod } from '../replicaset/spec.js';
+import { allowsSurge, asControllerRevision, asDaemonSet, asNode, matcher, scaledValue, specOf } from './spec.js';
 
 export const BURST_REPLICAS = 250;
 const DS = { group: 'apps', version: 'v1', resource: 'daemonsets' };
@@ -61,8 +63,8 @@ export class DaemonSetController implements Controller {
     podInf.addEventHandler({
       onAdd: (p) => this.podChanged(p, 'add'),
       onUpdate: (old, p) => {
-        const oldRef = getControllerOf(old);
-        const newRef = getControllerOf(p);
+        const oldRef = controllerRefOf(old);
+        const newRef = controllerRefOf(p);
         if (oldRef && oldRef.uid !== newRef?.uid) this.podChanged(old, 'update');
         this.podChanged(p, !isBeingDeleted(old) && isBeingDeleted(p) ? 'deleting' : 'update');
       },
@@ -72,7 +74,7 @@ export class DaemonSetController implements Controller {
     nodeInf.addEventHandler({
       onAdd: allDs,
       onUpdate: (a, b) => {
-        const same = JSON.stringify([labelsOf(a), (a.spec as { taints?: unknown })?.taints]) === JSON.stringify([labelsOf(b), (b.spec as { taints?: unknown })?.taints]);
+        const same = JSON.stringify([labelsOf(a), asNode(a).spec?.taints]) === JSON.stringify([labelsOf(b), asNode(b).spec?.taints]);
         if (!same) allDs();
       },
       onDelete: allDs,
@@ -85,11 +87,11 @@ export class DaemonSetController implements Controller {
 
   private podChanged(obj: KubeObject | Tombstone, type: 'add' | 'update' | 'deleting' | 'delete'): void {
     const pod = objectOf(obj);
-    const ref = getControllerOf(pod);
+    const ref = controllerRefOf(pod);
     if (ref) {
       if (ref.kind !== 'DaemonSet') return;
-      const ds = this.dsLister.get(namespaceOf(pod), ref.name);
-      if (!ds || metadataOf(ds).uid !== ref.uid) return;
+      const ds = this.dsLister.get(namespaceOf(pod), ref.name ?? '');
+      if (!ds || uidOf(ds) !== ref.uid) return;
       // a graceful deletion counts as observed when the deletionTimestamp appears, as in Kubernetes
       if (type === 'deleting' || (type === 'delete' && !isBeingDeleted(pod)) || (type === 'add' && isBeingDeleted(pod))) this.expectations.observe(keyOf(ds), 0, 1);
       else if (type === 'add') this.expectations.observe(keyOf(ds), 1, 0);
@@ -99,7 +101,7 @@ export class DaemonSetController implements Controller {
     if (type === 'delete') return;
     // an orphan: the DaemonSets that would adopt it
     for (const ds of this.dsLister.list(namespaceOf(pod))) {
-      const m = matcher(ds);
+      const m = matcher(asDaemonSet(ds));
       if (m && m(labelsOf(pod))) this.enqueue(ds);
     }
   }
@@ -115,12 +117,13 @@ export class DaemonSetController implements Controller {
   async sync(key: string): Promise<void> {
     this.failedPodsBackoff.gc(this.ctx.now());
     const [ns, name] = splitKey(key);
-    const ds = this.dsLister.get(ns, name);
-    if (!ds) {
+    const cached = this.dsLister.get(ns, name);
+    if (!cached) {
       this.expectations.delete(key);
       return;
     }
-    const nodes = this.nodeLister.list();
+    const ds = asDaemonSet(cached);
+    const nodes = this.nodeLister.list().map(asNode);
     const sel = specOf(ds).selector;
     if (!sel || (Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0)) {
       this.recorder.event(ds, 'Warning', 'SelectingAll', 'This daemon set is selecting all pods. A non-empty selector is required.');
@@ -129,8 +132,7 @@ export class DaemonSetController implements Controller {
     if (isBeingDeleted(ds)) return;
     const ref = newControllerRef(ds, 'apps/v1', 'DaemonSet');
     const revisions = await this.claimRevisions(ds);
-    const { cur, old, hash } = await constructHistory(ds, revisions, this.revClient, ref as unknown as Record<string, unknown>, () => this.bumpCollision(ds));
-    void cur;
+    const { old, hash } = await constructHistory(ds, revisions, this.revClient, ref, () => this.bumpCollision(ds));
     if (!this.expectations.satisfied(key)) {
       await this.updateStatus(ds, nodes, hash, false);
       return;
@@ -139,22 +141,22 @@ export class DaemonSetController implements Controller {
     if (this.expectations.satisfied(key) && (specOf(ds).updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
       await this.rollingUpdate(ds, nodes, hash);
     }
-    await cleanupHistory(ds, old, this.podLister.list(ns).filter((p) => getControllerOf(p)?.uid === metadataOf(ds).uid), this.revClient);
+    await cleanupHistory(ds, old, this.podLister.list(ns).filter((p) => controllerRefOf(p)?.uid === uidOf(ds)).map(asPod), this.revClient);
     await this.updateStatus(ds, nodes, hash, true);
   }
 
-  private async bumpCollision(ds: KubeObject): Promise<void> {
-    const fresh = await this.dsClient.get(namespaceOf(ds), nameOf(ds));
-    const st = (fresh.status ??= {}) as { collisionCount?: number };
-    if (((ds.status ?? {}) as { collisionCount?: number }).collisionCount !== st.collisionCount) return;
+  private async bumpCollision(ds: DaemonSet): Promise<void> {
+    const fresh = asDaemonSet(await this.dsClient.get(namespaceOf(ds), nameOf(ds)));
+    const st = (fresh.status ??= {});
+    if ((ds.status ?? {}).collisionCount !== st.collisionCount) return;
     st.collisionCount = (st.collisionCount ?? 0) + 1;
     await this.dsClient.update(namespaceOf(ds), fresh, { subresource: 'status' });
   }
 
-  private async claimRevisions(ds: KubeObject): Promise<KubeObject[]> {
+  private async claimRevisions(ds: DaemonSet): Promise<ControllerRevision[]> {
     const m = matcher(ds);
     if (!m) return [];
-    return claimObjects(this.revLister.list(namespaceOf(ds)), {
+    const claimed = await claimObjects(this.revLister.list(namespaceOf(ds)), {
       owner: ds,
       ownerApiVersion: 'apps/v1',
       ownerKind: 'DaemonSet',
@@ -162,17 +164,18 @@ export class DaemonSetController implements Controller {
       client: this.revClient,
       canAdopt: recheckOwner(this.dsClient, ds, 'DaemonSet'),
     });
+    return claimed.map(asControllerRevision);
   }
 
   /** getNodesToDaemonPods: the claimed pods by target node (terminating ones only when asked). */
-  async nodesToDaemonPods(ds: KubeObject, includeDeletedTerminal = false): Promise<Map<string, KubeObject[]>> {
+  async nodesToDaemonPods(ds: DaemonSet, includeDeletedTerminal = false): Promise<Map<string, Pod[]>> {
     const m = matcher(ds);
-    const out = new Map<string, KubeObject[]>();
+    const out = new Map<string, Pod[]>();
     if (!m) return out;
     // pods being deleted still hold their node (a new one comes once they are gone), except terminal ones
-    const candidates = this.podLister.list(namespaceOf(ds)).filter((p) => {
+    const candidates = this.podLister.list(namespaceOf(ds)).map(asPod).filter((p) => {
       if (includeDeletedTerminal || !isBeingDeleted(p)) return true;
-      const phase = (p.status as { phase?: string } | undefined)?.phase;
+      const phase = p.status?.phase;
       return phase !== 'Succeeded' && phase !== 'Failed';
     });
     const claimed = await claimObjects(candidates, {
@@ -183,7 +186,7 @@ export class DaemonSetController implements Controller {
       client: this.podClient,
       canAdopt: recheckOwner(this.dsClient, ds, 'DaemonSet'),
     });
-    for (const p of claimed) {
+    for (const p of claimed.map(asPod)) {
       const n = targetNodeName(p);
       if (n === undefined) continue;
       const list = out.get(n) ?? [];
@@ -193,7 +196,7 @@ export class DaemonSetController implements Controller {
     return out;
   }
 
-  private async manage(ds: KubeObject, nodes: KubeObject[], hash: string): Promise<void> {
+  private async manage(ds: DaemonSet, nodes: Node[], hash: string): Promise<void> {
     const byNode = await this.nodesToDaemonPods(ds);
     const spec = daemonPodSpec(ds);
     const needing: string[] = [];
@@ -203,13 +206,13 @@ export class DaemonSetController implements Controller {
       const pods = byNode.get(nameOf(node));
       if (shouldRun && !pods) needing.push(nameOf(node));
       else if (shouldContinue && pods) {
-        const running: KubeObject[] = [];
+        const running: Pod[] = [];
         for (const p of pods) {
           if (isBeingDeleted(p)) continue;
-          const phase = (p.status as { phase?: string } | undefined)?.phase;
+          const phase = p.status?.phase;
           if (phase === 'Failed') {
             // the kubelet may keep rejecting the pod: deleting it again is backed off (1 s doubling to 15 min)
-            const bk = `${metadataOf(ds).uid}/${nameOf(node)}`;
+            const bk = `${ds.metadata?.uid}/${nameOf(node)}`;
             const now = this.ctx.now();
             if (this.failedPodsBackoff.isInBackOffSinceUpdate(bk, now)) {
               this.queue.addAfter(keyOf(ds), this.failedPodsBackoff.get(bk));
@@ -226,8 +229,8 @@ export class DaemonSetController implements Controller {
         } else {
           // with surge: at most the oldest new pod and the oldest old pod; the old one goes when it is
           // not ready or the new one is available
-          let oldestNew: KubeObject | undefined;
-          let oldestOld: KubeObject | undefined;
+          let oldestNew: Pod | undefined;
+          let oldestOld: Pod | undefined;
           for (const p of running.sort(byCreationAndPhase)) {
             if (labelsOf(p)[UNIQUE_LABEL] === hash) {
               if (!oldestNew) {
@@ -250,12 +253,12 @@ export class DaemonSetController implements Controller {
     const nodeNames = new Set(nodes.map(nameOf));
     for (const [n, pods] of byNode) {
       if (nodeNames.has(n)) continue;
-      for (const p of pods) if (!(p.spec as { nodeName?: string } | undefined)?.nodeName) toDelete.push(nameOf(p));
+      for (const p of pods) if (!p.spec?.nodeName) toDelete.push(nameOf(p));
     }
     await this.syncNodes(ds, toDelete, needing, hash);
   }
 
-  private async syncNodes(ds: KubeObject, toDelete: string[], needing: string[], hash: string): Promise<void> {
+  private async syncNodes(ds: DaemonSet, toDelete: string[], needing: string[], hash: string): Promise<void> {
     const key = keyOf(ds);
     const createDiff = Math.min(needing.length, BURST_REPLICAS);
     const deleteDiff = Math.min(toDelete.length, BURST_REPLICAS);
@@ -275,7 +278,7 @@ export class DaemonSetController implements Controller {
           const spec = daemonPodSpec(ds);
           replaceNodeNameAffinity(spec, nodeName);
           spec.nodeName = nodeName;
-          const pod: KubeObject = {
+          const pod: Pod = {
             apiVersion: 'v1',
             kind: 'Pod',
             metadata: {
@@ -322,7 +325,7 @@ export class DaemonSetController implements Controller {
   }
 
   /** rollingUpdate without surge: delete old pods while fewer than maxUnavailable are unavailable. */
-  private async rollingUpdate(ds: KubeObject, nodes: KubeObject[], hash: string): Promise<void> {
+  private async rollingUpdate(ds: DaemonSet, nodes: Node[], hash: string): Promise<void> {
     const byNode = await this.nodesToDaemonPods(ds);
     const spec = daemonPodSpec(ds);
     let desired = 0;
@@ -341,13 +344,13 @@ export class DaemonSetController implements Controller {
     }
     const shouldRun = (nodeName: string) => {
       const node = this.nodeLister.get('', nodeName);
-      return node !== undefined && nodeShouldRunDaemonPod(node, ds, spec)[0];
+      return node !== undefined && nodeShouldRunDaemonPod(asNode(node), ds, spec)[0];
     };
     const plan = planSurge(ds, byNode, hash, now, desired, maxSurge, shouldRun);
     await this.syncNodes(ds, plan.toDelete, plan.toCreate, hash);
   }
 
-  private async updateStatus(ds: KubeObject, nodes: KubeObject[], hash: string, updateObservedGen: boolean): Promise<void> {
+  private async updateStatus(ds: DaemonSet, nodes: Node[], hash: string, updateObservedGen: boolean): Promise<void> {
     const byNode = await this.nodesToDaemonPods(ds);
     const spec = daemonPodSpec(ds);
     const generation = templateGeneration(ds);
@@ -383,14 +386,14 @@ export class DaemonSetController implements Controller {
       numberAvailable: available,
       numberUnavailable: desired - available,
     };
-    const st = (ds.status ?? {}) as Record<string, unknown>;
-    const gen = Number(metadataOf(ds).generation ?? 0);
-    const same = Object.entries(next).every(([k, v]) => (st[k] ?? 0) === v) && Number(st.observedGeneration ?? 0) >= gen;
+    const st = ds.status ?? {};
+    const gen = Number(ds.metadata?.generation ?? 0);
+    const same = (Object.keys(next) as (keyof typeof next)[]).every((k) => (st[k] ?? 0) === next[k]) && Number(st.observedGeneration ?? 0) >= gen;
     if (minReady > 0 && ready !== available) this.queue.addAfter(keyOf(ds), minReady * 1000);
     if (same) return;
     let toUpdate = structuredClone(ds);
     for (let i = 0; ; i++) {
-      const status = { ...((toUpdate.status ?? {}) as Record<string, unknown>), ...next } as Record<string, unknown>;
+      const status: DaemonSetStatus = { ...(toUpdate.status ?? {}), ...next };
       if (updateObservedGen) status.observedGeneration = gen;
       // numberUnavailable is omitted when 0, as Kubernetes' omitempty
       if (status.numberUnavailable === 0) delete status.numberUnavailable;
@@ -400,7 +403,7 @@ export class DaemonSetController implements Controller {
         return;
       } catch (e) {
         if (i >= 1 || !isConflict(e)) throw e;
-        toUpdate = await this.dsClient.get(namespaceOf(ds), nameOf(ds));
+        toUpdate = asDaemonSet(await this.dsClient.get(namespaceOf(ds), nameOf(ds)));
       }
     }
   }

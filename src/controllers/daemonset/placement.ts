@@ -1,20 +1,9 @@
 // Where a DaemonSet's pods go (Kubernetes' NodeShouldRunDaemonPod and the daemonset util): the
 // template's nodeName, nodeSelector and required node affinity, the node's taints against the
 // template's tolerations plus the tolerations every daemon pod gets.
-import type { KubeObject } from '../../client/types.js';
 import { labelsOf, nameOf } from '../../api/meta/object.js';
-import { compileNodeSelectorTerms, toleratesTaint, type NodeSelectorTerm, type Taint, type Toleration } from '../../machinery/selectors/node-affinity.js';
-
-export type { Taint, Toleration } from '../../machinery/selectors/node-affinity.js';
-export { toleratesTaint } from '../../machinery/selectors/node-affinity.js';
-
-type PodSpec = Record<string, unknown> & {
-  nodeName?: string;
-  nodeSelector?: Record<string, string>;
-  tolerations?: Toleration[];
-  hostNetwork?: boolean;
-  affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: NodeSelectorTerm[] } } & Record<string, unknown> } & Record<string, unknown>;
-};
+import type { DaemonSet, Node, NodeSelectorTerm, Pod, PodSpec, Taint, Toleration } from '../../api/types.js';
+import { compileNodeSelectorTerms, toleratesTaint } from '../../machinery/selectors/node-affinity.js';
 
 /** AddOrUpdateDaemonPodTolerations: what every daemon pod tolerates. */
 export function addDaemonPodTolerations(spec: PodSpec): void {
@@ -34,11 +23,11 @@ export function addDaemonPodTolerations(spec: PodSpec): void {
 }
 
 function untolerated(taints: Taint[], tolerations: Toleration[], effects: string[]): boolean {
-  return taints.some((taint) => effects.includes(taint.effect) && !tolerations.some((t) => toleratesTaint(t, taint)));
+  return taints.some((taint) => effects.includes(taint.effect ?? '') && !tolerations.some((t) => toleratesTaint(t, taint)));
 }
 
 /** nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): nodeSelector and the required terms (ORed). */
-export function matchesRequiredNodeAffinity(spec: PodSpec, node: KubeObject): boolean {
+export function matchesRequiredNodeAffinity(spec: PodSpec, node: Node): boolean {
   const labels = labelsOf(node);
   for (const [k, v] of Object.entries(spec.nodeSelector ?? {})) if (labels[k] !== v) return false;
   const required = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
@@ -47,26 +36,25 @@ export function matchesRequiredNodeAffinity(spec: PodSpec, node: KubeObject): bo
 }
 
 /** The daemon pod's spec for a node: the template's, with the daemon tolerations. */
-export function daemonPodSpec(ds: KubeObject): PodSpec {
-  const tmpl = ((ds.spec as { template?: { spec?: PodSpec } } | undefined)?.template?.spec ?? {}) as PodSpec;
-  const spec = structuredClone(tmpl);
+export function daemonPodSpec(ds: DaemonSet): PodSpec {
+  const spec = structuredClone(ds.spec?.template?.spec ?? {});
   addDaemonPodTolerations(spec);
   return spec;
 }
 
 /** NodeShouldRunDaemonPod: [shouldRun, shouldContinueRunning]. */
-export function nodeShouldRunDaemonPod(node: KubeObject, ds: KubeObject, spec: PodSpec = daemonPodSpec(ds)): [boolean, boolean] {
+export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet, spec: PodSpec = daemonPodSpec(ds)): [boolean, boolean] {
   if (spec.nodeName && spec.nodeName !== nameOf(node)) return [false, false];
   if (!matchesRequiredNodeAffinity(spec, node)) return [false, false];
-  const taints = ((node.spec as { taints?: Taint[] } | undefined)?.taints ?? []) as Taint[];
+  const taints = node.spec?.taints ?? [];
   const tolerations = spec.tolerations ?? [];
   if (untolerated(taints, tolerations, ['NoExecute', 'NoSchedule'])) return [false, !untolerated(taints, tolerations, ['NoExecute'])];
   return [true, true];
 }
 
 /** util.GetTargetNodeName: spec.nodeName, else the node named by the affinity's metadata.name matchFields. */
-export function targetNodeName(pod: KubeObject): string | undefined {
-  const spec = (pod.spec ?? {}) as PodSpec;
+export function targetNodeName(pod: Pod): string | undefined {
+  const spec = pod.spec ?? {};
   if (spec.nodeName) return spec.nodeName;
   for (const term of spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) {
     for (const f of term.matchFields ?? []) {

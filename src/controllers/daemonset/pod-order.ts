@@ -1,10 +1,10 @@
 // The order in which a DaemonSet's pods on one node are kept (podByCreationTimestampAndPhase).
-import type { KubeObject } from '../../client/types.js';
 import { creationTimestampOf, nameOf } from '../../api/meta/object.js';
+import type { Pod } from '../../api/types.js';
 
-export function byCreationAndPhase(a: KubeObject, b: KubeObject): number {
-  const pa = (a.status as { phase?: string } | undefined)?.phase ?? '';
-  const pb = (b.status as { phase?: string } | undefined)?.phase ?? '';
+export function byCreationAndPhase(a: Pod, b: Pod): number {
+  const pa = a.status?.phase ?? '';
+  const pb = b.status?.phase ?? '';
   if (pa !== pb) {
     // running pods before others (podByCreationTimestampAndPhase)
     if (pa === 'Running') return -1;

@@ -1,16 +1,16 @@
 // Planning a DaemonSet's rolling update (Kubernetes' daemon/update.go rollingUpdate): which old
 // pods to delete (maxUnavailable) or on which nodes to start new pods beside old ones (maxSurge).
-import type { KubeObject } from '../../client/types.js';
 import { isBeingDeleted, nameOf } from '../../api/meta/object.js';
+import type { DaemonSet, Pod } from '../../api/types.js';
 import { isPodAvailable } from '../common/pods.js';
 import { isPodUpdated, templateGeneration } from './history.js';
 import { specOf } from './spec.js';
 
 /** findUpdatedPodsOnNode: the node's new and old pod; ok false when it has more than one of either. */
-export function findUpdatedPodsOnNode(ds: KubeObject, pods: KubeObject[], hash: string): { newPod?: KubeObject; oldPod?: KubeObject; ok: boolean } {
+export function findUpdatedPodsOnNode(ds: DaemonSet, pods: Pod[], hash: string): { newPod?: Pod; oldPod?: Pod; ok: boolean } {
   const generation = templateGeneration(ds);
-  let newPod: KubeObject | undefined;
-  let oldPod: KubeObject | undefined;
+  let newPod: Pod | undefined;
+  let oldPod: Pod | undefined;
   for (const p of pods) {
     if (isBeingDeleted(p)) continue;
     if (isPodUpdated(p, hash, generation)) {
@@ -27,7 +27,7 @@ export function findUpdatedPodsOnNode(ds: KubeObject, pods: KubeObject[], hash: 
 const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Without surge: the old pods to delete so that at most maxUnavailable pods are unavailable. */
-export function planRollingUpdate(ds: KubeObject, byNode: Map<string, KubeObject[]>, hash: string, now: number, maxUnavailable: number): string[] {
+export function planRollingUpdate(ds: DaemonSet, byNode: Map<string, Pod[]>, hash: string, now: number, maxUnavailable: number): string[] {
   const minReady = specOf(ds).minReadySeconds ?? 0;
   let numUnavailable = 0;
   const allowed: string[] = [];
@@ -52,8 +52,8 @@ export function planRollingUpdate(ds: KubeObject, byNode: Map<string, KubeObject
 
 /** With surge: new pods beside available old ones (up to maxSurge), old ones deleted once their new one is available. */
 export function planSurge(
-  ds: KubeObject,
-  byNode: Map<string, KubeObject[]>,
+  ds: DaemonSet,
+  byNode: Map<string, Pod[]>,
   hash: string,
   now: number,
   desired: number,
@@ -61,7 +61,7 @@ export function planSurge(
   shouldRun: (nodeName: string) => boolean,
 ): { toDelete: string[]; toCreate: string[] } {
   const minReady = specOf(ds).minReadySeconds ?? 0;
-  const available = (p: KubeObject) => isPodAvailable(p, minReady, now);
+  const available = (p: Pod) => isPodAvailable(p, minReady, now);
   const toDelete: string[] = [];
   const shouldNotRunToDelete: string[] = [];
   const candidates: string[] = [];

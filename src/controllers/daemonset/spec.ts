@@ -1,18 +1,18 @@
 // A DaemonSet's spec as the controller reads it: its selector as a matcher, and the rolling
 // update's int-or-percent values with their defaults.
+import type { ControllerRevision, DaemonSet, DaemonSetSpec, Node } from '../../api/types.js';
 import type { KubeObject } from '../../client/types.js';
-import { labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
+import { labelSelectorAsSelector } from '../../machinery/selectors/index.js';
 
-export type Spec = {
-  selector?: LabelSelectorObject;
-  template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
-  minReadySeconds?: number;
-  templateGeneration?: number;
-  updateStrategy?: { type?: string; rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string } };
-};
-export const specOf = (ds: KubeObject): Spec => (ds.spec ?? {}) as Spec;
+// Informers and the API hand objects over as JSON the API server validated against the schema
+// api/types.ts is derived from: these are the one place that JSON becomes typed.
+export const asDaemonSet = (o: KubeObject): DaemonSet => o as DaemonSet;
+export const asNode = (o: KubeObject): Node => o as Node;
+export const asControllerRevision = (o: KubeObject): ControllerRevision => o as ControllerRevision;
 
-export function matcher(ds: KubeObject): ((labels: Record<string, string>) => boolean) | undefined {
+export const specOf = (ds: DaemonSet): DaemonSetSpec => ds.spec ?? {};
+
+export function matcher(ds: DaemonSet): ((labels: Record<string, string>) => boolean) | undefined {
   try {
     const sel = labelSelectorAsSelector(specOf(ds).selector);
     return (l) => sel.matches(l);
@@ -22,7 +22,7 @@ export function matcher(ds: KubeObject): ((labels: Record<string, string>) => bo
 }
 
 /** intstr.GetScaledValueFromIntOrPercent rounding up (maxUnavailable). */
-export function scaledValue(v: number | string | undefined, total: number, dflt: number): number {
+export function scaledValue(v: number | string | null | undefined, total: number, dflt: number): number {
   if (v === undefined || v === null) return dflt;
   if (typeof v === 'number') return v;
   const m = /^(\d+)%$/.exec(v);
@@ -31,7 +31,7 @@ export function scaledValue(v: number | string | undefined, total: number, dflt:
 }
 
 /** util.AllowsSurge: a RollingUpdate with a non-zero maxSurge. */
-export function allowsSurge(ds: KubeObject): boolean {
+export function allowsSurge(ds: DaemonSet): boolean {
   const st = specOf(ds).updateStrategy;
   return (st?.type ?? 'RollingUpdate') === 'RollingUpdate' && scaledValue(st?.rollingUpdate?.maxSurge, 1, 0) !== 0;
 }

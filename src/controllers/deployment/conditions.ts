@@ -2,7 +2,7 @@
 // transition time when the status does not change), and whether a rollout is complete, progressing
 // or past its progress deadline.
 import type { Deployment, DeploymentCondition, DeploymentStatus } from '../../api/types.js';
-import { rfc3339, timeMs } from '../common/objects.js';
+import { rfc3339, timeMs } from '../common/time.js';
 import { specReplicas } from '../replicaset/spec.js';
 import { dSpec, dStatus, hasProgressDeadline } from './spec.js';
 

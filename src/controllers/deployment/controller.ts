@@ -11,7 +11,8 @@ import type { Deployment, OwnerReference, ReplicaSet } from '../../api/types.js'
 import type { Controller, ControllerContext, KubeObject, Lister, ResourceRef, Tombstone, WorkQueue } from '../../client/types.js';
 import { labelSelectorAsSelector } from '../../machinery/selectors/index.js';
 import { claimObjects, recheckOwner } from '../common/controller-ref.js';
-import { deepCopy, keyOf, splitKey, unwrapTombstone } from '../common/objects.js';
+import { deepCopy } from '../common/objects.js';
+import { keyOf, objectOf, splitKey } from '../../client/cache.js';
 import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 import { PODS, REPLICASETS } from '../replicaset/kinds.js';
 import { API_VERSION, KIND, type SyncContext } from './context.js';
@@ -52,7 +53,7 @@ export class DeploymentController implements Controller {
     dInf.addEventHandler({
       onAdd: (d) => this.enqueue(d),
       onUpdate: (_o, d) => this.enqueue(d),
-      onDelete: (d) => this.enqueue(unwrapTombstone(d)),
+      onDelete: (d) => this.enqueue(objectOf(d)),
     });
     rsInf.addEventHandler({
       onAdd: (rs) => this.addReplicaSet(rs),
@@ -133,14 +134,14 @@ export class DeploymentController implements Controller {
   }
 
   private deleteReplicaSet(obj: KubeObject | Tombstone): void {
-    const rs = unwrapTombstone(obj);
+    const rs = objectOf(obj);
     const d = this.resolveControllerRef(namespaceOf(rs), controllerRefOf(rs));
     if (d) this.enqueue(d);
   }
 
   /** A Recreate deployment waits for its old pods to be gone. */
   private deletePod(obj: KubeObject | Tombstone): void {
-    const pod = unwrapTombstone(obj);
+    const pod = objectOf(obj);
     const ns = namespaceOf(pod);
     const ref = controllerRefOf(pod);
     if (!ref || ref.kind !== 'ReplicaSet') return;

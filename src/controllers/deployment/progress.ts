@@ -3,7 +3,7 @@
 // condition surfaced from the replica sets, and the re-check of a stuck rollout at its deadline.
 import { nameOf, uidOf } from '../../api/meta/object.js';
 import type { Deployment, DeploymentCondition, DeploymentStatus, ReplicaSet } from '../../api/types.js';
-import { keyOf } from '../common/objects.js';
+import { keyOf } from '../../client/cache.js';
 import { NEW_RS_AVAILABLE_REASON, RS_UPDATED_REASON, TIMED_OUT_REASON, deploymentComplete, deploymentProgressing, deploymentTimedOut, getCondition, newCondition, removeCondition, setCondition } from './conditions.js';
 import type { SyncContext } from './context.js';
 import { dSpec, dStatus, hasProgressDeadline } from './spec.js';

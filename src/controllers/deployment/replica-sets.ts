@@ -3,7 +3,7 @@
 // (the new one's surge, proportional scaling).
 import { creationTimestampOf, nameOf, uidOf } from '../../api/meta/object.js';
 import type { Deployment, ReplicaSet, ReplicaSetStatus } from '../../api/types.js';
-import { timeMs } from '../common/objects.js';
+import { timeMs } from '../common/time.js';
 import { specReplicas } from '../replicaset/spec.js';
 import { desiredReplicasAnnotation, maxReplicasAnnotation, present, revision, type RSs } from './revisions.js';
 import { dSpec, dStatus, isRollingUpdate, maxSurge, rollingParams, scaledValue } from './spec.js';

@@ -6,7 +6,9 @@ import { annotationsOf, controllerRefOf, isBeingDeleted, nameOf, namespaceOf, re
 import type { Deployment, DeploymentStatus, LabelSelector, PodTemplateSpec, ReplicaSet } from '../../api/types.js';
 import { newControllerRef } from '../common/controller-ref.js';
 import { computeHash } from '../common/hash.js';
-import { deepCopy, isAlreadyExists, isNotFound, keyOf } from '../common/objects.js';
+import { deepCopy } from '../common/objects.js';
+import { isAlreadyExists, isNotFound } from '../../client/errors.js';
+import { keyOf } from '../../client/cache.js';
 import { specReplicas } from '../replicaset/spec.js';
 import { FAILED_RS_CREATE_REASON, FOUND_NEW_RS_REASON, MIN_REPLICAS_AVAILABLE, MIN_REPLICAS_UNAVAILABLE, NEW_RS_REASON, PAUSED_DEPLOY_REASON, RESUMED_DEPLOY_REASON, TIMED_OUT_REASON, getCondition, newCondition, setCondition } from './conditions.js';
 import { API_VERSION, KIND, type SyncContext } from './context.js';

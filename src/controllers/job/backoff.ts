@@ -1,7 +1,6 @@
 // pkg/controller/job/backoff_utils.go: the Job controller's per-Job record of pod failures since
 // the last success, and the exponential back-off (10 s doubling, at most 6 min) before new pods.
-import type { KubeObject } from '../../client/types.js';
-import { meta } from '../common/objects.js';
+import type { Pod } from '../../api/types.js';
 import { timeMs } from '../common/time.js';
 import { podReadyCondition } from '../common/pods.js';
 
@@ -15,10 +14,9 @@ export interface BackoffRecord {
 }
 
 /** getFinishedTime: the latest container finish, else the Ready=False transition, else deletion, else creation. */
-export function podFinishedTime(pod: KubeObject): number {
-  const status = (pod.status ?? {}) as { containerStatuses?: { state?: { terminated?: { finishedAt?: string } } }[] };
+export function podFinishedTime(pod: Pod): number {
   let latest = 0;
-  for (const cs of status.containerStatuses ?? []) {
+  for (const cs of pod.status?.containerStatuses ?? []) {
     const t = timeMs(cs.state?.terminated?.finishedAt);
     if (t === 0) {
       latest = 0;
@@ -29,9 +27,9 @@ export function podFinishedTime(pod: KubeObject): number {
   if (latest !== 0) return latest;
   const ready = podReadyCondition(pod);
   if (ready && ready.status === 'False' && timeMs(ready.lastTransitionTime) !== 0) return timeMs(ready.lastTransitionTime);
-  const del = timeMs(meta(pod).deletionTimestamp);
+  const del = timeMs(pod.metadata?.deletionTimestamp);
   if (del !== 0) return del;
-  return timeMs(meta(pod).creationTimestamp);
+  return timeMs(pod.metadata?.creationTimestamp);
 }
 
 export class BackoffStore {
@@ -46,7 +44,7 @@ export class BackoffStore {
   }
 
   /** newBackoffRecord: the stored record advanced by pods that newly succeeded or failed. */
-  newRecord(key: string, newSucceeded: KubeObject[], newFailed: KubeObject[]): BackoffRecord {
+  newRecord(key: string, newSucceeded: Pod[], newFailed: Pod[]): BackoffRecord {
     const old = this.records.get(key);
     const r: BackoffRecord = old ? { ...old } : { key, failuresAfterLastSuccess: 0 };
     const failedTimes = newFailed.map(podFinishedTime).sort((a, b) => a - b);

@@ -1,7 +1,6 @@
 // A Job's conditions: new ones with their times, and setting one only when it changes.
-import type { KubeObject } from '../../client/types.js';
-import type { JobCondition } from '../common/jobs.js';
-import { rfc3339 } from '../common/objects.js';
+import type { Job, JobCondition } from '../../api/types.js';
+import { rfc3339 } from '../common/time.js';
 import { jobStatus } from './spec.js';
 
 export function newCondition(type: string, status: string, reason: string, message: string, now: number): JobCondition {
@@ -9,12 +8,12 @@ export function newCondition(type: string, status: string, reason: string, messa
   return { type, status, lastProbeTime: t, lastTransitionTime: t, reason, message };
 }
 
-export function findCondition(job: KubeObject, type: string): JobCondition | undefined {
+export function findCondition(job: Job, type: string): JobCondition | undefined {
   return (jobStatus(job).conditions ?? []).find((c) => c.type === type);
 }
 
 /** ensureJobConditionStatus: sets a condition's status, reason and message; returns whether it changed. */
-export function ensureCondition(job: KubeObject, type: string, status: string, reason: string, message: string, now: number): boolean {
+export function ensureCondition(job: Job, type: string, status: string, reason: string, message: string, now: number): boolean {
   const st = jobStatus(job);
   const list = st.conditions ?? [];
   const i = list.findIndex((c) => c.type === type);

@@ -8,14 +8,16 @@
 // SuccessCriteriaMet/FailureTarget conditions and are set once no pod is terminating.
 import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone, WorkQueue } from '../../client/types.js';
-import { labelSelectorAsSelector, type LabelSelectorObject } from '../../machinery/selectors/index.js';
-import { claimCandidates, claimObjects, getControllerOf, newControllerRef, recheckOwner, type OwnerReference } from '../common/controller-ref.js';
+import { controllerRefOf, finalizersOf, isBeingDeleted, labelsOf, nameOf, namespaceOf, resourceVersionOf, uidOf } from '../../api/meta/object.js';
+import type { Job, JobCondition, OwnerReference, Pod } from '../../api/types.js';
+import { labelSelectorAsSelector } from '../../machinery/selectors/index.js';
+import { claimCandidates, claimObjects, newControllerRef, recheckOwner } from '../common/controller-ref.js';
 import { ControllerExpectations } from '../common/expectations.js';
-import { JOBS, PODS, isJobFinished, type JobCondition } from '../common/jobs.js';
+import { JOBS, PODS, isJobFinished } from '../common/jobs.js';
+import { deepCopy } from '../common/objects.js';
 import { isNotFound } from '../../client/errors.js';
-import { keyOf, splitKey } from '../../client/cache.js';
-import { deepCopy, meta, unwrapTombstone } from '../common/objects.js';
-import { timeMs } from '../common/time.js';
+import { keyOf, objectOf, splitKey } from '../../client/cache.js';
+import { rfc3339, timeMs } from '../common/time.js';
 import { filterActivePods, isPodReady } from '../common/pods.js';
 import { BackoffStore, podFinishedTime, remainingBackoffMs } from './backoff.js';
 import { failJobMessage, matchPodFailurePolicy } from './podfailurepolicy.js';
@@ -30,9 +32,10 @@ import {
 } from './indexed.js';
 import { ensureCondition, findCondition, newCondition } from './conditions.js';
 import { countTerminatingPods, isPodFailed, podPhaseOf } from './pods.js';
-import { backoffLimitOf, completionsOf, isIndexedJob, jobSpec, jobStatus, jobSuspended, onlyReplaceFailedPods, parallelismOf } from './spec.js';
+import { asPod } from '../replicaset/spec.js';
+import { asJob, backoffLimitOf, completionsOf, isIndexedJob, jobSpec, jobStatus, jobSuspended, onlyReplaceFailedPods, parallelismOf } from './spec.js';
 import { FinalizerExpectations, JOB_TRACKING_FINALIZER, hasTrackingFinalizer, removeTrackingFinalizerPatch } from './tracking-finalizer.js';
-import { activePodsForRemoval, addIndexFailureCounts, cleanUncountedPodsWithoutFinalizers, isIndexFailed, isNamespaceTerminating, nsOf, pastBackoffLimitOnFailure, perIndexLimit, podsWithDelayedDeletionPerIndex, rfc3339, uidOf, type SyncCtx } from './sync-ctx.js';
+import { activePodsForRemoval, addIndexFailureCounts, cleanUncountedPodsWithoutFinalizers, isIndexFailed, isNamespaceTerminating, pastBackoffLimitOnFailure, perIndexLimit, podsWithDelayedDeletionPerIndex, type SyncCtx } from './sync-ctx.js';
 
 /** MaxUncountedPods: at most this many pod UIDs in status.uncountedTerminatedPods. */
 const MAX_UNCOUNTED_PODS = 500;
@@ -66,7 +69,7 @@ export class JobController implements Controller {
    * gone, and so count the success nowhere and create a pod past `completions` (seen in
    * up-workloads: six pods for five completions).
    */
-  private readonly written = new Map<string, KubeObject>();
+  private readonly written = new Map<string, Job>();
   private readonly batchPeriodMs: number;
 
   constructor(
@@ -86,57 +89,57 @@ export class JobController implements Controller {
     this.podLister = podInformer.lister;
     jobInformer.addEventHandler({
       onAdd: (job) => this.queue.add(keyOf(job)),
-      onUpdate: (old, cur) => this.updateJob(old, cur),
+      onUpdate: (old, cur) => this.updateJob(asJob(old), asJob(cur)),
       onDelete: (job) => this.deleteJob(job),
     });
     podInformer.addEventHandler({
-      onAdd: (pod) => this.addPod(pod),
-      onUpdate: (old, cur) => this.updatePod(old, cur),
-      onDelete: (pod) => this.deletePod(unwrapTombstone(pod), true),
+      onAdd: (pod) => this.addPod(asPod(pod)),
+      onUpdate: (old, cur) => this.updatePod(asPod(old), asPod(cur)),
+      onDelete: (pod) => this.deletePod(asPod(objectOf(pod)), true),
     });
   }
 
   // ---- event handlers ----
 
-  private resolveControllerRef(namespace: string, ref: OwnerReference | undefined): KubeObject | undefined {
+  private resolveControllerRef(namespace: string, ref: OwnerReference | undefined): Job | undefined {
     if (!ref || ref.kind !== 'Job') return undefined;
-    const job = this.jobLister.get(namespace, ref.name);
+    const job = this.jobLister.get(namespace, ref.name ?? '');
     if (!job || uidOf(job) !== ref.uid) return undefined;
-    return job;
+    return asJob(job);
   }
 
-  private enqueueBatched(job: KubeObject): void {
+  private enqueueBatched(job: Job): void {
     if (this.batchPeriodMs > 0) this.queue.addAfter(keyOf(job), this.batchPeriodMs);
     else this.queue.add(keyOf(job));
   }
 
-  private enqueueOrphanPod(pod: KubeObject): void {
+  private enqueueOrphanPod(pod: Pod): void {
     this.orphanQueue.add(keyOf(pod));
   }
 
-  private updateJob(old: KubeObject, cur: KubeObject): void {
+  private updateJob(old: Job, cur: Job): void {
     this.queue.add(keyOf(cur));
     // A changed activeDeadlineSeconds: sync again when the new deadline passes.
     const ads = jobSpec(cur).activeDeadlineSeconds;
-    const start = timeMs((cur.status as { startTime?: string } | undefined)?.startTime);
+    const start = timeMs(cur.status?.startTime);
     if (typeof ads === 'number' && ads !== jobSpec(old).activeDeadlineSeconds && start !== 0) {
       this.queue.addAfter(keyOf(cur), Math.max(0, ads * 1000 - (this.ctx.now() - start)));
     }
   }
 
   private deleteJob(obj: KubeObject | Tombstone): void {
-    const job = unwrapTombstone(obj);
+    const job = objectOf(obj);
     this.written.delete(keyOf(job));
     this.queue.add(keyOf(job));
     // Pods of a deleted job keep no finalizer of ours.
-    for (const pod of this.podLister.byIndex('ownerUid', uidOf(job))) if (hasTrackingFinalizer(pod)) this.enqueueOrphanPod(pod);
+    for (const pod of this.podLister.byIndex('ownerUid', uidOf(job)).map(asPod)) if (hasTrackingFinalizer(pod)) this.enqueueOrphanPod(pod);
   }
 
-  private addPod(pod: KubeObject): void {
-    if (meta(pod).deletionTimestamp) return this.deletePod(pod, false);
-    const ref = getControllerOf(pod);
+  private addPod(pod: Pod): void {
+    if (isBeingDeleted(pod)) return this.deletePod(pod, false);
+    const ref = controllerRefOf(pod);
     if (ref) {
-      const job = this.resolveControllerRef(nsOf(pod), ref);
+      const job = this.resolveControllerRef(namespaceOf(pod), ref);
       if (!job) {
         if (hasTrackingFinalizer(pod)) this.enqueueOrphanPod(pod);
         return;
@@ -149,24 +152,24 @@ export class JobController implements Controller {
     for (const job of this.getPodJobs(pod)) this.enqueueBatched(job);
   }
 
-  private updatePod(old: KubeObject, cur: KubeObject): void {
-    if (meta(old).resourceVersion === meta(cur).resourceVersion) return;
-    if (meta(cur).deletionTimestamp) this.deletePod(cur, false);
+  private updatePod(old: Pod, cur: Pod): void {
+    if (resourceVersionOf(old) === resourceVersionOf(cur)) return;
+    if (isBeingDeleted(cur)) this.deletePod(cur, false);
     const finalizerRemoved = !hasTrackingFinalizer(cur);
-    const curRef = getControllerOf(cur);
-    const oldRef = getControllerOf(old);
+    const curRef = controllerRefOf(cur);
+    const oldRef = controllerRefOf(old);
     const immediate = !(podPhaseOf(cur) === 'Failed' && podPhaseOf(old) !== 'Failed');
-    const enqueue = (job: KubeObject): void => {
+    const enqueue = (job: Job): void => {
       if (finalizerRemoved) this.finalizerExpectations.observed(keyOf(job), uidOf(cur));
       if (immediate) this.queue.add(keyOf(job));
       else this.enqueueBatched(job);
     };
     if (oldRef && JSON.stringify(oldRef) !== JSON.stringify(curRef)) {
-      const oldJob = this.resolveControllerRef(nsOf(old), oldRef);
+      const oldJob = this.resolveControllerRef(namespaceOf(old), oldRef);
       if (oldJob) enqueue(oldJob);
     }
     if (curRef) {
-      const job = this.resolveControllerRef(nsOf(cur), curRef);
+      const job = this.resolveControllerRef(namespaceOf(cur), curRef);
       if (job) enqueue(job);
       return;
     }
@@ -174,10 +177,10 @@ export class JobController implements Controller {
     for (const job of this.getPodJobs(cur)) this.enqueueBatched(job);
   }
 
-  private deletePod(pod: KubeObject, final: boolean): void {
-    const ref = getControllerOf(pod);
+  private deletePod(pod: Pod, final: boolean): void {
+    const ref = controllerRefOf(pod);
     const hasFinalizer = hasTrackingFinalizer(pod);
-    const job = ref ? this.resolveControllerRef(nsOf(pod), ref) : undefined;
+    const job = ref ? this.resolveControllerRef(namespaceOf(pod), ref) : undefined;
     if (!job || isJobFinished(job)) {
       if (hasFinalizer && !final) this.enqueueOrphanPod(pod);
       return;
@@ -189,11 +192,11 @@ export class JobController implements Controller {
   }
 
   /** The jobs whose selector matches an orphan pod. */
-  private getPodJobs(pod: KubeObject): KubeObject[] {
-    const labels = (meta(pod).labels ?? {}) as Record<string, string>;
-    return this.jobLister.list(nsOf(pod)).filter((job) => {
+  private getPodJobs(pod: Pod): Job[] {
+    const labels = labelsOf(pod);
+    return this.jobLister.list(namespaceOf(pod)).map(asJob).filter((job) => {
       try {
-        const sel = labelSelectorAsSelector(jobSpec(job).selector as LabelSelectorObject | undefined);
+        const sel = labelSelectorAsSelector(jobSpec(job).selector);
         return !sel.isEmpty() && sel.matches(labels);
       } catch {
         return false;
@@ -206,9 +209,10 @@ export class JobController implements Controller {
   /** syncOrphanPod: removes our finalizer from a pod whose job is gone or finished. */
   async syncOrphanPod(key: string): Promise<void> {
     const [ns, name] = splitKey(key);
-    const pod = this.podLister.get(ns, name);
-    if (!pod) return;
-    const ref = getControllerOf(pod);
+    const cached = this.podLister.get(ns, name);
+    if (!cached) return;
+    const pod = asPod(cached);
+    const ref = controllerRefOf(pod);
     if (ref) {
       if (ref.kind !== 'Job' || ref.apiVersion !== 'batch/v1') return;
       const job = this.resolveControllerRef(ns, ref);
@@ -225,26 +229,25 @@ export class JobController implements Controller {
 
   // ---- sync ----
 
-  private async getPodsForJob(job: KubeObject): Promise<KubeObject[]> {
-    const sel = labelSelectorAsSelector(jobSpec(job).selector as LabelSelectorObject | undefined);
-    const pods = claimCandidates(this.podLister, nsOf(job), uidOf(job));
+  private async getPodsForJob(job: Job): Promise<Pod[]> {
+    const sel = labelSelectorAsSelector(jobSpec(job).selector);
+    const pods = claimCandidates(this.podLister, namespaceOf(job), uidOf(job)).map(asPod);
     const claimed = await claimObjects(pods, {
       owner: job,
       ownerApiVersion: 'batch/v1',
       ownerKind: 'Job',
-      match: (p) => sel.matches((meta(p).labels ?? {}) as Record<string, string>),
+      match: (p) => sel.matches(labelsOf(p)),
       client: this.podClient,
       canAdopt: recheckOwner(this.jobs, job, 'Job'),
     });
     // Adopted pods get the tracking finalizer, as Kubernetes' adoption patch adds it.
-    const owned = new Set(pods.filter((p) => getControllerOf(p)?.uid === uidOf(job)).map(uidOf));
+    const owned = new Set(pods.filter((p) => controllerRefOf(p)?.uid === uidOf(job)).map(uidOf));
     return Promise.all(
-      claimed.map(async (p) => {
+      claimed.map(asPod).map(async (p) => {
         if (owned.has(uidOf(p)) || hasTrackingFinalizer(p)) return p;
-        const m = meta(p);
-        const finalizers = [...(m.finalizers ?? []), JOB_TRACKING_FINALIZER];
+        const finalizers = [...finalizersOf(p), JOB_TRACKING_FINALIZER];
         try {
-          return await this.podClient.patch(nsOf(p), String(m.name), 'merge', { metadata: { finalizers, resourceVersion: m.resourceVersion } });
+          return asPod(await this.podClient.patch(namespaceOf(p), nameOf(p), 'merge', { metadata: { finalizers, resourceVersion: p.metadata?.resourceVersion } }));
         } catch (e) {
           this.ctx.log({ controller: this.name, msg: 'adding the tracking finalizer to an adopted pod', pod: keyOf(p), err: String(e) });
           return p;
@@ -255,7 +258,8 @@ export class JobController implements Controller {
 
   async sync(key: string): Promise<void> {
     const [ns, name] = splitKey(key);
-    const shared = this.newestJob(key, this.jobLister.get(ns, name));
+    const cached = this.jobLister.get(ns, name);
+    const shared = this.newestJob(key, cached === undefined ? undefined : asJob(cached));
     if (!shared) {
       this.written.delete(key);
       this.expectations.delete(key);
@@ -299,9 +303,9 @@ export class JobController implements Controller {
     };
     const indexed = isIndexedJob(job);
     const completionsN = completionsOf(job) ?? 0;
-    const validIndex = (p: KubeObject): boolean => !indexed || (completionIndexOf(p) >= 0 && completionIndexOf(p) < completionsN);
+    const validIndex = (p: Pod): boolean => !indexed || (completionIndexOf(p) >= 0 && completionIndexOf(p) < completionsN);
     let active = activePods.length;
-    const valid = (uncounted: Set<string>, f: (p: KubeObject) => boolean): KubeObject[] =>
+    const valid = (uncounted: Set<string>, f: (p: Pod) => boolean): Pod[] =>
       pods.filter((p) => hasTrackingFinalizer(p) && !uncounted.has(uidOf(p)) && !c.expectedRmFinalizers.has(uidOf(p)) && validIndex(p) && f(p));
     const newSucceeded = valid(c.uncountedSucceeded, (p) => podPhaseOf(p) === 'Succeeded');
     const newFailed = valid(c.uncountedFailed, (p) => isPodFailed(p, job));
@@ -374,7 +378,7 @@ export class JobController implements Controller {
       manageErr = r.error;
     } else {
       let manageCalled = false;
-      if (satisfied && !meta(job).deletionTimestamp) {
+      if (satisfied && !isBeingDeleted(job)) {
         const r = await this.manageJob(c);
         active = r.active;
         manageErr = r.error;
@@ -407,7 +411,7 @@ export class JobController implements Controller {
     if (manageErr !== undefined) throw manageErr;
   }
 
-  private pastActiveDeadline(job: KubeObject, now: number): boolean {
+  private pastActiveDeadline(job: Job, now: number): boolean {
     const ads = jobSpec(job).activeDeadlineSeconds;
     const start = timeMs(jobStatus(job).startTime);
     if (typeof ads !== 'number' || start === 0 || jobSuspended(job)) return false;
@@ -476,8 +480,7 @@ export class JobController implements Controller {
     this.expectations.expectCreations(key, diff);
     active += diff;
     const template = deepCopy(jobSpec(job).template ?? {});
-    const tmeta = (template.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] };
-    const finalizers = [...(tmeta.finalizers ?? [])];
+    const finalizers = [...(template.metadata?.finalizers ?? [])];
     if (!finalizers.includes(JOB_TRACKING_FINALIZER)) finalizers.push(JOB_TRACKING_FINALIZER);
     const errors: unknown[] = [];
     for (let batch = Math.min(diff, SLOW_START_INITIAL_BATCH_SIZE); diff > 0; batch = Math.min(2 * batch, diff)) {
@@ -487,16 +490,16 @@ export class JobController implements Controller {
           const ix = indexesToAdd.shift();
           const t = deepCopy(template);
           if (ix !== undefined) {
-            indexedTemplate(t, String(meta(job).name), ix);
+            indexedTemplate(t, nameOf(job), ix);
             if (perIndex) addIndexFailureCounts(t, job, c.delayedDeletion?.get(ix));
           }
-          const m = (t.metadata ?? {}) as typeof tmeta;
-          const pod: KubeObject = {
+          const m = t.metadata ?? {};
+          const pod: Pod = {
             apiVersion: 'v1',
             kind: 'Pod',
             metadata: {
-              generateName: ix === undefined ? `${meta(job).name}-` : `${meta(job).name}-${ix}-`,
-              namespace: nsOf(job),
+              generateName: ix === undefined ? `${nameOf(job)}-` : `${nameOf(job)}-${ix}-`,
+              namespace: namespaceOf(job),
               labels: { ...(m.labels ?? {}) },
               annotations: { ...(m.annotations ?? {}) },
               finalizers: [...finalizers],
@@ -505,8 +508,8 @@ export class JobController implements Controller {
             spec: t.spec ?? {},
           };
           try {
-            const created = await this.podClient.create(nsOf(job), pod);
-            this.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${meta(created).name}`);
+            const created = await this.podClient.create(namespaceOf(job), pod);
+            this.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${nameOf(created)}`);
           } catch (e) {
             if (isNamespaceTerminating(e)) return;
             this.recorder.event(job, 'Warning', 'FailedCreate', `Error creating: ${(e as Error).message}`);
@@ -528,7 +531,7 @@ export class JobController implements Controller {
   }
 
   /** deleteJobPods: removes the tracking finalizer (the pod is not counted as failed), then deletes. */
-  private async deleteJobPods(job: KubeObject, key: string, pods: KubeObject[]): Promise<{ deleted: number; deletedReady: number; error?: unknown }> {
+  private async deleteJobPods(job: Job, key: string, pods: Pod[]): Promise<{ deleted: number; deletedReady: number; error?: unknown }> {
     let deleted = pods.length;
     let deletedReady = 0;
     const errors: unknown[] = [];
@@ -544,7 +547,7 @@ export class JobController implements Controller {
         const patch = removeTrackingFinalizerPatch(pod);
         if (patch) {
           try {
-            await this.podClient.patch(nsOf(pod), String(meta(pod).name), 'strategic', patch);
+            await this.podClient.patch(namespaceOf(pod), nameOf(pod), 'strategic', patch);
           } catch (e) {
             return fail(e);
           }
@@ -558,10 +561,10 @@ export class JobController implements Controller {
   }
 
   /** podControl.DeletePod with its events; resolves with the error, if any. */
-  private async deletePodOf(job: KubeObject, pod: KubeObject): Promise<unknown> {
+  private async deletePodOf(job: Job, pod: Pod): Promise<unknown> {
     try {
-      await this.podClient.delete(nsOf(pod), String(meta(pod).name));
-      this.recorder.event(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${meta(pod).name}`);
+      await this.podClient.delete(namespaceOf(pod), nameOf(pod));
+      this.recorder.event(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${nameOf(pod)}`);
       return undefined;
     } catch (e) {
       if (!isNotFound(e)) this.recorder.event(job, 'Warning', 'FailedDelete', `Error deleting: ${(e as Error).message}`);
@@ -570,7 +573,7 @@ export class JobController implements Controller {
   }
 
   /** deleteActivePods: deletions that keep the finalizers (the pods are counted as failed). */
-  private async deleteActivePods(job: KubeObject, pods: KubeObject[]): Promise<{ deleted: number; deletedReady: number; error?: unknown }> {
+  private async deleteActivePods(job: Job, pods: Pod[]): Promise<{ deleted: number; deletedReady: number; error?: unknown }> {
     let deleted = pods.length;
     let deletedReady = 0;
     const errors: unknown[] = [];
@@ -589,8 +592,8 @@ export class JobController implements Controller {
 
   // ---- status and finalizers ----
 
-  private canRemoveFinalizer(c: SyncCtx, pod: KubeObject, considerFailed: boolean): boolean {
-    if (meta(c.job).deletionTimestamp || c.finishedCondition || podPhaseOf(pod) === 'Succeeded') return true;
+  private canRemoveFinalizer(c: SyncCtx, pod: Pod, considerFailed: boolean): boolean {
+    if (isBeingDeleted(c.job) || c.finishedCondition || podPhaseOf(pod) === 'Succeeded') return true;
     if (!considerFailed) return false;
     // The last failed pod of an index keeps its finalizer until its replacement carries its count.
     const delayed = c.delayedDeletion?.get(completionIndexOf(pod));
@@ -602,7 +605,7 @@ export class JobController implements Controller {
     const uidsWithFinalizer = new Set(c.pods.filter((p) => hasTrackingFinalizer(p) && !c.expectedRmFinalizers.has(uidOf(p))).map(uidOf));
     if (cleanUncountedPodsWithoutFinalizers(c.job, uidsWithFinalizer)) needsFlush = true;
     const unc = jobStatus(c.job).uncountedTerminatedPods!;
-    const toRemove: KubeObject[] = [];
+    const toRemove: Pod[] = [];
     let reachedMax = false;
     const indexed = isIndexedJob(c.job);
     const completions = completionsOf(c.job) ?? 0;
@@ -676,7 +679,7 @@ export class JobController implements Controller {
     }
   }
 
-  private async flushUncountedAndRemoveFinalizers(c: SyncCtx, toRemove: KubeObject[], uidsWithFinalizer: Set<string>, needsFlushIn: boolean): Promise<boolean> {
+  private async flushUncountedAndRemoveFinalizers(c: SyncCtx, toRemove: Pod[], uidsWithFinalizer: Set<string>, needsFlushIn: boolean): Promise<boolean> {
     let needsFlush = needsFlushIn;
     if (needsFlush) {
       c.job = await this.updateStatus(c.job);
@@ -691,7 +694,7 @@ export class JobController implements Controller {
           const patch = removeTrackingFinalizerPatch(pod);
           if (!patch) return;
           try {
-            await this.podClient.patch(nsOf(pod), String(meta(pod).name), 'strategic', patch);
+            await this.podClient.patch(namespaceOf(pod), nameOf(pod), 'strategic', patch);
           } catch (e) {
             this.finalizerExpectations.observed(c.key, uidOf(pod));
             if (!isNotFound(e)) {
@@ -718,12 +721,12 @@ export class JobController implements Controller {
     const unc = st.uncountedTerminatedPods;
     if ((unc?.succeeded?.length ?? 0) + (unc?.failed?.length ?? 0) > 0) return false;
     if (c.terminating > 0) return false;
-    ensureCondition(c.job, fc.type, fc.status, fc.reason ?? '', fc.message ?? '', this.ctx.now());
+    ensureCondition(c.job, fc.type ?? '', fc.status ?? '', fc.reason ?? '', fc.message ?? '', this.ctx.now());
     if (fc.type === 'Complete') st.completionTime = fc.lastTransitionTime;
     return true;
   }
 
-  private recordJobFinished(job: KubeObject, fc: JobCondition): void {
+  private recordJobFinished(job: Job, fc: JobCondition): void {
     if (fc.type === 'Complete') {
       const completions = completionsOf(job);
       if (completions !== undefined && (jobStatus(job).succeeded ?? 0) > completions) {
@@ -736,22 +739,22 @@ export class JobController implements Controller {
   }
 
   /** The informer's Job, or the one this controller wrote last when the informer is behind it. */
-  private newestJob(key: string, cached: KubeObject | undefined): KubeObject | undefined {
+  private newestJob(key: string, cached: Job | undefined): Job | undefined {
     const written = this.written.get(key);
     if (written === undefined || cached === undefined) return cached;
-    if (uidOf(written) === uidOf(cached) && Number(meta(written).resourceVersion) > Number(meta(cached).resourceVersion)) return written;
+    if (uidOf(written) === uidOf(cached) && Number(written.metadata?.resourceVersion) > Number(cached.metadata?.resourceVersion)) return written;
     this.written.delete(key);
     return cached;
   }
 
-  private async updateStatus(job: KubeObject): Promise<KubeObject> {
+  private async updateStatus(job: Job): Promise<Job> {
     const st = jobStatus(job);
     const unc = st.uncountedTerminatedPods ?? {};
     // Go's omitempty on the UID lists.
     if (unc.succeeded && unc.succeeded.length === 0) delete unc.succeeded;
     if (unc.failed && unc.failed.length === 0) delete unc.failed;
     st.uncountedTerminatedPods = unc;
-    const updated = await this.jobs.update(nsOf(job), job, { subresource: 'status' });
+    const updated: Job | undefined = await this.jobs.update(namespaceOf(job), job, { subresource: 'status' });
     // A copy: the sync goes on changing the object it returns.
     if (updated) this.written.set(keyOf(updated), deepCopy(updated));
     return updated ?? job;

@@ -2,8 +2,8 @@
 // index in [0, completions) (annotation, label, hostname <job>-<index>, env JOB_COMPLETION_INDEX);
 // the Job succeeds once every index has a succeeded pod; status.completedIndexes lists them as
 // intervals ("0-2,4,6,7").
-import type { KubeObject } from '../../client/types.js';
-import { meta } from '../common/objects.js';
+import { annotationsOf } from '../../api/meta/object.js';
+import type { Pod, PodTemplateSpec, SuccessPolicy } from '../../api/types.js';
 import { comparePodsForDeletion } from '../common/pods.js';
 
 export const COMPLETION_INDEX_ANNOTATION = 'batch.kubernetes.io/job-completion-index';
@@ -11,15 +11,15 @@ export const COMPLETION_INDEX_LABEL = 'batch.kubernetes.io/job-completion-index'
 export const COMPLETION_INDEX_ENV = 'JOB_COMPLETION_INDEX';
 
 /** getCompletionIndex: the pod's index, or -1 when missing or invalid. */
-export function completionIndexOf(pod: KubeObject): number {
-  const v = meta(pod).annotations?.[COMPLETION_INDEX_ANNOTATION];
+export function completionIndexOf(pod: Pod): number {
+  const v = annotationsOf(pod)[COMPLETION_INDEX_ANNOTATION];
   if (v === undefined || !/^\d+$/.test(v)) return -1;
   const n = Number(v);
   return Number.isSafeInteger(n) ? n : -1;
 }
 
 /** parseIndexesFromString: the indexes below `completions` of a completedIndexes string. */
-export function parseIndexes(s: string | undefined, completions: number): Set<number> {
+export function parseIndexes(s: string | null | undefined, completions: number): Set<number> {
   const out = new Set<number>();
   if (!s) return out;
   for (const part of s.split(',')) {
@@ -50,7 +50,7 @@ export function formatIndexes(indexes: Iterable<number>): string {
 }
 
 /** firstPendingIndexes: the lowest `count` indexes neither succeeded nor held by an active pod. */
-export function firstPendingIndexes(activePods: KubeObject[], succeeded: Set<number>, count: number, completions: number): number[] {
+export function firstPendingIndexes(activePods: Pod[], succeeded: Set<number>, count: number, completions: number): number[] {
   const taken = new Set(activePods.map(completionIndexOf));
   const out: number[] = [];
   for (let i = 0; i < completions && out.length < count; i++) if (!succeeded.has(i) && !taken.has(i)) out.push(i);
@@ -61,10 +61,10 @@ export function firstPendingIndexes(activePods: KubeObject[], succeeded: Set<num
  * appendDuplicatedIndexPodsForRemoval: active pods with an invalid or out-of-range index, and all
  * but the most valuable pod of each index; returns [toRemove, remaining].
  */
-export function duplicatedIndexPodsForRemoval(pods: KubeObject[], completions: number): [KubeObject[], KubeObject[]] {
-  const rm: KubeObject[] = [];
-  const left: KubeObject[] = [];
-  const byIndex = new Map<number, KubeObject[]>();
+export function duplicatedIndexPodsForRemoval(pods: Pod[], completions: number): [Pod[], Pod[]] {
+  const rm: Pod[] = [];
+  const left: Pod[] = [];
+  const byIndex = new Map<number, Pod[]>();
   for (const p of pods) {
     const ix = completionIndexOf(p);
     if (ix < 0 || ix >= completions) rm.push(p);
@@ -79,21 +79,16 @@ export function duplicatedIndexPodsForRemoval(pods: KubeObject[], completions: n
 }
 
 /** The pod template of one index: annotation, label, hostname and the env var in every container. */
-export function indexedTemplate(template: { metadata?: Record<string, unknown>; spec?: Record<string, unknown> }, jobName: string, index: number): void {
-  const m = (template.metadata ??= {}) as { annotations?: Record<string, string>; labels?: Record<string, string> };
+export function indexedTemplate(template: PodTemplateSpec, jobName: string, index: number): void {
+  const m = (template.metadata ??= {});
   m.annotations = { ...(m.annotations ?? {}), [COMPLETION_INDEX_ANNOTATION]: String(index) };
   m.labels = { ...(m.labels ?? {}), [COMPLETION_INDEX_LABEL]: String(index) };
-  const spec = (template.spec ??= {}) as { hostname?: string; containers?: { env?: { name: string }[] }[]; initContainers?: { env?: { name: string }[] }[] };
+  const spec = (template.spec ??= {});
   spec.hostname = `${jobName}-${index}`;
   for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
     if ((c.env ?? []).some((e) => e.name === COMPLETION_INDEX_ENV)) continue;
-    c.env = [...(c.env ?? []), { name: COMPLETION_INDEX_ENV, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX_ANNOTATION}']` } } } as { name: string }];
+    c.env = [...(c.env ?? []), { name: COMPLETION_INDEX_ENV, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX_ANNOTATION}']` } } }];
   }
-}
-
-interface SuccessPolicyRule {
-  succeededIndexes?: string;
-  succeededCount?: number;
 }
 
 /**
@@ -101,7 +96,7 @@ interface SuccessPolicyRule {
  * least succeededCount of them, or succeededCount indexes at all without a list) declares the Job
  * successful; returns Kubernetes' message, or undefined.
  */
-export function matchSuccessPolicy(policy: { rules?: SuccessPolicyRule[] } | undefined | null, completions: number, succeeded: Set<number>): string | undefined {
+export function matchSuccessPolicy(policy: SuccessPolicy | undefined | null, completions: number, succeeded: Set<number>): string | undefined {
   if (!policy || succeeded.size === 0) return undefined;
   const rules = policy.rules ?? [];
   for (let i = 0; i < rules.length; i++) {
@@ -124,13 +119,13 @@ export function matchSuccessPolicy(policy: { rules?: SuccessPolicyRule[] } | und
 export const INDEX_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-failure-count';
 export const INDEX_IGNORED_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-ignored-failure-count';
 
-function countAnnotation(pod: KubeObject, key: string): number {
-  const v = meta(pod).annotations?.[key];
+function countAnnotation(pod: Pod, key: string): number {
+  const v = annotationsOf(pod)[key];
   if (v === undefined || !/^\d+$/.test(v)) return 0;
   return Number(v);
 }
 
 /** getIndexFailureCount: the failures of the pod's index before this pod. */
-export const indexFailureCount = (pod: KubeObject): number => countAnnotation(pod, INDEX_FAILURE_COUNT_ANNOTATION);
+export const indexFailureCount = (pod: Pod): number => countAnnotation(pod, INDEX_FAILURE_COUNT_ANNOTATION);
 /** getIndexAbsoluteFailureCount: counted and ignored failures before this pod. */
-export const indexAbsoluteFailureCount = (pod: KubeObject): number => indexFailureCount(pod) + countAnnotation(pod, INDEX_IGNORED_FAILURE_COUNT_ANNOTATION);
+export const indexAbsoluteFailureCount = (pod: Pod): number => indexFailureCount(pod) + countAnnotation(pod, INDEX_IGNORED_FAILURE_COUNT_ANNOTATION);

@@ -1,25 +1,10 @@
 // spec.podFailurePolicy (pkg/controller/job/pod_failure_policy.go): the first rule matching a
 // failed pod's container exit codes or pod conditions decides whether the Job fails at once
 // (FailJob), the failure is not counted towards backoffLimit (Ignore) or counted (Count).
-import type { KubeObject } from '../../client/types.js';
-import { meta } from '../common/objects.js';
+import { nameOf, namespaceOf } from '../../api/meta/object.js';
+import type { ContainerStatus, Job, Pod, PodFailurePolicyOnExitCodesRequirement } from '../../api/types.js';
 import { isPodFailed } from './pods.js';
 import { jobSpec } from './spec.js';
-
-interface OnExitCodes {
-  containerName?: string;
-  operator?: string;
-  values?: number[];
-}
-interface Rule {
-  action?: string;
-  onExitCodes?: OnExitCodes;
-  onPodConditions?: { type?: string; status?: string }[];
-}
-interface ContainerStatus {
-  name?: string;
-  state?: { terminated?: { exitCode?: number } };
-}
 
 export interface PolicyMatch {
   /** FailJob's message. */
@@ -29,7 +14,7 @@ export interface PolicyMatch {
   action?: string;
 }
 
-function matchingContainer(statuses: ContainerStatus[], req: OnExitCodes): ContainerStatus | undefined {
+function matchingContainer(statuses: ContainerStatus[], req: PodFailurePolicyOnExitCodesRequirement): ContainerStatus | undefined {
   for (const cs of statuses) {
     const t = cs.state?.terminated;
     if (!t) continue;
@@ -43,11 +28,11 @@ function matchingContainer(statuses: ContainerStatus[], req: OnExitCodes): Conta
 }
 
 /** matchPodFailurePolicy. */
-export function matchPodFailurePolicy(job: KubeObject, pod: KubeObject): PolicyMatch {
-  const policy = jobSpec(job).podFailurePolicy as { rules?: Rule[] } | undefined | null;
+export function matchPodFailurePolicy(job: Job, pod: Pod): PolicyMatch {
+  const policy = jobSpec(job).podFailurePolicy;
   if (!policy) return { countFailed: true };
-  const st = (pod.status ?? {}) as { containerStatuses?: ContainerStatus[]; initContainerStatuses?: ContainerStatus[]; conditions?: { type?: string; status?: string }[] };
-  const m = meta(pod);
+  const st = pod.status ?? {};
+  const podKey = `${namespaceOf(pod)}/${nameOf(pod)}`;
   const rules = policy.rules ?? [];
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i]!;
@@ -55,11 +40,12 @@ export function matchPodFailurePolicy(job: KubeObject, pod: KubeObject): PolicyM
     if (rule.onExitCodes) {
       const cs = matchingContainer(st.containerStatuses ?? [], rule.onExitCodes) ?? matchingContainer(st.initContainerStatuses ?? [], rule.onExitCodes);
       if (!cs) continue;
-      failMsg = `Container ${cs.name} for pod ${m.namespace}/${m.name} failed with exit code ${cs.state!.terminated!.exitCode} matching FailJob rule at index ${i}`;
+      failMsg = `Container ${cs.name} for pod ${podKey} failed with exit code ${cs.state!.terminated!.exitCode} matching FailJob rule at index ${i}`;
     } else if (rule.onPodConditions) {
-      const cond = (st.conditions ?? []).find((c) => rule.onPodConditions!.some((p) => p.type === c.type && (p.status ?? 'True') === c.status));
+      const patterns = rule.onPodConditions;
+      const cond = (st.conditions ?? []).find((c) => patterns.some((p) => p.type === c.type && (p.status ?? 'True') === c.status));
       if (!cond) continue;
-      failMsg = `Pod ${m.namespace}/${m.name} has condition ${cond.type} matching FailJob rule at index ${i}`;
+      failMsg = `Pod ${podKey} has condition ${cond.type} matching FailJob rule at index ${i}`;
     } else continue;
     switch (rule.action) {
       case 'Ignore':
@@ -77,7 +63,7 @@ export function matchPodFailurePolicy(job: KubeObject, pod: KubeObject): PolicyM
 }
 
 /** getFailJobMessage: the FailJob message of the first failed pod a FailJob rule matches. */
-export function failJobMessage(job: KubeObject, pods: KubeObject[]): string | undefined {
+export function failJobMessage(job: Job, pods: Pod[]): string | undefined {
   if (!jobSpec(job).podFailurePolicy) return undefined;
   for (const p of pods) {
     if (!isPodFailed(p, job)) continue;

@@ -1,57 +1,29 @@
 // A Job's spec and status as the controller reads them, with the API's defaults.
+import type { Job, JobSpec, JobStatus } from '../../api/types.js';
 import type { KubeObject } from '../../client/types.js';
-import type { JobCondition } from '../common/jobs.js';
 
-export interface JobSpec {
-  parallelism?: number;
-  completions?: number | null;
-  activeDeadlineSeconds?: number;
-  backoffLimit?: number;
-  suspend?: boolean;
-  completionMode?: string;
-  podReplacementPolicy?: string;
-  podFailurePolicy?: unknown;
-  manualSelector?: boolean;
-  selector?: unknown;
-  template?: { metadata?: Record<string, unknown>; spec?: Record<string, unknown> };
-  managedBy?: string;
-  backoffLimitPerIndex?: number;
-  maxFailedIndexes?: number;
-  successPolicy?: { rules?: { succeededIndexes?: string; succeededCount?: number }[] } | null;
-}
+// Informers and the API hand objects over as JSON the API server validated against the schema
+// api/types.ts is derived from: this is the one place that JSON becomes a typed Job.
+export const asJob = (o: KubeObject): Job => o as Job;
 
-export interface JobStatus {
-  conditions?: JobCondition[];
-  startTime?: string;
-  completionTime?: string;
-  active?: number;
-  succeeded?: number;
-  failed?: number;
-  ready?: number;
-  terminating?: number;
-  completedIndexes?: string;
-  failedIndexes?: string;
-  uncountedTerminatedPods?: { succeeded?: string[]; failed?: string[] };
-}
-
-export const jobSpec = (job: KubeObject): JobSpec => (job.spec ?? {}) as JobSpec;
-export function jobStatus(job: KubeObject): JobStatus {
+export const jobSpec = (job: Job): JobSpec => job.spec ?? {};
+export function jobStatus(job: Job): JobStatus {
   job.status ??= {};
-  return job.status as JobStatus;
+  return job.status;
 }
 
-export const parallelismOf = (job: KubeObject): number => jobSpec(job).parallelism ?? 1;
+export const parallelismOf = (job: Job): number => jobSpec(job).parallelism ?? 1;
 /** backoffLimit with the API's default: 6, or MaxInt32 with backoffLimitPerIndex. */
-export const backoffLimitOf = (job: KubeObject): number => jobSpec(job).backoffLimit ?? (typeof jobSpec(job).backoffLimitPerIndex === 'number' ? 2147483647 : 6);
-export const completionsOf = (job: KubeObject): number | undefined => {
+export const backoffLimitOf = (job: Job): number => jobSpec(job).backoffLimit ?? (typeof jobSpec(job).backoffLimitPerIndex === 'number' ? 2147483647 : 6);
+export const completionsOf = (job: Job): number | undefined => {
   const c = jobSpec(job).completions;
   return typeof c === 'number' ? c : undefined;
 };
-export const jobSuspended = (job: KubeObject): boolean => jobSpec(job).suspend === true;
-export const isIndexedJob = (job: KubeObject): boolean => jobSpec(job).completionMode === 'Indexed';
+export const jobSuspended = (job: Job): boolean => jobSpec(job).suspend === true;
+export const isIndexedJob = (job: Job): boolean => jobSpec(job).completionMode === 'Indexed';
 
 /** onlyReplaceFailedPods: podReplacementPolicy Failed, or a pod failure policy. */
-export function onlyReplaceFailedPods(job: KubeObject): boolean {
+export function onlyReplaceFailedPods(job: Job): boolean {
   const s = jobSpec(job);
   return s.podReplacementPolicy === 'Failed' || (s.podFailurePolicy !== undefined && s.podFailurePolicy !== null);
 }

@@ -1,7 +1,6 @@
 // The Job controller's per-sync state and the pure helpers of its sync (pkg/controller/job).
-import type { KubeObject } from '../../client/types.js';
-import type { JobCondition } from '../common/jobs.js';
-import { meta } from '../common/objects.js';
+import { uidOf } from '../../api/meta/object.js';
+import type { Job, JobCondition, Pod, PodTemplateSpec } from '../../api/types.js';
 import { comparePodsForDeletion } from '../common/pods.js';
 import { podFinishedTime, type BackoffRecord } from './backoff.js';
 import {
@@ -19,9 +18,9 @@ import { hasTrackingFinalizer } from './tracking-finalizer.js';
 
 export interface SyncCtx {
   key: string;
-  job: KubeObject;
-  pods: KubeObject[];
-  activePods: KubeObject[];
+  job: Job;
+  pods: Pod[];
+  activePods: Pod[];
   ready: number;
   terminating: number;
   uncountedSucceeded: Set<string>;
@@ -36,26 +35,22 @@ export interface SyncCtx {
   succeededIndexes: Set<number>;
   /** backoffLimitPerIndex: the failed indexes, and per index the failed pod a new pod replaces. */
   failedIndexes?: Set<number>;
-  delayedDeletion?: Map<number, KubeObject>;
+  delayedDeletion?: Map<number, Pod>;
 }
 
-export const perIndexLimit = (job: KubeObject): number | undefined => {
+export const perIndexLimit = (job: Job): number | undefined => {
   const v = jobSpec(job).backoffLimitPerIndex;
   return isIndexedJob(job) && typeof v === 'number' ? v : undefined;
 };
-
-export const uidOf = (o: KubeObject): string => String(meta(o).uid ?? '');
-export const nsOf = (o: KubeObject): string => String(meta(o).namespace ?? '');
 
 export function isNamespaceTerminating(e: unknown): boolean {
   const causes = ((e as { status?: { details?: { causes?: { type?: string }[] } } })?.status?.details?.causes ?? []) as { type?: string }[];
   return causes.some((c) => c.type === 'NamespaceTerminating');
 }
 
-
 /** activePodsForRemoval: for Indexed jobs first the pods of bad or duplicated indexes, then the least valuable. */
-export function activePodsForRemoval(job: KubeObject, pods: KubeObject[], count: number): KubeObject[] {
-  let rm: KubeObject[] = [];
+export function activePodsForRemoval(job: Job, pods: Pod[], count: number): Pod[] {
+  let rm: Pod[] = [];
   let left = pods;
   if (isIndexedJob(job)) [rm, left] = duplicatedIndexPodsForRemoval(pods, completionsOf(job) ?? 0);
   if (rm.length < count) rm = [...rm, ...[...left].sort((a, b) => comparePodsForDeletion(a, b)).slice(0, count - rm.length)];
@@ -63,14 +58,14 @@ export function activePodsForRemoval(job: KubeObject, pods: KubeObject[], count:
 }
 
 /** pastBackoffLimitOnFailure: with restartPolicy OnFailure, container restarts count as failures. */
-export function pastBackoffLimitOnFailure(job: KubeObject, pods: KubeObject[]): boolean {
-  const rp = (jobSpec(job).template?.spec as { restartPolicy?: string } | undefined)?.restartPolicy;
+export function pastBackoffLimitOnFailure(job: Job, pods: Pod[]): boolean {
+  const rp = jobSpec(job).template?.spec?.restartPolicy;
   if (rp !== 'OnFailure') return false;
   let restarts = 0;
   for (const p of pods) {
     const phase = podPhaseOf(p);
     if (phase !== 'Running' && phase !== 'Pending') continue;
-    const st = (p.status ?? {}) as { initContainerStatuses?: { restartCount?: number }[]; containerStatuses?: { restartCount?: number }[] };
+    const st = p.status ?? {};
     for (const cs of [...(st.initContainerStatuses ?? []), ...(st.containerStatuses ?? [])]) restarts += cs.restartCount ?? 0;
   }
   const limit = backoffLimitOf(job);
@@ -78,7 +73,7 @@ export function pastBackoffLimitOnFailure(job: KubeObject, pods: KubeObject[]): 
 }
 
 /** cleanUncountedPodsWithoutFinalizers: uncounted pods whose finalizer is gone are counted. */
-export function cleanUncountedPodsWithoutFinalizers(job: KubeObject, uidsWithFinalizer: Set<string>): boolean {
+export function cleanUncountedPodsWithoutFinalizers(job: Job, uidsWithFinalizer: Set<string>): boolean {
   const st = jobStatus(job);
   const unc = (st.uncountedTerminatedPods ??= {});
   let updated = false;
@@ -97,12 +92,8 @@ export function cleanUncountedPodsWithoutFinalizers(job: KubeObject, uidsWithFin
   return updated;
 }
 
-export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 /** isIndexFailed: a failed pod whose index used up its backoffLimitPerIndex (or a FailIndex rule matched). */
-export function isIndexFailed(job: KubeObject, pod: KubeObject, limit: number): boolean {
+export function isIndexFailed(job: Job, pod: Pod, limit: number): boolean {
   if (!isPodFailed(pod, job)) return false;
   const m = matchPodFailurePolicy(job, pod);
   if (m.action === 'FailIndex') return true;
@@ -110,9 +101,9 @@ export function isIndexFailed(job: KubeObject, pod: KubeObject, limit: number): 
 }
 
 /** getPodsWithDelayedDeletionPerIndex: per pending index, its latest failed pod still holding the finalizer. */
-export function podsWithDelayedDeletionPerIndex(c: SyncCtx, completions: number): Map<number, KubeObject> {
+export function podsWithDelayedDeletionPerIndex(c: SyncCtx, completions: number): Map<number, Pod> {
   const active = new Set(c.activePods.map(completionIndexOf));
-  const out = new Map<number, KubeObject>();
+  const out = new Map<number, Pod>();
   for (const p of c.pods) {
     if (!hasTrackingFinalizer(p) || c.expectedRmFinalizers.has(uidOf(p)) || !isPodFailed(p, c.job)) continue;
     const ix = completionIndexOf(p);
@@ -124,7 +115,7 @@ export function podsWithDelayedDeletionPerIndex(c: SyncCtx, completions: number)
 }
 
 /** addIndexFailureCountAnnotation: the replaced pod's counts plus its own failure. */
-export function addIndexFailureCounts(template: { metadata?: Record<string, unknown> }, job: KubeObject, replaced: KubeObject | undefined): void {
+export function addIndexFailureCounts(template: PodTemplateSpec, job: Job, replaced: Pod | undefined): void {
   let failures = 0;
   let ignored = 0;
   if (replaced) {
@@ -133,7 +124,8 @@ export function addIndexFailureCounts(template: { metadata?: Record<string, unkn
     if (matchPodFailurePolicy(job, replaced).countFailed) failures++;
     else ignored++;
   }
-  const m = (template.metadata ??= {}) as { annotations?: Record<string, string> };
-  m.annotations = { ...(m.annotations ?? {}), [INDEX_FAILURE_COUNT_ANNOTATION]: String(failures) };
-  if (ignored > 0) m.annotations[INDEX_IGNORED_FAILURE_COUNT_ANNOTATION] = String(ignored);
+  const m = (template.metadata ??= {});
+  const annotations: Record<string, string> = { ...(m.annotations ?? {}), [INDEX_FAILURE_COUNT_ANNOTATION]: String(failures) };
+  if (ignored > 0) annotations[INDEX_IGNORED_FAILURE_COUNT_ANNOTATION] = String(ignored);
+  m.annotations = annotations;
 }

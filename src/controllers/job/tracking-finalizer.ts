@@ -1,15 +1,15 @@
 // The batch.kubernetes.io/job-tracking finalizer: a finished pod keeps it until the Job's status
 // has counted it, and the controller remembers the removals it issued until it sees them.
-import type { KubeObject } from '../../client/types.js';
-import { meta } from '../common/objects.js';
+import { hasFinalizer } from '../../api/meta/object.js';
+import type { Pod } from '../../api/types.js';
 
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
 
-export function hasTrackingFinalizer(pod: KubeObject): boolean {
-  return (meta(pod).finalizers ?? []).includes(JOB_TRACKING_FINALIZER);
+export function hasTrackingFinalizer(pod: Pod): boolean {
+  return hasFinalizer(pod, JOB_TRACKING_FINALIZER);
 }
 
-export function removeTrackingFinalizerPatch(pod: KubeObject): unknown {
+export function removeTrackingFinalizerPatch(pod: Pod): unknown {
   if (!hasTrackingFinalizer(pod)) return undefined;
   return { metadata: { [`$deleteFromPrimitiveList/finalizers`]: [JOB_TRACKING_FINALIZER] } };
 }

@@ -12,8 +12,8 @@ import { LabelSelector } from '../../machinery/selectors/index.js';
 import { claimCandidates, claimObjects, newControllerRef, recheckOwner } from '../common/controller-ref.js';
 import { ControllerExpectations } from '../common/expectations.js';
 import { isConflict, isNotFound } from '../../client/errors.js';
-import { keyOf, splitKey } from '../../client/cache.js';
-import { deepCopy, unwrapTombstone } from '../common/objects.js';
+import { keyOf, objectOf, splitKey } from '../../client/cache.js';
+import { deepCopy } from '../common/objects.js';
 import { rfc3339 } from '../common/time.js';
 import { filterActivePods, isPodAvailable, isPodReady, podsToDelete } from '../common/pods.js';
 import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
@@ -75,7 +75,7 @@ export class ReplicaSetController implements Controller {
   }
 
   private deleteRS(obj: KubeObject | Tombstone): void {
-    const rs = unwrapTombstone(obj);
+    const rs = objectOf(obj);
     const key = keyOf(rs);
     this.expectations.delete(key);
     this.queue.add(key);
@@ -147,7 +147,7 @@ export class ReplicaSetController implements Controller {
   }
 
   private deletePod(obj: KubeObject | Tombstone): void {
-    const pod = unwrapTombstone(obj);
+    const pod = objectOf(obj);
     const ref = controllerRefOf(pod);
     if (!ref) return;
     const rs = this.resolveControllerRef(namespaceOf(pod), ref);

@@ -3,13 +3,11 @@
 // labels AND matchFields on metadata.name; terms are ORed; an empty term matches nothing), as
 // Kubernetes' v1helper and nodeaffinity packages define them.
 
-export interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-  tolerationSeconds?: number;
-}
+import type { NodeSelectorRequirement, NodeSelectorTerm, Taint as ApiTaint, Toleration } from '../../api/types.js';
+
+// Tolerations and node selector terms are read as the schema types them (fields may be null in
+// JSON), so pods' specs reach these matchers as they are.
+export type { NodeSelectorRequirement, NodeSelectorTerm, Toleration };
 
 export interface Taint {
   key: string;
@@ -18,23 +16,12 @@ export interface Taint {
 }
 
 /** Toleration.ToleratesTaint: an empty effect or key matches any; operator Exists ignores the value. */
-export function toleratesTaint(t: Toleration, taint: Taint): boolean {
+export function toleratesTaint(t: Toleration, taint: Taint | ApiTaint): boolean {
   if (t.effect && t.effect !== taint.effect) return false;
   if (t.key && t.key !== taint.key) return false;
   const op = t.operator || 'Equal';
   if (op === 'Exists') return true;
   return op === 'Equal' && (t.value ?? '') === (taint.value ?? '');
-}
-
-export interface NodeSelectorRequirement {
-  key?: string;
-  operator?: string;
-  values?: string[];
-}
-
-export interface NodeSelectorTerm {
-  matchExpressions?: NodeSelectorRequirement[];
-  matchFields?: NodeSelectorRequirement[];
 }
 
 function requirementMatches(r: NodeSelectorRequirement, value: string | undefined): boolean {
@@ -76,7 +63,7 @@ export function compileNodeSelectorTerm(term: NodeSelectorTerm): NodeMatcher {
 }
 
 /** Any of the terms (nodeSelectorTerms are ORed); no terms match nothing. */
-export function compileNodeSelectorTerms(terms: NodeSelectorTerm[] | undefined): NodeMatcher {
+export function compileNodeSelectorTerms(terms: NodeSelectorTerm[] | null | undefined): NodeMatcher {
   const ms = (terms ?? []).map(compileNodeSelectorTerm);
   return (labels, name) => ms.some((m) => m(labels, name));
 }
