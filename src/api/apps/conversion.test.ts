@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { extensionsV1beta1Conversion } from '../extensions/conversion.js';
 import { extensionsKinds } from '../extensions/kinds.js';
 import type { KubeObject } from '../schema/kind.js';
-import { applyDefaults, deepFreeze, readVector, roundTripFailures, versionsOf } from '../workloads/testing.js';
+import { applyDefaults, deepFreeze, readVector, roundTripFailures, versionsOf } from '../round-trip.testutil.js';
 import { appsV1beta1Conversion, appsV1beta2Conversion, DEPRECATED_ROLLBACK_TO, DEPRECATED_TEMPLATE_GENERATION } from './conversion.js';
 import { appsKinds } from './kinds.js';
 

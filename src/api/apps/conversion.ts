@@ -5,8 +5,8 @@
 // - `deprecated.deployment.rollback.to`: the revision of spec.rollbackTo (present iff rollbackTo is);
 // - `deprecated.daemonset.template.generation`: spec.templateGeneration.
 // apps/v1beta2 has the same fields as apps/v1, so it keeps those annotations as they are.
-import { conversion, type Conversion, type ConversionSteps } from '../workloads/conversion.js';
-import { annotation, child, isNil, isObj, parseInt64, removeAnnotation, setAnnotation, type Obj } from '../workloads/json.js';
+import { conversion, type Conversion, type ConversionSteps } from '../conversion/hub-and-spoke.js';
+import { annotation, child, isNil, isObj, parseInt64, removeAnnotation, setAnnotation, type Obj } from '../go-json.js';
 
 export const HUB = 'apps/v1';
 export const DEPRECATED_ROLLBACK_TO = 'deprecated.deployment.rollback.to';

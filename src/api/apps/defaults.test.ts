@@ -7,8 +7,8 @@ import { PodTemplateSpec } from '../core/v1/pod.js';
 import { extensionsV1beta1Defaults } from '../extensions/defaults.js';
 import type { StructType } from '../schema/dsl.js';
 import type { KubeObject } from '../schema/kind.js';
-import { KUBERNETES_1_26, KUBERNETES_1_34 } from '../workloads/features.js';
-import { canonicalQuantities, goNormalize, readVector } from '../workloads/testing.js';
+import { KUBERNETES_1_26, KUBERNETES_1_34 } from '../features.js';
+import { canonicalQuantities, goNormalize, readVector } from '../round-trip.testutil.js';
 import { appsV1beta1Defaults, appsV1beta2Defaults, appsV1Defaults, type Defaulter } from './defaults.js';
 import * as v1 from './v1.js';
 

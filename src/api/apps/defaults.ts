@@ -12,8 +12,8 @@
 // | StatefulSet updateStrategy.type | RollingUpdate (partition 0) | OnDelete | - |
 import { defaultPersistentVolumeClaimSpec, defaultPodTemplateSpec } from '../core/v1/defaults.js';
 import type { KubeObject } from '../schema/kind.js';
-import { KUBERNETES_1_34, type WorkloadFeatures } from '../workloads/features.js';
-import { child, defaultSelectorAndLabelsFromTemplate, isObj, objects, orDefault, unset, type Obj } from '../workloads/json.js';
+import { KUBERNETES_1_34, type WorkloadFeatures } from '../features.js';
+import { child, defaultSelectorAndLabelsFromTemplate, isObj, objects, orDefault, unset, type Obj } from '../go-json.js';
 
 export type Defaulter = (obj: KubeObject, features?: WorkloadFeatures) => void;
 

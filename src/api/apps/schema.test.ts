@@ -13,7 +13,7 @@ import {
   readVectorBytes,
   unwrapEnvelope,
   versionsOf,
-} from '../workloads/testing.js';
+} from '../round-trip.testutil.js';
 import { reachableStructs, undeclared } from '../vectors.testutil.js';
 import { appsKinds } from './kinds.js';
 import * as v1 from './v1.js';

@@ -7,7 +7,7 @@ import { convertPodSpecAliases } from '../core/v1/defaults.js';
 import { PodTemplateSpec } from '../core/v1/pod.js';
 import type { StructType } from '../schema/dsl.js';
 import type { KubeObject } from '../schema/kind.js';
-import { KUBERNETES_1_26, KUBERNETES_1_34 } from '../workloads/features.js';
+import { KUBERNETES_1_26, KUBERNETES_1_34 } from '../features.js';
 import {
   applyDefaults,
   canonicalQuantities,
@@ -20,7 +20,7 @@ import {
   roundTripFailures,
   unwrapEnvelope,
   versionsOf,
-} from '../workloads/testing.js';
+} from '../round-trip.testutil.js';
 import { reachableStructs, undeclared } from '../vectors.testutil.js';
 import { batchV2alpha1Conversion } from './conversion.js';
 import { batchV1beta1Defaults, batchV1Defaults, batchV2alpha1Defaults } from './defaults.js';

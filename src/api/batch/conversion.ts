@@ -1,8 +1,8 @@
 // Conversion of CronJob between batch/v1 (the hub) and batch/v1beta1 (same fields) and
 // batch/v2alpha1 (no spec.timeZone, no status.lastSuccessfulTime: lost when read in v2alpha1, as
 // in Kubernetes, where that version predates both fields).
-import { conversion } from '../workloads/conversion.js';
-import { isObj } from '../workloads/json.js';
+import { conversion } from '../conversion/hub-and-spoke.js';
+import { isObj } from '../go-json.js';
 
 const HUB = 'batch/v1';
 

@@ -8,8 +8,8 @@
 // | successfulJobsHistoryLimit / failedJobsHistoryLimit | 3 / 1 | 3 / 1 | unset |
 import { defaultPodTemplateSpec } from '../core/v1/defaults.js';
 import type { KubeObject } from '../schema/kind.js';
-import { KUBERNETES_1_34, type WorkloadFeatures } from '../workloads/features.js';
-import { child, isNil, isObj, objects, orDefault, unset, type Obj } from '../workloads/json.js';
+import { KUBERNETES_1_34, type WorkloadFeatures } from '../features.js';
+import { child, isNil, isObj, objects, orDefault, unset, type Obj } from '../go-json.js';
 
 const MAX_INT32 = 2147483647;
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { undeclared } from '../vectors.testutil.js';
-import { goNormalize, protoProblems, readVector, readVectorBytes, unwrapEnvelope } from '../workloads/testing.js';
+import { goNormalize, protoProblems, readVector, readVectorBytes, unwrapEnvelope } from '../round-trip.testutil.js';
 import { coordinationKinds } from './kinds.js';
 import { Lease } from './v1.js';
 

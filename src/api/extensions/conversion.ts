@@ -2,7 +2,7 @@
 // spec.rollbackTo and DaemonSet spec.templateGeneration live in apps/v1 annotations (see
 // ../apps/conversion.ts); ReplicaSet differs only in apiVersion.
 import { HUB, rollbackToSteps, templateGenerationSteps } from '../apps/conversion.js';
-import { conversion } from '../workloads/conversion.js';
+import { conversion } from '../conversion/hub-and-spoke.js';
 
 const V = 'extensions/v1beta1';
 

@@ -1,6 +1,6 @@
-// Small helpers for defaulting and converting workload objects as plain JSON, with Go's view of
-// absence: a nil pointer, a missing key and an explicit `null` are the same thing.
-import type { KubeObject } from '../schema/kind.js';
+// Small helpers for defaulting and converting objects as plain JSON, with Go's view of absence:
+// a nil pointer, a missing key and an explicit `null` are the same thing.
+import type { KubeObject } from './schema/kind.js';
 
 export type Obj = Record<string, unknown>;
 

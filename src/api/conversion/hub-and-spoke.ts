@@ -2,7 +2,7 @@
 // version (the hub) only. Each converter deep-copies its input (conversions must not mutate it),
 // sets apiVersion, and applies the version's own steps to the copy.
 import type { KubeObject } from '../schema/kind.js';
-import { clone, type Obj } from './json.js';
+import { clone, type Obj } from '../go-json.js';
 
 export interface Conversion {
   toHub(obj: KubeObject): KubeObject;

@@ -2,11 +2,11 @@
 // storage versions, names, discovery facts, subresources, conversion functions.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { appsKinds } from '../apps/kinds.js';
-import { batchKinds } from '../batch/kinds.js';
-import { coordinationKinds } from '../coordination/kinds.js';
-import { extensionsKinds } from '../extensions/kinds.js';
-import type { KindVersion } from '../schema/kind.js';
+import { appsKinds } from './apps/kinds.js';
+import { batchKinds } from './batch/kinds.js';
+import { coordinationKinds } from './coordination/kinds.js';
+import { extensionsKinds } from './extensions/kinds.js';
+import type { KindVersion } from './schema/kind.js';
 
 const all: KindVersion[] = [...appsKinds, ...extensionsKinds, ...batchKinds, ...coordinationKinds];
 const gv = (k: KindVersion) => `${k.group}/${k.version}`;

@@ -2,12 +2,12 @@
 // golden vectors, a schema walker over protobuf (the JSON one is ../vectors.testutil.ts's), Go's
 // JSON view of a value, and the hub-and-spoke round trip. Used by the *.test.ts files beside each group; not a test itself.
 import { readFileSync } from 'node:fs';
-import { canonicalQuantity } from '../meta/quantity.js';
-import type { Field, StructType, Type } from '../schema/dsl.js';
-import type { KindVersion, KubeObject } from '../schema/kind.js';
+import { canonicalQuantity } from './meta/quantity.js';
+import type { Field, StructType, Type } from './schema/dsl.js';
+import type { KindVersion, KubeObject } from './schema/kind.js';
 import type { WorkloadFeatures } from './features.js';
-import { clone, isObj, type Obj } from './json.js';
-import { TESTDATA } from '../../../test/support/vectors.js';
+import { clone, isObj, type Obj } from './go-json.js';
+import { TESTDATA } from '../../test/support/vectors.js';
 
 export const VECTORS = `${TESTDATA}/objects/`;
 
