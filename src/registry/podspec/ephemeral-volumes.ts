@@ -6,8 +6,8 @@ import { child, isObj, key, obj, optStr, strs, validateAnnotations, validateLabe
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { goQuote } from '../../machinery/validation/go-syntax.js';
 import { nameIsDNSSubdomain } from '../../machinery/validation/names.js';
+import { optStruct, struct } from '../../machinery/validation/structs.js';
 import { quantityString } from './resource-names.js';
-import { optStruct, struct } from './structs.js';
 
 const supportedAccessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 

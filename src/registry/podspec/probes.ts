@@ -4,7 +4,7 @@ import type { Container, Probe } from '../../api/types.js';
 import { child, nonEmpty, num, objs, optNum, optObj, str, validateNonnegativeField, type Obj } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { isHTTPHeaderName, isValidPortName, isValidPortNum } from '../../machinery/validation/names.js';
-import { optStruct } from './structs.js';
+import { optStruct } from '../../machinery/validation/structs.js';
 
 function validatePortNumOrName(port: unknown, path: string): FieldError[] {
   if (typeof port === 'number') return isValidPortNum(port).map((msg) => fieldError.invalid(path, port, msg));

@@ -6,12 +6,12 @@ import type { Volume } from '../../api/types.js';
 import { bool, child, index, isObj, key, nonEmpty, num, obj, objs, optNum, optObj, optStr, str, strs, type Obj } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { byteLength, inclusiveRangeError, isDNS1123Subdomain, nameIsDNSSubdomain } from '../../machinery/validation/names.js';
+import { optStruct, structs } from '../../machinery/validation/structs.js';
 import { validateEphemeralVolumeSource } from './ephemeral-volumes.js';
 import { dns1123Label } from './name-errors.js';
 import type { PodValidationOptions } from './options.js';
 import { validateLocalDescendingPath, validatePathNoBacksteps } from './paths.js';
 import { validatePullPolicy } from './pull-policy.js';
-import { optStruct, structs } from './structs.js';
 import { validateDownwardAPIVolumeFile, validateKeyToPath, validateMode, validateProjectedSources } from './volume-projections.js';
 
 /** The volumes that validated, by name: what volume mounts and devices may refer to. */
