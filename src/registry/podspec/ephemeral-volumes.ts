@@ -25,7 +25,7 @@ function validatePersistentVolumeClaimSpec(spec: PersistentVolumeClaimSpec, path
     else if (supportedAccessModes.includes(mode)) other = true;
   }
   if (rwop && other) errs.push(fieldError.forbidden(child(path, 'accessModes'), 'may not use ReadWriteOncePod with other access modes'));
-  const requests = obj(obj(spec.resources).requests);
+  const requests = obj(struct(spec.resources).requests);
   const storagePath = key(child(path, 'resources'), 'storage');
   if (!Object.prototype.hasOwnProperty.call(requests, 'storage')) errs.push(fieldError.required(storagePath));
   else {
