@@ -1,6 +1,7 @@
 // The building blocks every kind's validation uses: field paths, Go-style reads of JSON values,
 // labels and annotations, label selectors (validation and matching), non-negative and immutable
-// fields, and apimachinery's semantic equality.
+// fields, and apimachinery's semantic equality. structs.ts reads a struct, pointer or list of
+// structs as its schema type (api/types.ts); its fields are then read with the readers here.
 import { fieldError, type FieldError } from './field-errors.js';
 import { goLabelSelector, goStringMap, rawError } from './go-syntax.js';
 import { byteLength, isQualifiedName, isValidLabelValue } from './names.js';

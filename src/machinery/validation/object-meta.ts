@@ -1,10 +1,13 @@
 // ObjectMeta validation on create and update: apimachinery's ValidateObjectMeta /
 // ValidateObjectMetaUpdate plus what k8s.io/kubernetes' core validation adds to them (finalizer
 // names must be qualified or one of the standard ones). Messages and field paths are Kubernetes'.
-import { child, FieldImmutableErrorMsg, index, isObj, obj, objs, semanticEqual, str, strs, validateAnnotations, validateLabels, validateNonnegativeField, type Obj } from './common.js';
+import { metadataOf, type MetaObject } from '../../api/meta/object.js';
+import type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from '../../api/types.js';
+import { child, FieldImmutableErrorMsg, index, num, semanticEqual, str, strs, validateAnnotations, validateLabels, validateNonnegativeField } from './common.js';
 import { fieldError, type FieldError } from './field-errors.js';
 import { goPointer, goQuote, goString, goStruct, rawError } from './go-syntax.js';
 import { byteLength, isQualifiedName, nameIsDNSSubdomain, validateNamespaceName, type NameValidator } from './names.js';
+import { structs } from './structs.js';
 
 export interface ObjectMetaOptions {
   /** Namespaced kinds require metadata.namespace; cluster-scoped ones forbid it. */
@@ -54,7 +57,7 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
   return { group: '', version: '' };
 }
 
-function goOwnerReference(ref: Obj): string {
+function goOwnerReference(ref: OwnerReference): string {
   return goStruct('v1.OwnerReference', [
     ['APIVersion', goString(ref.apiVersion)],
     ['Kind', goString(ref.kind)],
@@ -66,10 +69,10 @@ function goOwnerReference(ref: Obj): string {
 }
 
 /** ValidateOwnerReferences: apiVersion, kind, name and uid set; no Event owners; at most one controller. */
-export function validateOwnerReferences(refs: unknown, path: string): FieldError[] {
+export function validateOwnerReferences(refs: readonly OwnerReference[] | null | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   let firstController = '';
-  const all = objs(refs);
+  const all = structs(refs);
   for (const ref of all) {
     const { group, version } = parseGroupVersion(str(ref.apiVersion));
     const kind = str(ref.kind);
@@ -103,9 +106,9 @@ export function validateOwnerReferences(refs: unknown, path: string): FieldError
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 /** ValidateManagedFields: operation, fieldsType, manager and subresource of each entry. */
-export function validateManagedFields(entries: unknown, path: string): FieldError[] {
+export function validateManagedFields(entries: readonly ManagedFieldsEntry[] | null | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  objs(entries).forEach((e, i) => {
+  structs(entries).forEach((e, i) => {
     const p = index(path, i);
     const op = str(e.operation);
     if (op !== 'Apply' && op !== 'Update') errs.push(fieldError.invalid(child(p, 'operation'), op, 'must be `Apply` or `Update`'));
@@ -127,7 +130,7 @@ export function validateManagedFields(entries: unknown, path: string): FieldErro
 }
 
 /** The parts of ObjectMeta validation shared by create and update. */
-function validateMetaCommon(meta: Obj, path: string, finalizerNames: boolean): FieldError[] {
+function validateMetaCommon(meta: ObjectMeta, path: string, finalizerNames: boolean): FieldError[] {
   const errs: FieldError[] = [];
   errs.push(...validateLabels(meta.labels, child(path, 'labels')));
   errs.push(...validateAnnotations(meta.annotations, child(path, 'annotations')));
@@ -139,11 +142,11 @@ function validateMetaCommon(meta: Obj, path: string, finalizerNames: boolean): F
 
 /**
  * ValidateObjectMeta (core's, i.e. apimachinery's plus the kube finalizer-name check) for an object
- * being created: `obj` is the whole object (its `metadata` is validated).
+ * being created: `o` is the whole object (its `metadata` is validated).
  */
-export function validateObjectMeta(o: Obj, opts: ObjectMetaOptions): FieldError[] {
+export function validateObjectMeta(o: MetaObject, opts: ObjectMetaOptions): FieldError[] {
   if (opts.nameValidator === null) return [];
-  const meta = obj(o.metadata);
+  const meta = metadataOf(o);
   const path = opts.path ?? 'metadata';
   const nameFn = opts.nameValidator ?? nameIsDNSSubdomain;
   const errs: FieldError[] = [];
@@ -161,7 +164,7 @@ export function validateObjectMeta(o: Obj, opts: ObjectMetaOptions): FieldError[
   } else if (namespace !== '') {
     errs.push(fieldError.forbidden(child(path, 'namespace'), 'not allowed on this type'));
   }
-  errs.push(...validateNonnegativeField(typeof meta.generation === 'number' ? meta.generation : 0, child(path, 'generation')));
+  errs.push(...validateNonnegativeField(num(meta.generation), child(path, 'generation')));
   errs.push(...validateMetaCommon(meta, path, true));
   strs(meta.finalizers).forEach((f, i) => errs.push(...validateKubeFinalizerName(f, index(child(path, 'finalizers'), i))));
   return errs;
@@ -185,17 +188,16 @@ function validateNoNewFinalizers(newF: string[], oldF: string[], path: string): 
 }
 
 /** ValidateObjectMetaUpdate (core's): immutable identity and timestamps, then the metadata's own rules. */
-export function validateObjectMetaUpdate(newObj: Obj, oldObj: Obj, path = 'metadata'): FieldError[] {
-  const n = obj(newObj.metadata);
-  const o = obj(oldObj.metadata);
+export function validateObjectMetaUpdate(newObj: MetaObject, oldObj: MetaObject, path = 'metadata'): FieldError[] {
+  const n = metadataOf(newObj);
+  const o = metadataOf(oldObj);
   const errs: FieldError[] = [];
-  if (isObj(o) && o.deletionTimestamp !== undefined && o.deletionTimestamp !== null) {
+  if (o.deletionTimestamp !== undefined && o.deletionTimestamp !== null) {
     errs.push(...validateNoNewFinalizers(strs(n.finalizers), strs(o.finalizers), child(path, 'finalizers')));
   }
   if (str(n.resourceVersion) === '') errs.push(fieldError.invalid(child(path, 'resourceVersion'), '', 'must be specified for an update'));
-  const gen = (m: Obj) => (typeof m.generation === 'number' ? m.generation : 0);
-  if (gen(n) < gen(o)) errs.push(fieldError.invalid(child(path, 'generation'), gen(n), 'must not be decremented'));
-  const immutable = (field: string, render: (v: unknown) => string) => {
+  if (num(n.generation) < num(o.generation)) errs.push(fieldError.invalid(child(path, 'generation'), num(n.generation), 'must not be decremented'));
+  const immutable = (field: keyof ObjectMeta & string, render: (v: unknown) => string) => {
     if (!semanticEqual(n[field], o[field])) errs.push(rawError('FieldValueInvalid', child(path, field), render(n[field]), FieldImmutableErrorMsg));
   };
   immutable('name', (v) => goString(v));

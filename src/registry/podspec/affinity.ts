@@ -1,11 +1,13 @@
 // Scheduling constraints: node and pod (anti-)affinity, tolerations (and the taint effects they
 // name), topology spread constraints.
-import { child, index, isObj, num, obj, objs, optNum, optObj, optStr, str, strs, validateLabelName, validateLabelSelector, type Obj } from '../../machinery/validation/common.js';
+import type { Affinity, NodeSelectorRequirement, NodeSelectorTerm, PodAffinity, PodAffinityTerm, PodAntiAffinity, Toleration, TopologySpreadConstraint } from '../../api/types.js';
+import { child, index, num, obj, optNum, optStr, str, strs, validateLabelName, validateLabelSelector } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { isValidLabelValue, nameIsDNSSubdomain, validateNamespaceName } from '../../machinery/validation/names.js';
+import { optStruct, struct, structs } from '../../machinery/validation/structs.js';
 import type { PodValidationOptions } from './options.js';
 
-function validateNodeSelectorRequirement(rq: Obj, allowInvalidValues: boolean, path: string): FieldError[] {
+function validateNodeSelectorRequirement(rq: NodeSelectorRequirement, allowInvalidValues: boolean, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const op = str(rq.operator);
   const values = strs(rq.values);
@@ -34,7 +36,7 @@ function validateNodeSelectorRequirement(rq: Obj, allowInvalidValues: boolean, p
   return errs;
 }
 
-function validateNodeFieldSelectorRequirement(req: Obj, path: string): FieldError[] {
+function validateNodeFieldSelectorRequirement(req: NodeSelectorRequirement, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const op = str(req.operator);
   const values = strs(req.values);
@@ -48,19 +50,19 @@ function validateNodeFieldSelectorRequirement(req: Obj, path: string): FieldErro
   return errs;
 }
 
-function validateNodeSelectorTerm(term: Obj, allowInvalidValues: boolean, path: string): FieldError[] {
+function validateNodeSelectorTerm(term: NodeSelectorTerm, allowInvalidValues: boolean, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  objs(term.matchExpressions).forEach((r, j) => errs.push(...validateNodeSelectorRequirement(r, allowInvalidValues, index(child(path, 'matchExpressions'), j))));
-  objs(term.matchFields).forEach((r, j) => errs.push(...validateNodeFieldSelectorRequirement(r, index(child(path, 'matchFields'), j))));
+  structs(term.matchExpressions).forEach((r, j) => errs.push(...validateNodeSelectorRequirement(r, allowInvalidValues, index(child(path, 'matchExpressions'), j))));
+  structs(term.matchFields).forEach((r, j) => errs.push(...validateNodeFieldSelectorRequirement(r, index(child(path, 'matchFields'), j))));
   return errs;
 }
 
-function validatePodAffinityTerm(term: Obj, allowInvalid: boolean, path: string): FieldError[] {
+function validatePodAffinityTerm(term: PodAffinityTerm, allowInvalid: boolean, path: string): FieldError[] {
   const errs: FieldError[] = [];
   errs.push(...validateLabelSelector(term.labelSelector, child(path, 'labelSelector'), allowInvalid));
   errs.push(...validateLabelSelector(term.namespaceSelector, child(path, 'namespaceSelector'), allowInvalid));
   for (const ns of strs(term.namespaces)) for (const msg of validateNamespaceName(ns, false)) errs.push(fieldError.invalid(child(path, 'namespace'), ns, msg));
-  const selector = optObj(term.labelSelector);
+  const selector = optStruct(term.labelSelector);
   for (const which of ['matchLabelKeys', 'mismatchLabelKeys'] as const) {
     const keys = strs(term[which]);
     if (keys.length === 0) continue;
@@ -78,43 +80,44 @@ function validatePodAffinityTerm(term: Obj, allowInvalid: boolean, path: string)
   return errs;
 }
 
-function validatePodAffinityKind(a: Obj, allowInvalid: boolean, path: string): FieldError[] {
+function validatePodAffinityKind(a: PodAffinity | PodAntiAffinity, allowInvalid: boolean, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  objs(a.requiredDuringSchedulingIgnoredDuringExecution).forEach((t, i) =>
+  structs(a.requiredDuringSchedulingIgnoredDuringExecution).forEach((t, i) =>
     errs.push(...validatePodAffinityTerm(t, allowInvalid, index(child(path, 'requiredDuringSchedulingIgnoredDuringExecution'), i))),
   );
-  objs(a.preferredDuringSchedulingIgnoredDuringExecution).forEach((w, j) => {
+  structs(a.preferredDuringSchedulingIgnoredDuringExecution).forEach((w, j) => {
     const p = index(child(path, 'preferredDuringSchedulingIgnoredDuringExecution'), j);
     const weight = num(w.weight);
     if (weight <= 0 || weight > 100) errs.push(fieldError.invalid(child(p, 'weight'), weight, 'must be in the range 1-100'));
-    errs.push(...validatePodAffinityTerm(obj(w.podAffinityTerm), allowInvalid, child(p, 'podAffinityTerm')));
+    errs.push(...validatePodAffinityTerm(struct(w.podAffinityTerm), allowInvalid, child(p, 'podAffinityTerm')));
   });
   return errs;
 }
 
-export function validateAffinity(affinity: unknown, opts: PodValidationOptions, path: string): FieldError[] {
-  if (!isObj(affinity)) return [];
+export function validateAffinity(affinity: Affinity | null | undefined, opts: PodValidationOptions, path: string): FieldError[] {
+  const a = optStruct(affinity);
+  if (!a) return [];
   const errs: FieldError[] = [];
-  const na = optObj(affinity.nodeAffinity);
+  const na = optStruct(a.nodeAffinity);
   if (na) {
     const np = child(path, 'nodeAffinity');
-    const required = optObj(na.requiredDuringSchedulingIgnoredDuringExecution);
+    const required = optStruct(na.requiredDuringSchedulingIgnoredDuringExecution);
     if (required) {
       const rp = child(np, 'requiredDuringSchedulingIgnoredDuringExecution');
-      const terms = objs(required.nodeSelectorTerms);
+      const terms = structs(required.nodeSelectorTerms);
       if (terms.length === 0) errs.push(fieldError.required(child(rp, 'nodeSelectorTerms'), 'must have at least one node selector term'));
       else terms.forEach((t, i) => errs.push(...validateNodeSelectorTerm(t, false, index(child(rp, 'nodeSelectorTerms'), i))));
     }
-    objs(na.preferredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => {
+    structs(na.preferredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => {
       const p = index(child(np, 'preferredDuringSchedulingIgnoredDuringExecution'), i);
       const weight = num(t.weight);
       if (weight <= 0 || weight > 100) errs.push(fieldError.invalid(child(p, 'weight'), weight, 'must be in the range 1-100'));
-      errs.push(...validateNodeSelectorTerm(obj(t.preference), true, child(p, 'preference')));
+      errs.push(...validateNodeSelectorTerm(struct(t.preference), true, child(p, 'preference')));
     });
   }
-  const pa = optObj(affinity.podAffinity);
+  const pa = optStruct(a.podAffinity);
   if (pa) errs.push(...validatePodAffinityKind(pa, opts.allowInvalidLabelValueInSelector === true, child(path, 'podAffinity')));
-  const paa = optObj(affinity.podAntiAffinity);
+  const paa = optStruct(a.podAntiAffinity);
   if (paa) errs.push(...validatePodAffinityKind(paa, opts.allowInvalidLabelValueInSelector === true, child(path, 'podAntiAffinity')));
   return errs;
 }
@@ -128,9 +131,9 @@ export function validateTaintEffect(effect: string, allowEmpty: boolean, path: s
 }
 
 /** ValidateTolerations. */
-export function validateTolerations(tolerations: unknown, path: string): FieldError[] {
+export function validateTolerations(tolerations: readonly Toleration[] | null | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  objs(tolerations).forEach((t, i) => {
+  structs(tolerations).forEach((t, i) => {
     const p = index(path, i);
     const k = str(t.key);
     const op = str(t.operator);
@@ -154,9 +157,9 @@ export function validateTolerations(tolerations: unknown, path: string): FieldEr
   return errs;
 }
 
-export function validateTopologySpreadConstraints(constraints: unknown, path: string): FieldError[] {
+export function validateTopologySpreadConstraints(constraints: readonly TopologySpreadConstraint[] | null | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const all = objs(constraints);
+  const all = structs(constraints);
   all.forEach((c, i) => {
     const p = index(path, i);
     const maxSkew = num(c.maxSkew);
@@ -173,17 +176,17 @@ export function validateTopologySpreadConstraints(constraints: unknown, path: st
       if (minDomains <= 0) errs.push(fieldError.invalid(child(p, 'minDomains'), minDomains, 'must be greater than zero'));
       if (action !== 'DoNotSchedule') errs.push(fieldError.invalid(child(p, 'minDomains'), minDomains, `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${action}`));
     }
-    for (const policy of ['nodeAffinityPolicy', 'nodeTaintsPolicy']) {
+    for (const policy of ['nodeAffinityPolicy', 'nodeTaintsPolicy'] as const) {
       const v = optStr(c[policy]);
       if (v !== undefined && v !== 'Honor' && v !== 'Ignore') errs.push(fieldError.notSupported(child(p, policy), v, ['Honor', 'Ignore']));
     }
     const matchLabelKeys = strs(c.matchLabelKeys);
     if (matchLabelKeys.length > 0) {
-      const selector = optObj(c.labelSelector);
+      const selector = optStruct(c.labelSelector);
       const selectorKeys = new Set<string>();
       if (selector) {
         for (const k of Object.keys(obj(selector.matchLabels))) selectorKeys.add(k);
-        for (const e of objs(selector.matchExpressions)) selectorKeys.add(str(e.key));
+        for (const e of structs(selector.matchExpressions)) selectorKeys.add(str(e.key));
       } else errs.push(fieldError.forbidden(child(p, 'matchLabelKeys'), 'must not be specified when labelSelector is not set'));
       matchLabelKeys.forEach((k, j) => {
         errs.push(...validateLabelName(k, index(child(p, 'matchLabelKeys'), j)));

@@ -1,16 +1,18 @@
 // The pod annotations Kubernetes gives meaning to: mirror pods, the deletion cost, and the beta
 // seccomp and AppArmor annotations (valid profiles, existing containers, agreement with the
 // security context fields set beside them).
-import { child, index, key, obj, objs, optObj, optStr, str, stringMap, type Obj } from '../../machinery/validation/common.js';
+import type { Container, EphemeralContainer, PodSpec, SeccompProfile } from '../../api/types.js';
+import { child, index, key, optStr, str, stringMap } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { goQuote } from '../../machinery/validation/go-syntax.js';
+import { optStruct, struct, structs } from '../../machinery/validation/structs.js';
 import type { PodValidationOptions } from './options.js';
 import { validateLocalDescendingPath } from './paths.js';
 
 const MaxInt32 = 2147483647;
 
 /** The pod-specific annotations (mirror pods, deletion cost, seccomp/AppArmor beta annotations). */
-export function validatePodSpecificAnnotations(annotations: unknown, spec: Obj, path: string, opts: PodValidationOptions): FieldError[] {
+export function validatePodSpecificAnnotations(annotations: unknown, spec: PodSpec, path: string, opts: PodValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
   const a = stringMap(annotations);
   const mirror = 'kubernetes.io/config.mirror';
@@ -31,7 +33,7 @@ export function validatePodSpecificAnnotations(annotations: unknown, spec: Obj, 
   if (Object.prototype.hasOwnProperty.call(a, podSeccomp)) seccompProfile(a[podSeccomp]!, podSeccomp);
   for (const [k, v] of Object.entries(a)) if (k.startsWith('container.seccomp.security.alpha.kubernetes.io/')) seccompProfile(v, k);
   const apparmorPrefix = 'container.apparmor.security.beta.kubernetes.io/';
-  const containerNames = new Set([...objs(spec.initContainers), ...objs(spec.containers), ...objs(spec.ephemeralContainers)].map((c) => str(c.name)));
+  const containerNames = new Set([...structs(spec.initContainers), ...structs(spec.containers), ...structs(spec.ephemeralContainers)].map((c) => str(c.name)));
   for (const [k, v] of Object.entries(a)) {
     if (!k.startsWith(apparmorPrefix)) continue;
     const name = k.slice(apparmorPrefix.length);
@@ -42,9 +44,9 @@ export function validatePodSpecificAnnotations(annotations: unknown, spec: Obj, 
 }
 
 /** validateSeccompAnnotationsAndFields: beta annotations and fields must agree where both are set. */
-export function validateSeccompAnnotationsAndFields(annotations: Record<string, string>, spec: Obj, specPath: string): FieldError[] {
+export function validateSeccompAnnotationsAndFields(annotations: Record<string, string>, spec: PodSpec, specPath: string): FieldError[] {
   const errs: FieldError[] = [];
-  const match = (annotation: string, field: Obj, p: string) => {
+  const match = (annotation: string, field: SeccompProfile, p: string) => {
     const type = str(field.type);
     if (type === 'Unconfined' && annotation !== 'unconfined') errs.push(fieldError.forbidden(child(p, 'type'), 'seccomp type in annotation and field must match'));
     else if (type === 'RuntimeDefault' && annotation !== 'runtime/default' && annotation !== 'docker/default') errs.push(fieldError.forbidden(child(p, 'type'), 'seccomp type in annotation and field must match'));
@@ -53,17 +55,17 @@ export function validateSeccompAnnotationsAndFields(annotations: Record<string, 
       else if (optStr(field.localhostProfile) !== annotation.slice('localhost/'.length)) errs.push(fieldError.forbidden(child(p, 'localhostProfile'), 'seccomp profile in annotation and field must match'));
     }
   };
-  const pod = optObj(obj(spec.securityContext).seccompProfile);
+  const pod = optStruct(struct(spec.securityContext).seccompProfile);
   const podAnn = annotations['seccomp.security.alpha.kubernetes.io/pod'];
   if (pod && podAnn !== undefined) match(podAnn, pod, child(specPath, 'securityContext', 'seccompProfile'));
-  const visit = (cs: Obj[], field: string) =>
+  const visit = (cs: readonly (Container | EphemeralContainer)[], field: 'initContainers' | 'containers' | 'ephemeralContainers') =>
     cs.forEach((c, i) => {
-      const f = optObj(obj(c.securityContext).seccompProfile);
+      const f = optStruct(struct(c.securityContext).seccompProfile);
       const ann = annotations[`container.seccomp.security.alpha.kubernetes.io/${str(c.name)}`];
       if (f && ann !== undefined) match(ann, f, child(index(child(specPath, field), i), 'securityContext', 'seccompProfile'));
     });
-  visit(objs(spec.initContainers), 'initContainers');
-  visit(objs(spec.containers), 'containers');
-  visit(objs(spec.ephemeralContainers), 'ephemeralContainers');
+  visit(structs(spec.initContainers), 'initContainers');
+  visit(structs(spec.containers), 'containers');
+  visit(structs(spec.ephemeralContainers), 'ephemeralContainers');
   return errs;
 }

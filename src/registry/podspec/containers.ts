@@ -5,6 +5,7 @@ import type { Container, EphemeralContainer } from '../../api/types.js';
 import { child, index, isObj, nonEmpty, num, optStr, str } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { isValidPortName, isValidPortNum } from '../../machinery/validation/names.js';
+import { structs } from '../../machinery/validation/structs.js';
 import { validateEnv, validateEnvFrom } from './env.js';
 import { dns1123Label } from './name-errors.js';
 import { validateProbes } from './probes.js';
@@ -13,7 +14,6 @@ import { validateContainerResourceName } from './resource-names.js';
 import { validateResourceRequirements } from './resource-requirements.js';
 import { validateSecurityContext } from './security.js';
 import { NO_PATHS, validateVolumeDevices, validateVolumeMounts } from './volume-mounts.js';
-import { structs } from './structs.js';
 import type { Volumes } from './volumes.js';
 
 const supportedPortProtocols = ['SCTP', 'TCP', 'UDP'];

@@ -4,8 +4,8 @@ import type { Container } from '../../api/types.js';
 import { child, index, str } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { isConfigMapKey, isEnvVarName, nameIsDNSSubdomain } from '../../machinery/validation/names.js';
+import { optStruct, structs } from '../../machinery/validation/structs.js';
 import { validateContainerResourceFieldSelector, validateObjectFieldSelector, validEnvDownwardAPIFieldPaths } from './downward-api.js';
-import { optStruct, structs } from './structs.js';
 
 export function validateEnv(env: Container['env'], path: string): FieldError[] {
   const errs: FieldError[] = [];

@@ -6,8 +6,8 @@ import { child, isObj, key, obj, optStr, strs, validateAnnotations, validateLabe
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { goQuote } from '../../machinery/validation/go-syntax.js';
 import { nameIsDNSSubdomain } from '../../machinery/validation/names.js';
+import { optStruct, struct } from '../../machinery/validation/structs.js';
 import { quantityString } from './resource-names.js';
-import { optStruct, struct } from './structs.js';
 
 const supportedAccessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 
@@ -25,7 +25,7 @@ function validatePersistentVolumeClaimSpec(spec: PersistentVolumeClaimSpec, path
     else if (supportedAccessModes.includes(mode)) other = true;
   }
   if (rwop && other) errs.push(fieldError.forbidden(child(path, 'accessModes'), 'may not use ReadWriteOncePod with other access modes'));
-  const requests = obj(obj(spec.resources).requests);
+  const requests = obj(struct(spec.resources).requests);
   const storagePath = key(child(path, 'resources'), 'storage');
   if (!Object.prototype.hasOwnProperty.call(requests, 'storage')) errs.push(fieldError.required(storagePath));
   else {

@@ -1,26 +1,28 @@
 // Which fields a pod's OS (spec.os.name) forbids: Windows options on Linux, Linux-only security
 // settings and host namespaces on Windows.
-import { bool, child, index, isObj, nonEmpty, obj, objs, optObj, str, type Obj } from '../../machinery/validation/common.js';
+import type { Container, EphemeralContainer, PodSpec } from '../../api/types.js';
+import { bool, child, index, isObj, nonEmpty, str } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
+import { optStruct, struct, structs } from '../../machinery/validation/structs.js';
 
-export function validateOS(spec: Obj, path: string): FieldError[] {
-  const os = optObj(spec.os);
+export function validateOS(spec: PodSpec, path: string): FieldError[] {
+  const os = optStruct(spec.os);
   if (!os) return [];
   const name = str(os.name);
   if (name === '') return [fieldError.required(child(path, 'name'), 'cannot be empty')];
   if (name !== 'linux' && name !== 'windows') return [fieldError.notSupported(path, name, ['linux', 'windows'])];
   const errs: FieldError[] = [];
   const root = path.slice(0, -'.os'.length);
-  const forEachContainer = (fn: (c: Obj, p: string) => void) => {
-    objs(spec.initContainers).forEach((c, i) => fn(c, index(child(root, 'initContainers'), i)));
-    objs(spec.containers).forEach((c, i) => fn(c, index(child(root, 'containers'), i)));
-    objs(spec.ephemeralContainers).forEach((c, i) => fn(c, index(child(root, 'ephemeralContainers'), i)));
+  const forEachContainer = (fn: (c: Container | EphemeralContainer, p: string) => void) => {
+    structs(spec.initContainers).forEach((c, i) => fn(c, index(child(root, 'initContainers'), i)));
+    structs(spec.containers).forEach((c, i) => fn(c, index(child(root, 'containers'), i)));
+    structs(spec.ephemeralContainers).forEach((c, i) => fn(c, index(child(root, 'ephemeralContainers'), i)));
   };
-  const psc = obj(spec.securityContext);
+  const psc = struct(spec.securityContext);
   if (name === 'linux') {
     if (isObj(psc.windowsOptions)) errs.push(fieldError.forbidden(child(root, 'securityContext', 'windowsOptions'), 'windows options cannot be set for a linux pod'));
     forEachContainer((c, p) => {
-      if (isObj(obj(c.securityContext).windowsOptions)) errs.push(fieldError.forbidden(child(p, 'securityContext', 'windowsOptions'), 'windows options cannot be set for a linux pod'));
+      if (isObj(struct(c.securityContext).windowsOptions)) errs.push(fieldError.forbidden(child(p, 'securityContext', 'windowsOptions'), 'windows options cannot be set for a linux pod'));
     });
     return errs;
   }
@@ -43,10 +45,10 @@ export function validateOS(spec: Obj, path: string): FieldError[] {
   windowsForbidden(set(psc.supplementalGroupsPolicy), child(scp, 'supplementalGroupsPolicy'));
   windowsForbidden(set(psc.seLinuxChangePolicy), child(scp, 'seLinuxChangePolicy'));
   forEachContainer((c, p) => {
-    const sc = optObj(c.securityContext);
+    const sc = optStruct(c.securityContext);
     if (!sc) return;
     const sp = child(p, 'securityContext');
-    for (const f of ['appArmorProfile', 'seLinuxOptions', 'seccompProfile', 'capabilities', 'readOnlyRootFilesystem', 'privileged', 'allowPrivilegeEscalation', 'procMount', 'runAsUser', 'runAsGroup']) {
+    for (const f of ['appArmorProfile', 'seLinuxOptions', 'seccompProfile', 'capabilities', 'readOnlyRootFilesystem', 'privileged', 'allowPrivilegeEscalation', 'procMount', 'runAsUser', 'runAsGroup'] as const) {
       windowsForbidden(set(sc[f]), child(sp, f));
     }
   });

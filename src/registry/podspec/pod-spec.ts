@@ -9,6 +9,7 @@ import { bool, child, hasKeys, index, isObj, nonEmpty, num, optNum, optStr, str,
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { goString, goStruct, rawError } from '../../machinery/validation/go-syntax.js';
 import { byteLength, inclusiveRangeError, nameIsDNSSubdomain, validateServiceAccountName } from '../../machinery/validation/names.js';
+import { decoded, optStruct, struct, structs } from '../../machinery/validation/structs.js';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './affinity.js';
 import { validatePodSpecificAnnotations, validateSeccompAnnotationsAndFields } from './annotations.js';
 import { validateContainers, validateEphemeralContainers, validateInitContainers } from './containers.js';
@@ -18,7 +19,6 @@ import { validateOS } from './pod-os.js';
 import { validateContainerResourceName } from './resource-names.js';
 import { validatePodResourceClaims, validatePodResources, validateResourceRequirements } from './resource-requirements.js';
 import { validatePodSecurityContext } from './security.js';
-import { decoded, optStruct, struct, structs } from './structs.js';
 import { validateVolumes } from './volumes.js';
 
 const MaxInt32 = 2147483647;

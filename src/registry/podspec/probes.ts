@@ -1,10 +1,10 @@
 // Probes (liveness, readiness, startup) and lifecycle handlers (postStart, preStop): one handler
 // each, with valid ports, paths and timings.
-import type { Container, Probe } from '../../api/types.js';
-import { child, nonEmpty, num, objs, optNum, optObj, str, validateNonnegativeField, type Obj } from '../../machinery/validation/common.js';
+import type { Container, LifecycleHandler, Probe, ProbeHandler } from '../../api/types.js';
+import { child, isObj, nonEmpty, num, optNum, str, validateNonnegativeField } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { isHTTPHeaderName, isValidPortName, isValidPortNum } from '../../machinery/validation/names.js';
-import { optStruct } from './structs.js';
+import { optStruct, struct, structs } from '../../machinery/validation/structs.js';
 
 function validatePortNumOrName(port: unknown, path: string): FieldError[] {
   if (typeof port === 'number') return isValidPortNum(port).map((msg) => fieldError.invalid(path, port, msg));
@@ -12,14 +12,15 @@ function validatePortNumOrName(port: unknown, path: string): FieldError[] {
   return isValidPortName(s).map((msg) => fieldError.invalid(path, s, msg));
 }
 
-// The handler kinds are data here (a probe's and a lifecycle hook's differ by one), so the handler
-// is read as a plain object.
-function validateHandler(h: Obj, gracePeriod: number | undefined, path: string, kinds: readonly string[]): FieldError[] {
+// A probe's handler and a lifecycle hook's differ by one kind (grpc / sleep): one function reads
+// either, through the fields of both, in the order `kinds` gives (the first set kind counts).
+type AnyHandler = ProbeHandler & LifecycleHandler;
+
+function validateHandler(h: AnyHandler, gracePeriod: number | undefined, path: string, kinds: readonly (keyof AnyHandler)[]): FieldError[] {
   const errs: FieldError[] = [];
   let numHandlers = 0;
   for (const kind of kinds) {
-    const a = optObj(h[kind]);
-    if (!a) continue;
+    if (!isObj(h[kind])) continue;
     const p = child(path, kind);
     if (numHandlers > 0) {
       errs.push(fieldError.forbidden(p, 'may not specify more than 1 handler type'));
@@ -28,24 +29,25 @@ function validateHandler(h: Obj, gracePeriod: number | undefined, path: string, 
     numHandlers++;
     switch (kind) {
       case 'exec':
-        if (!nonEmpty(a.command)) errs.push(fieldError.required(child(p, 'command')));
+        if (!nonEmpty(struct(h.exec).command)) errs.push(fieldError.required(child(p, 'command')));
         break;
       case 'httpGet': {
+        const a = struct(h.httpGet);
         if (str(a.path) === '') errs.push(fieldError.required(child(p, 'path')));
         errs.push(...validatePortNumOrName(a.port, child(p, 'port')));
         const scheme = str(a.scheme);
         if (scheme !== 'HTTP' && scheme !== 'HTTPS') errs.push(fieldError.notSupported(child(p, 'scheme'), scheme, ['HTTP', 'HTTPS']));
-        for (const header of objs(a.httpHeaders)) for (const msg of isHTTPHeaderName(str(header.name))) errs.push(fieldError.invalid(child(p, 'httpHeaders'), str(header.name), msg));
+        for (const header of structs(a.httpHeaders)) for (const msg of isHTTPHeaderName(str(header.name))) errs.push(fieldError.invalid(child(p, 'httpHeaders'), str(header.name), msg));
         break;
       }
       case 'tcpSocket':
-        errs.push(...validatePortNumOrName(a.port, child(p, 'port')));
+        errs.push(...validatePortNumOrName(struct(h.tcpSocket).port, child(p, 'port')));
         break;
       case 'grpc':
-        errs.push(...validatePortNumOrName(num(a.port), child(p, 'port')));
+        errs.push(...validatePortNumOrName(num(struct(h.grpc).port), child(p, 'port')));
         break;
       case 'sleep': {
-        const seconds = num(a.seconds);
+        const seconds = num(struct(h.sleep).seconds);
         if (gracePeriod !== undefined && (seconds < 0 || seconds > gracePeriod)) {
           errs.push(fieldError.invalid(p, seconds, `must be non-negative and less than terminationGracePeriodSeconds (${gracePeriod})`));
         }

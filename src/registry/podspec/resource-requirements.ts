@@ -1,10 +1,12 @@
 // Resource requirements (limits, requests, claims) of a container, of the pod (pod-level
 // resources and overhead), and the pod's resource claims the containers' claims refer to.
 import { parseQuantity, type Quantity } from '../../api/meta/quantity.js';
-import { child, index, key, obj, objs, optObj, optStr, str, type Obj } from '../../machinery/validation/common.js';
+import type { PodResourceClaim, PodSpec, ResourceClaim, ResourceRequirements } from '../../api/types.js';
+import { child, index, key, obj, optStr, str } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { goString, goStruct, rawError } from '../../machinery/validation/go-syntax.js';
 import { isDNS1123Label, nameIsDNSSubdomain } from '../../machinery/validation/names.js';
+import { optStruct, struct, structs } from '../../machinery/validation/structs.js';
 import { dns1123Label } from './name-errors.js';
 import { isHugePageResourceName, isOvercommitAllowed, quantityString, resourceEntries, toQuantity, validateResourceName, validateResourceQuantityValue } from './resource-names.js';
 
@@ -32,12 +34,12 @@ export type ResourceNameValidator = (name: string, path: string) => FieldError[]
  * claims refer to the pod's resource claims.
  */
 export function validateResourceRequirements(
-  requirements: unknown,
+  requirements: ResourceRequirements | null | undefined,
   nameFn: ResourceNameValidator,
   podClaimNames: Set<string>,
   path: string,
 ): FieldError[] {
-  const r = obj(requirements);
+  const r = struct(requirements);
   const errs: FieldError[] = [];
   const limPath = child(path, 'limits');
   const reqPath = child(path, 'requests');
@@ -84,10 +86,10 @@ export function validateResourceRequirements(
 }
 
 /** validateResourceClaimNames: each claim refers to an entry of pod.spec.resourceClaims, once. */
-function validateResourceClaimNames(claims: unknown, podClaimNames: Set<string>, path: string): FieldError[] {
+function validateResourceClaimNames(claims: readonly ResourceClaim[] | null | undefined, podClaimNames: Set<string>, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
-  objs(claims).forEach((claim: Obj, i) => {
+  structs(claims).forEach((claim, i) => {
     const name = str(claim.name);
     const request = str(claim.request);
     const p = index(path, i);
@@ -116,10 +118,10 @@ function validateResourceClaimNames(claims: unknown, podClaimNames: Set<string>,
   return errs;
 }
 
-export function validatePodResourceClaims(claims: unknown, path: string): FieldError[] {
+export function validatePodResourceClaims(claims: readonly PodResourceClaim[] | null | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
-  objs(claims).forEach((c, i) => {
+  structs(claims).forEach((c, i) => {
     const p = index(path, i);
     const name = str(c.name);
     if (name === '') errs.push(fieldError.required(child(p, 'name')));
@@ -145,8 +147,8 @@ export function validatePodResourceClaims(claims: unknown, path: string): FieldE
 
 const supportedPodLevelResources = ['cpu', 'hugepages-*', 'memory'];
 
-export function validatePodResources(spec: Obj, claims: Set<string>, path: string): FieldError[] {
-  const res = optObj(spec.resources);
+export function validatePodResources(spec: PodSpec, claims: Set<string>, path: string): FieldError[] {
+  const res = optStruct(spec.resources);
   if (!res) return [];
   const errs: FieldError[] = [];
   if (res.claims !== undefined && res.claims !== null) errs.push(fieldError.forbidden(child(path, 'claims'), 'claims cannot be set for Resources at pod-level'));
@@ -159,8 +161,8 @@ export function validatePodResources(spec: Obj, claims: Set<string>, path: strin
   errs.push(...validateResourceRequirements({ limits: res.limits, requests: res.requests }, podResourceName, claims, path));
   // Individual container limits must not exceed pod-level limits.
   const podLimits = obj(res.limits);
-  objs(spec.containers).forEach((c, i) => {
-    for (const [name, value] of resourceEntries(obj(c.resources).limits)) {
+  structs(spec.containers).forEach((c, i) => {
+    for (const [name, value] of resourceEntries(struct(c.resources).limits)) {
       if (!Object.prototype.hasOwnProperty.call(podLimits, name)) continue;
       const cq = parseQuantity(String(value));
       const pq = parseQuantity(String(podLimits[name]));

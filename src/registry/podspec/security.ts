@@ -1,14 +1,17 @@
 // Security contexts, of a container (ValidateSecurityContext) and of the pod
 // (validatePodSecurityContext: ids, sysctls, policies), and the seccomp, AppArmor and Windows
 // options both carry.
-import { bool, child, index, isObj, list, num, obj, objs, optNum, optObj, optStr, str, strs, type Obj } from '../../machinery/validation/common.js';
+import type { AppArmorProfile, PodSpec, SeccompProfile, SecurityContext, WindowsSecurityContextOptions } from '../../api/types.js';
+import { bool, child, index, list, num, optNum, optStr, str, strs } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { goString, goStruct, rawError } from '../../machinery/validation/go-syntax.js';
 import { byteLength, isDNS1123Subdomain, isValidGroupID, isValidUserID } from '../../machinery/validation/names.js';
+import { optStruct, struct, structs } from '../../machinery/validation/structs.js';
 import { validateLocalDescendingPath } from './paths.js';
 
-function validateSeccompProfileField(sp: unknown, path: string): FieldError[] {
-  if (!isObj(sp)) return [];
+function validateSeccompProfileField(seccompProfile: SeccompProfile | null | undefined, path: string): FieldError[] {
+  const sp = optStruct(seccompProfile);
+  if (!sp) return [];
   const errs: FieldError[] = [];
   const type = str(sp.type);
   const tp = child(path, 'type');
@@ -24,8 +27,9 @@ function validateSeccompProfileField(sp: unknown, path: string): FieldError[] {
   return errs;
 }
 
-function validateAppArmorProfileField(profile: unknown, path: string): FieldError[] {
-  if (!isObj(profile)) return [];
+function validateAppArmorProfileField(appArmorProfile: AppArmorProfile | null | undefined, path: string): FieldError[] {
+  const profile = optStruct(appArmorProfile);
+  if (!profile) return [];
   const type = str(profile.type);
   const lp = optStr(profile.localhostProfile);
   const lpPath = child(path, 'localhostProfile');
@@ -48,8 +52,9 @@ function validateAppArmorProfileField(profile: unknown, path: string): FieldErro
   }
 }
 
-function validateWindowsSecurityContextOptions(wo: unknown, path: string): FieldError[] {
-  if (!isObj(wo)) return [];
+function validateWindowsSecurityContextOptions(windowsOptions: WindowsSecurityContextOptions | null | undefined, path: string): FieldError[] {
+  const wo = optStruct(windowsOptions);
+  if (!wo) return [];
   const errs: FieldError[] = [];
   const name = optStr(wo.gmsaCredentialSpecName);
   if (name !== undefined) for (const msg of isDNS1123Subdomain(name)) errs.push(fieldError.invalid(child(path, 'gmsaCredentialSpecName'), name, msg));
@@ -64,8 +69,9 @@ function validateWindowsSecurityContextOptions(wo: unknown, path: string): Field
 }
 
 /** ValidateSecurityContext (container). */
-export function validateSecurityContext(sc: unknown, path: string, hostUsers: boolean): FieldError[] {
-  if (!isObj(sc)) return [];
+export function validateSecurityContext(securityContext: SecurityContext | null | undefined, path: string, hostUsers: boolean): FieldError[] {
+  const sc = optStruct(securityContext);
+  if (!sc) return [];
   const errs: FieldError[] = [];
   const runAsUser = optNum(sc.runAsUser);
   if (runAsUser !== undefined) for (const msg of isValidUserID(runAsUser)) errs.push(fieldError.invalid(child(path, 'runAsUser'), runAsUser, msg));
@@ -80,7 +86,7 @@ export function validateSecurityContext(sc: unknown, path: string, hostUsers: bo
   if (sc.allowPrivilegeEscalation === false) {
     const text = 'core.SecurityContext{...}';
     if (sc.privileged === true) errs.push(rawError('FieldValueInvalid', path, text, 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true'));
-    for (const cap of strs(obj(sc.capabilities).add)) {
+    for (const cap of strs(struct(sc.capabilities).add)) {
       if (cap === 'CAP_SYS_ADMIN') errs.push(rawError('FieldValueInvalid', path, text, 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'));
     }
   }
@@ -100,8 +106,8 @@ function sysctlNamespace(name: string): string {
   return '';
 }
 
-export function validatePodSecurityContext(spec: Obj, path: string): FieldError[] {
-  const sc = optObj(spec.securityContext);
+export function validatePodSecurityContext(spec: PodSpec, path: string): FieldError[] {
+  const sc = optStruct(spec.securityContext);
   if (!sc) return [];
   const errs: FieldError[] = [];
   const fsGroup = optNum(sc.fsGroup);
@@ -115,7 +121,7 @@ export function validatePodSecurityContext(spec: Obj, path: string): FieldError[
   });
   if (spec.shareProcessNamespace === true && bool(spec.hostPID)) errs.push(fieldError.invalid(child(path, 'shareProcessNamespace'), true, 'ShareProcessNamespace and HostPID cannot both be enabled'));
   const names = new Set<string>();
-  objs(sc.sysctls).forEach((s, i) => {
+  structs(sc.sysctls).forEach((s, i) => {
     const p = child(index(child(path, 'sysctls'), i), 'name');
     const name = str(s.name);
     if (name === '') errs.push(fieldError.required(p));

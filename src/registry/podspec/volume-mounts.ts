@@ -3,8 +3,8 @@
 import type { Container, EphemeralContainer } from '../../api/types.js';
 import { bool, child, index, isObj, nonEmpty, optStr, str } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
+import { struct, structs } from '../../machinery/validation/structs.js';
 import { validateLocalDescendingPath, validatePathNoBacksteps } from './paths.js';
-import { struct, structs } from './structs.js';
 import type { Volumes } from './volumes.js';
 
 /** Shared empty collections for the common case of a container without volume devices (never written). */

@@ -3,9 +3,9 @@
 import type { DownwardAPIVolumeFile, KeyToPath, ProjectedVolumeSource } from '../../api/types.js';
 import { child, index, num, optNum, str } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
+import { optStruct, structs } from '../../machinery/validation/structs.js';
 import { validateContainerResourceFieldSelector, validateObjectFieldSelector, validVolumeDownwardAPIFieldPaths } from './downward-api.js';
 import { validateLocalNonReservedPath } from './paths.js';
-import { optStruct, structs } from './structs.js';
 
 const fileModeErrorMsg = 'must be a number between 0 and 0777 (octal), both inclusive';
 export function validateMode(mode: unknown, path: string): FieldError[] {

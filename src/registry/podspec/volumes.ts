@@ -3,15 +3,15 @@
 // volume-projections.ts, generic ephemeral volumes in ephemeral-volumes.ts.
 import { parseQuantity } from '../../api/meta/quantity.js';
 import type { Volume } from '../../api/types.js';
-import { bool, child, index, isObj, key, nonEmpty, num, obj, objs, optNum, optObj, optStr, str, strs, type Obj } from '../../machinery/validation/common.js';
+import { bool, child, index, isObj, key, nonEmpty, num, obj, optNum, optStr, str, strs } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { byteLength, inclusiveRangeError, isDNS1123Subdomain, nameIsDNSSubdomain } from '../../machinery/validation/names.js';
+import { optStruct, structs } from '../../machinery/validation/structs.js';
 import { validateEphemeralVolumeSource } from './ephemeral-volumes.js';
 import { dns1123Label } from './name-errors.js';
 import type { PodValidationOptions } from './options.js';
 import { validateLocalDescendingPath, validatePathNoBacksteps } from './paths.js';
 import { validatePullPolicy } from './pull-policy.js';
-import { optStruct, structs } from './structs.js';
 import { validateDownwardAPIVolumeFile, validateKeyToPath, validateMode, validateProjectedSources } from './volume-projections.js';
 
 /** The volumes that validated, by name: what volume mounts and devices may refer to. */
@@ -31,7 +31,7 @@ function validateVolumeSource(source: Volume, path: string, volName: string, pod
       errs.push(...validate(s));
     }
   };
-  const required = (s: Obj, p: string, ...fields: string[]) => fields.filter((f) => str(s[f]) === '').map((f) => fieldError.required(child(p, f)));
+  const required = <S extends object>(s: S, p: string, ...fields: (keyof S & string)[]) => fields.filter((f) => str(s[f]) === '').map((f) => fieldError.required(child(p, f)));
   const emptyDir = optStruct(source.emptyDir);
   if (emptyDir) {
     numVolumes++;
@@ -71,7 +71,7 @@ function validateVolumeSource(source: Volume, path: string, volName: string, pod
     const p = child(path, 'secret');
     const e = required(s, p, 'secretName');
     e.push(...validateMode(s.defaultMode, child(p, 'defaultMode')));
-    objs(s.items).forEach((kp, i) => e.push(...validateKeyToPath(kp, index(child(p, 'items'), i))));
+    structs(s.items).forEach((kp, i) => e.push(...validateKeyToPath(kp, index(child(p, 'items'), i))));
     return e;
   });
   if (isObj(source.nfs)) one('nfs', 'nfs', (s) => {
@@ -124,7 +124,7 @@ function validateVolumeSource(source: Volume, path: string, volName: string, pod
   if (isObj(source.downwardAPI)) one('downwardAPI', 'downwarAPI', (s) => {
     const p = child(path, 'downwardAPI');
     const e = validateMode(s.defaultMode, child(p, 'defaultMode'));
-    for (const file of objs(s.items)) e.push(...validateDownwardAPIVolumeFile(file, p));
+    for (const file of structs(s.items)) e.push(...validateDownwardAPIVolumeFile(file, p));
     return e;
   });
   if (isObj(source.fc)) one('fc', 'fc', (s) => {
@@ -155,7 +155,7 @@ function validateVolumeSource(source: Volume, path: string, volName: string, pod
     const p = child(path, 'configMap');
     const e = required(s, p, 'name');
     e.push(...validateMode(s.defaultMode, child(p, 'defaultMode')));
-    objs(s.items).forEach((kp, i) => e.push(...validateKeyToPath(kp, index(child(p, 'items'), i))));
+    structs(s.items).forEach((kp, i) => e.push(...validateKeyToPath(kp, index(child(p, 'items'), i))));
     return e;
   });
   if (isObj(source.azureFile)) one('azureFile', 'azureFile', (s) => required(s, child(path, 'azureFile'), 'secretName', 'shareName'));
@@ -198,7 +198,7 @@ function validateVolumeSource(source: Volume, path: string, volName: string, pod
     if (driver === '') e.push(fieldError.required(child(p, 'driver')));
     if (byteLength(driver) > 63) e.push(fieldError.tooLong(child(p, 'driver'), 63));
     for (const msg of isDNS1123Subdomain(driver.toLowerCase())) e.push(fieldError.invalid(child(p, 'driver'), driver, msg));
-    const ref = optObj(s.nodePublishSecretRef);
+    const ref = optStruct(s.nodePublishSecretRef);
     if (ref) {
       if (str(ref.name) === '') e.push(fieldError.required(child(p, 'nodePublishSecretRef', 'name')));
       else for (const msg of nameIsDNSSubdomain(str(ref.name), false)) e.push(fieldError.invalid(child(p, 'name'), str(ref.name), msg));

@@ -1,11 +1,10 @@
-// The pod spec's structs read with their schema types (api/types.ts), so that field names are
-// checked and a function says which struct it validates. Validation runs on input of any shape:
-// the JSON decoder normalizes request bodies to the schema, but strategies are also called on
-// objects that never went through it (the tests call them on raw JSON). So a struct read here
-// is only known to be an object; its fields are still read with machinery/validation/common's
-// runtime-safe readers (str, num, strs, ...), which give Go's zero value for a value of the wrong
-// type, exactly as before the types.
-import { obj, objs, optObj } from '../../machinery/validation/common.js';
+// Structs read with their schema types (api/types.ts), so that field names are checked and a
+// validation function says which struct it validates. Validation runs on input of any shape: the
+// JSON decoder normalizes request bodies to the schema, but strategies are also called on objects
+// that never went through it (the tests call them on raw JSON). So a struct read here is only
+// known to be an object; its fields are still read with common.ts's runtime-safe readers (str,
+// num, strs, ...), which give Go's zero value for a value of the wrong type.
+import { obj, objs, optObj } from './common.js';
 
 /** Decoded input taken as struct `T` (the zero struct when it is not an object). */
 export const decoded = <T extends object>(v: unknown): T => obj(v) as T;
