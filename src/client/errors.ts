@@ -64,6 +64,19 @@ export const isInvalid = (e: unknown): boolean => hasReason(e, 'Invalid');
 export const isResourceExpired = (e: unknown): boolean => isApiStatusError(e) && (e.code === 410 || e.reason === 'Expired' || e.reason === 'Gone');
 export const isTooManyRequests = (e: unknown): boolean => isApiStatusError(e) && (e.code === 429 || e.reason === 'TooManyRequests');
 
+/**
+ * Whether the Status names `cause` among its details' causes (apierrors.HasStatusCause). A
+ * StatusCause's Go field is `Type`, but its JSON name is `reason`: that is what the wire carries.
+ */
+export function hasStatusCause(e: unknown, cause: string): boolean {
+  if (!isApiStatusError(e)) return false;
+  const causes = (e.status.details as { causes?: unknown } | undefined)?.causes;
+  return Array.isArray(causes) && causes.some((c) => typeof c === 'object' && c !== null && (c as { reason?: unknown }).reason === cause);
+}
+
+/** The create was refused because its namespace is being deleted (NamespaceLifecycle admission). */
+export const isNamespaceTerminating = (e: unknown): boolean => hasStatusCause(e, 'NamespaceTerminating');
+
 /** The kind and group as Kubernetes' NotFound/AlreadyExists messages name them (`deployments.apps`). */
 export function qualifiedResource(group: string, resource: string): string {
   return group === '' ? resource : `${resource}.${group}`;

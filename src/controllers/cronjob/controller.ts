@@ -7,7 +7,7 @@ import type { CronJob, Job } from '../../api/types.js';
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone, WorkQueue } from '../../client/types.js';
 import { getControllerOf, type OwnerReference } from '../common/controller-ref.js';
 import { CRONJOBS, JOBS, finishedCondition, isJobFinished, isJobSucceeded } from '../common/jobs.js';
-import { isAlreadyExists, isNotFound } from '../../client/errors.js';
+import { isAlreadyExists, isNamespaceTerminating, isNotFound } from '../../client/errors.js';
 import { keyOf, objectOf, splitKey } from '../../client/cache.js';
 import { deepCopy } from '../common/objects.js';
 import { timeMs } from '../common/time.js';
@@ -20,11 +20,6 @@ import { formatSchedule, nextScheduleTime, nextScheduleTimeDuration } from './sc
 
 export interface CronJobControllerOptions {
   queue?: WorkQueue<string>;
-}
-
-function isNamespaceTerminating(e: unknown): boolean {
-  const causes = ((e as { status?: { details?: { causes?: { type?: string }[] } } })?.status?.details?.causes ?? []) as { type?: string }[];
-  return causes.some((c) => c.type === 'NamespaceTerminating');
 }
 
 /** byJobStartTime: jobs without a start time last, then by start time, then by name. */

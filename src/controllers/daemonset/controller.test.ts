@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fakeControllerContext, type FakeControllerContext } from '../../client/fake/index.js';
+import { ClientStatusError } from '../../client/errors.js';
 import type { KubeObject } from '../../client/types.js';
 import { labelsOf, metadataOf, nameOf } from '../../api/meta/object.js';
 import { obj } from '../common/testutil.js';
@@ -254,4 +255,19 @@ test('failed daemon pods are deleted with a back-off per node (1 s, doubling)', 
   await c.sync('default/ds');
   assert.deepEqual(ctx.clientset.actions.filter((a) => a.verb === 'delete').map((a) => a.name), ['f2']);
   assert.equal(c.failedPodsBackoff.get(`${String(metadataOf(ds).uid)}/a`), 2000);
+});
+
+test('pod creates refused because the namespace is terminating record no FailedCreate event (the cause travels as `reason`)', async () => {
+  const { ctx, c } = setup([node('a'), daemonset()]);
+  const status = { message: 'pods "ds-x" is forbidden: unable to create new content in namespace default because it is being terminated' };
+  ctx.clientset.prependReactor('create', 'pods', () => ({
+    handled: true,
+    error: ClientStatusError.of(403, 'Forbidden', status.message, { causes: [{ reason: 'NamespaceTerminating', message: 'namespace default is being terminated', field: 'metadata.namespace' }] }),
+  }));
+  await c.sync('default/ds').catch(() => {});
+  assert.deepEqual(ctx.events.filter((e) => e.reason === 'FailedCreate'), []);
+  // Any other refusal is reported.
+  ctx.clientset.prependReactor('create', 'pods', () => ({ handled: true, error: ClientStatusError.of(403, 'Forbidden', 'no') }));
+  await c.sync('default/ds').catch(() => {});
+  assert.equal(ctx.events.filter((e) => e.reason === 'FailedCreate').length, 1);
 });

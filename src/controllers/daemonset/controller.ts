@@ -8,7 +8,7 @@ import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, 
 import { controllerRefOf, isBeingDeleted, labelsOf, nameOf, namespaceOf, uidOf } from '../../api/meta/object.js';
 import type { ControllerRevision, DaemonSet, DaemonSetStatus, Node, Pod } from '../../api/types.js';
 import { claimObjects, newControllerRef, recheckOwner } from '../common/controller-ref.js';
-import { isConflict, isNotFound } from '../../client/errors.js';
+import { isConflict, isNamespaceTerminating, isNotFound } from '../../client/errors.js';
 import { keyOf, objectOf, splitKey } from '../../client/cache.js';
 import { isPodAvailable, isPodReady } from '../common/pods.js';
 import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
@@ -295,8 +295,7 @@ export class DaemonSetController implements Controller {
             this.recorder.event(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${nameOf(created)}`);
           } catch (e) {
             this.expectations.observe(key, 1, 0);
-            const causes = ((e as { status?: { details?: { causes?: { type?: string }[] } } }).status?.details?.causes ?? []) as { type?: string }[];
-            if (causes.some((c) => c.type === 'NamespaceTerminating')) return;
+            if (isNamespaceTerminating(e)) return;
             this.recorder.event(ds, 'Warning', 'FailedCreate', `Error creating: ${(e as Error).message}`);
             errors.push(e);
           }

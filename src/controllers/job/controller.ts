@@ -15,7 +15,7 @@ import { claimCandidates, claimObjects, newControllerRef, recheckOwner } from '.
 import { ControllerExpectations } from '../common/expectations.js';
 import { JOBS, PODS, isJobFinished } from '../common/jobs.js';
 import { deepCopy } from '../common/objects.js';
-import { isNotFound } from '../../client/errors.js';
+import { isNamespaceTerminating, isNotFound } from '../../client/errors.js';
 import { keyOf, objectOf, splitKey } from '../../client/cache.js';
 import { rfc3339, timeMs } from '../common/time.js';
 import { filterActivePods, isPodReady } from '../common/pods.js';
@@ -35,7 +35,7 @@ import { countTerminatingPods, isPodFailed, podPhaseOf } from './pods.js';
 import { asPod } from '../replicaset/spec.js';
 import { asJob, backoffLimitOf, completionsOf, isIndexedJob, jobSpec, jobStatus, jobSuspended, onlyReplaceFailedPods, parallelismOf } from './spec.js';
 import { FinalizerExpectations, JOB_TRACKING_FINALIZER, hasTrackingFinalizer, removeTrackingFinalizerPatch } from './tracking-finalizer.js';
-import { activePodsForRemoval, addIndexFailureCounts, cleanUncountedPodsWithoutFinalizers, isIndexFailed, isNamespaceTerminating, pastBackoffLimitOnFailure, perIndexLimit, podsWithDelayedDeletionPerIndex, type SyncCtx } from './sync-ctx.js';
+import { activePodsForRemoval, addIndexFailureCounts, cleanUncountedPodsWithoutFinalizers, isIndexFailed, pastBackoffLimitOnFailure, perIndexLimit, podsWithDelayedDeletionPerIndex, type SyncCtx } from './sync-ctx.js';
 
 /** MaxUncountedPods: at most this many pod UIDs in status.uncountedTerminatedPods. */
 const MAX_UNCOUNTED_PODS = 500;

@@ -43,11 +43,6 @@ export const perIndexLimit = (job: Job): number | undefined => {
   return isIndexedJob(job) && typeof v === 'number' ? v : undefined;
 };
 
-export function isNamespaceTerminating(e: unknown): boolean {
-  const causes = ((e as { status?: { details?: { causes?: { type?: string }[] } } })?.status?.details?.causes ?? []) as { type?: string }[];
-  return causes.some((c) => c.type === 'NamespaceTerminating');
-}
-
 /** activePodsForRemoval: for Indexed jobs first the pods of bad or duplicated indexes, then the least valuable. */
 export function activePodsForRemoval(job: Job, pods: Pod[], count: number): Pod[] {
   let rm: Pod[] = [];
