@@ -5,7 +5,7 @@ import { compileLabelSelector, type LabelSelectorObject } from '../machinery/sel
 import { deletionTimestampOf, labelsOf, nameOf, namespaceOf, uidOf } from '../api/meta/object.js';
 import { parseQuantity } from '../api/meta/quantity.js';
 import type * as api from '../api/types.js';
-import { compileNodeSelectorTerm as compileTerm, compileNodeSelectorTerms as compileTerms, toleratesTaint, type NodeMatcher, type NodeSelectorRequirement, type NodeSelectorTerm, type Taint, type Toleration } from '../machinery/selectors/node-affinity.js';
+import { compileNodeSelectorTerm as compileTerm, compileNodeSelectorTerms as compileTerms, toleratesTaint, type NodeMatcher, type Taint, type Toleration } from '../machinery/selectors/node-affinity.js';
 
 // ------------------------------------------------------------------------------ resources
 
@@ -183,20 +183,6 @@ function preferredTerms(namespace: string, terms: readonly api.WeightedPodAffini
   return out;
 }
 
-// The matchers of machinery/selectors read an absent field and a null one alike, but their types
-// spell only the absent one: the pod's and node's fields are handed over with null as absent.
-function tolerationOf(t: api.Toleration): Toleration {
-  return { key: t.key ?? undefined, operator: t.operator ?? undefined, value: t.value ?? undefined, effect: t.effect ?? undefined, tolerationSeconds: t.tolerationSeconds ?? undefined };
-}
-
-function requirementOf(r: api.NodeSelectorRequirement): NodeSelectorRequirement {
-  return { key: r.key ?? undefined, operator: r.operator ?? undefined, values: r.values ?? undefined };
-}
-
-function nodeSelectorTermOf(t: api.NodeSelectorTerm): NodeSelectorTerm {
-  return { matchExpressions: t.matchExpressions?.map(requirementOf), matchFields: t.matchFields?.map(requirementOf) };
-}
-
 /** The taints the scheduler matches (those with a key; a missing effect matches none). */
 function taintsOf(taints: readonly api.Taint[] | null | undefined): Taint[] {
   const out: Taint[] = [];
@@ -262,10 +248,10 @@ export function newPodInfo(pod: api.Pod): PodInfo {
     requests: podRequests(spec),
     nonZero: podRequests(spec, true),
     hostPorts,
-    tolerations: (spec.tolerations ?? []).map(tolerationOf),
+    tolerations: spec.tolerations ?? [],
     nodeSelector: spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0 ? spec.nodeSelector : undefined,
-    requiredNodeAffinity: reqNA ? compileTerms(reqNA.nodeSelectorTerms?.map(nodeSelectorTermOf)) : undefined,
-    preferredNodeAffinity: prefNA.map((p) => ({ weight: Number(p.weight ?? 0), matches: compileTerm(nodeSelectorTermOf(p.preference ?? {})) })),
+    requiredNodeAffinity: reqNA ? compileTerms(reqNA.nodeSelectorTerms) : undefined,
+    preferredNodeAffinity: prefNA.map((p) => ({ weight: Number(p.weight ?? 0), matches: compileTerm(p.preference ?? {}) })),
     affinity: requiredTerms(namespace, aff.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
     antiAffinity: requiredTerms(namespace, aff.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
     preferredAffinity: preferredTerms(namespace, aff.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
