@@ -274,3 +274,8 @@ export type Eviction = Infer<typeof policy_.Eviction>;
 
 import type * as authentication_ from './authentication/v1.js';
 export type UserInfo = Infer<typeof authentication_.UserInfo>;
+
+import type * as tokenrequest_ from './authentication/tokenrequest-tokenreview.js';
+export type BoundObjectReference = Infer<typeof tokenrequest_.BoundObjectReference>;
+export type TokenRequestSpec = Infer<typeof tokenrequest_.TokenRequestSpec>;
+export type TokenRequest = Infer<typeof tokenrequest_.TokenRequest>;

@@ -47,6 +47,14 @@ function stringMap(v: unknown): Record<string, string> {
 export const labelsOf = (obj: Readable): Record<string, string> => stringMap(metadataOf(obj).labels);
 export const annotationsOf = (obj: Readable): Record<string, string> => stringMap(metadataOf(obj).annotations);
 
+/** metadata.annotations[key], or undefined when the object has no such annotation (reads without copying the map). */
+export function annotationOf(obj: Readable, key: string): string | undefined {
+  const annotations = metadataOf(obj).annotations;
+  if (typeof annotations !== 'object' || annotations === null || Array.isArray(annotations)) return undefined;
+  const v = annotations[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
 /** Owner references that carry a uid (the ones Kubernetes' garbage collector can follow). */
 export function ownerReferencesOf(obj: Readable): OwnerReference[] {
   const refs = metadataOf(obj).ownerReferences;

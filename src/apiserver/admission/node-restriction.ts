@@ -4,8 +4,8 @@
 // create mirror pods bound to itself and owned by its Node, only update the status of, evict or
 // delete pods bound to itself, only touch its own Lease in kube-node-lease, and only request tokens
 // bound to pods on itself. Other users are not concerned.
-import type { KubeObject } from '../../api/schema/kind.js';
-import { metaOf, str } from '../../registry/meta.js';
+import { labelsOf, metadataOf, nameOf, uidOf } from '../../api/meta/object.js';
+import type { Node, Pod, TokenRequest } from '../../api/types.js';
 import type { UserInfo } from '../auth/types.js';
 import { podConfigMapNames } from '../auth/pod-references.js';
 import { isMirrorPod, podReferencesSecrets } from './service-account.js';
@@ -23,13 +23,14 @@ const KUBELET_LABELS = new Set([
 const KUBELET_LABEL_NAMESPACES = ['kubelet.kubernetes.io', 'node.kubernetes.io'];
 
 export interface PodLookup {
-  pod(namespace: string, name: string): Promise<KubeObject | undefined>;
+  pod(namespace: string, name: string): Promise<Pod | undefined>;
 }
 
-type Obj = Record<string, unknown>;
+const NONE: readonly never[] = [];
 
-function obj(v: unknown): Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {};
+/** The node the pod is bound to ('' when it is not, or there is no pod). */
+function boundNode(pod: Pod | undefined): string {
+  return pod?.spec?.nodeName ?? '';
 }
 
 /** The node a user is, as Kubernetes' default node identifier tells (undefined: not a node; '' : a node user without a name). */
@@ -48,7 +49,7 @@ function within(ns: string, domain: string): boolean {
 }
 
 /** Labels added, removed or changed. */
-function modifiedLabels(next: Obj, old: Obj): string[] {
+function modifiedLabels(next: Record<string, string>, old: Record<string, string>): string[] {
   const keys = new Set([...Object.keys(next), ...Object.keys(old)]);
   return [...keys].filter((k) => next[k] !== old[k]);
 }
@@ -96,18 +97,18 @@ export class NodeRestriction implements AdmissionPlugin {
       case '':
         if (a.operation === 'CREATE') return this.admitPodCreate(nodeName, a);
         if (a.operation === 'DELETE') {
-          if (str(obj(a.oldObject?.spec).nodeName) !== nodeName) throw admissionForbidden(a, `node ${JSON.stringify(nodeName)} can only delete pods with spec.nodeName set to itself`);
+          if (boundNode(a.oldObject) !== nodeName) throw admissionForbidden(a, `node ${JSON.stringify(nodeName)} can only delete pods with spec.nodeName set to itself`);
           return;
         }
         throw admissionForbidden(a, `unexpected operation ${JSON.stringify(a.operation)}, node ${JSON.stringify(nodeName)} can only create and delete mirror pods`);
       case 'status':
         if (a.operation !== 'UPDATE') throw admissionForbidden(a, `unexpected operation ${JSON.stringify(a.operation)}`);
-        if (str(obj(a.oldObject?.spec).nodeName) !== nodeName) throw admissionForbidden(a, `node ${JSON.stringify(nodeName)} can only update pod status for pods with spec.nodeName set to itself`);
+        if (boundNode(a.oldObject) !== nodeName) throw admissionForbidden(a, `node ${JSON.stringify(nodeName)} can only update pod status for pods with spec.nodeName set to itself`);
         return;
       case 'eviction': {
-        const pod = a.oldObject ?? (await this.pods.pod(a.namespace, a.name));
+        const pod: Pod | undefined = a.oldObject ?? (await this.pods.pod(a.namespace, a.name));
         if (!pod) return; // the eviction answers 404 itself
-        if (str(obj(pod.spec).nodeName) !== nodeName) throw admissionForbidden(a, `node ${JSON.stringify(nodeName)} can only evict pods with spec.nodeName set to itself`);
+        if (boundNode(pod) !== nodeName) throw admissionForbidden(a, `node ${JSON.stringify(nodeName)} can only evict pods with spec.nodeName set to itself`);
         return;
       }
       default:
@@ -116,60 +117,62 @@ export class NodeRestriction implements AdmissionPlugin {
   }
 
   private admitPodCreate(nodeName: string, a: AdmissionAttributes): void {
-    const pod = a.object!;
-    const spec = obj(pod.spec);
+    const pod: Pod = a.object!;
+    const spec = pod.spec ?? {};
     const q = JSON.stringify(nodeName);
     if (!isMirrorPod(pod)) throw admissionForbidden(a, `pod does not have "kubernetes.io/config.mirror" annotation, node ${q} can only create mirror pods`);
-    if (str(spec.nodeName) !== nodeName) throw admissionForbidden(a, `node ${q} can only create pods with spec.nodeName set to itself`);
-    const owners = Array.isArray(metaOf(pod).ownerReferences) ? (metaOf(pod).ownerReferences as Obj[]) : [];
+    if (boundNode(pod) !== nodeName) throw admissionForbidden(a, `node ${q} can only create pods with spec.nodeName set to itself`);
+    // Every reference counts here, with a uid or not (ownerReferencesOf keeps only those with one).
+    const owners = metadataOf(pod).ownerReferences ?? NONE;
     if (owners.length === 0) throw admissionForbidden(a, `node ${q} can only create pods with an owner reference set to itself`);
     if (owners.length > 1) throw admissionForbidden(a, `node ${q} can only create pods with a single owner reference set to itself`);
     const owner = owners[0]!;
     if (owner.apiVersion !== 'v1' || owner.kind !== 'Node' || owner.name !== nodeName || owner.controller !== true) {
       throw admissionForbidden(a, `node ${q} can only create pods with a controller owner reference set to itself`);
     }
-    if (str(spec.serviceAccountName) !== '') throw admissionForbidden(a, `node ${q} can not create pods that reference a service account`);
+    if (spec.serviceAccountName) throw admissionForbidden(a, `node ${q} can not create pods that reference a service account`);
     if (podReferencesSecrets(spec)) throw admissionForbidden(a, `node ${q} can not create pods that reference secrets`);
-    const volumes = Array.isArray(spec.volumes) ? (spec.volumes as Obj[]) : [];
     if (podConfigMapNames(spec).length > 0) throw admissionForbidden(a, `node ${q} can not create pods that reference configmaps`);
-    if (volumes.some((v) => v.persistentVolumeClaim !== undefined || v.ephemeral !== undefined)) throw admissionForbidden(a, `node ${q} can not create pods that use persistent volumes`);
+    if ((spec.volumes ?? NONE).some((v) => v.persistentVolumeClaim !== undefined || v.ephemeral !== undefined)) throw admissionForbidden(a, `node ${q} can not create pods that use persistent volumes`);
   }
 
   private admitNode(nodeName: string, a: AdmissionAttributes): void {
-    const requested = a.name !== '' ? a.name : str(metaOf(a.object ?? {}).name);
+    const requested = a.name !== '' ? a.name : a.object ? nameOf(a.object) : '';
     const q = JSON.stringify(nodeName);
     if (requested !== nodeName) throw admissionForbidden(a, `node ${q} is not allowed to modify node ${JSON.stringify(requested)}`);
     if (a.operation === 'CREATE') {
-      const node = a.object!;
-      if (obj(node.spec).configSource !== undefined) throw admissionForbidden(a, `node ${q} is not allowed to create pods with a non-nil configSource`);
-      const forbidden = forbiddenLabels(modifiedLabels(obj(metaOf(node).labels), {}));
+      const node: Node = a.object!;
+      if (node.spec?.configSource !== undefined) throw admissionForbidden(a, `node ${q} is not allowed to create pods with a non-nil configSource`);
+      const forbidden = forbiddenLabels(modifiedLabels(labelsOf(node), {}));
       if (forbidden.length > 0) throw admissionForbidden(a, `node ${q} is not allowed to set the following labels: ${forbidden.join(', ')}`);
     }
     if (a.operation === 'UPDATE') {
-      const node = a.object!;
-      const old = a.oldObject!;
-      if (JSON.stringify(obj(node.spec).configSource ?? null) !== JSON.stringify(obj(old.spec).configSource ?? null)) {
+      const node: Node = a.object!;
+      const old: Node = a.oldObject!;
+      if (JSON.stringify(node.spec?.configSource ?? null) !== JSON.stringify(old.spec?.configSource ?? null)) {
         throw admissionForbidden(a, `node ${q} is not allowed to update configSource`);
       }
-      if (JSON.stringify(obj(node.spec).taints ?? []) !== JSON.stringify(obj(old.spec).taints ?? [])) throw admissionForbidden(a, `node ${q} is not allowed to modify taints`);
-      const forbidden = forbiddenLabels(modifiedLabels(obj(metaOf(node).labels), obj(metaOf(old).labels)));
+      if (JSON.stringify(node.spec?.taints ?? []) !== JSON.stringify(old.spec?.taints ?? [])) throw admissionForbidden(a, `node ${q} is not allowed to modify taints`);
+      const forbidden = forbiddenLabels(modifiedLabels(labelsOf(node), labelsOf(old)));
       if (forbidden.length > 0) throw admissionForbidden(a, `is not allowed to modify labels: ${forbidden.join(', ')}`);
     }
   }
 
   private admitLease(nodeName: string, a: AdmissionAttributes): void {
     if (a.namespace !== NODE_LEASE_NAMESPACE) throw admissionForbidden(a, `can only access leases in the ${JSON.stringify(NODE_LEASE_NAMESPACE)} system namespace`);
-    const name = a.name !== '' ? a.name : str(metaOf(a.object ?? {}).name);
+    const name = a.name !== '' ? a.name : a.object ? nameOf(a.object) : '';
     if (name !== nodeName) throw admissionForbidden(a, 'can only access node lease with the same name as the requesting node');
   }
 
   private async admitTokenRequest(nodeName: string, a: AdmissionAttributes): Promise<void> {
-    const ref = obj(obj(a.object?.spec).boundObjectRef);
-    if (Object.keys(ref).length === 0) throw admissionForbidden(a, 'node requested token not bound to a pod');
-    if (ref.kind !== 'Pod') throw admissionForbidden(a, `node requested token bound to a ${str(ref.kind)}, not a pod`);
-    const pod = await this.pods.pod(a.namespace, str(ref.name));
+    const request: TokenRequest | undefined = a.object;
+    const ref = request?.spec?.boundObjectRef;
+    // An empty reference binds to nothing either.
+    if (!ref || Object.keys(ref).length === 0) throw admissionForbidden(a, 'node requested token not bound to a pod');
+    if (ref.kind !== 'Pod') throw admissionForbidden(a, `node requested token bound to a ${ref.kind ?? ''}, not a pod`);
+    const pod = await this.pods.pod(a.namespace, ref.name ?? '');
     if (!pod) throw admissionForbidden(a, `node requested token bound to a pod that does not exist`);
-    if (str(ref.uid) !== '' && str(ref.uid) !== str(metaOf(pod).uid)) throw admissionForbidden(a, 'the UID in the bound object reference does not match the UID in record');
-    if (str(obj(pod.spec).nodeName) !== nodeName) throw admissionForbidden(a, 'node requested token bound to a pod scheduled on a different node');
+    if (ref.uid && ref.uid !== uidOf(pod)) throw admissionForbidden(a, 'the UID in the bound object reference does not match the UID in record');
+    if (boundNode(pod) !== nodeName) throw admissionForbidden(a, 'node requested token bound to a pod scheduled on a different node');
   }
 }

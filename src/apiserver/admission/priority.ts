@@ -3,9 +3,8 @@
 // objects, so the classes are the two every Kubernetes cluster bootstraps; a pod naming another
 // class is refused as Kubernetes refuses a class that does not exist, and a pod naming none gets
 // priority 0 and PreemptLowerPriority (no global default class exists).
+import type { Pod } from '../../api/types.js';
 import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
-
-type Obj = Record<string, unknown>;
 
 export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = {
   'system-node-critical': 2_000_001_000,
@@ -18,8 +17,9 @@ export class PriorityAdmission implements AdmissionPlugin {
 
   admit(a: AdmissionAttributes): void {
     if (a.operation !== 'CREATE' || a.group !== '' || a.resource !== 'pods' || a.subresource !== '' || !a.object) return;
-    const spec = (a.object.spec ?? {}) as Obj;
-    const className = typeof spec.priorityClassName === 'string' ? spec.priorityClassName : '';
+    const pod: Pod = a.object;
+    const spec = pod.spec ?? {};
+    const className = spec.priorityClassName ?? '';
     let priority = 0;
     if (className !== '') {
       const value = SYSTEM_PRIORITY_CLASSES[className];
@@ -40,6 +40,6 @@ export class PriorityAdmission implements AdmissionPlugin {
       );
     }
     spec.preemptionPolicy = DEFAULT_PREEMPTION_POLICY;
-    a.object.spec = spec;
+    pod.spec = spec;
   }
 }

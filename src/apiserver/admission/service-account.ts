@@ -7,10 +7,11 @@
 // account's; a service account annotated kubernetes.io/enforce-mountable-secrets=true limits its
 // pods to the secrets it lists. Mirror pods (static pods a node reports) may reference neither service accounts,
 // secrets nor token projections.
-import { podSecretNames } from '../auth/pod-references.js';
-import type { KubeObject } from '../../api/schema/kind.js';
+import { annotationOf, nameOf } from '../../api/meta/object.js';
+import type { Pod, PodSpec, ProjectedVolumeSource, ServiceAccount } from '../../api/types.js';
 import { WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS } from '../../machinery/jwt/tokens.js';
-import { generateName, metaOf, str } from '../../registry/meta.js';
+import { generateName } from '../../registry/meta.js';
+import { podSecretNames } from '../auth/pod-references.js';
 import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
@@ -21,7 +22,7 @@ export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 
 export interface ServiceAccountLookup {
   /** The service account, or undefined when it does not exist. */
-  serviceAccount(namespace: string, name: string): Promise<KubeObject | undefined>;
+  serviceAccount(namespace: string, name: string): Promise<ServiceAccount | undefined>;
 }
 
 export interface ServiceAccountAdmissionOptions {
@@ -31,18 +32,11 @@ export interface ServiceAccountAdmissionOptions {
   retryDelayMs?: () => number;
 }
 
-type Obj = Record<string, unknown>;
-
-function obj(v: unknown): Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {};
-}
-
-function list(v: unknown): Obj[] {
-  return Array.isArray(v) ? (v as Obj[]) : [];
-}
+// Read in place of an absent list, so that reading one allocates nothing (admission runs on every pod create).
+const NONE: readonly never[] = [];
 
 /** The projected volume source Kubernetes' TokenVolumeSource() builds. */
-export function tokenVolumeSource(): Obj {
+export function tokenVolumeSource(): ProjectedVolumeSource {
   return {
     sources: [
       { serviceAccountToken: { expirationSeconds: WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS, path: 'token' } },
@@ -54,7 +48,7 @@ export function tokenVolumeSource(): Obj {
 }
 
 /** Whether the pod spec names any secret (volumes, env, envFrom, imagePullSecrets, volume plugins' secret refs). */
-export function podReferencesSecrets(spec: Obj): boolean {
+export function podReferencesSecrets(spec: PodSpec): boolean {
   return podSecretNames(spec).length > 0;
 }
 
@@ -74,36 +68,32 @@ export class ServiceAccountAdmission implements AdmissionPlugin {
 
   async admit(a: AdmissionAttributes): Promise<void> {
     if (!this.applies(a)) return;
-    const pod = a.object!;
-    const spec = obj(pod.spec);
-    pod.spec = spec;
+    const pod: Pod = a.object!;
+    const spec = (pod.spec ??= {});
     if (isMirrorPod(pod)) return;
     // The deprecated alias is read as the name when only it is set, and always written back (v1 conversion).
-    if (str(spec.serviceAccountName) === '') spec.serviceAccountName = str(spec.serviceAccount) || DEFAULT_SERVICE_ACCOUNT;
+    if (!spec.serviceAccountName) spec.serviceAccountName = spec.serviceAccount || DEFAULT_SERVICE_ACCOUNT;
     spec.serviceAccount = spec.serviceAccountName;
-    const sa = await this.serviceAccount(a, str(spec.serviceAccountName));
+    const sa = await this.serviceAccount(a, spec.serviceAccountName);
     if (shouldAutomount(sa, spec)) mountServiceAccountToken(spec);
-    if (list(spec.imagePullSecrets).length === 0) {
-      const secrets = list(sa.imagePullSecrets).map((s) => ({ name: str(s.name) }));
-      if (secrets.length > 0) spec.imagePullSecrets = secrets;
-    }
+    if (!spec.imagePullSecrets?.length && sa.imagePullSecrets?.length) spec.imagePullSecrets = sa.imagePullSecrets.map((s) => ({ name: s.name ?? '' }));
   }
 
   async validate(a: AdmissionAttributes): Promise<void> {
     if (!this.applies(a)) return;
-    const pod = a.object!;
-    const spec = obj(pod.spec);
+    const pod: Pod = a.object!;
+    const spec = pod.spec ?? {};
     if (isMirrorPod(pod)) {
-      if (str(spec.serviceAccountName) !== '') throw admissionForbidden(a, 'a mirror pod may not reference service accounts');
+      if (spec.serviceAccountName) throw admissionForbidden(a, 'a mirror pod may not reference service accounts');
       if (podReferencesSecrets(spec)) throw admissionForbidden(a, 'a mirror pod may not reference secrets');
-      for (const v of list(spec.volumes)) {
-        if (list(obj(v.projected).sources).some((s) => s.serviceAccountToken !== undefined)) {
+      for (const v of spec.volumes ?? NONE) {
+        if ((v.projected?.sources ?? NONE).some((s) => s.serviceAccountToken !== undefined)) {
           throw admissionForbidden(a, 'a mirror pod may not use ServiceAccountToken volume projections');
         }
       }
       return;
     }
-    const sa = await this.serviceAccount(a, str(spec.serviceAccountName));
+    const sa = await this.serviceAccount(a, spec.serviceAccountName ?? '');
     if (enforcesMountableSecrets(sa)) {
       const why = unlistedSecretReference(sa, spec);
       if (why) throw admissionForbidden(a, why);
@@ -111,7 +101,7 @@ export class ServiceAccountAdmission implements AdmissionPlugin {
   }
 
   /** The pod's service account, or 403; the default one is looked for again a few times (its controller may be about to create it). */
-  private async serviceAccount(a: AdmissionAttributes, name: string): Promise<Obj> {
+  private async serviceAccount(a: AdmissionAttributes, name: string): Promise<ServiceAccount> {
     const attempts = name === DEFAULT_SERVICE_ACCOUNT ? this.retries : 1;
     for (let i = 0; i < attempts; i++) {
       if (i > 0) await new Promise((resolve) => setTimeout(resolve, this.delay()));
@@ -125,64 +115,63 @@ export class ServiceAccountAdmission implements AdmissionPlugin {
 export const ENFORCE_MOUNTABLE_SECRETS_ANNOTATION = 'kubernetes.io/enforce-mountable-secrets';
 
 /** A service account annotated kubernetes.io/enforce-mountable-secrets=true (Go's ParseBool) limits its pods to its own secrets. */
-function enforcesMountableSecrets(sa: Obj): boolean {
-  const v = obj(metaOf(sa).annotations)[ENFORCE_MOUNTABLE_SECRETS_ANNOTATION];
-  return typeof v === 'string' && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
+function enforcesMountableSecrets(sa: ServiceAccount): boolean {
+  const v = annotationOf(sa, ENFORCE_MOUNTABLE_SECRETS_ANNOTATION);
+  return v !== undefined && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
 }
 
 /** Kubernetes' limitSecretReferences: the first secret the pod names that its service account does not list, as a message. */
-function unlistedSecretReference(sa: Obj, spec: Obj): string | undefined {
-  const saName = str(metaOf(sa).name);
-  const mountable = new Set(list(sa.secrets).map((r) => str(r.name)));
+function unlistedSecretReference(sa: ServiceAccount, spec: PodSpec): string | undefined {
+  const saName = nameOf(sa);
+  const mountable = new Set((sa.secrets ?? NONE).map((r) => r.name ?? ''));
   const refused = (what: string, secret: string) => `${what} referencing secret.secretName="${secret}" is not allowed because service account ${saName} does not reference that secret`;
-  for (const v of list(spec.volumes)) {
-    const secret = obj(v.secret);
-    if (v.secret !== undefined && !mountable.has(str(secret.secretName))) {
-      return `volume with secret.secretName="${str(secret.secretName)}" is not allowed because service account ${saName} does not reference that secret`;
-    }
+  for (const v of spec.volumes ?? NONE) {
+    if (v.secret === undefined) continue;
+    const secretName = v.secret?.secretName ?? '';
+    if (!mountable.has(secretName)) return `volume with secret.secretName="${secretName}" is not allowed because service account ${saName} does not reference that secret`;
   }
   for (const [key, label] of [['initContainers', 'init container'], ['containers', 'container'], ['ephemeralContainers', 'ephemeral container']] as const) {
-    for (const c of list(spec[key])) {
-      for (const e of list(c.envFrom)) {
-        const ref = obj(e.secretRef);
-        if (e.secretRef !== undefined && !mountable.has(str(ref.name))) return refused(`${label} ${str(c.name)} with envFrom`, str(ref.name));
+    for (const c of spec[key] ?? NONE) {
+      for (const e of c.envFrom ?? NONE) {
+        if (e.secretRef === undefined) continue;
+        const secret = e.secretRef?.name ?? '';
+        if (!mountable.has(secret)) return refused(`${label} ${c.name ?? ''} with envFrom`, secret);
       }
-      for (const e of list(c.env)) {
-        const ref = obj(obj(e.valueFrom).secretKeyRef);
-        if (obj(e.valueFrom).secretKeyRef !== undefined && !mountable.has(str(ref.name))) return refused(`${label} ${str(c.name)} with envVar ${str(e.name)}`, str(ref.name));
+      for (const e of c.env ?? NONE) {
+        const ref = e.valueFrom?.secretKeyRef;
+        if (ref === undefined) continue;
+        const secret = ref?.name ?? '';
+        if (!mountable.has(secret)) return refused(`${label} ${c.name ?? ''} with envVar ${e.name ?? ''}`, secret);
       }
     }
   }
-  const pullable = new Set(list(sa.imagePullSecrets).map((r) => str(r.name)));
-  const pulls = list(spec.imagePullSecrets);
+  const pullable = new Set((sa.imagePullSecrets ?? NONE).map((r) => r.name ?? ''));
+  const pulls = spec.imagePullSecrets ?? NONE;
   for (let i = 0; i < pulls.length; i++) {
-    const name = str(pulls[i]!.name);
+    const name = pulls[i]!.name ?? '';
     if (!pullable.has(name)) return `imagePullSecrets[${i}].name="${name}" is not allowed because service account ${saName} does not reference that imagePullSecret`;
   }
   return undefined;
 }
 
-export function isMirrorPod(pod: KubeObject): boolean {
-  const annotations = obj(metaOf(pod).annotations);
-  return MIRROR_POD_ANNOTATION in annotations;
+export function isMirrorPod(pod: Pod): boolean {
+  return annotationOf(pod, MIRROR_POD_ANNOTATION) !== undefined;
 }
 
 /** The pod's choice wins, then the service account's, else true. */
-function shouldAutomount(sa: Obj, spec: Obj): boolean {
-  if (typeof spec.automountServiceAccountToken === 'boolean') return spec.automountServiceAccountToken;
-  if (typeof sa.automountServiceAccountToken === 'boolean') return sa.automountServiceAccountToken;
-  return true;
+function shouldAutomount(sa: ServiceAccount, spec: PodSpec): boolean {
+  return spec.automountServiceAccountToken ?? sa.automountServiceAccountToken ?? true;
 }
 
 /** Kubernetes' mountServiceAccountToken: one volume, mounted read-only in every container that has nothing at the path yet. */
-function mountServiceAccountToken(spec: Obj): void {
-  const volumes = list(spec.volumes);
-  const existing = volumes.find((v) => str(v.name).startsWith(SERVICE_ACCOUNT_VOLUME_PREFIX));
-  const volumeName = existing ? str(existing.name) : generateName(SERVICE_ACCOUNT_VOLUME_PREFIX);
+function mountServiceAccountToken(spec: PodSpec): void {
+  const volumes = spec.volumes ?? NONE;
+  const existing = volumes.find((v) => v.name?.startsWith(SERVICE_ACCOUNT_VOLUME_PREFIX));
+  const volumeName = existing ? (existing.name ?? '') : generateName(SERVICE_ACCOUNT_VOLUME_PREFIX);
   let needsVolume = false;
-  for (const key of ['initContainers', 'containers']) {
-    for (const c of list(spec[key])) {
-      const mounts = list(c.volumeMounts);
+  for (const key of ['initContainers', 'containers'] as const) {
+    for (const c of spec[key] ?? NONE) {
+      const mounts = c.volumeMounts ?? NONE;
       if (mounts.some((m) => m.mountPath === TOKEN_MOUNT_PATH)) continue;
       c.volumeMounts = [...mounts, { name: volumeName, readOnly: true, mountPath: TOKEN_MOUNT_PATH }];
       needsVolume = true;

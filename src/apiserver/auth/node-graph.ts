@@ -8,6 +8,8 @@
 //
 // Lookups are two map reads (`related`); the memory is one small array per bound pod and one map
 // entry per referenced object and node.
+import { nameOf, namespaceOf } from '../../api/meta/object.js';
+import type { Pod } from '../../api/types.js';
 import type { Registry } from '../../registry/registry.js';
 import type { CachedObject } from '../../storage/cacher/types.js';
 import { followCache, type CacheFollow } from './follow-cache.js';
@@ -40,10 +42,9 @@ export class NodeGraph {
   }
 
   /** Adds (or replaces) a bound pod's edges. */
-  setPod(node: string, pod: Record<string, unknown>): void {
-    const meta = (pod.metadata ?? {}) as Record<string, unknown>;
-    const namespace = String(meta.namespace ?? '');
-    const key = `${namespace}/${String(meta.name ?? '')}`;
+  setPod(node: string, pod: Pod): void {
+    const namespace = namespaceOf(pod);
+    const key = `${namespace}/${nameOf(pod)}`;
     this.deletePod(key);
     const r = podReferences(pod);
     const refs: string[] = [];
@@ -88,7 +89,7 @@ export class NodeGraph {
     const node = type === 'DELETED' ? '' : (o.fields['spec.nodeName'] ?? '');
     if (node === '') return this.deletePod(key);
     if (this.pods.get(key)?.node === node) return;
-    this.setPod(node, JSON.parse(decoder.decode(o.json)) as Record<string, unknown>);
+    this.setPod(node, JSON.parse(decoder.decode(o.json)) as Pod);
   }
 }
 

@@ -13,30 +13,7 @@
 // encoding of zero values).
 import type { KubeObject } from '../../schema/kind.js';
 import { roundUpToMilli } from '../../meta/quantity.js';
-
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** obj[key] as an object, created (or replaced, if not an object) when missing. */
-function child(obj: Obj, key: string): Obj {
-  const v = obj[key];
-  if (isObj(v)) return v;
-  const created: Obj = {};
-  obj[key] = created;
-  return created;
-}
-
-function objects(v: unknown): Obj[] {
-  return Array.isArray(v) ? v.filter(isObj) : [];
-}
-
-/** Go's zero-value test for a string field that may be absent or null in JSON. */
-function unset(v: unknown): boolean {
-  return v === undefined || v === null || v === '';
-}
+import { child, isObj, objects, unset } from '../../go-json.js';
 
 // --- Namespace -------------------------------------------------------------------------------
 
@@ -90,7 +67,7 @@ export function setDefaultsNode(obj: KubeObject): void {
  */
 export function admitNodeCreate(obj: KubeObject): void {
   const spec = child(obj, 'spec');
-  const taints = objects(spec.taints);
+  const taints = objects(spec, 'taints');
   const key = 'node.kubernetes.io/not-ready';
   if (!taints.some((t) => t.key === key && t.effect === 'NoSchedule')) {
     spec.taints = [...taints, { key, effect: 'NoSchedule' }];
@@ -122,8 +99,8 @@ export function mergeSecretStringData(obj: KubeObject): void {
 
 /** SetDefaults_Endpoints: port protocol defaults to TCP. */
 export function setDefaultsEndpoints(obj: KubeObject): void {
-  for (const subset of objects(obj.subsets)) {
-    for (const port of objects(subset.ports)) if (unset(port.protocol)) port.protocol = 'TCP';
+  for (const subset of objects(obj, 'subsets')) {
+    for (const port of objects(subset, 'ports')) if (unset(port.protocol)) port.protocol = 'TCP';
   }
 }
 
@@ -146,7 +123,7 @@ export function setDefaultsService(obj: KubeObject): void {
     }
   }
   if (unset(spec.type)) spec.type = 'ClusterIP';
-  for (const port of objects(spec.ports)) {
+  for (const port of objects(spec, 'ports')) {
     if (unset(port.protocol)) port.protocol = 'TCP';
     // intstr zero value (0 or "") or absent: the target port is the service port.
     if (port.targetPort === undefined || port.targetPort === null || port.targetPort === 0 || port.targetPort === '') {
@@ -170,7 +147,7 @@ export function setDefaultsService(obj: KubeObject): void {
     }
     const status = obj.status;
     const lb = isObj(status) ? status.loadBalancer : undefined;
-    for (const ing of objects(isObj(lb) ? lb.ingress : undefined)) {
+    for (const ing of isObj(lb) ? objects(lb, 'ingress') : []) {
       if (!unset(ing.ip) && (ing.ipMode === undefined || ing.ipMode === null)) ing.ipMode = 'VIP';
     }
   }

@@ -8,12 +8,12 @@
 // preemptionPolicy, ...), status the API server sets on create, and the v1 <-> internal
 // conversion alias `serviceAccount` <-> `serviceAccountName` (see `convertPodSpecAliases`).
 import { parseQuantity, roundUpToMilli, type Quantity } from '../../meta/quantity.js';
+import { isObj, type Obj } from '../../go-json.js';
 
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The objects of a list value (non-objects skipped). */
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
-const child = (o: Obj, key: string): Obj | undefined => (isObj(o[key]) ? (o[key] as Obj) : undefined);
+/** o[key] when it is an object, else undefined (never created: unlike go-json's `child`). */
+const existingChild = (o: Obj, key: string): Obj | undefined => (isObj(o[key]) ? (o[key] as Obj) : undefined);
 /** Go's "is the zero value" for the scalar kinds defaults test against (unset, "", 0, false, null). */
 const unset = (v: unknown): boolean => v === undefined || v === null || v === '' || v === 0 || v === false;
 
@@ -86,16 +86,16 @@ function defaultProbe(p: Obj | undefined): void {
   if (unset(p.periodSeconds)) p.periodSeconds = 10;
   if (unset(p.successThreshold)) p.successThreshold = 1;
   if (unset(p.failureThreshold)) p.failureThreshold = 3;
-  defaultHTTPGetAction(child(p, 'httpGet'));
-  const grpc = child(p, 'grpc');
+  defaultHTTPGetAction(existingChild(p, 'httpGet'));
+  const grpc = existingChild(p, 'grpc');
   if (grpc && (grpc.service === undefined || grpc.service === null)) grpc.service = ''; // +default=""
 }
 
 function defaultLifecycle(l: Obj | undefined): void {
   if (!l) return;
   for (const h of ['postStart', 'preStop']) {
-    const handler = child(l, h);
-    if (handler) defaultHTTPGetAction(child(handler, 'httpGet'));
+    const handler = existingChild(l, h);
+    if (handler) defaultHTTPGetAction(existingChild(handler, 'httpGet'));
   }
 }
 
@@ -106,17 +106,17 @@ function defaultContainer(c: Obj): void {
   if (unset(c.terminationMessagePolicy)) c.terminationMessagePolicy = 'File';
   for (const port of objects(c.ports)) if (unset(port.protocol)) port.protocol = 'TCP'; // +default="TCP"
   for (const env of objects(c.env)) {
-    const from = child(env, 'valueFrom');
+    const from = existingChild(env, 'valueFrom');
     if (!from) continue;
-    defaultObjectFieldSelector(child(from, 'fieldRef'));
-    const fileKeyRef = child(from, 'fileKeyRef');
+    defaultObjectFieldSelector(existingChild(from, 'fieldRef'));
+    const fileKeyRef = existingChild(from, 'fileKeyRef');
     if (fileKeyRef && (fileKeyRef.optional === undefined || fileKeyRef.optional === null)) fileKeyRef.optional = false; // +default=false
   }
   defaultResourceRequirements(c.resources);
-  defaultProbe(child(c, 'livenessProbe'));
-  defaultProbe(child(c, 'readinessProbe'));
-  defaultProbe(child(c, 'startupProbe'));
-  defaultLifecycle(child(c, 'lifecycle'));
+  defaultProbe(existingChild(c, 'livenessProbe'));
+  defaultProbe(existingChild(c, 'readinessProbe'));
+  defaultProbe(existingChild(c, 'startupProbe'));
+  defaultLifecycle(existingChild(c, 'lifecycle'));
 }
 
 const volumeSourceKeys = [
@@ -127,39 +127,39 @@ const volumeSourceKeys = [
 ] as const;
 
 function defaultDownwardAPIItems(items: unknown): void {
-  for (const item of objects(items)) defaultObjectFieldSelector(child(item, 'fieldRef'));
+  for (const item of objects(items)) defaultObjectFieldSelector(existingChild(item, 'fieldRef'));
 }
 
 /** SetDefaults_Volume and the defaults of each volume source. */
 function defaultVolume(v: Obj): void {
   if (volumeSourceKeys.every((k) => v[k] === undefined || v[k] === null)) v.emptyDir = {};
 
-  const hostPath = child(v, 'hostPath');
+  const hostPath = existingChild(v, 'hostPath');
   if (hostPath && (hostPath.type === undefined || hostPath.type === null)) hostPath.type = '';
 
-  const secret = child(v, 'secret');
+  const secret = existingChild(v, 'secret');
   if (secret && (secret.defaultMode === undefined || secret.defaultMode === null)) secret.defaultMode = 0o644;
 
-  const iscsi = child(v, 'iscsi');
+  const iscsi = existingChild(v, 'iscsi');
   if (iscsi && unset(iscsi.iscsiInterface)) iscsi.iscsiInterface = 'default';
 
-  const rbd = child(v, 'rbd');
+  const rbd = existingChild(v, 'rbd');
   if (rbd) {
     if (unset(rbd.pool)) rbd.pool = 'rbd';
     if (unset(rbd.user)) rbd.user = 'admin';
     if (unset(rbd.keyring)) rbd.keyring = '/etc/ceph/keyring';
   }
 
-  const configMap = child(v, 'configMap');
+  const configMap = existingChild(v, 'configMap');
   if (configMap && (configMap.defaultMode === undefined || configMap.defaultMode === null)) configMap.defaultMode = 0o644;
 
-  const downwardAPI = child(v, 'downwardAPI');
+  const downwardAPI = existingChild(v, 'downwardAPI');
   if (downwardAPI) {
     if (downwardAPI.defaultMode === undefined || downwardAPI.defaultMode === null) downwardAPI.defaultMode = 0o644;
     defaultDownwardAPIItems(downwardAPI.items);
   }
 
-  const azureDisk = child(v, 'azureDisk');
+  const azureDisk = existingChild(v, 'azureDisk');
   if (azureDisk) {
     if (azureDisk.cachingMode === undefined || azureDisk.cachingMode === null) azureDisk.cachingMode = 'ReadWrite';
     if (azureDisk.fsType === undefined || azureDisk.fsType === null) azureDisk.fsType = 'ext4';
@@ -167,27 +167,27 @@ function defaultVolume(v: Obj): void {
     if (azureDisk.kind === undefined || azureDisk.kind === null) azureDisk.kind = 'Shared';
   }
 
-  const scaleIO = child(v, 'scaleIO');
+  const scaleIO = existingChild(v, 'scaleIO');
   if (scaleIO) {
     if (unset(scaleIO.storageMode)) scaleIO.storageMode = 'ThinProvisioned';
     if (unset(scaleIO.fsType)) scaleIO.fsType = 'xfs';
   }
 
-  const projected = child(v, 'projected');
+  const projected = existingChild(v, 'projected');
   if (projected) {
     if (projected.defaultMode === undefined || projected.defaultMode === null) projected.defaultMode = 0o644;
     for (const source of objects(projected.sources)) {
-      const dapi = child(source, 'downwardAPI');
+      const dapi = existingChild(source, 'downwardAPI');
       if (dapi) defaultDownwardAPIItems(dapi.items);
-      const token = child(source, 'serviceAccountToken');
+      const token = existingChild(source, 'serviceAccountToken');
       if (token && (token.expirationSeconds === undefined || token.expirationSeconds === null)) token.expirationSeconds = 3600;
     }
   }
 
-  const claimSpec = child(child(child(v, 'ephemeral') ?? {}, 'volumeClaimTemplate') ?? {}, 'spec');
+  const claimSpec = existingChild(existingChild(existingChild(v, 'ephemeral') ?? {}, 'volumeClaimTemplate') ?? {}, 'spec');
   if (claimSpec) defaultPersistentVolumeClaimSpec(claimSpec);
 
-  const image = child(v, 'image');
+  const image = existingChild(v, 'image');
   if (image && unset(image.pullPolicy)) image.pullPolicy = defaultPullPolicy(image.reference);
 }
 
@@ -264,11 +264,11 @@ function maxList(into: QList, other: QList): void {
  */
 function aggregateContainers(spec: Obj, which: 'requests' | 'limits'): QList {
   const total: QList = new Map();
-  for (const c of objects(spec.containers)) addList(total, readList(child(c, 'resources')?.[which]));
+  for (const c of objects(spec.containers)) addList(total, readList(existingChild(c, 'resources')?.[which]));
   const sidecars: QList = new Map();
   const initMax: QList = new Map();
   for (const c of objects(spec.initContainers)) {
-    const own = readList(child(c, 'resources')?.[which]);
+    const own = readList(existingChild(c, 'resources')?.[which]);
     if (c.restartPolicy === 'Always') {
       addList(total, own);
       addList(sidecars, own);
@@ -288,7 +288,7 @@ const fmt = (q: Quantity) => q.toString();
 
 /** defaultHugePagePodLimits: pod-level hugepages limits from the containers' when pod resources are partly set. */
 function defaultHugePagePodLimits(spec: Obj): void {
-  const res = child(spec, 'resources');
+  const res = existingChild(spec, 'resources');
   if (!res) return;
   const limits = isObj(res.limits) ? res.limits : undefined;
   const requests = isObj(res.requests) ? res.requests : undefined;
@@ -304,7 +304,7 @@ function defaultHugePagePodLimits(spec: Obj): void {
 
 /** defaultPodRequests: pod-level requests from the containers' (or from pod-level limits) when pod limits are set. */
 function defaultPodRequests(spec: Obj): void {
-  const res = child(spec, 'resources');
+  const res = existingChild(spec, 'resources');
   if (!res || !isObj(res.limits) || Object.keys(res.limits).length === 0) return;
   const podReqs: Obj = isObj(res.requests) ? res.requests : {};
   for (const [k, q] of aggregateContainers(spec, 'requests')) {
@@ -318,7 +318,7 @@ function defaultPodRequests(spec: Obj): void {
 
 /** Requests default to limits, per resource, for regular and init containers (SetDefaults_Pod). */
 function defaultRequestsFromLimits(c: Obj): void {
-  const res = child(c, 'resources');
+  const res = existingChild(c, 'resources');
   if (!res || !isObj(res.limits)) return;
   const requests: Obj = isObj(res.requests) ? res.requests : (res.requests = {});
   for (const [k, v] of Object.entries(res.limits)) if (!(k in requests)) requests[k] = v;
@@ -350,7 +350,7 @@ export function defaultPod(pod: Obj): void {
 
   defaultPodSpec(spec);
 
-  const status = child(pod, 'status');
+  const status = existingChild(pod, 'status');
   if (status) {
     for (const key of ['initContainerStatuses', 'containerStatuses', 'ephemeralContainerStatuses']) {
       for (const cs of objects(status[key])) {

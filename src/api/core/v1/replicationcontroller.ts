@@ -4,6 +4,7 @@
 import { ListMeta, ObjectMeta } from '../../meta/v1.js';
 import { field, listOf, mapOf, struct, t, typeMetaFields } from '../../schema/dsl.js';
 import type { KubeObject } from '../../schema/kind.js';
+import { isObj, type Obj } from '../../go-json.js';
 import { defaultPodTemplateSpec } from './defaults.js';
 import { PodTemplateSpec } from './pod.js';
 
@@ -51,12 +52,6 @@ export const ReplicationControllerList = struct(C + 'ReplicationControllerList',
   metadata: field(ListMeta, 1),
   items: field(listOf(ReplicationController), 2, { omitempty: false, required: true }),
 });
-
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * SetObjectDefaults_ReplicationController: SetDefaults_ReplicationController (an empty selector and
