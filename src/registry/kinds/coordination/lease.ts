@@ -1,13 +1,15 @@
 // coordination.k8s.io Lease: ValidateLease / ValidateLeaseUpdate.
-import { obj, optNum, optStr, type Obj } from '../../../machinery/validation/common.js';
+import type { Lease } from '../../../api/types.js';
+import { optNum, optStr } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
+import { struct } from '../../../machinery/validation/structs.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import type { KindModule } from '../../kind-module.js';
 import * as fmt from '../../printers/format.js';
 import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers/types.js';
 
-export function validateLeaseSpec(lease: Obj): FieldError[] {
-  const spec = obj(lease.spec);
+export function validateLeaseSpec(lease: Lease): FieldError[] {
+  const spec = struct(lease.spec);
   const errs: FieldError[] = [];
   const duration = optNum(spec.leaseDurationSeconds);
   if (duration !== undefined && duration <= 0) errs.push(fieldError.invalid('spec.leaseDurationSeconds', duration, 'must be greater than 0'));
@@ -20,7 +22,7 @@ export function validateLeaseSpec(lease: Obj): FieldError[] {
   return errs;
 }
 
-export const leaseStrategy: ResourceStrategy = {
+export const leaseStrategy: ResourceStrategy<Lease> = {
   hasStatus: false,
   tracksGeneration: false,
   allowCreateOnUpdate: true,

@@ -1,5 +1,6 @@
 // ConfigMap: ValidateConfigMap / ValidateConfigMapUpdate (keys, 1 MiB total, immutability).
-import { key, obj, semanticEqual, str, type Obj } from '../../../machinery/validation/common.js';
+import type { ConfigMap } from '../../../api/types.js';
+import { key, obj, semanticEqual, str } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { byteLength, isConfigMapKey } from '../../../machinery/validation/names.js';
 import type { ResourceStrategy } from '../../strategy.js';
@@ -15,7 +16,7 @@ export function base64Length(v: unknown): number {
   return typeof v === 'string' ? Buffer.from(v, 'base64').length : 0;
 }
 
-export function validateConfigMap(cm: Obj): FieldError[] {
+export function validateConfigMap(cm: ConfigMap): FieldError[] {
   const errs: FieldError[] = [];
   const data = obj(cm.data);
   const binary = obj(cm.binaryData);
@@ -34,7 +35,7 @@ export function validateConfigMap(cm: Obj): FieldError[] {
   return errs;
 }
 
-export function validateConfigMapUpdate(cm: Obj, old: Obj): FieldError[] {
+export function validateConfigMapUpdate(cm: ConfigMap, old: ConfigMap): FieldError[] {
   const errs: FieldError[] = [];
   if (old.immutable === true) {
     if (cm.immutable !== true) errs.push(fieldError.forbidden('immutable', 'field is immutable when `immutable` is set'));
@@ -45,7 +46,7 @@ export function validateConfigMapUpdate(cm: Obj, old: Obj): FieldError[] {
   return errs;
 }
 
-export const configMapStrategy: ResourceStrategy = {
+export const configMapStrategy: ResourceStrategy<ConfigMap> = {
   hasStatus: false,
   tracksGeneration: false,
   validate: (cm) => validateConfigMap(cm),

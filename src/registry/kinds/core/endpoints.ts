@@ -1,7 +1,9 @@
 // core/v1 Endpoints: ValidateEndpoints (subsets: addresses, ports) on create and update.
-import { child, index, num, objs, optStr, str, type Obj } from '../../../machinery/validation/common.js';
+import type { EndpointAddress, EndpointPort, Endpoints } from '../../../api/types.js';
+import { child, index, num, optStr, str } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { isDNS1123Label, isQualifiedName, isValidIP, isValidPortNum, nameIsDNSSubdomain, parseIP } from '../../../machinery/validation/names.js';
+import { structs } from '../../../machinery/validation/structs.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import type { KindModule } from '../../kind-module.js';
 import * as fmt from '../../printers/format.js';
@@ -26,7 +28,7 @@ export function validateNonSpecialIP(ip: string, path: string): FieldError[] {
 
 const supportedPortProtocols = ['SCTP', 'TCP', 'UDP'];
 
-function validateEndpointAddress(address: Obj, path: string): FieldError[] {
+function validateEndpointAddress(address: EndpointAddress, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const ip = str(address.ip);
   errs.push(...isValidIP(ip).map((msg) => fieldError.invalid(child(path, 'ip'), ip, msg)));
@@ -38,7 +40,7 @@ function validateEndpointAddress(address: Obj, path: string): FieldError[] {
   return errs;
 }
 
-function validateEndpointPort(port: Obj, requireName: boolean, path: string): FieldError[] {
+function validateEndpointPort(port: EndpointPort, requireName: boolean, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const name = str(port.name);
   if (requireName && name === '') errs.push(fieldError.required(child(path, 'name')));
@@ -52,22 +54,22 @@ function validateEndpointPort(port: Obj, requireName: boolean, path: string): Fi
   return errs;
 }
 
-export function validateEndpoints(ep: Obj): FieldError[] {
+export function validateEndpoints(ep: Endpoints): FieldError[] {
   const errs: FieldError[] = [];
-  objs(ep.subsets).forEach((ss, i) => {
+  structs(ep.subsets).forEach((ss, i) => {
     const p = index('subsets', i);
-    const addresses = objs(ss.addresses);
-    const notReady = objs(ss.notReadyAddresses);
+    const addresses = structs(ss.addresses);
+    const notReady = structs(ss.notReadyAddresses);
     if (addresses.length === 0 && notReady.length === 0) errs.push(fieldError.required(p, 'must specify `addresses` or `notReadyAddresses`'));
     addresses.forEach((a, j) => errs.push(...validateEndpointAddress(a, index(child(p, 'addresses'), j))));
     notReady.forEach((a, j) => errs.push(...validateEndpointAddress(a, index(child(p, 'notReadyAddresses'), j))));
-    const ports = objs(ss.ports);
+    const ports = structs(ss.ports);
     ports.forEach((port, j) => errs.push(...validateEndpointPort(port, ports.length > 1, index(child(p, 'ports'), j))));
   });
   return errs;
 }
 
-export const endpointsStrategy: ResourceStrategy = {
+export const endpointsStrategy: ResourceStrategy<Endpoints> = {
   hasStatus: false,
   tracksGeneration: false,
   allowCreateOnUpdate: true,

@@ -2,7 +2,10 @@
 // ObjectMeta validation; involvedObject namespace agreement; the events.k8s.io-style required
 // fields when eventTime is set). No status, no generation; PUT may create.
 import { byteLength, isDNS1123Subdomain, isQualifiedName } from '../../../machinery/validation/names.js';
-import { obj, str, type Obj } from '../../../machinery/validation/common.js';
+import type { Event } from '../../../api/types.js';
+import { namespaceOf } from '../../../api/meta/object.js';
+import { str } from '../../../machinery/validation/common.js';
+import { struct } from '../../../machinery/validation/structs.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import type { KindModule } from '../../kind-module.js';
@@ -16,10 +19,10 @@ const ReasonLengthLimit = 128;
 const NoteLengthLimit = 1024;
 
 /** legacyValidateEvent for requests in core/v1. */
-export function validateEventV1(event: Obj): FieldError[] {
+export function validateEventV1(event: Event): FieldError[] {
   const errs: FieldError[] = [];
-  const namespace = str(obj(event.metadata).namespace);
-  const involvedNamespace = str(obj(event.involvedObject).namespace);
+  const namespace = namespaceOf(event);
+  const involvedNamespace = str(struct(event.involvedObject).namespace);
   const eventTime = event.eventTime;
   if (eventTime === undefined || eventTime === null || eventTime === '') {
     if (involvedNamespace === '') {
@@ -49,7 +52,7 @@ export function validateEventV1(event: Obj): FieldError[] {
   return errs;
 }
 
-export const eventStrategy: ResourceStrategy = {
+export const eventStrategy: ResourceStrategy<Event> = {
   hasStatus: false,
   tracksGeneration: false,
   allowCreateOnUpdate: true,

@@ -2,10 +2,13 @@
 // finalizer and the Active phase are set on create; spec.finalizers only changes through
 // namespaces/finalize, status only through namespaces/status.
 import { prepareNamespaceForCreate } from '../../../api/core/v1/defaults-other.js';
-import { index, obj, str, strs } from '../../../machinery/validation/common.js';
+import type { Namespace, NamespaceSpec } from '../../../api/types.js';
+import { metadataOf } from '../../../api/meta/object.js';
+import { index, str, strs } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { nameIsDNSLabel } from '../../../machinery/validation/names.js';
 import { validateFinalizerName, validateKubeFinalizerName } from '../../../machinery/validation/object-meta.js';
+import { struct } from '../../../machinery/validation/structs.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import { cloneJson } from '../../meta.js';
 import type { KindModule } from '../../kind-module.js';
@@ -14,7 +17,7 @@ import * as fmt from '../../printers/format.js';
 import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers/types.js';
 
 /** validateFinalizerName (core): qualified, and standard when unqualified. */
-function finalizerErrors(finalizers: unknown, indexed: boolean): FieldError[] {
+function finalizerErrors(finalizers: NamespaceSpec['finalizers'], indexed: boolean): FieldError[] {
   const errs: FieldError[] = [];
   strs(finalizers).forEach((f, i) => {
     // ValidateNamespace reports every finalizer on `spec.finalizers`; the finalize path indexes them.
@@ -24,24 +27,24 @@ function finalizerErrors(finalizers: unknown, indexed: boolean): FieldError[] {
   return errs;
 }
 
-function keepFinalizers(ns: Record<string, unknown>, old: Record<string, unknown>): void {
-  const spec = obj(ns.spec);
-  const oldFinalizers = obj(old.spec).finalizers;
+function keepFinalizers(ns: Namespace, old: Namespace): void {
+  const spec = struct(ns.spec);
+  const oldFinalizers = struct(old.spec).finalizers;
   if (oldFinalizers === undefined) delete spec.finalizers;
   else spec.finalizers = cloneJson(oldFinalizers);
   ns.spec = spec;
 }
 
-export const namespaceStrategy: ResourceStrategy = {
+export const namespaceStrategy: ResourceStrategy<Namespace> = {
   hasStatus: true,
   tracksGeneration: false,
   nameValidator: nameIsDNSLabel,
   // Kubernetes' namespace REST: the first delete only starts termination (Terminating, no grace
   // period); the namespace controller empties it and removes spec.finalizers, then it goes.
   beginDeletion(ns) {
-    ns.status = { ...obj(ns.status), phase: 'Terminating' };
+    ns.status = { ...struct(ns.status), phase: 'Terminating' };
   },
-  holdsDeletion: (ns) => strs(obj(ns.spec).finalizers).length > 0,
+  holdsDeletion: (ns) => strs(struct(ns.spec).finalizers).length > 0,
   deletionHeldMessage:
     'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.',
   prepareForCreate(ns) {
@@ -52,7 +55,7 @@ export const namespaceStrategy: ResourceStrategy = {
     ns.status = cloneJson(old.status);
   },
   validate(ns) {
-    return finalizerErrors(obj(ns.spec).finalizers, false);
+    return finalizerErrors(struct(ns.spec).finalizers, false);
   },
   validateUpdate() {
     return [];
@@ -61,8 +64,8 @@ export const namespaceStrategy: ResourceStrategy = {
     ns.spec = cloneJson(old.spec);
   },
   validateStatusUpdate(ns) {
-    const phase = str(obj(ns.status).phase);
-    const deleting = obj(ns.metadata).deletionTimestamp;
+    const phase = str(struct(ns.status).phase);
+    const deleting = metadataOf(ns).deletionTimestamp;
     if (deleting === undefined || deleting === null) {
       if (phase !== 'Active') return [fieldError.invalid('status.Phase', phase, "may only be 'Active' if `deletionTimestamp` is empty")];
     } else if (phase !== 'Terminating') {
@@ -73,7 +76,7 @@ export const namespaceStrategy: ResourceStrategy = {
 };
 
 /** namespaces/finalize: only spec.finalizers changes (status is kept). */
-export const namespaceFinalizeStrategy: ResourceStrategy = {
+export const namespaceFinalizeStrategy: ResourceStrategy<Namespace> = {
   hasStatus: true,
   tracksGeneration: false,
   nameValidator: nameIsDNSLabel,
@@ -82,9 +85,16 @@ export const namespaceFinalizeStrategy: ResourceStrategy = {
   },
   validate: () => [],
   validateUpdate(ns) {
-    return finalizerErrors(obj(ns.spec).finalizers, true);
+    return finalizerErrors(struct(ns.spec).finalizers, true);
   },
 };
+
+/** namespaces/finalize: the requested spec.finalizers replace the stored ones (none: the field goes). */
+function replaceFinalizers(ns: Namespace, requested: Namespace): Namespace {
+  const finalizers = requested.spec?.finalizers ?? [];
+  ns.spec = { ...ns.spec, finalizers: finalizers.length > 0 ? finalizers : undefined };
+  return ns;
+}
 
 const namespacePrinter: TablePrinter = {
   columns: [nameColumn, column('Status', 'string', 'The status of the namespace'), ageColumn],
@@ -103,11 +113,7 @@ export const namespaceModule: KindModule = {
       type: 'replace-part',
       verbs: ['update'],
       strategy: namespaceFinalizeStrategy,
-      replace(ns, requested) {
-        const finalizers = ((requested.spec as Record<string, unknown> | undefined)?.finalizers ?? []) as string[];
-        ns.spec = { ...((ns.spec as Record<string, unknown>) ?? {}), finalizers: finalizers.length > 0 ? finalizers : undefined };
-        return ns;
-      },
+      replace: replaceFinalizers,
     },
   },
 };

@@ -4,9 +4,12 @@
 // old status, and nodes/status keeps the spec. New nodes get the not-ready:NoSchedule taint (the
 // TaintNodesByCondition admission plugin).
 import { admitNodeCreate } from '../../../api/core/v1/defaults-other.js';
-import { child, index, isObj, key, obj, objs, semanticEqual, str, stringMap, strs, validateLabelName, type Obj } from '../../../machinery/validation/common.js';
+import type { Node, NodeAddress, NodeConfigSource, Taint } from '../../../api/types.js';
+import { annotationsOf } from '../../../api/meta/object.js';
+import { child, index, semanticEqual, str, strs, validateLabelName } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { goString, goStruct } from '../../../machinery/validation/go-syntax.js';
+import { optStruct, struct, structs } from '../../../machinery/validation/structs.js';
 import { isConfigMapKey, isIPv6String, isValidCIDR, isValidLabelValue, nameIsDNSSubdomain, validateNamespaceName } from '../../../machinery/validation/names.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import { resourceEntries, validateResourceQuantityValue, validateTaintEffect } from '../../podspec/index.js';
@@ -17,10 +20,10 @@ import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers
 import { fieldAt, fieldLabelErrors } from '../../../machinery/selectors/index.js';
 
 /** validateNodeTaints (reported under metadata.taints, as Kubernetes does). */
-export function validateNodeTaints(taints: unknown, path: string): FieldError[] {
+export function validateNodeTaints(taints: readonly Taint[], path: string): FieldError[] {
   const errs: FieldError[] = [];
   const unique = new Map<string, Set<string>>();
-  objs(taints).forEach((t, i) => {
+  structs(taints).forEach((t, i) => {
     const p = index(path, i);
     const k = str(t.key);
     const v = str(t.value);
@@ -35,7 +38,7 @@ export function validateNodeTaints(taints: unknown, path: string): FieldError[] 
         ['Key', goString(k)],
         ['Value', goString(v)],
         ['Effect', goString(effect)],
-        ['TimeAdded', isObj(t) && t.timeAdded ? '(*v1.Time)(0xc000000000)' : '(*v1.Time)(nil)'],
+        ['TimeAdded', t.timeAdded ? '(*v1.Time)(0xc000000000)' : '(*v1.Time)(nil)'],
       ]);
       errs.push({ type: 'FieldValueDuplicate', field: p, badValue: { kind: 'raw', text }, detail: 'taints must be unique by key and effect pair' });
       return;
@@ -47,10 +50,9 @@ export function validateNodeTaints(taints: unknown, path: string): FieldError[] 
 }
 
 /** The taints kept in the scheduler.alpha.kubernetes.io/taints annotation, when present. */
-function validateNodeSpecificAnnotations(node: Obj): FieldError[] {
-  const annotations = stringMap(obj(node.metadata).annotations);
+function validateNodeSpecificAnnotations(node: Node): FieldError[] {
   const errs: FieldError[] = [];
-  const taints = annotations['scheduler.alpha.kubernetes.io/taints'];
+  const taints = str(annotationsOf(node)['scheduler.alpha.kubernetes.io/taints']);
   if (taints) {
     try {
       const parsed = JSON.parse(taints) as unknown;
@@ -62,17 +64,17 @@ function validateNodeSpecificAnnotations(node: Obj): FieldError[] {
   return errs;
 }
 
-function validateNodeResources(node: Obj): FieldError[] {
+function validateNodeResources(node: Node): FieldError[] {
   const errs: FieldError[] = [];
-  const status = obj(node.status);
-  for (const which of ['capacity', 'allocatable']) {
+  const status = struct(node.status);
+  for (const which of ['capacity', 'allocatable'] as const) {
     for (const [name, value] of resourceEntries(status[which])) errs.push(...validateResourceQuantityValue(name, value, `status.${which}.${name}`));
   }
   return errs;
 }
 
-function validatePodCIDRs(node: Obj): FieldError[] {
-  const cidrs = strs(obj(node.spec).podCIDRs);
+function validatePodCIDRs(node: Node): FieldError[] {
+  const cidrs = strs(struct(node.spec).podCIDRs);
   if (cidrs.length === 0) return [];
   const errs: FieldError[] = [];
   cidrs.forEach((c, i) => errs.push(...isValidCIDR(c).map((msg) => fieldError.invalid(index('spec.podCIDRs', i), c, msg))));
@@ -89,19 +91,20 @@ function validatePodCIDRs(node: Obj): FieldError[] {
 }
 
 /** ValidateNode minus ObjectMeta. */
-export function validateNode(node: Obj): FieldError[] {
+export function validateNode(node: Node): FieldError[] {
   const errs = validateNodeSpecificAnnotations(node);
-  const taints = obj(node.spec).taints;
+  const taints = struct(node.spec).taints;
   if (Array.isArray(taints) && taints.length > 0) errs.push(...validateNodeTaints(taints, 'metadata.taints'));
   errs.push(...validateNodeResources(node));
   errs.push(...validatePodCIDRs(node));
   return errs;
 }
 
-function validateConfigSource(source: unknown, path: string, inStatus: boolean): FieldError[] {
-  if (!isObj(source)) return [];
+function validateConfigSource(source: NodeConfigSource | null | undefined, path: string, inStatus: boolean): FieldError[] {
+  const s = optStruct(source);
+  if (!s) return [];
   const errs: FieldError[] = [];
-  const cm = isObj(source.configMap) ? source.configMap : undefined;
+  const cm = optStruct(s.configMap);
   if (cm) {
     const p = child(path, 'configMap');
     if (inStatus) {
@@ -127,18 +130,18 @@ function validateConfigSource(source: unknown, path: string, inStatus: boolean):
 }
 
 /** ValidateNodeUpdate minus ObjectMeta. */
-export function validateNodeUpdate(node: Obj, old: Obj): FieldError[] {
+export function validateNodeUpdate(node: Node, old: Node): FieldError[] {
   const errs = validateNodeSpecificAnnotations(node);
   errs.push(...validateNodeResources(node));
-  const seen: Obj[] = [];
-  objs(obj(node.status).addresses).forEach((a, i) => {
+  const seen: NodeAddress[] = [];
+  structs(struct(node.status).addresses).forEach((a, i) => {
     if (seen.some((s) => semanticEqual(s, a))) {
       errs.push({ type: 'FieldValueDuplicate', field: index('status.addresses', i), badValue: { kind: 'raw', text: goStruct('core.NodeAddress', [['Type', goString(a.type)], ['Address', goString(a.address)]]) }, detail: '' });
     }
     seen.push(a);
   });
-  const spec = obj(node.spec);
-  const oldSpec = obj(old.spec);
+  const spec = struct(node.spec);
+  const oldSpec = struct(old.spec);
   const oldCIDRs = strs(oldSpec.podCIDRs);
   const newCIDRs = strs(spec.podCIDRs);
   const cidrMsg = 'node updates may not change podCIDR except from "" to valid';
@@ -149,15 +152,15 @@ export function validateNodeUpdate(node: Obj, old: Obj): FieldError[] {
   const oldProvider = str(oldSpec.providerID);
   if (oldProvider !== '' && oldProvider !== str(spec.providerID)) errs.push(fieldError.forbidden('spec.providerID', 'node updates may not change providerID except from "" to valid'));
   errs.push(...validateConfigSource(spec.configSource, 'spec.configSource', false));
-  const config = obj(obj(node.status).config);
-  for (const which of ['assigned', 'active', 'lastKnownGood']) errs.push(...validateConfigSource(config[which], `status.config.${which}`, true));
+  const config = struct(struct(node.status).config);
+  for (const which of ['assigned', 'active', 'lastKnownGood'] as const) errs.push(...validateConfigSource(config[which], `status.config.${which}`, true));
   const taints = spec.taints;
   if (Array.isArray(taints) && taints.length > 0) errs.push(...validateNodeTaints(taints, 'metadata.taints'));
   if (str(spec.externalID) !== str(oldSpec.externalID)) errs.push(fieldError.forbidden('spec.externalID', 'may not be updated'));
   return errs;
 }
 
-export const nodeStrategy: ResourceStrategy = {
+export const nodeStrategy: ResourceStrategy<Node> = {
   hasStatus: false,
   tracksGeneration: false,
   prepareForCreate(node) {

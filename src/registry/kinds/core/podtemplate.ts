@@ -1,6 +1,7 @@
 // PodTemplate: pkg/registry/core/podtemplate/strategy.go, ValidatePodTemplate(Update) and the
 // columns of `kubectl get podtemplates` (printPodTemplate). A template has no spec or status: its
 // generation counts changes of `template`, which is validated as any workload's pod template.
+import type { PodTemplate } from '../../../api/types.js';
 import { semanticEqual } from '../../../machinery/validation/common.js';
 import type { KindModule } from '../../kind-module.js';
 import { metaOf } from '../../meta.js';
@@ -10,7 +11,7 @@ import { column, nameColumn, type TablePrinter } from '../../printers/types.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import { podWarnings } from '../pod-template-warnings.js';
 
-export const podTemplateStrategy: ResourceStrategy = {
+export const podTemplateStrategy: ResourceStrategy<PodTemplate> = {
   hasStatus: false,
   tracksGeneration: false,
   prepareForCreate(template) {
@@ -19,7 +20,7 @@ export const podTemplateStrategy: ResourceStrategy = {
   prepareForUpdate(template, old) {
     // Any change of the template bumps the generation.
     if (!semanticEqual(template.template, old.template)) {
-      const generation = metaOf(old).generation;
+      const generation = old.metadata?.generation;
       metaOf(template).generation = (typeof generation === 'number' ? generation : 0) + 1;
     }
   },

@@ -3,8 +3,10 @@
 // spec changes bump the generation (the store does all three for kinds with a status). Unlike a
 // ReplicaSet's, the selector is a plain map (every key=value must be among the template's labels),
 // it may change on update, and the template may only be absent to be reported as required.
-import { child, index, isObj, num, obj, objs, optNum, stringMap, str, validateNonnegativeField, invalidStringMap, type Obj } from '../../../machinery/validation/common.js';
+import type { PodSpec, PodTemplateSpec, ReplicationController, ReplicationControllerSpec } from '../../../api/types.js';
+import { child, index, num, optNum, stringMap, str, validateNonnegativeField, invalidStringMap } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
+import { optStruct, struct, structs } from '../../../machinery/validation/structs.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import { validatePodTemplateSpec } from '../../podspec/index.js';
 import { podWarnings } from '../pod-template-warnings.js';
@@ -15,10 +17,11 @@ import { replicasScale } from '../../replicas-scale.js';
 import { replicationControllerPrinter } from '../workload-printers.js';
 
 /** ValidateReadOnlyPersistentDisks: a GCE PD is shared by more than one replica only read-only. */
-function validateReadOnlyPersistentDisks(volumes: unknown, path: string): FieldError[] {
+function validateReadOnlyPersistentDisks(volumes: PodSpec['volumes'], path: string): FieldError[] {
   const errs: FieldError[] = [];
-  objs(volumes).forEach((v, i) => {
-    if (isObj(v.gcePersistentDisk) && v.gcePersistentDisk.readOnly !== true) {
+  structs(volumes).forEach((v, i) => {
+    const disk = optStruct(v.gcePersistentDisk);
+    if (disk && disk.readOnly !== true) {
       errs.push(
         fieldError.invalid(
           child(index(path, i), 'gcePersistentDisk', 'readOnly'),
@@ -32,18 +35,20 @@ function validateReadOnlyPersistentDisks(volumes: unknown, path: string): FieldE
 }
 
 /** ValidatePodTemplateSpecForRC. */
-function validatePodTemplateSpecForRC(template: unknown, selector: Record<string, string>, replicas: number, path: string): FieldError[] {
-  if (!isObj(template)) return [fieldError.required(path)];
+function validatePodTemplateSpecForRC(template: PodTemplateSpec | null | undefined, selector: Record<string, string>, replicas: number, path: string): FieldError[] {
+  const t = optStruct(template);
+  if (!t) return [fieldError.required(path)];
   const errs: FieldError[] = [];
   const keys = Object.keys(selector);
   if (keys.length > 0) {
-    const labels = stringMap(obj(template.metadata).labels);
+    const templateLabels = struct(t.metadata).labels;
+    const labels = stringMap(templateLabels);
     if (!keys.every((k) => labels[k] === selector[k])) {
-      errs.push(invalidStringMap(child(path, 'metadata', 'labels'), obj(template.metadata).labels, '`selector` does not match template `labels`'));
+      errs.push(invalidStringMap(child(path, 'metadata', 'labels'), templateLabels, '`selector` does not match template `labels`'));
     }
   }
-  errs.push(...validatePodTemplateSpec(template, path));
-  const spec = obj(template.spec);
+  errs.push(...validatePodTemplateSpec(t, path));
+  const spec = struct(t.spec);
   if (replicas > 1) errs.push(...validateReadOnlyPersistentDisks(spec.volumes, child(path, 'spec', 'volumes')));
   if (str(spec.restartPolicy) !== 'Always') errs.push(fieldError.notSupported(child(path, 'spec', 'restartPolicy'), str(spec.restartPolicy), ['Always']));
   if (optNum(spec.activeDeadlineSeconds) !== undefined) {
@@ -53,7 +58,7 @@ function validatePodTemplateSpecForRC(template: unknown, selector: Record<string
 }
 
 /** ValidateReplicationControllerSpec. */
-export function validateReplicationControllerSpec(spec: Obj, path = 'spec'): FieldError[] {
+export function validateReplicationControllerSpec(spec: ReplicationControllerSpec, path = 'spec'): FieldError[] {
   const errs = validateNonnegativeField(num(spec.minReadySeconds), child(path, 'minReadySeconds'));
   const selector = stringMap(spec.selector);
   // ValidateNonEmptySelector.
@@ -64,14 +69,14 @@ export function validateReplicationControllerSpec(spec: Obj, path = 'spec'): Fie
 }
 
 /** ValidateReplicationControllerStatus. */
-export function validateReplicationControllerStatus(rc: Obj): FieldError[] {
-  const status = obj(rc.status);
+export function validateReplicationControllerStatus(rc: ReplicationController): FieldError[] {
+  const status = struct(rc.status);
   const errs: FieldError[] = [];
-  for (const f of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration']) {
+  for (const f of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'] as const) {
     errs.push(...validateNonnegativeField(num(status[f]), child('status', f)));
   }
   const msg = 'cannot be greater than status.replicas';
-  for (const f of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas']) {
+  for (const f of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'] as const) {
     if (num(status[f]) > num(status.replicas)) errs.push(fieldError.invalid(child('status', f), num(status[f]), msg));
   }
   if (num(status.availableReplicas) > num(status.readyReplicas)) {
@@ -80,18 +85,18 @@ export function validateReplicationControllerStatus(rc: Obj): FieldError[] {
   return errs;
 }
 
-export const replicationControllerStrategy: ResourceStrategy = {
+export const replicationControllerStrategy: ResourceStrategy<ReplicationController> = {
   hasStatus: true,
   tracksGeneration: true,
   warnings: (o) => {
-    const template = obj(o.spec).template;
-    return isObj(template) ? podWarnings(template, 'spec.template') : [];
+    const template = optStruct(struct(o.spec).template);
+    return template ? podWarnings(template, 'spec.template') : [];
   },
   prepareForUpdate(rc, old) {
     rc.status = cloneJson(old.status);
   },
-  validate: (rc) => validateReplicationControllerSpec(obj(rc.spec)),
-  validateUpdate: (rc) => validateReplicationControllerSpec(obj(rc.spec)),
+  validate: (rc) => validateReplicationControllerSpec(struct(rc.spec)),
+  validateUpdate: (rc) => validateReplicationControllerSpec(struct(rc.spec)),
   prepareForStatusUpdate(rc, old) {
     rc.spec = cloneJson(old.spec);
   },

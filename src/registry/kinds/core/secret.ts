@@ -1,7 +1,9 @@
 // Secret: ValidateSecret / ValidateSecretUpdate (keys, 1 MiB, type-specific keys, immutability)
 // and the strategy (stringData merged into data on every write, type kept when omitted).
 import { mergeSecretStringData } from '../../../api/core/v1/defaults-other.js';
-import { child, key, obj, semanticEqual, str, stringMap, validateImmutableField, type Obj } from '../../../machinery/validation/common.js';
+import type { Secret } from '../../../api/types.js';
+import { annotationsOf } from '../../../api/meta/object.js';
+import { child, key, obj, semanticEqual, str, validateImmutableField } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { isConfigMapKey } from '../../../machinery/validation/names.js';
 import type { ResourceStrategy } from '../../strategy.js';
@@ -33,7 +35,7 @@ export function goJSONObjectError(text: string): string | undefined {
   return undefined;
 }
 
-export function validateSecret(secret: Obj): FieldError[] {
+export function validateSecret(secret: Secret): FieldError[] {
   const errs: FieldError[] = [];
   const data = obj(secret.data);
   const has = (k: string) => Object.prototype.hasOwnProperty.call(data, k);
@@ -46,7 +48,7 @@ export function validateSecret(secret: Obj): FieldError[] {
   const type = str(secret.type);
   switch (type) {
     case 'kubernetes.io/service-account-token': {
-      const name = stringMap(obj(secret.metadata).annotations)['kubernetes.io/service-account.name'];
+      const name = str(annotationsOf(secret)['kubernetes.io/service-account.name']);
       if (!name) errs.push(fieldError.required(key(child('metadata', 'annotations'), 'kubernetes.io/service-account.name')));
       break;
     }
@@ -78,7 +80,7 @@ export function validateSecret(secret: Obj): FieldError[] {
   return errs;
 }
 
-export function validateSecretUpdate(secret: Obj, old: Obj): FieldError[] {
+export function validateSecretUpdate(secret: Secret, old: Secret): FieldError[] {
   const errs = validateImmutableField(str(secret.type), str(old.type), 'type');
   if (old.immutable === true) {
     if (secret.immutable !== true) errs.push(fieldError.forbidden('immutable', 'field is immutable when `immutable` is set'));
@@ -88,7 +90,7 @@ export function validateSecretUpdate(secret: Obj, old: Obj): FieldError[] {
   return errs;
 }
 
-export const secretStrategy: ResourceStrategy = {
+export const secretStrategy: ResourceStrategy<Secret> = {
   hasStatus: false,
   tracksGeneration: false,
   prepareForCreate(secret) {

@@ -1,10 +1,11 @@
 // ServiceAccount: ValidateServiceAccount is ObjectMeta only.
+import type { ServiceAccount } from '../../../api/types.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import type { KindModule } from '../../kind-module.js';
 import * as fmt from '../../printers/format.js';
 import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers/types.js';
 
-export const serviceAccountStrategy: ResourceStrategy = {
+export const serviceAccountStrategy: ResourceStrategy<ServiceAccount> = {
   hasStatus: false,
   tracksGeneration: false,
   allowCreateOnUpdate: true,

@@ -2,8 +2,10 @@
 // (kubectl drain deletes through it), ephemeralcontainers and resize (parts of the spec with their
 // own rules), and the connections to the pod's node (log, exec, attach, portforward, proxy).
 import { Binding } from '../../../../api/core/v1/binding.js';
+import { annotationsOf, isBeingDeleted } from '../../../../api/meta/object.js';
 import { Eviction } from '../../../../api/policy/v1.js';
-import type { KubeObject } from '../../../../api/schema/kind.js';
+import type { Binding as BindingObject, Eviction as EvictionObject, Pod } from '../../../../api/types.js';
+import { struct } from '../../../../machinery/validation/structs.js';
 import { apiError } from '../../../errors.js';
 import type { ActionSubresource, DeleteBySubresource, NodeConnectionSubresource, ReplacePartSubresource } from '../../../kind-module.js';
 import { metaOf, str, timestamp } from '../../../meta.js';
@@ -12,7 +14,26 @@ import { podEphemeralContainersStrategy, podResizeStrategy, podStrategy, validat
 
 // pods/binding writes spec.nodeName, annotations and the PodScheduled condition directly, as
 // Kubernetes' binding REST does: not through the pod update rules that forbid those changes.
-const podBindingStrategy: ResourceStrategy = { ...podStrategy, hasStatus: false, prepareForUpdate: undefined, validateUpdate: () => [] };
+const podBindingStrategy: ResourceStrategy<Pod> = { ...podStrategy, hasStatus: false, prepareForUpdate: undefined, validateUpdate: () => [] };
+
+/** Kubernetes' binding REST (assignPod): the node name, the binding's annotations and PodScheduled=True. */
+function bindPod(pod: Pod, binding: BindingObject, { name, now }: { name: string; now: number }): Pod {
+  if (isBeingDeleted(pod)) throw apiError.conflict({ group: '', resource: 'pods' }, name, `pod ${name} is being deleted, cannot be assigned to a host`);
+  const spec = struct(pod.spec);
+  if (str(spec.nodeName) !== '') {
+    throw apiError.conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} is already assigned to node ${JSON.stringify(spec.nodeName)}`);
+  }
+  const annotations = annotationsOf(binding);
+  if (Object.keys(annotations).length > 0) metaOf(pod).annotations = { ...annotationsOf(pod), ...annotations };
+  spec.nodeName = str(struct(binding.target).name);
+  pod.spec = spec;
+  const status = struct(pod.status);
+  const conditions = Array.isArray(status.conditions) ? status.conditions.filter((c) => c.type !== 'PodScheduled') : [];
+  conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: timestamp(now) });
+  status.conditions = conditions;
+  pod.status = status;
+  return pod;
+}
 
 /** pods/binding: a Binding to a node, for a pod not yet assigned and not being deleted. */
 export const podBinding: ActionSubresource = {
@@ -23,24 +44,7 @@ export const podBinding: ActionSubresource = {
     if (errors.length > 0) throw apiError.invalid('Binding', '', name, errors);
   },
   admit: 'stored',
-  apply(pod, binding, { name, now }) {
-    const pm = metaOf(pod);
-    if (pm.deletionTimestamp) throw apiError.conflict({ group: '', resource: 'pods' }, name, `pod ${name} is being deleted, cannot be assigned to a host`);
-    const spec = (pod.spec ?? {}) as KubeObject;
-    if (str(spec.nodeName) !== '') {
-      throw apiError.conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} is already assigned to node ${JSON.stringify(spec.nodeName)}`);
-    }
-    const annotations = (metaOf(binding).annotations ?? {}) as Record<string, string>;
-    if (Object.keys(annotations).length > 0) pm.annotations = { ...((pm.annotations as object) ?? {}), ...annotations };
-    spec.nodeName = str(((binding.target ?? {}) as KubeObject).name);
-    pod.spec = spec;
-    const status = (pod.status ?? {}) as KubeObject;
-    const conditions = Array.isArray(status.conditions) ? (status.conditions as KubeObject[]).filter((c) => c.type !== 'PodScheduled') : [];
-    conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: timestamp(now) });
-    status.conditions = conditions;
-    pod.status = status;
-    return pod;
-  },
+  apply: bindPod,
   strategy: podBindingStrategy,
   success: { code: 201 },
 };
@@ -49,9 +53,9 @@ export const podBinding: ActionSubresource = {
 export const podEviction: DeleteBySubresource = {
   type: 'delete-by',
   request: Eviction,
-  deleteOptionsOf(eviction) {
-    const opts = (eviction.deleteOptions ?? {}) as KubeObject;
-    const pre = (opts.preconditions ?? {}) as { uid?: string; resourceVersion?: string };
+  deleteOptionsOf(eviction: EvictionObject) {
+    const opts = struct(eviction.deleteOptions);
+    const pre = struct(opts.preconditions);
     return {
       gracePeriodSeconds: typeof opts.gracePeriodSeconds === 'number' ? opts.gracePeriodSeconds : undefined,
       preconditions: { uid: pre.uid ?? undefined, resourceVersion: pre.resourceVersion ?? undefined },
@@ -67,5 +71,5 @@ export const podResize: ReplacePartSubresource = { type: 'replace-part', verbs: 
 
 export const podNodeConnection: NodeConnectionSubresource = {
   type: 'node-connection',
-  nodeNameOf: (pod) => str((pod.spec as KubeObject | undefined)?.nodeName),
+  nodeNameOf: (pod: Pod) => str(pod.spec?.nodeName),
 };

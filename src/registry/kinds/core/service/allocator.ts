@@ -4,8 +4,9 @@
 // LoadBalancer with externalTrafficPolicy Local. What is in use is read from the services in the
 // watch cache (storage is the only state), plus the addresses this process handed out moments ago
 // and whose services are not cached yet.
-import type { KubeObject } from '../../../../api/schema/kind.js';
+import type { Service } from '../../../../api/types.js';
 import { fieldError, type FieldError } from '../../../../machinery/validation/field-errors.js';
+import { decoded, struct, structs } from '../../../../machinery/validation/structs.js';
 import type { ResourceCache } from '../../../../storage/cacher/index.js';
 import { apiError } from '../../../errors.js';
 import { needsClusterIP, needsHealthCheckNodePort, needsNodePort } from './strategy.js';
@@ -35,9 +36,6 @@ function intToIp(n: number): string {
   return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 }
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
-
 export class ServiceAllocator {
   private readonly base: number;
   private readonly size: number;
@@ -63,9 +61,9 @@ export class ServiceAllocator {
     for (const [ip, at] of this.recentIps) (now - at > RECENT_MS ? this.recentIps.delete(ip) : ips.add(ip));
     for (const [port, at] of this.recentPorts) (now - at > RECENT_MS ? this.recentPorts.delete(port) : ports.add(port));
     for (const o of this.cache.list({ prefix: '/registry/services/' }).items) {
-      const spec = obj((JSON.parse(decoder.decode(o.json)) as Obj).spec);
+      const spec = struct(decoded<Service>(JSON.parse(decoder.decode(o.json))).spec);
       for (const ip of Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [spec.clusterIP]) if (typeof ip === 'string') ips.add(ip);
-      for (const p of Array.isArray(spec.ports) ? spec.ports : []) if (typeof obj(p).nodePort === 'number') ports.add(obj(p).nodePort as number);
+      for (const p of structs(spec.ports)) if (typeof p.nodePort === 'number') ports.add(p.nodePort);
       if (typeof spec.healthCheckNodePort === 'number') ports.add(spec.healthCheckNodePort);
     }
     return { ips, ports };
@@ -106,17 +104,17 @@ export class ServiceAllocator {
    * Fills in what a new or changed service needs (keeping what `old` had), or returns Kubernetes'
    * field errors for addresses that are taken or out of range.
    */
-  allocate(svc: KubeObject, old: KubeObject | undefined): FieldError[] {
+  allocate(svc: Service, old: Service | undefined): FieldError[] {
     const now = Date.now();
-    const spec = obj(svc.spec);
+    const spec = struct(svc.spec);
     svc.spec = spec;
-    const oldSpec = obj(old?.spec);
+    const oldSpec = struct(old?.spec);
     const used = this.inUse(now);
     const errors: FieldError[] = [];
     if (old) {
       // The service's own addresses are not "in use" by someone else.
       for (const ip of Array.isArray(oldSpec.clusterIPs) ? oldSpec.clusterIPs : []) used.ips.delete(String(ip));
-      for (const p of Array.isArray(oldSpec.ports) ? oldSpec.ports : []) used.ports.delete(obj(p).nodePort as number);
+      for (const p of structs(oldSpec.ports)) if (typeof p.nodePort === 'number') used.ports.delete(p.nodePort);
       if (typeof oldSpec.healthCheckNodePort === 'number') used.ports.delete(oldSpec.healthCheckNodePort);
     }
     if (needsClusterIP(svc)) {
@@ -138,9 +136,9 @@ export class ServiceAllocator {
         }
       }
     }
-    const ports = Array.isArray(spec.ports) ? (spec.ports as Obj[]) : [];
+    const ports = structs(spec.ports);
     if (needsNodePort(svc)) {
-      const oldPorts = Array.isArray(oldSpec.ports) ? (oldSpec.ports as Obj[]) : [];
+      const oldPorts = structs(oldSpec.ports);
       ports.forEach((p, i) => {
         if (typeof p.nodePort === 'number' && p.nodePort !== 0) {
           const mine = oldPorts.some((q) => q.nodePort === p.nodePort);
@@ -151,8 +149,8 @@ export class ServiceAllocator {
           } else used.ports.add(p.nodePort);
           return;
         }
-        const same = oldPorts.find((q) => q.port === p.port && (q.protocol ?? 'TCP') === (p.protocol ?? 'TCP') && typeof q.nodePort === 'number');
-        p.nodePort = same ? (same.nodePort as number) : this.freePort(used.ports, now);
+        const kept = oldPorts.find((q) => q.port === p.port && (q.protocol ?? 'TCP') === (p.protocol ?? 'TCP') && typeof q.nodePort === 'number')?.nodePort;
+        p.nodePort = typeof kept === 'number' ? kept : this.freePort(used.ports, now);
       });
     }
     if (needsHealthCheckNodePort(svc) && (typeof spec.healthCheckNodePort !== 'number' || spec.healthCheckNodePort === 0)) {

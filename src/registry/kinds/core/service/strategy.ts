@@ -2,9 +2,12 @@
 // ValidateServiceStatusUpdate. Cluster IP and node port allocation are the API server's allocator's
 // job; `needsClusterIP` / `needsNodePort` / `needsHealthCheckNodePort` tell it what a service needs.
 import { initServiceIPFamilies } from '../../../../api/core/v1/defaults-other.js';
-import { child, index, isObj, key, num, obj, objs, optNum, optObj, optStr, str, stringMap, strs, validateLabels, type Obj } from '../../../../machinery/validation/common.js';
+import { annotationsOf } from '../../../../api/meta/object.js';
+import type { Service, ServicePort, ServiceSpec } from '../../../../api/types.js';
+import { child, index, isObj, key, num, optNum, optStr, str, stringMap, strs, validateLabels } from '../../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../../machinery/validation/field-errors.js';
 import { goIntOrString, goInt, goString, goStruct } from '../../../../machinery/validation/go-syntax.js';
+import { optStruct, struct, structs } from '../../../../machinery/validation/structs.js';
 import { isDNS1123Label, isDNS1123Subdomain, isIPv6String, isQualifiedName, isValidCIDR, isValidIP, isValidPortName, isValidPortNum, nameIsDNS1035Label, parseIP } from '../../../../machinery/validation/names.js';
 import type { ResourceStrategy } from '../../../strategy.js';
 import { validateNonSpecialIP } from '../endpoints.js';
@@ -14,32 +17,32 @@ const MaxClientIPServiceAffinitySeconds = 86400;
 const supportedPortProtocols = ['SCTP', 'TCP', 'UDP'];
 const supportedServiceTypes = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 
-const specOf = (svc: Obj): Obj => obj(svc.spec);
-const isHeadless = (svc: Obj): boolean => {
+const specOf = (svc: Service): ServiceSpec => struct(svc.spec);
+const isHeadless = (svc: Service): boolean => {
   const ips = strs(specOf(svc).clusterIPs);
   return ips.length === 1 && ips[0] === 'None';
 };
-const typeOf = (svc: Obj): string => str(specOf(svc).type);
+const typeOf = (svc: Service): string => str(specOf(svc).type);
 
 /** Whether the allocator must give this service a cluster IP (every type but ExternalName; not headless ones). */
-export function needsClusterIP(svc: Obj): boolean {
+export function needsClusterIP(svc: Service): boolean {
   return typeOf(svc) !== 'ExternalName' && str(specOf(svc).clusterIP) !== 'None';
 }
 
 /** Whether the service's ports get node ports (NodePort; LoadBalancer unless allocateLoadBalancerNodePorts is false). */
-export function needsNodePort(svc: Obj): boolean {
+export function needsNodePort(svc: Service): boolean {
   const t = typeOf(svc);
   if (t === 'NodePort') return true;
   return t === 'LoadBalancer' && specOf(svc).allocateLoadBalancerNodePorts !== false;
 }
 
 /** apiservice.NeedsHealthCheck: a LoadBalancer with externalTrafficPolicy Local. */
-export function needsHealthCheckNodePort(svc: Obj): boolean {
+export function needsHealthCheckNodePort(svc: Service): boolean {
   return typeOf(svc) === 'LoadBalancer' && str(specOf(svc).externalTrafficPolicy) === 'Local';
 }
 
 /** apiservice.ExternallyAccessible. */
-function externallyAccessible(svc: Obj): boolean {
+function externallyAccessible(svc: Service): boolean {
   const t = typeOf(svc);
   return t === 'LoadBalancer' || t === 'NodePort' || (t === 'ClusterIP' && strs(specOf(svc).externalIPs).length > 0);
 }
@@ -50,7 +53,7 @@ function validatePortNumOrName(port: unknown, path: string): FieldError[] {
   return isValidPortName(s).map((msg) => fieldError.invalid(path, s, msg));
 }
 
-function goServicePort(p: Obj): string {
+function goServicePort(p: ServicePort): string {
   return goStruct('core.ServicePort', [
     ['Name', '""'],
     ['Protocol', goString(p.protocol)],
@@ -61,7 +64,7 @@ function goServicePort(p: Obj): string {
   ]);
 }
 
-function validateServicePort(sp: Obj, requireName: boolean, names: Set<string>, path: string): FieldError[] {
+function validateServicePort(sp: ServicePort, requireName: boolean, names: Set<string>, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const name = str(sp.name);
   if (requireName && name === '') errs.push(fieldError.required(child(path, 'name')));
@@ -81,7 +84,7 @@ function validateServicePort(sp: Obj, requireName: boolean, names: Set<string>, 
 }
 
 /** ValidateServiceClusterIPsRelatedFields. */
-function validateClusterIPsRelatedFields(svc: Obj): FieldError[] {
+function validateClusterIPsRelatedFields(svc: Service): FieldError[] {
   if (typeOf(svc) === 'ExternalName') return [];
   const spec = specOf(svc);
   const errs: FieldError[] = [];
@@ -133,7 +136,7 @@ function validateClusterIPsRelatedFields(svc: Obj): FieldError[] {
   return errs;
 }
 
-function validateLoadBalancerClass(svc: Obj, old: Obj | undefined): FieldError[] {
+function validateLoadBalancerClass(svc: Service, old: Service | undefined): FieldError[] {
   const errs: FieldError[] = [];
   const lbc = optStr(specOf(svc).loadBalancerClass);
   if (old && typeOf(old) === 'LoadBalancer' && typeOf(svc) === 'LoadBalancer' && optStr(specOf(old).loadBalancerClass) !== lbc) {
@@ -148,17 +151,17 @@ function validateLoadBalancerClass(svc: Obj, old: Obj | undefined): FieldError[]
 }
 
 /** ValidateService minus ObjectMeta. */
-export function validateService(svc: Obj): FieldError[] {
+export function validateService(svc: Service): FieldError[] {
   const errs: FieldError[] = [];
   const spec = specOf(svc);
   const type = typeOf(svc);
-  const annotations = stringMap(obj(svc.metadata).annotations);
+  const annotations = stringMap(annotationsOf(svc));
   const hints = annotations['service.kubernetes.io/topology-aware-hints'];
   const mode = annotations['service.kubernetes.io/topology-mode'];
   if (hints !== undefined && mode !== undefined && hints !== mode) {
     errs.push(fieldError.invalid(key('metadata.annotations', 'service.kubernetes.io/topology-mode'), mode, 'must match annotations[service.kubernetes.io/topology-aware-hints] when both are specified'));
   }
-  const ports = objs(spec.ports);
+  const ports = structs(spec.ports);
   const headless = isHeadless(svc);
   if (ports.length === 0 && !headless && type !== 'ExternalName') errs.push(fieldError.required('spec.ports'));
   const clusterIPs = strs(spec.clusterIPs);
@@ -180,9 +183,9 @@ export function validateService(svc: Obj): FieldError[] {
   if (affinity === '') errs.push(fieldError.required('spec.sessionAffinity'));
   else if (affinity !== 'ClientIP' && affinity !== 'None') errs.push(fieldError.notSupported('spec.sessionAffinity', affinity, ['ClientIP', 'None']));
   if (affinity === 'ClientIP') {
-    const cfg = optObj(spec.sessionAffinityConfig);
+    const cfg = optStruct(spec.sessionAffinityConfig);
     const p = 'spec.sessionAffinityConfig';
-    const clientIP = cfg ? optObj(cfg.clientIP) : undefined;
+    const clientIP = cfg ? optStruct(cfg.clientIP) : undefined;
     const timeout = clientIP ? optNum(clientIP.timeoutSeconds) : undefined;
     if (!cfg) errs.push(fieldError.required(p, 'when session affinity type is ClientIP'));
     else if (!clientIP) errs.push(fieldError.required(child(p, 'clientIP'), 'when session affinity type is ClientIP'));
@@ -262,7 +265,7 @@ export function validateService(svc: Obj): FieldError[] {
   return errs;
 }
 
-function validateUpgradeDowngradeClusterIPs(old: Obj, svc: Obj): FieldError[] {
+function validateUpgradeDowngradeClusterIPs(old: Service, svc: Service): FieldError[] {
   if (typeOf(svc) === 'ExternalName' || typeOf(old) === 'ExternalName') return [];
   if (isHeadless(old) && isHeadless(svc)) return [];
   const errs: FieldError[] = [];
@@ -282,7 +285,7 @@ function validateUpgradeDowngradeClusterIPs(old: Obj, svc: Obj): FieldError[] {
   return errs;
 }
 
-function validateUpgradeDowngradeIPFamilies(old: Obj, svc: Obj): FieldError[] {
+function validateUpgradeDowngradeIPFamilies(old: Service, svc: Service): FieldError[] {
   if (typeOf(svc) === 'ExternalName' || typeOf(old) === 'ExternalName') return [];
   if (isHeadless(old) !== isHeadless(svc) || isHeadless(svc)) return [];
   const errs: FieldError[] = [];
@@ -304,7 +307,7 @@ function validateUpgradeDowngradeIPFamilies(old: Obj, svc: Obj): FieldError[] {
 }
 
 /** ValidateServiceUpdate minus ObjectMeta. */
-export function validateServiceUpdate(svc: Obj, old: Obj): FieldError[] {
+export function validateServiceUpdate(svc: Service, old: Service): FieldError[] {
   const errs = [...validateUpgradeDowngradeClusterIPs(old, svc), ...validateUpgradeDowngradeIPFamilies(old, svc), ...validateLoadBalancerClass(svc, old).filter((e) => e.detail === 'may not change once set')];
   if (needsHealthCheckNodePort(old) && needsHealthCheckNodePort(svc) && num(specOf(svc).healthCheckNodePort) !== num(specOf(old).healthCheckNodePort)) {
     errs.push(fieldError.forbidden('spec.healthCheckNodePort', 'field is immutable'));
@@ -314,9 +317,9 @@ export function validateServiceUpdate(svc: Obj, old: Obj): FieldError[] {
 }
 
 /** ValidateLoadBalancerStatus. */
-export function validateServiceStatus(svc: Obj): FieldError[] {
+export function validateServiceStatus(svc: Service): FieldError[] {
   const errs: FieldError[] = [];
-  const ingress = objs(obj(obj(svc.status).loadBalancer).ingress);
+  const ingress = structs(struct(struct(svc.status).loadBalancer).ingress);
   if (typeOf(svc) !== 'LoadBalancer' && ingress.length !== 0) return [fieldError.forbidden('status.loadBalancer.ingress', "may only be used when `spec.type` is 'LoadBalancer'")];
   ingress.forEach((ing, i) => {
     const p = index('status.loadBalancer.ingress', i);
@@ -337,7 +340,7 @@ export function validateServiceStatus(svc: Obj): FieldError[] {
 }
 
 /** patchAllocatedValues + NormalizeClusterIPs + dropTypeDependentFields of an update. */
-function prepareServiceUpdate(svc: Obj, old: Obj): void {
+function prepareServiceUpdate(svc: Service, old: Service): void {
   const spec = specOf(svc);
   svc.spec = spec;
   const oldSpec = specOf(old);
@@ -349,11 +352,11 @@ function prepareServiceUpdate(svc: Obj, old: Obj): void {
     if (spec.ipFamilyPolicy === undefined && oldSpec.ipFamilyPolicy !== undefined) spec.ipFamilyPolicy = oldSpec.ipFamilyPolicy;
   }
   if (needsNodePort(old) && needsNodePort(svc)) {
-    const nodePorts = (s: Obj) => new Set(objs(s.ports).map((p) => num(p.nodePort)).filter((n) => n !== 0));
+    const nodePorts = (s: ServiceSpec) => new Set(structs(s.ports).map((p) => num(p.nodePort)).filter((n) => n !== 0));
     const newUsed = nodePorts(spec);
     const used = new Set([...nodePorts(oldSpec)].filter((n) => newUsed.has(n)));
-    const byName = new Map(objs(oldSpec.ports).map((p) => [str(p.name), num(p.nodePort)] as const));
-    for (const p of objs(spec.ports)) {
+    const byName = new Map(structs(oldSpec.ports).map((p) => [str(p.name), num(p.nodePort)] as const));
+    for (const p of structs(spec.ports)) {
       if (num(p.nodePort) !== 0) continue;
       const oldVal = byName.get(str(p.name)) ?? 0;
       if (oldVal !== 0 && !used.has(oldVal)) p.nodePort = oldVal;
@@ -364,29 +367,30 @@ function prepareServiceUpdate(svc: Obj, old: Obj): void {
   }
   // NormalizeClusterIPs: a client that changed only the singular field meant the primary IP.
   const sameIPs = JSON.stringify(strs(spec.clusterIPs)) === JSON.stringify(strs(oldSpec.clusterIPs));
-  if (sameIPs && str(spec.clusterIP) !== str(oldSpec.clusterIP)) {
-    if (str(spec.clusterIP) === '') delete spec.clusterIPs;
-    else spec.clusterIPs = [spec.clusterIP];
+  const clusterIP = str(spec.clusterIP);
+  if (sameIPs && clusterIP !== str(oldSpec.clusterIP)) {
+    if (clusterIP === '') delete spec.clusterIPs;
+    else spec.clusterIPs = [clusterIP];
   }
   // dropTypeDependentFields: clear what the new type does not use, when the client left it as it was.
-  const unchanged = (k: string) => JSON.stringify(spec[k] ?? null) === JSON.stringify(oldSpec[k] ?? null);
+  const unchanged = (k: keyof ServiceSpec) => JSON.stringify(spec[k] ?? null) === JSON.stringify(oldSpec[k] ?? null);
   if (typeOf(svc) === 'ExternalName' && typeOf(old) !== 'ExternalName') {
-    for (const k of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy', 'internalTrafficPolicy']) if (unchanged(k)) delete spec[k];
+    for (const k of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy', 'internalTrafficPolicy'] as const) if (unchanged(k)) delete spec[k];
   }
   if (needsNodePort(old) && !needsNodePort(svc)) {
-    const oldPorts = objs(oldSpec.ports);
-    objs(spec.ports).forEach((p, i) => {
+    const oldPorts = structs(oldSpec.ports);
+    structs(spec.ports).forEach((p, i) => {
       if (num(p.nodePort) !== 0 && num(p.nodePort) === num(oldPorts[i]?.nodePort)) delete p.nodePort;
     });
   }
   if (needsHealthCheckNodePort(old) && !needsHealthCheckNodePort(svc) && unchanged('healthCheckNodePort')) delete spec.healthCheckNodePort;
   if (typeOf(old) === 'LoadBalancer' && typeOf(svc) !== 'LoadBalancer') {
-    for (const k of ['allocateLoadBalancerNodePorts', 'loadBalancerClass']) if (unchanged(k)) delete spec[k];
+    for (const k of ['allocateLoadBalancerNodePorts', 'loadBalancerClass'] as const) if (unchanged(k)) delete spec[k];
   }
   if (!externallyAccessible(svc) && externallyAccessible(old) && unchanged('externalTrafficPolicy')) delete spec.externalTrafficPolicy;
 }
 
-export const serviceStrategy: ResourceStrategy = {
+export const serviceStrategy: ResourceStrategy<Service> = {
   hasStatus: true,
   tracksGeneration: false,
   allowCreateOnUpdate: true,
@@ -394,7 +398,8 @@ export const serviceStrategy: ResourceStrategy = {
   prepareForCreate(svc) {
     const spec = specOf(svc);
     svc.spec = spec;
-    if (str(spec.clusterIP) !== '' && strs(spec.clusterIPs).length === 0) spec.clusterIPs = [spec.clusterIP];
+    const clusterIP = str(spec.clusterIP);
+    if (clusterIP !== '' && strs(spec.clusterIPs).length === 0) spec.clusterIPs = [clusterIP];
     initServiceIPFamilies(svc);
   },
   prepareForUpdate(svc, old) {
