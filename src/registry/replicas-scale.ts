@@ -2,6 +2,8 @@
 // observed size (deployments, replicasets, statefulsets, replicationcontrollers): an
 // autoscaling/v1 Scale with the selector of its pods as a string.
 import type { KubeObject } from '../api/schema/kind.js';
+import { num, obj, validateNonnegativeField, type Obj } from '../machinery/validation/common.js';
+import type { FieldError } from '../machinery/validation/field-errors.js';
 import type { ScaleSubresource } from './kind-module.js';
 import { metaOf } from './meta.js';
 import { formatLabelSelector } from './printers/format.js';
@@ -33,4 +35,9 @@ export function replicasScale(selectorOf: (spec: KubeObject) => unknown = (spec)
     },
     withReplicas: (obj, replicas) => ({ ...obj, spec: { ...((obj.spec as KubeObject | undefined) ?? {}), replicas } }),
   };
+}
+
+/** ValidateScale: spec.replicas must not be negative (the Status names kind Scale, group autoscaling). */
+export function validateScale(scale: Obj): FieldError[] {
+  return validateNonnegativeField(num(obj(scale.spec).replicas), 'spec.replicas');
 }
