@@ -13,6 +13,7 @@ import { StatusError } from '../machinery/status.js';
 import { fieldError } from '../machinery/validation/field-errors.js';
 import { apiError } from '../registry/errors.js';
 import type { ScaleSubresource } from '../registry/kind-module.js';
+import { moduleOf } from '../registry/kinds/index.js';
 import { cloneJson, metaOf, str } from '../registry/meta.js';
 import { UNCHANGED, type FieldManagerInfo, type Store } from '../registry/store.js';
 import { authError } from './auth/errors.js';
@@ -138,6 +139,7 @@ export async function applyObject(
   checkConfig(config, apiVersionOf(kv), kv.kind, name, namespace, kv.namespaced);
   const kind = kindFields(kv.type, store.strategy.hasStatus);
   const actor = actorOf(ctx, kv, subresource);
+  const grantsPermissions = moduleOf(kv).grantsPermissions === true;
   const opts = { force, objectName: `${namespace}/${name}`, gvkString: gvkString(apiVersionOf(kv), kv.kind) };
   const pinned = str(metaOf(config).resourceVersion);
   const finish = (obj: KubeObject): KubeObject => {
@@ -155,8 +157,8 @@ export async function applyObject(
         // A re-apply of what is there already: nothing to validate or write (the resourceVersion stays).
         if (!r.changed && !r.managedFieldsChanged) return UNCHANGED;
         const next = finish(r.object);
-        if (store.kind.group !== 'rbac.authorization.k8s.io') return next;
-        // RBAC objects: no one grants what they do not hold (as for any other write).
+        if (!grantsPermissions) return next;
+        // Objects that grant permissions: no one grants what they do not hold (as for any other write).
         return ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, next).then(() => next);
       },
       { dryRun, subresource, admission: admissionOf(ctx, store, dryRun, subresource) },

@@ -1,9 +1,10 @@
 // DELETE of one object: the store's delete with the request's DeleteOptions and admission. The
-// answer is the object while it still exists (finalizers, graceful deletion; always for pods, as
-// Kubernetes does), else a Success Status naming it.
+// answer is the object while it still exists (finalizers, graceful deletion; always for a kind whose
+// module returns deleted objects, as Kubernetes' pods), else a Success Status naming it.
 import { Status } from '../../api/meta/v1.js';
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import { apiError } from '../../registry/errors.js';
+import { moduleOf } from '../../registry/kinds/index.js';
 import { metaOf, str } from '../../registry/meta.js';
 import type { Store } from '../../registry/store.js';
 import { encodeObject, encodeOther } from '../encode.js';
@@ -15,7 +16,7 @@ export async function handleDelete(ctx: RequestContext, kv: KindVersion, store: 
   if (ctx.info.subresource !== '') throw apiError.methodNotAllowed();
   const opts = await deleteOptions(ctx);
   const result = await store.delete(namespace, ctx.info.name, { ...opts, admission: admissionOf(ctx, store, opts.dryRun) });
-  if (!result.deleted || store.kind.resource === 'pods') {
+  if (!result.deleted || moduleOf(kv).returnsDeletedObject) {
     // Kubernetes answers with the object while it still exists (and always for pods).
     return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
   }

@@ -8,6 +8,7 @@ import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import { decodeParsed, parseJson } from '../../machinery/codec/json.js';
 import { applyPatch as apply, patchTypeFromContentType, type PatchType } from '../../machinery/patch/index.js';
 import { apiError } from '../../registry/errors.js';
+import { moduleOf } from '../../registry/kinds/index.js';
 import { metaOf, str } from '../../registry/meta.js';
 import type { Store } from '../../registry/store.js';
 import { applyObject, fieldManagerOf, isApply } from '../apply.js';
@@ -42,6 +43,7 @@ export async function handlePatch(ctx: RequestContext, kv: KindVersion, store: S
   }
   const bytes = await readBody(ctx.req);
   const hub = storageVersionOf(kv);
+  const grantsPermissions = moduleOf(kv).grantsPermissions === true;
   const result = await store.guaranteedUpdate(
     namespace,
     info.name,
@@ -57,7 +59,8 @@ export async function handlePatch(ctx: RequestContext, kv: KindVersion, store: S
       kv.defaults?.(obj);
       const next = kv.toHub ? kv.toHub(obj) : obj;
       if (hub.kind !== str(next.kind)) throw apiError.internal('conversion produced another kind');
-      if (store.kind.group !== 'rbac.authorization.k8s.io') return next;
+      if (!grantsPermissions) return next;
+      // Objects that grant permissions: no one grants what they do not hold (as on create and update).
       return ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, next).then(() => next);
     },
     {

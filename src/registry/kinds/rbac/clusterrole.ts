@@ -20,4 +20,4 @@ export const clusterRoleStrategy: ResourceStrategy = {
   validateUpdate: (role) => [...validateRules(role, false), ...validateAggregationRule(role)],
 };
 
-export const clusterRoleModule: KindModule = { group: RBAC_GROUP, kind: 'ClusterRole', strategy: clusterRoleStrategy, printer: rolePrinter };
+export const clusterRoleModule: KindModule = { group: RBAC_GROUP, kind: 'ClusterRole', strategy: clusterRoleStrategy, printer: rolePrinter, grantsPermissions: true };

@@ -10,4 +10,4 @@ export const clusterRoleBindingStrategy: ResourceStrategy = {
   validateUpdate: (b, old) => [...validateRoleRefUnchanged(b, old), ...validateBinding(b, false)],
 };
 
-export const clusterRoleBindingModule: KindModule = { group: RBAC_GROUP, kind: 'ClusterRoleBinding', strategy: clusterRoleBindingStrategy, printer: roleBindingPrinter };
+export const clusterRoleBindingModule: KindModule = { group: RBAC_GROUP, kind: 'ClusterRoleBinding', strategy: clusterRoleBindingStrategy, printer: roleBindingPrinter, grantsPermissions: true };

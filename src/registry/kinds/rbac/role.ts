@@ -10,4 +10,4 @@ export const roleStrategy: ResourceStrategy = {
   validateUpdate: (role) => validateRules(role, true),
 };
 
-export const roleModule: KindModule = { group: RBAC_GROUP, kind: 'Role', strategy: roleStrategy, printer: rolePrinter };
+export const roleModule: KindModule = { group: RBAC_GROUP, kind: 'Role', strategy: roleStrategy, printer: rolePrinter, grantsPermissions: true };

@@ -10,4 +10,4 @@ export const roleBindingStrategy: ResourceStrategy = {
   validateUpdate: (b, old) => [...validateRoleRefUnchanged(b, old), ...validateBinding(b, true)],
 };
 
-export const roleBindingModule: KindModule = { group: RBAC_GROUP, kind: 'RoleBinding', strategy: roleBindingStrategy, printer: roleBindingPrinter };
+export const roleBindingModule: KindModule = { group: RBAC_GROUP, kind: 'RoleBinding', strategy: roleBindingStrategy, printer: roleBindingPrinter, grantsPermissions: true };
