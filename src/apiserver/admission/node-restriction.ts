@@ -4,8 +4,9 @@
 // create mirror pods bound to itself and owned by its Node, only update the status of, evict or
 // delete pods bound to itself, only touch its own Lease in kube-node-lease, and only request tokens
 // bound to pods on itself. Other users are not concerned.
+import { labelsOf, metadataOf, nameOf, uidOf } from '../../api/meta/object.js';
 import type { KubeObject } from '../../api/schema/kind.js';
-import { metaOf, str } from '../../registry/meta.js';
+import { str } from '../../registry/meta.js';
 import type { UserInfo } from '../auth/types.js';
 import { podConfigMapNames } from '../auth/pod-references.js';
 import { isMirrorPod, podReferencesSecrets } from './service-account.js';
@@ -121,7 +122,8 @@ export class NodeRestriction implements AdmissionPlugin {
     const q = JSON.stringify(nodeName);
     if (!isMirrorPod(pod)) throw admissionForbidden(a, `pod does not have "kubernetes.io/config.mirror" annotation, node ${q} can only create mirror pods`);
     if (str(spec.nodeName) !== nodeName) throw admissionForbidden(a, `node ${q} can only create pods with spec.nodeName set to itself`);
-    const owners = Array.isArray(metaOf(pod).ownerReferences) ? (metaOf(pod).ownerReferences as Obj[]) : [];
+    const refs = metadataOf(pod).ownerReferences;
+    const owners = Array.isArray(refs) ? refs : [];
     if (owners.length === 0) throw admissionForbidden(a, `node ${q} can only create pods with an owner reference set to itself`);
     if (owners.length > 1) throw admissionForbidden(a, `node ${q} can only create pods with a single owner reference set to itself`);
     const owner = owners[0]!;
@@ -136,13 +138,13 @@ export class NodeRestriction implements AdmissionPlugin {
   }
 
   private admitNode(nodeName: string, a: AdmissionAttributes): void {
-    const requested = a.name !== '' ? a.name : str(metaOf(a.object ?? {}).name);
+    const requested = a.name !== '' ? a.name : nameOf(a.object ?? {});
     const q = JSON.stringify(nodeName);
     if (requested !== nodeName) throw admissionForbidden(a, `node ${q} is not allowed to modify node ${JSON.stringify(requested)}`);
     if (a.operation === 'CREATE') {
       const node = a.object!;
       if (obj(node.spec).configSource !== undefined) throw admissionForbidden(a, `node ${q} is not allowed to create pods with a non-nil configSource`);
-      const forbidden = forbiddenLabels(modifiedLabels(obj(metaOf(node).labels), {}));
+      const forbidden = forbiddenLabels(modifiedLabels(labelsOf(node), {}));
       if (forbidden.length > 0) throw admissionForbidden(a, `node ${q} is not allowed to set the following labels: ${forbidden.join(', ')}`);
     }
     if (a.operation === 'UPDATE') {
@@ -152,14 +154,14 @@ export class NodeRestriction implements AdmissionPlugin {
         throw admissionForbidden(a, `node ${q} is not allowed to update configSource`);
       }
       if (JSON.stringify(obj(node.spec).taints ?? []) !== JSON.stringify(obj(old.spec).taints ?? [])) throw admissionForbidden(a, `node ${q} is not allowed to modify taints`);
-      const forbidden = forbiddenLabels(modifiedLabels(obj(metaOf(node).labels), obj(metaOf(old).labels)));
+      const forbidden = forbiddenLabels(modifiedLabels(labelsOf(node), labelsOf(old)));
       if (forbidden.length > 0) throw admissionForbidden(a, `is not allowed to modify labels: ${forbidden.join(', ')}`);
     }
   }
 
   private admitLease(nodeName: string, a: AdmissionAttributes): void {
     if (a.namespace !== NODE_LEASE_NAMESPACE) throw admissionForbidden(a, `can only access leases in the ${JSON.stringify(NODE_LEASE_NAMESPACE)} system namespace`);
-    const name = a.name !== '' ? a.name : str(metaOf(a.object ?? {}).name);
+    const name = a.name !== '' ? a.name : nameOf(a.object ?? {});
     if (name !== nodeName) throw admissionForbidden(a, 'can only access node lease with the same name as the requesting node');
   }
 
@@ -169,7 +171,7 @@ export class NodeRestriction implements AdmissionPlugin {
     if (ref.kind !== 'Pod') throw admissionForbidden(a, `node requested token bound to a ${str(ref.kind)}, not a pod`);
     const pod = await this.pods.pod(a.namespace, str(ref.name));
     if (!pod) throw admissionForbidden(a, `node requested token bound to a pod that does not exist`);
-    if (str(ref.uid) !== '' && str(ref.uid) !== str(metaOf(pod).uid)) throw admissionForbidden(a, 'the UID in the bound object reference does not match the UID in record');
+    if (str(ref.uid) !== '' && str(ref.uid) !== uidOf(pod)) throw admissionForbidden(a, 'the UID in the bound object reference does not match the UID in record');
     if (str(obj(pod.spec).nodeName) !== nodeName) throw admissionForbidden(a, 'node requested token bound to a pod scheduled on a different node');
   }
 }

@@ -7,10 +7,11 @@
 // account's; a service account annotated kubernetes.io/enforce-mountable-secrets=true limits its
 // pods to the secrets it lists. Mirror pods (static pods a node reports) may reference neither service accounts,
 // secrets nor token projections.
+import { annotationsOf, nameOf } from '../../api/meta/object.js';
 import { podSecretNames } from '../auth/pod-references.js';
 import type { KubeObject } from '../../api/schema/kind.js';
 import { WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS } from '../../machinery/jwt/tokens.js';
-import { generateName, metaOf, str } from '../../registry/meta.js';
+import { generateName, str } from '../../registry/meta.js';
 import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
@@ -126,13 +127,13 @@ export const ENFORCE_MOUNTABLE_SECRETS_ANNOTATION = 'kubernetes.io/enforce-mount
 
 /** A service account annotated kubernetes.io/enforce-mountable-secrets=true (Go's ParseBool) limits its pods to its own secrets. */
 function enforcesMountableSecrets(sa: Obj): boolean {
-  const v = obj(metaOf(sa).annotations)[ENFORCE_MOUNTABLE_SECRETS_ANNOTATION];
+  const v = annotationsOf(sa)[ENFORCE_MOUNTABLE_SECRETS_ANNOTATION];
   return typeof v === 'string' && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
 }
 
 /** Kubernetes' limitSecretReferences: the first secret the pod names that its service account does not list, as a message. */
 function unlistedSecretReference(sa: Obj, spec: Obj): string | undefined {
-  const saName = str(metaOf(sa).name);
+  const saName = nameOf(sa);
   const mountable = new Set(list(sa.secrets).map((r) => str(r.name)));
   const refused = (what: string, secret: string) => `${what} referencing secret.secretName="${secret}" is not allowed because service account ${saName} does not reference that secret`;
   for (const v of list(spec.volumes)) {
@@ -163,7 +164,7 @@ function unlistedSecretReference(sa: Obj, spec: Obj): string | undefined {
 }
 
 export function isMirrorPod(pod: KubeObject): boolean {
-  const annotations = obj(metaOf(pod).annotations);
+  const annotations = annotationsOf(pod);
   return MIRROR_POD_ANNOTATION in annotations;
 }
 

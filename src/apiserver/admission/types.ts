@@ -1,9 +1,9 @@
 // Admission as Kubernetes splits it (k8s.io/apiserver/pkg/admission): each plugin may mutate the
 // object of a write (`admit`, all plugins' in order, before the strategy's validation) and/or refuse
 // it (`validate`, all plugins' in order, after the strategy's validation, before the write).
+import { generateNameOf, nameOf } from '../../api/meta/object.js';
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import { apiError } from '../../registry/errors.js';
-import { metaOf, str } from '../../registry/meta.js';
 import type { StatusError } from '../../machinery/status.js';
 import type { UserInfo } from '../auth/types.js';
 
@@ -41,9 +41,6 @@ export interface AdmissionPlugin {
  */
 export function admissionForbidden(a: AdmissionAttributes, why: string, causes?: Array<{ reason: string; message: string; field: string }>): StatusError {
   let name = a.name;
-  if (name === '' && a.object) {
-    const m = metaOf(a.object);
-    name = str(m.name) || str(m.generateName);
-  }
+  if (name === '' && a.object) name = nameOf(a.object) || generateNameOf(a.object);
   return apiError.forbidden({ group: a.group, resource: a.resource }, name === '' ? 'Unknown' : name, why, causes);
 }

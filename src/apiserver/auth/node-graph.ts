@@ -8,6 +8,7 @@
 //
 // Lookups are two map reads (`related`); the memory is one small array per bound pod and one map
 // entry per referenced object and node.
+import { nameOf, namespaceOf } from '../../api/meta/object.js';
 import type { Registry } from '../../registry/registry.js';
 import type { CachedObject } from '../../storage/cacher/types.js';
 import { followCache, type CacheFollow } from './follow-cache.js';
@@ -41,9 +42,8 @@ export class NodeGraph {
 
   /** Adds (or replaces) a bound pod's edges. */
   setPod(node: string, pod: Record<string, unknown>): void {
-    const meta = (pod.metadata ?? {}) as Record<string, unknown>;
-    const namespace = String(meta.namespace ?? '');
-    const key = `${namespace}/${String(meta.name ?? '')}`;
+    const namespace = namespaceOf(pod);
+    const key = `${namespace}/${nameOf(pod)}`;
     this.deletePod(key);
     const r = podReferences(pod);
     const refs: string[] = [];

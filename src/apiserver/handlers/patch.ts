@@ -4,12 +4,13 @@
 // is reported as in Kubernetes), defaulted and converted to the storage version, inside the
 // store's guaranteed update (so a conflict retries the patch on the newer object).
 import { storageVersionOf } from '../../api/kinds.js';
+import { resourceVersionOf } from '../../api/meta/object.js';
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import { decodeParsed, parseJson } from '../../machinery/codec/json.js';
 import { applyPatch as apply, patchTypeFromContentType, type PatchType } from '../../machinery/patch/index.js';
 import { apiError } from '../../registry/errors.js';
 import { moduleOf } from '../../registry/kinds/index.js';
-import { metaOf, str } from '../../registry/meta.js';
+import { str } from '../../registry/meta.js';
 import type { Store } from '../../registry/store.js';
 import { applyObject, fieldManagerOf, isApply } from '../apply.js';
 import { encodeObject } from '../encode.js';
@@ -54,8 +55,8 @@ export async function handlePatch(ctx: RequestContext, kv: KindVersion, store: S
       ctx.warnings.push(...patched.warnings);
       const obj = patched.object;
       // A patch may pin the version it was made against: then a changed object is a conflict.
-      const pinned = str(metaOf(obj).resourceVersion);
-      if (pinned !== '' && pinned !== str(metaOf(served).resourceVersion)) throw apiError.modified(store.kind, info.name);
+      const pinned = resourceVersionOf(obj);
+      if (pinned !== '' && pinned !== resourceVersionOf(served)) throw apiError.modified(store.kind, info.name);
       kv.defaults?.(obj);
       const next = kv.toHub ? kv.toHub(obj) : obj;
       if (hub.kind !== str(next.kind)) throw apiError.internal('conversion produced another kind');

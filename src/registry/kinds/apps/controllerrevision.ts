@@ -1,11 +1,12 @@
 // apps ControllerRevision: data is mandatory and immutable, revision non-negative; kubectl's columns
 // name the controlling object and the revision.
+import { metadataOf } from '../../../api/meta/object.js';
 import { num, semanticEqual, type Obj } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { validateNonnegativeField } from '../../../machinery/validation/common.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import type { KindModule } from '../../kind-module.js';
-import { arr, ageCell, int, nameCell, obj, str } from '../../printers/format.js';
+import { arr, ageCell, int, nameCell, str } from '../../printers/format.js';
 import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers/types.js';
 
 export function validateControllerRevision(cr: Obj): FieldError[] {
@@ -31,7 +32,7 @@ export const controllerRevisionStrategy: ResourceStrategy = {
 export const controllerRevisionPrinter: TablePrinter = {
   columns: [nameColumn, column('Controller', 'string', 'The object that owns this revision.'), column('Revision', 'integer', 'The revision number.'), ageColumn],
   cells(o, now) {
-    const owner = arr(obj(o.metadata).ownerReferences).find((r) => r.controller === true);
+    const owner = arr(metadataOf(o).ownerReferences).find((r) => r.controller === true);
     let controller = '<none>';
     if (owner) {
       const apiVersion = str(owner.apiVersion);

@@ -1,6 +1,7 @@
 // What Role and ClusterRole share (pkg/apis/rbac/validation): rules need verbs, and either API
 // groups and resources or — in ClusterRoles only — non-resource URLs; and kubectl's table of a
 // role, its name and creation time.
+import { metadataOf } from '../../../api/meta/object.js';
 import { list, obj, type Obj } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { nameCell } from '../../printers/format.js';
@@ -30,5 +31,5 @@ export function validateRules(role: Obj, namespaced: boolean): FieldError[] {
 
 export const rolePrinter: TablePrinter = {
   columns: [nameColumn, column('Created At', 'date', 'Time when the role was created.')],
-  cells: (o) => [nameCell(o), obj(o.metadata).creationTimestamp ?? null],
+  cells: (o) => [nameCell(o), metadataOf(o).creationTimestamp ?? null],
 };

@@ -1,5 +1,6 @@
 // apps Deployment: its strategy (./strategy.ts), columns, scale, and the beta versions'
 // rollback (a DeploymentRollback the controller acts on).
+import { annotationsOf } from '../../../../api/meta/object.js';
 import type { KubeObject } from '../../../../api/schema/kind.js';
 import { apiError } from '../../../errors.js';
 import type { ActionSubresource, KindModule } from '../../../kind-module.js';
@@ -22,7 +23,7 @@ const deploymentRollback: ActionSubresource = {
     const updated = (rollback.updatedAnnotations ?? {}) as Record<string, string>;
     const m = metaOf(d);
     // Stored (apps/v1) deployments keep the beta rollbackTo as Kubernetes' conversion annotation.
-    m.annotations = { ...((m.annotations as object) ?? {}), ...updated, 'deprecated.deployment.rollback.to': String(revision) };
+    m.annotations = { ...annotationsOf(d), ...updated, 'deprecated.deployment.rollback.to': String(revision) };
     return d;
   },
   success: { code: 200, message: (rollback) => `rollback request for deployment ${JSON.stringify(str(rollback.name))} succeeded` },
