@@ -23,7 +23,12 @@ export interface StrategyContext {
   requestGroupVersion?: string;
 }
 
-export interface ResourceStrategy {
+/**
+ * The rules of kind `T` (its storage version's type, e.g. api/types' Job): every function receives
+ * objects decoded as `T`, except validation in unit tests, which may pass any JSON — so
+ * validation reads fields it cannot trust with runtime checks.
+ */
+export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   /**
    * Whether the main resource ignores `status` (reset on create, kept from the old object on
    * update) and a status subresource exists. True for every kind with a status.
@@ -40,36 +45,36 @@ export interface ResourceStrategy {
    * a Node's not-ready taint, a Secret's stringData merged into data, ...). `status` has already
    * been reset to the kind's empty status when `hasStatus`.
    */
-  prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
+  prepareForCreate?(obj: T, ctx: StrategyContext): void;
   /**
    * On update of the main resource, after `status` was copied from `old` when `hasStatus`: fields
    * the user may not change through this path are restored from `old`, derived fields recomputed.
    */
-  prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  prepareForUpdate?(obj: T, old: T, ctx: StrategyContext): void;
   /** Kubernetes' validation of a new object of this kind (ObjectMeta excluded: the store does it). */
-  validate(obj: KubeObject, ctx: StrategyContext): FieldError[];
+  validate(obj: T, ctx: StrategyContext): FieldError[];
   /** Kubernetes' update validation (immutable fields and transitions), ObjectMeta excluded. */
-  validateUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  validateUpdate(obj: T, old: T, ctx: StrategyContext): FieldError[];
   /** On update through the `status` subresource: restore everything but status (and what else Kubernetes lets it change) from `old`. */
-  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
-  validateStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  prepareForStatusUpdate?(obj: T, old: T, ctx: StrategyContext): void;
+  validateStatusUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
   /** Non-fatal warnings for the `Warning` response header (deprecated fields and the like). */
-  warnings?(obj: KubeObject, old: KubeObject | undefined): string[];
+  warnings?(obj: T, old: T | undefined): string[];
   /**
    * The grace period a delete without `gracePeriodSeconds` uses (pods: spec.terminationGracePeriodSeconds,
    * 0 once unscheduled or terminal); absent = delete immediately.
    */
-  defaultGracePeriodSeconds?(obj: KubeObject): number | undefined;
+  defaultGracePeriodSeconds?(obj: T): number | undefined;
   /**
    * When present, the first delete only marks the object (deletionTimestamp, no grace period) and
    * calls this for the rest (a Namespace becomes Terminating), whatever its finalizers.
    */
-  beginDeletion?(obj: KubeObject): void;
+  beginDeletion?(obj: T): void;
   /**
    * Deletion held by the object's own spec (a Namespace's spec.finalizers): while true, neither a
    * delete nor the removal of its last metadata finalizer removes it.
    */
-  holdsDeletion?(obj: KubeObject): boolean;
+  holdsDeletion?(obj: T): boolean;
   /** The 409 message for a delete of an object whose deletion is held. */
   deletionHeldMessage?: string;
   /** PUT of a missing object creates it (Kubernetes' AllowCreateOnUpdate: leases, events, ...). */

@@ -1,6 +1,7 @@
 // apps ControllerRevision: data is mandatory and immutable, revision non-negative; kubectl's columns
 // name the controlling object and the revision.
 import { metadataOf } from '../../../api/meta/object.js';
+import type { ControllerRevision } from '../../../api/types.js';
 import { num, semanticEqual, type Obj } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { validateNonnegativeField } from '../../../machinery/validation/common.js';
@@ -16,7 +17,7 @@ export function validateControllerRevision(cr: Obj): FieldError[] {
   return errs;
 }
 
-export const controllerRevisionStrategy: ResourceStrategy = {
+export const controllerRevisionStrategy: ResourceStrategy<ControllerRevision> = {
   hasStatus: false,
   tracksGeneration: false,
   validate: (cr) => validateControllerRevision(cr),

@@ -1,5 +1,6 @@
 // rbac.authorization.k8s.io ClusterRole: cluster-wide rules, and the aggregation of other roles'
 // rules by label selectors.
+import type { ClusterRole } from '../../../api/types.js';
 import { list, obj, type Obj, validateLabelSelector } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import type { ResourceStrategy } from '../../strategy.js';
@@ -14,7 +15,7 @@ function validateAggregationRule(role: Obj): FieldError[] {
   return selectors.flatMap((s, i) => validateLabelSelector(s, `aggregationRule.clusterRoleSelectors[${i}]`));
 }
 
-export const clusterRoleStrategy: ResourceStrategy = {
+export const clusterRoleStrategy: ResourceStrategy<ClusterRole> = {
   ...rbacStrategyBase,
   validate: (role) => [...validateRules(role, false), ...validateAggregationRule(role)],
   validateUpdate: (role) => [...validateRules(role, false), ...validateAggregationRule(role)],

@@ -2,6 +2,8 @@
 // DaemonSets keep their template generation in the deprecated.daemonset.template.generation
 // annotation, as apps/v1 does.
 import { DEPRECATED_TEMPLATE_GENERATION } from '../../../../api/apps/conversion.js';
+import { annotationsOf } from '../../../../api/meta/object.js';
+import type { DaemonSet } from '../../../../api/types.js';
 import {
   child,
   isObj,
@@ -29,15 +31,14 @@ import { selectorImmutable, templateWarnings } from '../selector-and-template.js
 import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from '../int-or-percent.js';
 import { collisionCountErrors, statusCommon } from '../status-counts.js';
 
+/** The template generation apps/v1 keeps in an annotation (0 when absent or not an integer). */
 function templateGeneration(ds: Obj): number {
-  const v = stringMap(obj(ds.metadata).annotations)[DEPRECATED_TEMPLATE_GENERATION];
-  return v !== undefined && /^[+-]?\d+$/.test(v) ? Number(v) : 0;
+  const v = annotationsOf(ds)[DEPRECATED_TEMPLATE_GENERATION];
+  return typeof v === 'string' && /^[+-]?\d+$/.test(v) ? Number(v) : 0;
 }
 
-function setTemplateGeneration(ds: Obj, value: number): void {
-  const meta = obj(ds.metadata);
-  meta.annotations = { ...obj(meta.annotations), [DEPRECATED_TEMPLATE_GENERATION]: String(value) };
-  ds.metadata = meta;
+function setTemplateGeneration(ds: DaemonSet, value: number): void {
+  (ds.metadata ??= {}).annotations = { ...annotationsOf(ds), [DEPRECATED_TEMPLATE_GENERATION]: String(value) };
 }
 
 function validateDaemonSetUpdateStrategy(strategy: unknown, path: string): FieldError[] {
@@ -89,7 +90,7 @@ export function validateDaemonSetStatus(ds: Obj): FieldError[] {
   ]);
 }
 
-export const daemonSetStrategy: ResourceStrategy = {
+export const daemonSetStrategy: ResourceStrategy<DaemonSet> = {
   hasStatus: true,
   tracksGeneration: true,
   warnings: (o) => templateWarnings(o),
@@ -100,7 +101,7 @@ export const daemonSetStrategy: ResourceStrategy = {
     ds.status = cloneJson(old.status);
     // The template generation is the server's: kept, and incremented when the template changes.
     const oldGeneration = templateGeneration(old);
-    const changed = !semanticEqual(obj(ds.spec).template, obj(old.spec).template);
+    const changed = !semanticEqual(ds.spec?.template, old.spec?.template);
     setTemplateGeneration(ds, changed ? oldGeneration + 1 : oldGeneration);
   },
   validate: (ds) => validateDaemonSetSpec(ds),

@@ -2,6 +2,8 @@
 // Status is reset on create and kept on update (the store does both for kinds with a status);
 // generations are the store's, except annotation changes, which bump it too (annotations are
 // copied to ReplicaSets).
+import { metadataOf } from '../../../../api/meta/object.js';
+import type { Deployment } from '../../../../api/types.js';
 import {
   child,
   num,
@@ -68,19 +70,15 @@ export function validateDeploymentStatus(d: Obj): FieldError[] {
   return errs;
 }
 
-export const deploymentStrategy: ResourceStrategy = {
+export const deploymentStrategy: ResourceStrategy<Deployment> = {
   hasStatus: true,
   tracksGeneration: true,
   warnings: (o) => templateWarnings(o),
   prepareForUpdate(d, old) {
     d.status = cloneJson(old.status);
     // Annotation changes bump the generation too (they are copied to the ReplicaSets).
-    const meta = obj(d.metadata);
-    const oldMeta = obj(old.metadata);
-    if (!semanticEqual(meta.annotations, oldMeta.annotations)) {
-      meta.generation = num(oldMeta.generation) + 1;
-      d.metadata = meta;
-    }
+    const oldMeta = metadataOf(old);
+    if (!semanticEqual(metadataOf(d).annotations, oldMeta.annotations)) (d.metadata ??= {}).generation = (oldMeta.generation ?? 0) + 1;
   },
   validate: (d) => validateDeploymentSpec(obj(d.spec)),
   validateUpdate(d, old, ctx) {

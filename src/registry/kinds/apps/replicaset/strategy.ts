@@ -1,5 +1,6 @@
 // apps/v1 ReplicaSet: pkg/apis/apps/validation and pkg/registry/apps/replicaset/strategy.go.
 // Status is reset on create and kept on update (the store does both for kinds with a status).
+import type { ReplicaSet } from '../../../../api/types.js';
 import { child, num, obj, validateImmutableSelector, validateNonnegativeField, type Obj } from '../../../../machinery/validation/common.js';
 import type { FieldError } from '../../../../machinery/validation/field-errors.js';
 import type { ResourceStrategy } from '../../../strategy.js';
@@ -24,7 +25,7 @@ export function validateReplicaSetStatus(rs: Obj): FieldError[] {
   return errs;
 }
 
-export const replicaSetStrategy: ResourceStrategy = {
+export const replicaSetStrategy: ResourceStrategy<ReplicaSet> = {
   hasStatus: true,
   tracksGeneration: true,
   warnings: (o) => templateWarnings(o),

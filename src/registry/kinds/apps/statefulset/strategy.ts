@@ -1,5 +1,6 @@
 // apps/v1 StatefulSet: pkg/apis/apps/validation and pkg/registry/apps/statefulset/strategy.go.
 // Only some spec fields may change; the pod spec is left to the pods' validation.
+import type { StatefulSet } from '../../../../api/types.js';
 import {
   child,
   isObj,
@@ -123,7 +124,7 @@ export function validateStatefulSetStatus(sts: Obj): FieldError[] {
   return errs;
 }
 
-export const statefulSetStrategy: ResourceStrategy = {
+export const statefulSetStrategy: ResourceStrategy<StatefulSet> = {
   hasStatus: true,
   tracksGeneration: true,
   warnings: (o) => templateWarnings(o),

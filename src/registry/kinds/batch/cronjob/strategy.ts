@@ -1,6 +1,8 @@
 // batch/v1 CronJob: pkg/apis/batch/validation and pkg/registry/batch/cronjob/strategy.go: a valid
 // schedule and time zone, a concurrency policy, and a job template whose selector the controller
 // generates.
+import { nameOf } from '../../../../api/meta/object.js';
+import type { CronJob } from '../../../../api/types.js';
 import { DNS1035LabelMaxLength } from '../../../../machinery/validation/names.js';
 import { child, isObj, obj, optNum, str, validateNonnegativeField, type Obj } from '../../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../../machinery/validation/field-errors.js';
@@ -49,12 +51,12 @@ function validateCronJobSpec(spec: Obj, oldSpec: Obj | undefined): FieldError[] 
 /** ValidateCronJobCreate minus ObjectMeta (names longer than 52 characters leave no room for the job suffix). */
 export function validateCronJob(cj: Obj): FieldError[] {
   const errs = validateCronJobSpec(obj(cj.spec), undefined);
-  const name = str(obj(cj.metadata).name);
+  const name = nameOf(cj);
   if (name.length > DNS1035LabelMaxLength - 11) errs.push(fieldError.invalid('metadata.name', name, 'must be no more than 52 characters'));
   return errs;
 }
 
-export const cronJobStrategy: ResourceStrategy = {
+export const cronJobStrategy: ResourceStrategy<CronJob> = {
   hasStatus: true,
   tracksGeneration: true,
   warnings: (cj) => podWarnings(obj(obj(obj(obj(cj.spec).jobTemplate).spec).template), 'spec.jobTemplate.spec.template'),

@@ -2,6 +2,8 @@
 // manualSelector gets a generated selector on its own uid and the matching pod labels
 // (batch.kubernetes.io/controller-uid and job-name, plus the legacy unprefixed ones), and the
 // batch.kubernetes.io/job-tracking annotation (as the v1.26 vectors show).
+import { annotationsOf, labelsOf, nameOf, uidOf } from '../../../../api/meta/object.js';
+import type { Job } from '../../../../api/types.js';
 import { isDNS1123Label } from '../../../../machinery/validation/names.js';
 import {
   child,
@@ -62,9 +64,8 @@ function validateHasLabel(meta: Obj, path: string, k: string, expected: string):
 function validateGeneratedSelector(job: Obj): FieldError[] {
   const spec = obj(job.spec);
   if (spec.manualSelector === true || !isObj(spec.selector)) return [];
-  const meta = obj(job.metadata);
-  const uid = str(meta.uid);
-  const name = str(meta.name);
+  const uid = uidOf(job);
+  const name = nameOf(job);
   const errs: FieldError[] = [];
   if (uid === '') errs.push(fieldError.required('metadata.uid'));
   const tMeta = obj(obj(spec.template).metadata);
@@ -90,7 +91,7 @@ export function validateJob(job: Obj): FieldError[] {
   errs.push(...validateJobSpec(spec));
   const completions = optNum(spec.completions);
   if (spec.completionMode === 'Indexed' && completions !== undefined && completions > 0) {
-    const name = str(obj(job.metadata).name);
+    const name = nameOf(job);
     const hostname = `${name}-${completions - 1}`;
     if (isDNS1123Label(hostname).length > 0) errs.push(fieldError.invalid('metadata.name', name, `will not able to create pod with invalid DNS label: ${hostname}`));
   }
@@ -163,50 +164,39 @@ export function validateJobStatus(job: Obj): FieldError[] {
 }
 
 /** generateSelector: the job's own uid selects its pods; the template carries the labels. */
-function generateSelector(job: Obj, uid: string): void {
-  const meta = obj(job.metadata);
-  const name = str(meta.name);
-  const spec = obj(job.spec);
-  job.spec = spec;
-  const template = obj(spec.template);
-  spec.template = template;
-  const tMeta = obj(template.metadata);
-  template.metadata = tMeta;
-  const labels: Record<string, unknown> = isObj(tMeta.labels) ? tMeta.labels : {};
-  tMeta.labels = labels;
+function generateSelector(job: Job, uid: string): void {
+  const name = nameOf(job);
+  const spec = (job.spec ??= {});
+  const template = (spec.template ??= {});
+  const labels = ((template.metadata ??= {}).labels ??= {});
   for (const [k, v] of [
     [ControllerUidLabel, uid],
     [JobNameLabel, name],
     [LegacyControllerUidLabel, uid],
     [LegacyJobNameLabel, name],
   ] as const) {
-    if (!Object.prototype.hasOwnProperty.call(labels, k)) labels[k] = v;
+    if (!Object.hasOwn(labels, k)) labels[k] = v;
   }
-  const selector: Record<string, unknown> = isObj(spec.selector) ? spec.selector : {};
-  spec.selector = selector;
-  const matchLabels: Record<string, unknown> = isObj(selector.matchLabels) ? selector.matchLabels : {};
-  selector.matchLabels = matchLabels;
-  if (!Object.prototype.hasOwnProperty.call(matchLabels, ControllerUidLabel)) matchLabels[ControllerUidLabel] = uid;
+  const matchLabels = ((spec.selector ??= {}).matchLabels ??= {});
+  if (!Object.hasOwn(matchLabels, ControllerUidLabel)) matchLabels[ControllerUidLabel] = uid;
 }
 
 /**
  * Job create preparation. The generated labels use the job's uid: an existing metadata.uid is
  * used, else one is assigned here from ctx.newUid (the store must keep it).
  */
-export function prepareJobForCreate(job: Obj, ctx: Pick<StrategyContext, 'newUid'>): void {
-  const meta = obj(job.metadata);
-  job.metadata = meta;
-  if (str(meta.uid) === '') meta.uid = ctx.newUid();
-  const spec = obj(job.spec);
-  if (spec.manualSelector !== true) generateSelector(job, str(meta.uid));
+export function prepareJobForCreate(job: Job, ctx: Pick<StrategyContext, 'newUid'>): void {
+  const meta = (job.metadata ??= {});
+  if (uidOf(job) === '') meta.uid = ctx.newUid();
+  if (job.spec?.manualSelector !== true) generateSelector(job, uidOf(job));
   // SetDefaults_Job copies the template's labels to a job without labels; Kubernetes applies it
   // again when it reads the object back, so the generated labels show up there too.
-  const labels = obj(obj(obj(obj(job.spec).template).metadata).labels);
-  if (Object.keys(obj(meta.labels)).length === 0 && Object.keys(labels).length > 0) meta.labels = { ...labels };
-  meta.annotations = { ...obj(meta.annotations), [JobTrackingAnnotation]: '' };
+  const templateLabels = labelsOf(job.spec?.template ?? {});
+  if (Object.keys(labelsOf(job)).length === 0 && Object.keys(templateLabels).length > 0) meta.labels = { ...templateLabels };
+  meta.annotations = { ...annotationsOf(job), [JobTrackingAnnotation]: '' };
 }
 
-export const jobStrategy: ResourceStrategy = {
+export const jobStrategy: ResourceStrategy<Job> = {
   hasStatus: true,
   tracksGeneration: true,
   warnings: (job) => podWarnings(obj(obj(job.spec).template), 'spec.template'),
