@@ -4,6 +4,7 @@
 // machinery/managedfields'; here the configuration is read and checked against the URL, applied
 // to the object in the URL's version (creating it when absent), and written through the store.
 import { apiVersionOf } from '../api/kinds.js';
+import { nameOf, namespaceOf, resourceVersionOf } from '../api/meta/object.js';
 import type { KindVersion, KubeObject } from '../api/schema/kind.js';
 import { bodyText } from '../machinery/codec/json.js';
 import { parseYaml } from '../machinery/codec/yaml.js';
@@ -13,7 +14,8 @@ import { StatusError } from '../machinery/status.js';
 import { fieldError } from '../machinery/validation/field-errors.js';
 import { apiError } from '../registry/errors.js';
 import type { ScaleSubresource } from '../registry/kind-module.js';
-import { cloneJson, metaOf, str } from '../registry/meta.js';
+import { moduleOf } from '../registry/kinds/index.js';
+import { cloneJson, str } from '../registry/meta.js';
 import { UNCHANGED, type FieldManagerInfo, type Store } from '../registry/store.js';
 import { authError } from './auth/errors.js';
 import { readBody } from './http/body.js';
@@ -97,14 +99,13 @@ function checkConfig(config: KubeObject, apiVersion: string, kind: string, name:
   const av = str(config.apiVersion);
   const k = str(config.kind);
   if (av !== apiVersion || k !== kind) throw StatusError.badRequest(`invalid object type: ${gvkString(av, k)}`);
-  const m = (config.metadata ?? {}) as KubeObject;
-  if (m !== null && typeof m === 'object') {
-    if (str(m.name) !== '' && m.name !== name) {
-      throw StatusError.badRequest(`the name of the object (${str(m.name)}) does not match the name on the URL (${name})`);
-    }
-    if (namespaced && str(m.namespace) !== '' && m.namespace !== namespace) {
-      throw StatusError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
-    }
+  const configName = nameOf(config);
+  if (configName !== '' && configName !== name) {
+    throw StatusError.badRequest(`the name of the object (${configName}) does not match the name on the URL (${name})`);
+  }
+  const configNamespace = namespaceOf(config);
+  if (namespaced && configNamespace !== '' && configNamespace !== namespace) {
+    throw StatusError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
 }
 
@@ -138,8 +139,9 @@ export async function applyObject(
   checkConfig(config, apiVersionOf(kv), kv.kind, name, namespace, kv.namespaced);
   const kind = kindFields(kv.type, store.strategy.hasStatus);
   const actor = actorOf(ctx, kv, subresource);
+  const grantsPermissions = moduleOf(kv).grantsPermissions === true;
   const opts = { force, objectName: `${namespace}/${name}`, gvkString: gvkString(apiVersionOf(kv), kv.kind) };
-  const pinned = str(metaOf(config).resourceVersion);
+  const pinned = resourceVersionOf(config);
   const finish = (obj: KubeObject): KubeObject => {
     kv.defaults?.(obj);
     return kv.toHub ? kv.toHub(obj) : obj;
@@ -150,13 +152,13 @@ export async function applyObject(
       name,
       (current) => {
         const served = kv.fromHub ? kv.fromHub(current) : current;
-        if (pinned !== '' && pinned !== str(metaOf(served).resourceVersion)) throw apiError.modified(store.kind, name);
+        if (pinned !== '' && pinned !== resourceVersionOf(served)) throw apiError.modified(store.kind, name);
         const r = apply(served, config, actor, kind, opts);
         // A re-apply of what is there already: nothing to validate or write (the resourceVersion stays).
         if (!r.changed && !r.managedFieldsChanged) return UNCHANGED;
         const next = finish(r.object);
-        if (store.kind.group !== 'rbac.authorization.k8s.io') return next;
-        // RBAC objects: no one grants what they do not hold (as for any other write).
+        if (!grantsPermissions) return next;
+        // Objects that grant permissions: no one grants what they do not hold (as for any other write).
         return ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, next).then(() => next);
       },
       { dryRun, subresource, admission: admissionOf(ctx, store, dryRun, subresource) },

@@ -3,6 +3,7 @@
 // pointing at this server, so in-cluster clients and tools that look for them find them.
 // Idempotent: a restart on existing data only brings the endpoint address up to date.
 import { findResource } from '../api/kinds.js';
+import { nameOf } from '../api/meta/object.js';
 import type { KubeObject } from '../api/schema/kind.js';
 import { StatusError } from '../machinery/status.js';
 import type { Registry } from '../registry/registry.js';
@@ -18,7 +19,7 @@ async function ensure(registry: Registry, resource: string, namespace: string, o
   const store = registry.store('', resource)!;
   try {
     // Look first: creating runs allocators (a Service's cluster IP) that an existing object would fail.
-    await store.get(namespace, String((obj.metadata as KubeObject).name));
+    await store.get(namespace, nameOf(obj));
     return;
   } catch (err) {
     if (!(err instanceof StatusError && err.code === 404)) throw err;

@@ -3,6 +3,7 @@
 // PartialObjectMetadata(List). Lists in the storage version's JSON are assembled from the watch
 // cache's bytes without decoding them.
 import { apiVersionOf } from '../api/kinds.js';
+import { resourceVersionOf } from '../api/meta/object.js';
 import { ListMeta, PartialObjectMetadata, PartialObjectMetadataList, Table } from '../api/meta/v1.js';
 import type { StructType } from '../api/schema/dsl.js';
 import type { KindVersion, KubeObject } from '../api/schema/kind.js';
@@ -104,7 +105,7 @@ function wantsStoredJson(kv: KindVersion, fmt: ResponseFormat): boolean {
 /** One object (storage version) as the client asked for it. */
 export function encodeObject(hub: KubeObject, kv: KindVersion, fmt: ResponseFormat, table?: TableOptions): Body {
   if (fmt.as === 'Table') {
-    const t = buildTable([hub], kv, { resourceVersion: (hub.metadata as KubeObject | undefined)?.resourceVersion ?? '' }, fmt, table ?? { includeObject: 'Metadata', now: Date.now() });
+    const t = buildTable([hub], kv, { resourceVersion: resourceVersionOf(hub) }, fmt, table ?? { includeObject: 'Metadata', now: Date.now() });
     return encodeAs(t, Table, fmt);
   }
   if (fmt.as === 'PartialObjectMetadata') return encodeAs(partial(hub, fmt), PartialObjectMetadata, fmt);

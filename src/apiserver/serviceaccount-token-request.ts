@@ -4,11 +4,12 @@
 // expirationSeconds to 3600 (at least 600), optionally bound to a Pod (and so its Node), a Secret
 // or a Node of the namespace, whose uid must match when given.
 import { setDefaultsTokenRequest, TokenRequest } from '../api/authentication/tokenrequest-tokenreview.js';
+import { nameOf, namespaceOf, uidOf } from '../api/meta/object.js';
 import type { KubeObject } from '../api/schema/kind.js';
 import { EXPIRATION_EXTENSION_SECONDS, WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS, boundClaims, signToken, type ObjectRef } from '../machinery/jwt/tokens.js';
 import { fieldError, type FieldError } from '../machinery/validation/field-errors.js';
 import { apiError } from '../registry/errors.js';
-import { metaOf, str, timestamp } from '../registry/meta.js';
+import { str, timestamp } from '../registry/meta.js';
 import { registryObjectGetter } from './auth/serviceaccount-token-lookup.js';
 import { decodeBody } from './decode.js';
 import { encodeOther } from './encode.js';
@@ -56,12 +57,13 @@ export async function handleTokenRequest(ctx: RequestContext): Promise<void> {
   ctx.warnings.push(...decoded.warnings);
   const req = decoded.object;
   setDefaultsTokenRequest(req);
-  const meta = metaOf(req);
-  if (str(meta.name) !== '' && meta.name !== name) {
-    throw apiError.invalid('TokenRequest', GROUP, name, [fieldError.invalid('metadata.name', meta.name, 'must match the service account name if specified')]);
+  const requestedName = nameOf(req);
+  if (requestedName !== '' && requestedName !== name) {
+    throw apiError.invalid('TokenRequest', GROUP, name, [fieldError.invalid('metadata.name', requestedName, 'must match the service account name if specified')]);
   }
-  if (str(meta.namespace) !== '' && meta.namespace !== namespace) {
-    throw apiError.invalid('TokenRequest', GROUP, name, [fieldError.invalid('metadata.namespace', meta.namespace, 'must match the service account namespace if specified')]);
+  const requestedNamespace = namespaceOf(req);
+  if (requestedNamespace !== '' && requestedNamespace !== namespace) {
+    throw apiError.invalid('TokenRequest', GROUP, name, [fieldError.invalid('metadata.namespace', requestedNamespace, 'must match the service account namespace if specified')]);
   }
   // Admission sees the request as a create of serviceaccounts/token (mutating before the service
   // account is read, validating once the request is complete), as the handler and TokenREST order it.
@@ -76,7 +78,7 @@ export async function handleTokenRequest(ctx: RequestContext): Promise<void> {
   const now = Date.now();
   req.apiVersion = `${GROUP}/v1`;
   req.kind = 'TokenRequest';
-  req.metadata = { name: str(metaOf(sa).name), namespace: str(metaOf(sa).namespace), creationTimestamp: timestamp(now) };
+  req.metadata = { name: nameOf(sa), namespace: namespaceOf(sa), creationTimestamp: timestamp(now) };
   delete req.status;
   const errors = validateTokenRequest(req);
   if (errors.length > 0) throw apiError.invalid('TokenRequest', GROUP, name, errors);
@@ -104,21 +106,21 @@ export async function handleTokenRequest(ctx: RequestContext): Promise<void> {
       if (str(podSpec.serviceAccountName) !== name) {
         throw apiError.badRequest(`cannot bind token for serviceaccount ${JSON.stringify(name)} to pod running with different serviceaccount name.`);
       }
-      uid = str(metaOf(p).uid);
+      uid = uidOf(p);
       pod = { name: refName, uid };
       const nodeName = str(podSpec.nodeName);
       if (nodeName !== '') {
         const n = await objects.get('nodes', '', nodeName);
         if (!n) throw apiError.notFound({ group: '', resource: 'nodes' }, nodeName);
-        node = { name: nodeName, uid: str(metaOf(n).uid) };
+        node = { name: nodeName, uid: uidOf(n) };
       }
     } else if (core && kind === 'Secret') {
       const s = await lookup('secrets');
-      uid = str(metaOf(s).uid);
+      uid = uidOf(s);
       secret = { name: refName, uid };
     } else if (core && kind === 'Node') {
       const n = await lookup('nodes');
-      uid = str(metaOf(n).uid);
+      uid = uidOf(n);
       node = { name: refName, uid };
     } else {
       throw apiError.badRequest(`cannot bind token to object of type ${gvkString(apiVersion, kind)}`);
@@ -146,7 +148,7 @@ export async function handleTokenRequest(ctx: RequestContext): Promise<void> {
   const nowSeconds = Math.floor(now / 1000);
   const claims = boundClaims({
     issuer: issuer.issuer,
-    serviceAccount: { namespace, name, uid: str(metaOf(sa).uid) },
+    serviceAccount: { namespace, name, uid: uidOf(sa) },
     audiences,
     expirationSeconds: exp,
     warnAfterSeconds: warnAfter,

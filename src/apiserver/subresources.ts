@@ -1,6 +1,7 @@
 // The subresources other than status, dispatched to what the kind's module declares (see
 // registry/kind-module.ts): each kind of subresource has one handler here, for every kind that
 // has it. Every write goes through the admission chain with its subresource.
+import { resourceVersionOf } from '../api/meta/object.js';
 import { Status } from '../api/meta/v1.js';
 import { Scale } from '../api/autoscaling/v1.js';
 import type { KindVersion, KubeObject } from '../api/schema/kind.js';
@@ -11,7 +12,6 @@ import { fieldError } from '../machinery/validation/field-errors.js';
 import { apiError } from '../registry/errors.js';
 import type { ActionSubresource, DeleteBySubresource, NodeConnectionSubresource, ReplacePartSubresource, ScaleSubresource } from '../registry/kind-module.js';
 import { moduleOf } from '../registry/kinds/index.js';
-import { metaOf, str } from '../registry/meta.js';
 import { decodeBody } from './decode.js';
 import { encodeObject, encodeOther, type Body } from './encode.js';
 import { readBody } from './http/body.js';
@@ -52,7 +52,7 @@ async function handleScale(ctx: RequestContext, kv: KindVersion, scale: ScaleSub
     ctx.warnings.push(...decoded.warnings);
     requested = decoded.object;
   }
-  const rvPin = requested ? str(metaOf(requested).resourceVersion) : '';
+  const rvPin = requested ? resourceVersionOf(requested) : '';
   const dryRun = dryRunOf(ctx.query, ctx.info.verb);
   const result = await store.guaranteedUpdate(namespace, name, async (current) => {
     let asked = requested === undefined ? undefined : structuredClone(requested);

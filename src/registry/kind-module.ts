@@ -17,9 +17,32 @@ export interface GroupKind {
   readonly kind: string;
 }
 
+/** A verb of a kind's REST storage, as discovery lists it. */
+export type KindVerb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch';
+
+/** The verbs of a kind whose storage does all (Kubernetes' generic Store). */
+export const ALL_KIND_VERBS: readonly KindVerb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
 export interface KindModule extends GroupKind {
   /** Create, update, status and delete rules (the storage version's objects). */
   readonly strategy: ResourceStrategy;
+  /**
+   * The verbs discovery lists for the kind, sorted (absent: ALL_KIND_VERBS): fewer when its
+   * Kubernetes REST storage lacks an interface (namespaces are no CollectionDeleter).
+   */
+  readonly verbs?: readonly KindVerb[];
+  /**
+   * Whether a DELETE answers with the deleted object even when it is gone at once, rather than a
+   * Success Status (Kubernetes' Store.ReturnDeletedObject, which pods set).
+   */
+  readonly returnsDeletedObject?: boolean;
+  /**
+   * Whether the kind's objects grant permissions, so that a write must not grant more than the
+   * writer holds (Kubernetes' escalation check in the RBAC kinds' policy-based storage): the API
+   * server's patch and apply ask its authorization to judge each write of such a kind (creates
+   * and updates ask for every kind).
+   */
+  readonly grantsPermissions?: boolean;
   /** Its Table columns (`kubectl get`); absent: Kubernetes' default table (name, creation time). */
   readonly printer?: TablePrinter;
   /**

@@ -3,14 +3,13 @@
 // store of its storage version.
 import { allKinds, storageVersionOf } from '../api/kinds.js';
 import type { KindVersion } from '../api/schema/kind.js';
-import { Cacher, type CachedObject, type CacherOptions } from '../storage/cacher/index.js';
+import { Cacher, type CacherOptions } from '../storage/cacher/index.js';
 import type { WindowOptions } from '../storage/cacher/types.js';
 import type { Storage } from '../storage/types.js';
 import { resourcePrefix } from './keys.js';
 import { fastPath, type FastPath } from './fast-path/index.js';
 import type { KindModule } from './kind-module.js';
 import { fieldsOf as fieldsOfModule, moduleOf as builtInModuleOf } from './kinds/index.js';
-import { metaOf, str } from './meta.js';
 import { Store } from './store.js';
 
 export interface RegistryOptions {
@@ -73,33 +72,4 @@ export class Registry {
   store(group: string, resource: string): Store | undefined {
     return this.stores.get(`${group}/${resource}`);
   }
-
-  /**
-   * The phase of a namespace (undefined: no such namespace) from the watch cache, confirmed in
-   * storage when the cache has not seen it yet (NamespaceLifecycle admission asks on every write).
-   */
-  async namespacePhase(namespace: string): Promise<string | undefined> {
-    const store = this.stores.get('/namespaces');
-    if (!store) return 'Active';
-    const cached = store.cache.get(store.key('', namespace));
-    if (cached) {
-      // Every create in the namespace asks: decode each version of the namespace once.
-      let phase = cachedPhases.get(cached);
-      if (phase === undefined) cachedPhases.set(cached, (phase = phaseOf(JSON.parse(new TextDecoder().decode(cached.json)) as Record<string, unknown>)));
-      return phase;
-    }
-    try {
-      return phaseOf(await store.get('', namespace));
-    } catch {
-      return undefined;
-    }
-  }
-}
-
-const cachedPhases = new WeakMap<CachedObject, string>();
-
-function phaseOf(obj: Record<string, unknown>): string {
-  const phase = str((obj.status as Record<string, unknown> | undefined)?.phase);
-  if (metaOf(obj).deletionTimestamp) return 'Terminating';
-  return phase === '' ? 'Active' : phase;
 }

@@ -1,9 +1,11 @@
 // The scale subresource of a kind whose spec.replicas is its size and status.replicas its
 // observed size (deployments, replicasets, statefulsets, replicationcontrollers): an
 // autoscaling/v1 Scale with the selector of its pods as a string.
+import { metadataOf } from '../api/meta/object.js';
 import type { KubeObject } from '../api/schema/kind.js';
+import { num, obj, validateNonnegativeField, type Obj } from '../machinery/validation/common.js';
+import type { FieldError } from '../machinery/validation/field-errors.js';
 import type { ScaleSubresource } from './kind-module.js';
-import { metaOf } from './meta.js';
 import { formatLabelSelector } from './printers/format.js';
 
 /** A kind's scale by spec.replicas; `selectorOf` reads its spec's pod selector as a metav1.LabelSelector. */
@@ -11,7 +13,7 @@ export function replicasScale(selectorOf: (spec: KubeObject) => unknown = (spec)
   return {
     type: 'scale',
     scaleOf(obj) {
-      const m = metaOf(obj);
+      const m = metadataOf(obj);
       const spec = (obj.spec ?? {}) as KubeObject;
       const status = (obj.status ?? {}) as KubeObject;
       const selector = formatLabelSelector(selectorOf(spec));
@@ -33,4 +35,9 @@ export function replicasScale(selectorOf: (spec: KubeObject) => unknown = (spec)
     },
     withReplicas: (obj, replicas) => ({ ...obj, spec: { ...((obj.spec as KubeObject | undefined) ?? {}), replicas } }),
   };
+}
+
+/** ValidateScale: spec.replicas must not be negative (the Status names kind Scale, group autoscaling). */
+export function validateScale(scale: Obj): FieldError[] {
+  return validateNonnegativeField(num(obj(scale.spec).replicas), 'spec.replicas');
 }

@@ -3,6 +3,7 @@
 // and finalizer-aware delete, delete-collection and watch, on storage for writes and the watch
 // cache for lists and watches. Objects are in the storage version, in canonical JSON form; the
 // HTTP layer converts versions and formats. Kind-specific rules come from the ResourceStrategy.
+import { finalizersOf, metadataOf, nameOf, namespaceOf, resourceVersionOf, uidOf } from '../api/meta/object.js';
 import type { KindVersion, KubeObject } from '../api/schema/kind.js';
 import { canonicalize } from '../machinery/codec/normalize.js';
 import { kindFields, trackUpdate } from '../machinery/managedfields/index.js';
@@ -317,20 +318,21 @@ export class Store {
    * set, must be the current one (optimistic lock); unset means "whatever is current".
    */
   async update(namespace: string, name: string, obj: KubeObject, opts: WriteOptions & { subresource?: '' | 'status' } = {}): Promise<UpdateResult> {
-    const m = metaOf(obj);
-    if (str(m.name) !== '' && m.name !== name) {
-      throw apiError.badRequest(`the name of the object (${str(m.name)}) does not match the name on the URL (${name})`);
+    const named = nameOf(obj);
+    if (named !== '' && named !== name) {
+      throw apiError.badRequest(`the name of the object (${named}) does not match the name on the URL (${name})`);
     }
-    if (this.kind.namespaced && str(m.namespace) !== '' && m.namespace !== namespace) {
+    const inNamespace = namespaceOf(obj);
+    if (this.kind.namespaced && inNamespace !== '' && inNamespace !== namespace) {
       throw apiError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
-    const rv = str(m.resourceVersion);
+    const rv = resourceVersionOf(obj);
     try {
       return await this.guaranteedUpdate(namespace, name, () => cloneJson(obj), { ...opts, expectResourceVersion: rv === '' ? undefined : rv });
     } catch (err) {
       // Kinds that allow it are created by a PUT to a missing name (without a resourceVersion).
       if (!(err instanceof StatusError && err.code === 404 && this.strategy.allowCreateOnUpdate && rv === '' && opts.subresource !== 'status')) throw err;
-      return { object: await this.create(namespace, { ...obj, metadata: { ...m, name } }, opts), changed: true };
+      return { object: await this.create(namespace, { ...obj, metadata: { ...metadataOf(obj), name } }, opts), changed: true };
     }
   }
 
@@ -345,7 +347,7 @@ export class Store {
     const ctx = this.context(requestGroupVersion);
     const strategy = override ?? this.strategy;
     let obj = proposed;
-    const om = metaOf(old);
+    const om = metadataOf(old);
     if (subresource === 'status') {
       // Through /status only the status (and metadata) change; the spec stays as it was.
       obj = { ...proposed };
@@ -387,7 +389,7 @@ export class Store {
         ? (strategy.validateStatusUpdate?.(next, old, ctx) ?? [])
         : [...this.validateMeta(next), ...strategy.validateUpdate(next, old, ctx)]),
     ];
-    if (errors.length > 0) throw this.invalid(str(metaOf(next).name), errors);
+    if (errors.length > 0) throw this.invalid(nameOf(next), errors);
     return next;
   }
 
@@ -400,15 +402,15 @@ export class Store {
     for (let attempt = 0; ; attempt++) {
       const kv = await this.readCurrent(namespace, name);
       const current = decodeStored(kv.value, kv.modRevision);
-      const m = metaOf(current);
+      const recordedUid = uidOf(current);
       if (attempt === 0) {
         await opts.admission?.mutate?.(undefined, current);
         await opts.admission?.validate?.(undefined, current);
       }
       const pre = opts.preconditions;
-      if (pre?.uid !== undefined && pre.uid !== m.uid) {
+      if (pre?.uid !== undefined && pre.uid !== recordedUid) {
         throw new StatusError(409, 'Conflict',
-          `Operation cannot be fulfilled on ${this.kind.kind} ${JSON.stringify(name)}: the UID in the precondition (${pre.uid}) does not match the UID in record (${str(m.uid)}). The object might have been deleted and then recreated`,
+          `Operation cannot be fulfilled on ${this.kind.kind} ${JSON.stringify(name)}: the UID in the precondition (${pre.uid}) does not match the UID in record (${recordedUid}). The object might have been deleted and then recreated`,
           { details: { name, group: this.kind.group, kind: this.kind.kind } });
       }
       if (pre?.resourceVersion !== undefined && pre.resourceVersion !== String(kv.modRevision)) {
@@ -546,15 +548,10 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 /** An update leaves no finalizer on an object being deleted without (or past) its grace period. */
 function emptiesFinalizers(next: KubeObject, old: KubeObject): boolean {
-  const nm = metaOf(next);
-  const om = metaOf(old);
-  if (strs(nm.finalizers).length > 0) return false;
+  const om = metadataOf(old);
+  if (finalizersOf(next).length > 0) return false;
   if (om.deletionTimestamp === undefined || om.deletionTimestamp === null) return false;
   return om.deletionGracePeriodSeconds === undefined || om.deletionGracePeriodSeconds === null || om.deletionGracePeriodSeconds === 0;
-}
-
-function strs(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
 /** Kubernetes' DeleteOptions rule: orphanDependents and propagationPolicy are exclusive. */

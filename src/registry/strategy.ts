@@ -24,8 +24,10 @@ export interface StrategyContext {
 }
 
 /**
- * `T` is the kind's type (api/types.ts) when a kind module declares its strategy; the store and the
- * API server see every strategy as ResourceStrategy<KubeObject> (a kind's object is a KubeObject).
+ * The rules of kind `T` (its storage version's type, e.g. api/types' Job): every function receives
+ * objects decoded as `T`, except validation in unit tests, which may pass any JSON — so
+ * validation reads fields it cannot trust with runtime checks. The store and the API server see
+ * every strategy as ResourceStrategy<KubeObject> (a kind's object is a KubeObject).
  */
 export interface ResourceStrategy<T extends object = KubeObject> {
   /**

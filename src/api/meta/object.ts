@@ -29,6 +29,7 @@ function stringOr(v: unknown): string {
 export const nameOf = (obj: Readable): string => stringOr(metadataOf(obj).name);
 export const namespaceOf = (obj: Readable): string => stringOr(metadataOf(obj).namespace);
 export const uidOf = (obj: Readable): string => stringOr(metadataOf(obj).uid);
+export const generateNameOf = (obj: Readable): string => stringOr(metadataOf(obj).generateName);
 export const resourceVersionOf = (obj: Readable): string => stringOr(metadataOf(obj).resourceVersion);
 export const creationTimestampOf = (obj: Readable): string => stringOr(metadataOf(obj).creationTimestamp);
 

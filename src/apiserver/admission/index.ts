@@ -5,6 +5,7 @@ import type { Registry } from '../../registry/registry.js';
 import { registryObjectGetter } from '../auth/serviceaccount-token-lookup.js';
 import { AdmissionChain, type AdmissionPluginName } from './chain.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
+import { registryNamespacePhases } from './namespace-phases.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
 import { NodeRestriction } from './node-restriction.js';
 import { PriorityAdmission } from './priority.js';
@@ -19,7 +20,7 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
   const plugins: AdmissionPlugin[] = names.map((name) => {
     switch (name) {
       case 'NamespaceLifecycle':
-        return new NamespaceLifecycle(registry);
+        return new NamespaceLifecycle(registryNamespacePhases(registry));
       case 'ServiceAccount':
         return new ServiceAccountAdmission({ serviceAccount: (ns, n) => get('serviceaccounts', ns, n) }, opts.serviceAccount);
       case 'NodeRestriction':

@@ -1,7 +1,7 @@
 // Admission as Kubernetes splits it (k8s.io/apiserver/pkg/admission): each plugin may mutate the
 // object of a write (`admit`, all plugins' in order, before the strategy's validation) and/or refuse
 // it (`validate`, all plugins' in order, after the strategy's validation, before the write).
-import { metadataOf, nameOf } from '../../api/meta/object.js';
+import { generateNameOf, nameOf } from '../../api/meta/object.js';
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import { apiError } from '../../registry/errors.js';
 import type { StatusError } from '../../machinery/status.js';
@@ -41,6 +41,6 @@ export interface AdmissionPlugin {
  */
 export function admissionForbidden(a: AdmissionAttributes, why: string, causes?: Array<{ reason: string; message: string; field: string }>): StatusError {
   let name = a.name;
-  if (name === '' && a.object) name = nameOf(a.object) || (metadataOf(a.object).generateName ?? '');
+  if (name === '' && a.object) name = nameOf(a.object) || generateNameOf(a.object);
   return apiError.forbidden({ group: a.group, resource: a.resource }, name === '' ? 'Unknown' : name, why, causes);
 }

@@ -2,9 +2,10 @@
 // the watch cache first (every authenticated request asks, so no storage round trip when the
 // object is there with the expected uid), storage when the cache does not have it or has another
 // uid (it may be behind a create).
+import { labelsOf, uidOf } from '../../api/meta/object.js';
 import type { KubeObject } from '../../api/schema/kind.js';
 import { StatusError } from '../../machinery/status.js';
-import { metaOf, str } from '../../registry/meta.js';
+import { metaOf } from '../../registry/meta.js';
 import type { Registry } from '../../registry/registry.js';
 import type { CachedObject } from '../../storage/cacher/types.js';
 
@@ -37,7 +38,7 @@ export function registryObjectGetter(registry: Registry): TokenObjectGetter {
       const cached = store.cache.get(store.key(ns, name));
       if (cached) {
         const obj = decode(cached);
-        if (uid === undefined || str(metaOf(obj).uid) === uid) return obj;
+        if (uid === undefined || uidOf(obj) === uid) return obj;
       }
       try {
         return await store.get(ns, name);
@@ -56,7 +57,7 @@ export function registryLegacyTokenMarker(registry: Registry): (namespace: strin
     if (!store) return;
     await store.guaranteedUpdate(namespace, secret, (current) => {
       const m = metaOf(current);
-      m.labels = { ...((m.labels ?? {}) as Record<string, string>), 'kubernetes.io/legacy-token-last-used': date };
+      m.labels = { ...labelsOf(current), 'kubernetes.io/legacy-token-last-used': date };
       return current;
     });
   };

@@ -5,11 +5,12 @@
 // is system:serviceaccount:<ns>:<name> in system:serviceaccounts and system:serviceaccounts:<ns>.
 // Any other bearer token is refused (401) unless another authenticator accepts it.
 import type { IncomingMessage } from 'node:http';
+import { annotationsOf, labelsOf, uidOf } from '../../api/meta/object.js';
 import type { KubeObject } from '../../api/schema/kind.js';
 import type { VerificationKey } from '../../machinery/jwt/keys.js';
 import { LEGACY_ISSUER, peekClaims, serviceAccountUsername, verifySignature, type KubernetesClaim } from '../../machinery/jwt/tokens.js';
 import { StatusError } from '../../machinery/status.js';
-import { metaOf, str } from '../../registry/meta.js';
+import { str } from '../../registry/meta.js';
 import { bearerToken } from './chain.js';
 import type { TokenObjectGetter } from './serviceaccount-token-lookup.js';
 import type { Authenticator, UserInfo } from './types.js';
@@ -166,7 +167,7 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     if (claims.sub !== serviceAccountUsername(namespace, sa.name)) throw new InvalidTokenError(UNEXPECTED_CLAIM);
     const account = await this.opts.getter.get('serviceaccounts', namespace, sa.name, sa.uid);
     if (!account) throw new InvalidTokenError('service account token has been invalidated');
-    const accountUid = str(metaOf(account).uid);
+    const accountUid = uidOf(account);
     if (accountUid !== sa.uid) throw new InvalidTokenError(`service account UID (${accountUid}) does not match claim (${sa.uid})`);
     const extra: Record<string, string[]> = {};
     if (k8s.secret !== undefined) await this.checkBoundObject('secrets', 'secret', namespace, k8s.secret);
@@ -201,7 +202,7 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     if (!isRef(ref)) throw new InvalidTokenError(UNEXPECTED_CLAIM);
     const obj = await this.opts.getter.get(resource, namespace, ref.name, ref.uid);
     if (!obj) throw new InvalidTokenError('service account token has been invalidated');
-    const uid = str(metaOf(obj).uid);
+    const uid = uidOf(obj);
     if (uid !== ref.uid) throw new InvalidTokenError(`${what} UID (${uid}) does not match service account ${what} ref claim (${ref.uid})`);
     return ref;
   }
@@ -219,18 +220,18 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     if (claims.sub !== serviceAccountUsername(ns!, name!)) throw new InvalidTokenError('sub claim does not match service account name');
     const secret: KubeObject | undefined = await this.opts.getter.get('secrets', ns!, secretN!);
     if (!secret) throw new InvalidTokenError('service account token has been invalidated');
-    const annotations = (metaOf(secret).annotations ?? {}) as Record<string, unknown>;
+    const annotations = annotationsOf(secret);
     if (annotations['kubernetes.io/service-account.name'] !== name) throw new InvalidTokenError('service account token has been invalidated');
     const stored = ((secret.data ?? {}) as Record<string, unknown>).token;
     if (typeof stored !== 'string' || Buffer.from(stored, 'base64').toString('utf8') !== token) throw new InvalidTokenError("service account token does not match server's copy");
-    const labels = (metaOf(secret).labels ?? {}) as Record<string, unknown>;
+    const labels = labelsOf(secret);
     this.markUsed(ns!, secretN!, labels);
     if (str(labels[INVALID_SINCE_LABEL]) !== '') {
       throw new InvalidTokenError(`the token in secret ${ns!}/${secretN!} for service account ${ns!}/${name!} has been marked invalid. Use tokens from the TokenRequest API or manually created secret-based tokens, or remove the '${INVALID_SINCE_LABEL}' label from the secret to re-enable it`);
     }
     const account = await this.opts.getter.get('serviceaccounts', ns!, name!, uid);
     if (!account) throw new InvalidTokenError('service account token has been invalidated');
-    const accountUid = str(metaOf(account).uid);
+    const accountUid = uidOf(account);
     if (accountUid !== uid) throw new InvalidTokenError(`service account UID (${accountUid}) does not match claim (${uid!})`);
     return { name: serviceAccountUsername(ns!, name!), uid, groups: serviceAccountGroups(ns!) };
   }

@@ -3,8 +3,8 @@
 // (apidiscovery.k8s.io/v2 APIGroupDiscoveryList, what kubectl ≥ 1.30 asks for first).
 import { createHash } from 'node:crypto';
 import type { KindVersion } from '../../api/schema/kind.js';
-
-const RESOURCE_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+import { ALL_KIND_VERBS } from '../../registry/kind-module.js';
+import { moduleOf } from '../../registry/kinds/index.js';
 
 /** What each subresource answers and with which kind (group/version '' = the parent's). */
 const SUBRESOURCES: Record<string, { verbs: string[]; kind?: string; group?: string; version?: string }> = {
@@ -27,10 +27,6 @@ const SUBRESOURCES: Record<string, { verbs: string[]; kind?: string; group?: str
 /** Virtual resources that are only POSTed (the access reviews). */
 const CREATE_ONLY_VERBS = ['create'];
 
-/** Resources whose verbs differ from the full set (as kube-apiserver serves them). */
-const VERB_OVERRIDES: Record<string, string[]> = {
-  namespaces: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
-};
 
 /** Kubernetes' version priority: GA before beta before alpha; higher major, then higher minor first. */
 export function compareKubeVersions(a: string, b: string): number {
@@ -132,6 +128,11 @@ export class Discovery {
     return this.kinds.find((s) => s.storage && s.kind === k.kind && s.resource === k.resource) ?? k;
   }
 
+  /** The verbs of a resource: create only for the virtual kinds, else those its module declares. */
+  private verbsOf(k: KindVersion): readonly string[] {
+    return k.createOnly ? CREATE_ONLY_VERBS : (moduleOf(this.storageOf(k)).verbs ?? ALL_KIND_VERBS);
+  }
+
   private subresourcesOf(k: KindVersion): Array<[string, (typeof SUBRESOURCES)[string]]> {
     return Object.entries(k.subresources ?? {})
       .filter(([name, on]) => on && SUBRESOURCES[name])
@@ -148,7 +149,7 @@ export class Discovery {
         singularName: k.singular,
         namespaced: k.namespaced,
         kind: k.kind,
-        verbs: k.createOnly ? CREATE_ONLY_VERBS : (VERB_OVERRIDES[k.resource] ?? RESOURCE_VERBS),
+        verbs: this.verbsOf(k),
       };
       if (k.shortNames?.length) entry.shortNames = [...k.shortNames];
       if (k.categories?.length) entry.categories = [...k.categories];
@@ -182,7 +183,7 @@ export class Discovery {
               responseKind: { group: k.group, version: k.version, kind: k.kind },
               scope: k.namespaced ? 'Namespaced' : 'Cluster',
               singularResource: k.singular,
-              verbs: k.createOnly ? CREATE_ONLY_VERBS : (VERB_OVERRIDES[k.resource] ?? RESOURCE_VERBS),
+              verbs: this.verbsOf(k),
             };
             if (k.shortNames?.length) r.shortNames = [...k.shortNames];
             if (k.categories?.length) r.categories = [...k.categories];

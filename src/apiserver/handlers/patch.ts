@@ -4,11 +4,13 @@
 // is reported as in Kubernetes), defaulted and converted to the storage version, inside the
 // store's guaranteed update (so a conflict retries the patch on the newer object).
 import { storageVersionOf } from '../../api/kinds.js';
+import { resourceVersionOf } from '../../api/meta/object.js';
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import { decodeParsed, parseJson } from '../../machinery/codec/json.js';
 import { applyPatch as apply, patchTypeFromContentType, type PatchType } from '../../machinery/patch/index.js';
 import { apiError } from '../../registry/errors.js';
-import { metaOf, str } from '../../registry/meta.js';
+import { moduleOf } from '../../registry/kinds/index.js';
+import { str } from '../../registry/meta.js';
 import type { Store } from '../../registry/store.js';
 import { applyObject, fieldManagerOf, isApply } from '../apply.js';
 import { encodeObject } from '../encode.js';
@@ -42,6 +44,7 @@ export async function handlePatch(ctx: RequestContext, kv: KindVersion, store: S
   }
   const bytes = await readBody(ctx.req);
   const hub = storageVersionOf(kv);
+  const grantsPermissions = moduleOf(kv).grantsPermissions === true;
   const result = await store.guaranteedUpdate(
     namespace,
     info.name,
@@ -52,12 +55,13 @@ export async function handlePatch(ctx: RequestContext, kv: KindVersion, store: S
       ctx.warnings.push(...patched.warnings);
       const obj = patched.object;
       // A patch may pin the version it was made against: then a changed object is a conflict.
-      const pinned = str(metaOf(obj).resourceVersion);
-      if (pinned !== '' && pinned !== str(metaOf(served).resourceVersion)) throw apiError.modified(store.kind, info.name);
+      const pinned = resourceVersionOf(obj);
+      if (pinned !== '' && pinned !== resourceVersionOf(served)) throw apiError.modified(store.kind, info.name);
       kv.defaults?.(obj);
       const next = kv.toHub ? kv.toHub(obj) : obj;
       if (hub.kind !== str(next.kind)) throw apiError.internal('conversion produced another kind');
-      if (store.kind.group !== 'rbac.authorization.k8s.io') return next;
+      if (!grantsPermissions) return next;
+      // Objects that grant permissions: no one grants what they do not hold (as on create and update).
       return ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, next).then(() => next);
     },
     {

@@ -5,6 +5,7 @@
 // BOOKMARK annotated k8s.io/initial-events-end), bookmarks, selectors and timeoutSeconds. Each
 // event is encoded once per format and version and shared by every watcher.
 import { apiVersionOf } from '../../api/kinds.js';
+import { resourceVersionOf } from '../../api/meta/object.js';
 import { Status, Table } from '../../api/meta/v1.js';
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import { encodeJson } from '../../machinery/codec/json.js';
@@ -86,7 +87,7 @@ export class WatchEncoder {
   private served(hubJson: Uint8Array): KubeObject {
     const hub = JSON.parse(decoder.decode(hubJson)) as KubeObject;
     if (this.format.as === 'Table') {
-      return buildTable([hub], this.kv, { resourceVersion: (hub.metadata as KubeObject).resourceVersion }, this.format, { includeObject: 'Metadata', now: this.now() });
+      return buildTable([hub], this.kv, { resourceVersion: resourceVersionOf(hub) }, this.format, { includeObject: 'Metadata', now: this.now() });
     }
     return toServed(hub, this.kv);
   }

@@ -13,7 +13,7 @@ import type { ServiceAccountTokenIssuer } from '../auth/serviceaccount-token-iss
 import type { TokenReviewer } from '../auth/token-reviewer.js';
 import type { UserInfo } from '../auth/types.js';
 import type { ResponseFormat } from '../encode.js';
-import type { ResourceRequestInfo } from './request-info.js';
+import { namespaceScoped, type ResourceRequestInfo } from './request-info.js';
 
 export interface RequestContext {
   req: IncomingMessage;
@@ -46,8 +46,8 @@ export function admissionOf(ctx: RequestContext, store: Store, dryRun: boolean, 
 export function resolve(ctx: RequestContext): { kv: KindVersion; store: Store } {
   const kv = findResource(ctx.info.group, ctx.info.version, ctx.info.resource);
   if (!kv) throw apiError.unknownResource();
-  // A cluster-scoped resource under /namespaces/<ns>/ does not exist (namespaces themselves aside).
-  if (!kv.namespaced && ctx.info.namespace !== '' && kv.resource !== 'namespaces') throw apiError.unknownResource();
+  // A cluster-scoped resource under /namespaces/<ns>/ does not exist.
+  if (!kv.namespaced && namespaceScoped(ctx.info)) throw apiError.unknownResource();
   // A namespaced resource outside /namespaces/<ns>/ is only listed and watched (across namespaces):
   // Kubernetes registers no other route there.
   if (kv.namespaced && ctx.info.namespace === '') {

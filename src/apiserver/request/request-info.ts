@@ -33,6 +33,16 @@ export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
 /** Subresources of a namespace that look like a namespaced resource path but are not. */
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
+/**
+ * Whether the request's namespace scopes the resource (a /namespaces/<ns>/<resource>... path).
+ * Not so for the paths of a Namespace object itself (/namespaces/<name>, /namespaces/<name>/status,
+ * /namespaces/<name>/finalize): Kubernetes' parser, as this one, reads the name there as the
+ * namespace too — the one place the generic request parsing knows a resource by name.
+ */
+export function namespaceScoped(info: ResourceRequestInfo): boolean {
+  return info.namespace !== '' && info.resource !== 'namespaces';
+}
+
 /** Go's strconv.ParseBool, which Kubernetes uses for `watch`. */
 export function parseBool(value: string): boolean | undefined {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;

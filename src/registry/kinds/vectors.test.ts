@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import type { KubeObject } from '../../api/schema/kind.js';
 import { fieldError, invalidStatus } from '../../machinery/validation/field-errors.js';
 import { validateObjectMeta } from '../../machinery/validation/object-meta.js';
-import { validateScale } from './apps/workload-strategies.js';
+import { validateScale } from '../replicas-scale.js';
 import { create, created, ctxFor, edit, ERRORS, kindOf, lines, OBJECTS, readJSON, statusOf, strategyFor, update } from './kinds.testutil.js';
 
 const objectFiles = readdirSync(OBJECTS).filter((f) => f.endsWith('.created.json') || f.endsWith('.pb.json'));

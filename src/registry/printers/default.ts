@@ -1,8 +1,9 @@
 // Kubernetes' default table, for kinds without columns of their own: the name and the creation time.
-import { obj, str } from './format.js';
+import { metadataOf } from '../../api/meta/object.js';
+import { nameCell } from './format.js';
 import { column, nameColumn, type TablePrinter } from './types.js';
 
 export const defaultPrinter: TablePrinter = {
   columns: [nameColumn, column('Created At', 'date', 'When the object was created.')],
-  cells: (o) => [str(obj(o.metadata).name), obj(o.metadata).creationTimestamp ?? null],
+  cells: (o) => [nameCell(o), metadataOf(o).creationTimestamp ?? null],
 };

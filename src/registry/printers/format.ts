@@ -1,4 +1,5 @@
 // Formatting helpers shared by the table printers, matching what kubectl shows for Kubernetes.
+import { metadataOf, nameOf } from '../../api/meta/object.js';
 
 /** Kubernetes' duration.HumanDuration: "45s", "2m3s", "15m", "5h20m", "3d4h", "2y10d". */
 export function humanDuration(ms: number): string {
@@ -114,7 +115,7 @@ export function templateContainers(template: unknown): { names: string; images: 
 }
 
 /** The Name cell of an object's row. */
-export const nameCell = (o: Record<string, unknown>): string => str(obj(o.metadata).name);
+export const nameCell = (o: Record<string, unknown>): string => nameOf(o);
 
 /** The Age cell of an object's row at time `now` (ms). */
-export const ageCell = (o: Record<string, unknown>, now: number): string => since(obj(o.metadata).creationTimestamp, now);
+export const ageCell = (o: Record<string, unknown>, now: number): string => since(metadataOf(o).creationTimestamp, now);

@@ -3,6 +3,7 @@
 // not have, is forbidden — unless the user may `escalate` that role (roles) or `bind` it
 // (bindings), or is in system:masters. As Kubernetes' rbac policy-based storage does it, before
 // the object is validated or stored.
+import { nameOf } from '../../../api/meta/object.js';
 import { StatusError } from '../../../machinery/status.js';
 import { semanticEqual } from '../../../machinery/validation/common.js';
 import { SYSTEM_MASTERS, type Authorizer, type UserInfo } from '../types.js';
@@ -74,7 +75,7 @@ async function allowedTo(authz: Permissions, user: UserInfo, verb: string, resou
 export async function checkEscalation(authz: Permissions, roles: RoleSource, user: UserInfo, resource: string, namespace: string, object: Obj): Promise<void> {
   if (user.groups.includes(SYSTEM_MASTERS)) return;
   if (resource !== 'roles' && resource !== 'clusterroles' && resource !== 'rolebindings' && resource !== 'clusterrolebindings') return;
-  const name = str(obj(object.metadata).name);
+  const name = nameOf(object);
   if (name !== '' && onlyGCFieldsChange(object, roles.get(resource, namespace, name))) return;
   if (resource === 'roles' || resource === 'clusterroles') {
     if (await allowedTo(authz, user, 'escalate', resource, namespace, name)) return;

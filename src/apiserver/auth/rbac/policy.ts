@@ -3,6 +3,7 @@
 // its user name `system:serviceaccount:<ns>:<name>`), so a request only looks at the bindings of
 // its own user and groups. Fed with changes from the registry's watch cache (see feed.ts); the
 // indexes are rebuilt once after a batch of changes, and `generation` tells caches to forget.
+import { nameOf, namespaceOf } from '../../../api/meta/object.js';
 import { ruleOf, type Rule } from './rules.js';
 
 export type PolicyResource = 'roles' | 'clusterroles' | 'rolebindings' | 'clusterrolebindings';
@@ -35,12 +36,11 @@ export function serviceAccountUser(namespace: string, name: string): string {
 }
 
 function bindingOf(kind: Binding['kind'], obj: Obj): Binding {
-  const meta = (obj.metadata ?? {}) as Obj;
   const ref = (obj.roleRef ?? {}) as Obj;
   const subjects = Array.isArray(obj.subjects)
     ? obj.subjects.map((s: Obj) => ({ kind: str(s?.kind), name: str(s?.name), namespace: str(s?.namespace) }))
     : [];
-  return { kind, name: str(meta.name), namespace: str(meta.namespace), roleKind: str(ref.kind), roleName: str(ref.name), subjects };
+  return { kind, name: nameOf(obj), namespace: namespaceOf(obj), roleKind: str(ref.kind), roleName: str(ref.name), subjects };
 }
 
 /** The index key a subject of a binding in `namespace` is found under, or undefined if it can never apply. */
@@ -132,7 +132,7 @@ export class PolicyIndex {
     if (!this.dirty) return;
     this.dirty = false;
     this.clusterRoleRules = new Map();
-    for (const o of this.objects.clusterroles.values()) this.clusterRoleRules.set(str(((o.metadata ?? {}) as Obj).name), rules(o));
+    for (const o of this.objects.clusterroles.values()) this.clusterRoleRules.set(nameOf(o), rules(o));
     this.namespacedRoleRules = new Map();
     for (const [key, o] of this.objects.roles) this.namespacedRoleRules.set(key, rules(o));
     this.clusterIndex = new Map();

@@ -4,6 +4,7 @@
 // labels and annotations it lacks (nothing is removed); one annotated
 // `rbac.authorization.kubernetes.io/autoupdate: "false"` is left as its owner made it; a binding
 // whose roleRef differs is deleted and created again (roleRef is immutable).
+import { annotationsOf, nameOf, namespaceOf, uidOf } from '../../../api/meta/object.js';
 import { StatusError } from '../../../machinery/status.js';
 import type { Registry } from '../../../registry/registry.js';
 import type { Store } from '../../../registry/store.js';
@@ -41,7 +42,7 @@ function mergeMetadata(existing: Obj, expected: Obj): boolean {
 }
 
 function isProtected(existing: Obj): boolean {
-  return record(meta(existing).annotations)[AUTOUPDATE_ANNOTATION] === 'false';
+  return annotationsOf(existing)[AUTOUPDATE_ANNOTATION] === 'false';
 }
 
 /** The reconciled ClusterRole, or undefined when `existing` already holds everything. */
@@ -104,8 +105,8 @@ async function getOrUndefined(store: Store, namespace: string, name: string): Pr
 const retriable = (err: unknown) => err instanceof StatusError && (err.reason === 'Conflict' || err.reason === 'AlreadyExists' || err.code === 404);
 
 async function reconcileOne(store: Store, expected: Obj, report: ReconcileReport, kind: 'role' | 'binding'): Promise<void> {
-  const name = String(meta(expected).name);
-  const namespace = typeof meta(expected).namespace === 'string' ? String(meta(expected).namespace) : '';
+  const name = nameOf(expected);
+  const namespace = namespaceOf(expected);
   const id = namespace === '' ? name : `${namespace}/${name}`;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -122,7 +123,7 @@ async function reconcileOne(store: Store, expected: Obj, report: ReconcileReport
         return;
       }
       if (next === 'recreate') {
-        await store.delete(namespace, name, { preconditions: { uid: String(meta(existing).uid) } });
+        await store.delete(namespace, name, { preconditions: { uid: uidOf(existing) } });
         await store.create(namespace, structuredClone(expected));
         report.recreated.push(id);
         return;

@@ -1,10 +1,14 @@
-// apps ControllerRevision: data is mandatory and immutable, revision non-negative.
+// apps ControllerRevision: data is mandatory and immutable, revision non-negative; kubectl's columns
+// name the controlling object and the revision.
+import { metadataOf } from '../../../api/meta/object.js';
+import type { ControllerRevision } from '../../../api/types.js';
 import { num, semanticEqual, type Obj } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { validateNonnegativeField } from '../../../machinery/validation/common.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import type { KindModule } from '../../kind-module.js';
-import { controllerRevisionPrinter } from '../workload-printers.js';
+import { arr, ageCell, int, nameCell, str } from '../../printers/format.js';
+import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers/types.js';
 
 export function validateControllerRevision(cr: Obj): FieldError[] {
   const errs: FieldError[] = [];
@@ -13,7 +17,7 @@ export function validateControllerRevision(cr: Obj): FieldError[] {
   return errs;
 }
 
-export const controllerRevisionStrategy: ResourceStrategy = {
+export const controllerRevisionStrategy: ResourceStrategy<ControllerRevision> = {
   hasStatus: false,
   tracksGeneration: false,
   validate: (cr) => validateControllerRevision(cr),
@@ -23,6 +27,20 @@ export const controllerRevisionStrategy: ResourceStrategy = {
       errs.push({ type: 'FieldValueInvalid', field: 'data', badValue: { kind: 'raw', text: `runtime.RawExtension{Raw:[]uint8(${JSON.stringify(JSON.stringify(cr.data ?? null))}), Object:runtime.Object(nil)}` }, detail: 'field is immutable' });
     }
     return errs;
+  },
+};
+
+export const controllerRevisionPrinter: TablePrinter = {
+  columns: [nameColumn, column('Controller', 'string', 'The object that owns this revision.'), column('Revision', 'integer', 'The revision number.'), ageColumn],
+  cells(o, now) {
+    const owner = arr(metadataOf(o).ownerReferences).find((r) => r.controller === true);
+    let controller = '<none>';
+    if (owner) {
+      const apiVersion = str(owner.apiVersion);
+      const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+      controller = `${str(owner.kind).toLowerCase()}${group ? `.${group}` : ''}/${str(owner.name)}`;
+    }
+    return [nameCell(o), controller, int(o.revision), ageCell(o, now)];
   },
 };
 

@@ -105,6 +105,7 @@ export const namespaceModule: KindModule = {
   group: '',
   kind: 'Namespace',
   strategy: namespaceStrategy,
+  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   printer: namespacePrinter,
   selectableFields: { 'status.phase': fieldAt.string('status', 'phase'), name: fieldAt.string('metadata', 'name') },
   fieldLabels: () => ({ labels: ['status.phase', 'metadata.name'], error: fieldLabelErrors.notSupported }),

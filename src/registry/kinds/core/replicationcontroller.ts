@@ -14,7 +14,7 @@ import { cloneJson } from '../../meta.js';
 import type { KindModule } from '../../kind-module.js';
 import { fieldAt, fieldLabelErrors, META_FIELD_LABELS } from '../../../machinery/selectors/index.js';
 import { replicasScale } from '../../replicas-scale.js';
-import { replicationControllerPrinter } from '../workload-printers.js';
+import { replicationControllerPrinter } from './replicationcontroller-printer.js';
 
 /** ValidateReadOnlyPersistentDisks: a GCE PD is shared by more than one replica only read-only. */
 function validateReadOnlyPersistentDisks(volumes: PodSpec['volumes'], path: string): FieldError[] {

@@ -1,7 +1,14 @@
-// rbac.authorization.k8s.io Role (the rules of one namespace): its strategy and columns
-// (./rbac-strategies.ts, ./rbac-printers.ts).
+// rbac.authorization.k8s.io Role: the rules of one namespace (no non-resource URLs).
+import type { Role } from '../../../api/types.js';
+import type { ResourceStrategy } from '../../strategy.js';
 import type { KindModule } from '../../kind-module.js';
-import { rolePrinter } from './rbac-printers.js';
-import { RBAC_GROUP, roleStrategy } from './rbac-strategies.js';
+import { RBAC_GROUP, rbacStrategyBase } from './group.js';
+import { rolePrinter, validateRules } from './roles.js';
 
-export const roleModule: KindModule = { group: RBAC_GROUP, kind: 'Role', strategy: roleStrategy, printer: rolePrinter };
+export const roleStrategy: ResourceStrategy<Role> = {
+  ...rbacStrategyBase,
+  validate: (role) => validateRules(role, true),
+  validateUpdate: (role) => validateRules(role, true),
+};
+
+export const roleModule: KindModule = { group: RBAC_GROUP, kind: 'Role', strategy: roleStrategy, printer: rolePrinter, grantsPermissions: true };

@@ -15,6 +15,7 @@ export const podModule: KindModule = {
   group: '',
   kind: 'Pod',
   strategy: podStrategy,
+  returnsDeletedObject: true,
   printer: podPrinter,
   selectableFields: {
     'spec.nodeName': fieldAt.string('spec', 'nodeName'),

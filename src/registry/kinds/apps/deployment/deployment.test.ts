@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isValidPercent } from '../../../machinery/validation/names.js';
-import { create, created, ctxFor, edit, kindOf, lines, OBJECTS, readJSON, strategyFor, update, updateErrors } from '../kinds.testutil.js';
+import { isValidPercent } from '../../../../machinery/validation/names.js';
+import { create, created, ctxFor, edit, kindOf, lines, OBJECTS, readJSON, strategyFor, update, updateErrors } from '../../kinds.testutil.js';
 
 const deployment = readJSON(`${OBJECTS}/Deployment.minimal.request.json`);
-const replicaSet = readJSON(`${OBJECTS}/ReplicaSet.minimal.request.json`);
-const daemonSet = readJSON(`${OBJECTS}/DaemonSet.minimal.request.json`);
-const statefulSet = readJSON(`${OBJECTS}/StatefulSet.minimal.request.json`);
 const errorsOf = (obj: Record<string, unknown>, fn: (o: any) => void): string[] => lines(create(edit(obj, fn)).errors);
 
 test('deployments: selector required, non-empty, matching; replicas and seconds non-negative; progress deadline after minReady', () => {
@@ -81,68 +78,6 @@ test('deployment updates: the selector is immutable through apps/v1 only; annota
   assert.equal(annotated.metadata.generation, 2);
   const statusKept = update(edit(old, (d) => (d.status = { replicas: 9 })), edit(old, (d) => (d.status = { replicas: 1 }))).obj as any;
   assert.deepEqual(statusKept.status, { replicas: 1 }, 'the main resource does not change status');
-});
-
-test('replicasets: same template rules, selector immutable in apps/v1', () => {
-  assert.deepEqual(errorsOf(replicaSet, () => {}), []);
-  assert.deepEqual(errorsOf(replicaSet, (r) => (r.spec.selector = { matchLabels: { app: 'x' } })), [
-    'spec.template.metadata.labels: Invalid value: map[string]string{"app":"replicaset-minimal"}: `selector` does not match template `labels`',
-  ]);
-  assert.deepEqual(errorsOf(replicaSet, (r) => (r.spec.minReadySeconds = -1)), ['spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0']);
-  const old = created('ReplicaSet.minimal.created.json');
-  const moved = edit(old, (r) => {
-    r.spec.selector.matchLabels = { app: 'y' };
-    r.spec.template.metadata.labels = { app: 'y' };
-  });
-  assert.equal(updateErrors(moved, old).length, 1);
-  assert.deepEqual(updateErrors(moved, old, 'extensions/v1beta1'), []);
-});
-
-test('daemonsets: update strategy, selector, template generation annotation', () => {
-  assert.deepEqual(errorsOf(daemonSet, () => {}), []);
-  assert.deepEqual(errorsOf(daemonSet, (d) => (d.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 1 } })), [
-    'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: intstr.IntOrString{Type:0, IntVal:1, StrVal:""}: may not be set when maxUnavailable is non-zero',
-  ]);
-  assert.deepEqual(errorsOf(daemonSet, (d) => (d.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } })), [
-    'spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
-  ]);
-  assert.deepEqual(errorsOf(daemonSet, (d) => (d.spec.updateStrategy = { type: 'Never' })), [
-    'spec.updateStrategy: Unsupported value: apps.DaemonSetUpdateStrategy{Type:"Never", RollingUpdate:(*apps.RollingUpdateDaemonSet)(nil)}: supported values: "RollingUpdate", "OnDelete"',
-  ]);
-  assert.deepEqual(errorsOf(daemonSet, (d) => (d.spec.template.spec.restartPolicy = 'OnFailure')), [
-    'spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"',
-  ]);
-  const old = created('DaemonSet.minimal.created.json');
-  const same = update(edit(old, (d) => (d.metadata.labels = { x: 'y' })), old).obj as any;
-  assert.equal(same.metadata.annotations['deprecated.daemonset.template.generation'], '1');
-  const bumped = update(edit(old, (d) => (d.spec.template.spec.containers[0].image = 'nginx:2')), old).obj as any;
-  assert.equal(bumped.metadata.annotations['deprecated.daemonset.template.generation'], '2');
-  const forged = update(edit(old, (d) => (d.metadata.annotations['deprecated.daemonset.template.generation'] = '9')), old).obj as any;
-  assert.equal(forged.metadata.annotations['deprecated.daemonset.template.generation'], '1', 'the template generation is the server’s');
-});
-
-test('statefulsets: policies, strategies, only some spec fields may change', () => {
-  assert.deepEqual(errorsOf(statefulSet, () => {}), []);
-  assert.deepEqual(
-    errorsOf(statefulSet, (s) => {
-      s.spec.podManagementPolicy = 'Random';
-      s.spec.updateStrategy = { type: 'OnDelete', rollingUpdate: { partition: 1 } };
-    }),
-    [
-      `spec.podManagementPolicy: Invalid value: "Random": must be 'OrderedReady' or 'Parallel'`,
-      `spec.updateStrategy.rollingUpdate: Invalid value: apps.RollingUpdateStatefulSetStrategy{Partition:1, MaxUnavailable:(*intstr.IntOrString)(nil)}: only allowed for updateStrategy 'RollingUpdate'`,
-    ],
-  );
-  assert.deepEqual(errorsOf(statefulSet, (s) => (s.spec.selector = {})), [
-    'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for statefulset',
-  ]);
-  // A StatefulSet's pod spec is left to its pods' validation (as Kubernetes does).
-  assert.deepEqual(errorsOf(statefulSet, (s) => (s.spec.template.spec.containers[0].name = 'Not_Valid')), []);
-  const old = created('StatefulSet.minimal.created.json');
-  assert.deepEqual(updateErrors(edit(old, (s) => (s.spec.replicas = 3)), old), []);
-  assert.deepEqual(updateErrors(edit(old, (s) => (s.spec.podManagementPolicy = 'Parallel')), old), [
-    "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
-  ]);
 });
 
 test('workload status updates: counts non-negative and consistent, collisionCount never decreases', () => {

@@ -1,9 +1,9 @@
-// batch CronJob: its strategy (./job-strategies.ts), columns, and the beta versions' field label
+// batch CronJob: its strategy (./strategy.ts), columns, and the beta versions' field label
 // conversion (status.successful, which the registry does not compute).
-import { fieldLabelErrors, META_FIELD_LABELS, type FieldLabelConversion } from '../../../machinery/selectors/index.js';
-import type { KindModule } from '../../kind-module.js';
-import { cronJobPrinter } from '../workload-printers.js';
-import { cronJobStrategy } from './job-strategies.js';
+import { fieldLabelErrors, META_FIELD_LABELS, type FieldLabelConversion } from '../../../../machinery/selectors/index.js';
+import type { KindModule } from '../../../kind-module.js';
+import { cronJobPrinter } from './printer.js';
+import { cronJobStrategy } from './strategy.js';
 
 const beta: FieldLabelConversion = { labels: [...META_FIELD_LABELS, 'status.successful'], error: fieldLabelErrors.quotedForKind('CronJob') };
 

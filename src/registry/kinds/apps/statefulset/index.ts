@@ -1,10 +1,10 @@
-// apps StatefulSet: its strategy (./workload-strategies.ts), columns, scale, and the beta
+// apps StatefulSet: its strategy (./strategy.ts), columns, scale, and the beta
 // versions' field label conversion (status.successful, which the registry does not compute).
-import { META_FIELD_LABELS, type FieldLabelConversion } from '../../../machinery/selectors/index.js';
-import type { KindModule } from '../../kind-module.js';
-import { replicasScale } from '../../replicas-scale.js';
-import { statefulSetPrinter } from '../workload-printers.js';
-import { statefulSetStrategy } from './workload-strategies.js';
+import { META_FIELD_LABELS, type FieldLabelConversion } from '../../../../machinery/selectors/index.js';
+import type { KindModule } from '../../../kind-module.js';
+import { replicasScale } from '../../../replicas-scale.js';
+import { statefulSetPrinter } from './printer.js';
+import { statefulSetStrategy } from './strategy.js';
 
 const betaFieldLabels = (version: string): FieldLabelConversion => ({
   labels: [...META_FIELD_LABELS, 'status.successful'],

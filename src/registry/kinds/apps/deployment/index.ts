@@ -1,12 +1,13 @@
-// apps Deployment: its strategy (./workload-strategies.ts), columns, scale, and the beta versions'
+// apps Deployment: its strategy (./strategy.ts), columns, scale, and the beta versions'
 // rollback (a DeploymentRollback the controller acts on).
-import type { KubeObject } from '../../../api/schema/kind.js';
-import { apiError } from '../../errors.js';
-import type { ActionSubresource, KindModule } from '../../kind-module.js';
-import { metaOf, str } from '../../meta.js';
-import { replicasScale } from '../../replicas-scale.js';
-import { deploymentPrinter } from '../workload-printers.js';
-import { deploymentStrategy } from './workload-strategies.js';
+import { annotationsOf } from '../../../../api/meta/object.js';
+import type { KubeObject } from '../../../../api/schema/kind.js';
+import { apiError } from '../../../errors.js';
+import type { ActionSubresource, KindModule } from '../../../kind-module.js';
+import { metaOf, str } from '../../../meta.js';
+import { replicasScale } from '../../../replicas-scale.js';
+import { deploymentPrinter } from './printer.js';
+import { deploymentStrategy } from './strategy.js';
 
 /** deployments/rollback (extensions/v1beta1, apps/v1beta1): recorded for the controller as an annotation. */
 const deploymentRollback: ActionSubresource = {
@@ -22,7 +23,7 @@ const deploymentRollback: ActionSubresource = {
     const updated = (rollback.updatedAnnotations ?? {}) as Record<string, string>;
     const m = metaOf(d);
     // Stored (apps/v1) deployments keep the beta rollbackTo as Kubernetes' conversion annotation.
-    m.annotations = { ...((m.annotations as object) ?? {}), ...updated, 'deprecated.deployment.rollback.to': String(revision) };
+    m.annotations = { ...annotationsOf(d), ...updated, 'deprecated.deployment.rollback.to': String(revision) };
     return d;
   },
   success: { code: 200, message: (rollback) => `rollback request for deployment ${JSON.stringify(str(rollback.name))} succeeded` },

@@ -1,10 +1,10 @@
-// batch Job: its strategy (./job-strategies.ts), columns, and selectable status.successful (the
+// batch Job: its strategy (./strategy.ts), columns, and selectable status.successful (the
 // count of succeeded pods).
-import { goQuote } from '../../../machinery/patch/gofmt.js';
-import { fieldAt, fieldLabelErrors, META_FIELD_LABELS, type FieldLabelConversion } from '../../../machinery/selectors/index.js';
-import type { KindModule } from '../../kind-module.js';
-import { jobPrinter } from '../workload-printers.js';
-import { jobStrategy } from './job-strategies.js';
+import { goQuote } from '../../../../machinery/patch/gofmt.js';
+import { fieldAt, fieldLabelErrors, META_FIELD_LABELS, type FieldLabelConversion } from '../../../../machinery/selectors/index.js';
+import type { KindModule } from '../../../kind-module.js';
+import { jobPrinter } from './printer.js';
+import { jobStrategy } from './strategy.js';
 
 const v1: FieldLabelConversion = { labels: [...META_FIELD_LABELS, 'status.successful'], error: (l) => `field label ${goQuote(l)} not supported for batchv1.Job` };
 /** batch/v1beta1 and batch/v2alpha1 register a conversion for Job as for CronJob. */
