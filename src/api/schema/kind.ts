@@ -58,3 +58,33 @@ export interface KindVersion {
     token?: boolean;
   };
 }
+
+/** What a subresource answers in discovery: its verbs and the kind it takes and returns. */
+export interface SubresourceDiscovery {
+  readonly verbs: readonly string[];
+  /** The request/response kind; absent: the parent's kind (group/version absent: the parent's). */
+  readonly kind?: string;
+  readonly group?: string;
+  readonly version?: string;
+}
+
+/**
+ * Every subresource a KindVersion may declare, as kube-apiserver's discovery describes it (the
+ * verbs its REST storage implements, the kind of its request object).
+ */
+export const SUBRESOURCE_DISCOVERY: Readonly<Record<keyof NonNullable<KindVersion['subresources']>, SubresourceDiscovery>> = {
+  status: { verbs: ['get', 'patch', 'update'] },
+  scale: { verbs: ['get', 'patch', 'update'], kind: 'Scale', group: 'autoscaling', version: 'v1' },
+  rollback: { verbs: ['create'], kind: 'DeploymentRollback' },
+  binding: { verbs: ['create'], kind: 'Binding', group: '', version: 'v1' },
+  eviction: { verbs: ['create'], kind: 'Eviction', group: 'policy', version: 'v1' },
+  finalize: { verbs: ['update'] },
+  ephemeralcontainers: { verbs: ['get', 'patch', 'update'] },
+  resize: { verbs: ['get', 'patch', 'update'] },
+  log: { verbs: ['get'] },
+  proxy: { verbs: ['create', 'delete', 'get', 'patch', 'update'], kind: 'PodProxyOptions', group: '', version: 'v1' },
+  portforward: { verbs: ['create', 'get'], kind: 'PodPortForwardOptions', group: '', version: 'v1' },
+  exec: { verbs: ['create', 'get'], kind: 'PodExecOptions', group: '', version: 'v1' },
+  attach: { verbs: ['create', 'get'], kind: 'PodAttachOptions', group: '', version: 'v1' },
+  token: { verbs: ['create'], kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1' },
+};

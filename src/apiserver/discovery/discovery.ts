@@ -2,27 +2,9 @@
 // (/api, /apis, /apis/<group>, /api/v1, /apis/<group>/<version>) and aggregated discovery
 // (apidiscovery.k8s.io/v2 APIGroupDiscoveryList, what kubectl ≥ 1.30 asks for first).
 import { createHash } from 'node:crypto';
-import type { KindVersion } from '../../api/schema/kind.js';
+import { SUBRESOURCE_DISCOVERY, type KindVersion, type SubresourceDiscovery } from '../../api/schema/kind.js';
 import { ALL_KIND_VERBS } from '../../registry/kind-module.js';
 import { moduleOf } from '../../registry/kinds/index.js';
-
-/** What each subresource answers and with which kind (group/version '' = the parent's). */
-const SUBRESOURCES: Record<string, { verbs: string[]; kind?: string; group?: string; version?: string }> = {
-  status: { verbs: ['get', 'patch', 'update'] },
-  scale: { verbs: ['get', 'patch', 'update'], kind: 'Scale', group: 'autoscaling', version: 'v1' },
-  rollback: { verbs: ['create'], kind: 'DeploymentRollback' },
-  binding: { verbs: ['create'], kind: 'Binding', group: '', version: 'v1' },
-  eviction: { verbs: ['create'], kind: 'Eviction', group: 'policy', version: 'v1' },
-  finalize: { verbs: ['update'] },
-  ephemeralcontainers: { verbs: ['get', 'patch', 'update'] },
-  resize: { verbs: ['get', 'patch', 'update'] },
-  log: { verbs: ['get'] },
-  proxy: { verbs: ['create', 'delete', 'get', 'patch', 'update'], kind: 'PodProxyOptions', group: '', version: 'v1' },
-  portforward: { verbs: ['create', 'get'], kind: 'PodPortForwardOptions', group: '', version: 'v1' },
-  exec: { verbs: ['create', 'get'], kind: 'PodExecOptions', group: '', version: 'v1' },
-  attach: { verbs: ['create', 'get'], kind: 'PodAttachOptions', group: '', version: 'v1' },
-  token: { verbs: ['create'], kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1' },
-};
 
 /** Virtual resources that are only POSTed (the access reviews). */
 const CREATE_ONLY_VERBS = ['create'];
@@ -133,11 +115,12 @@ export class Discovery {
     return k.createOnly ? CREATE_ONLY_VERBS : (moduleOf(this.storageOf(k)).verbs ?? ALL_KIND_VERBS);
   }
 
-  private subresourcesOf(k: KindVersion): Array<[string, (typeof SUBRESOURCES)[string]]> {
-    return Object.entries(k.subresources ?? {})
-      .filter(([name, on]) => on && SUBRESOURCES[name])
-      .map(([name]) => [name, SUBRESOURCES[name]!] as [string, (typeof SUBRESOURCES)[string]])
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  private subresourcesOf(k: KindVersion): Array<[string, SubresourceDiscovery]> {
+    const declared = k.subresources ?? {};
+    return (Object.keys(SUBRESOURCE_DISCOVERY) as (keyof typeof SUBRESOURCE_DISCOVERY)[])
+      .filter((name) => declared[name] === true)
+      .sort()
+      .map((name) => [name, SUBRESOURCE_DISCOVERY[name]]);
   }
 
   private legacyResources(list: KindVersion[]) {
