@@ -56,13 +56,6 @@ export function removeAnnotation(obj: Obj, key: string): void {
   if (Object.keys(meta.annotations).length === 0) delete meta.annotations;
 }
 
-export function annotation(obj: Obj, key: string): string | undefined {
-  const meta = obj.metadata;
-  if (!isObj(meta) || !isObj(meta.annotations)) return undefined;
-  const v = meta.annotations[key];
-  return typeof v === 'string' ? v : undefined;
-}
-
 /**
  * The beta versions' defaulting of a controller's selector and labels from its pod template's
  * labels: when the template has labels, a missing spec.selector becomes `{matchLabels: <them>}` and

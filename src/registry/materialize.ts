@@ -24,7 +24,7 @@ export type FieldsOf = (obj: KubeObject) => Record<string, string>;
 export const metadataFields: FieldsOf = (obj) => ({ 'metadata.name': nameOf(obj), 'metadata.namespace': namespaceOf(obj) });
 
 /** The labels of a metadata record (the fast path reads them from the record it holds). */
-export function labelsOf(m: Record<string, unknown>): Record<string, string> {
+export function metadataLabels(m: Record<string, unknown>): Record<string, string> {
   return (typeof m.labels === 'object' && m.labels !== null ? m.labels : {}) as Record<string, string>;
 }
 
@@ -35,7 +35,7 @@ export function cachedFromObject(key: string, obj: KubeObject, revision: number,
     name: nameOf(obj),
     revision,
     json: encoder.encode(encodeJson(obj)),
-    labels: labelsOf(metadataOf(obj)),
+    labels: metadataLabels(metadataOf(obj)),
     fields: fieldsOf(obj),
   };
 }

@@ -6,7 +6,8 @@
 // - `deprecated.daemonset.template.generation`: spec.templateGeneration.
 // apps/v1beta2 has the same fields as apps/v1, so it keeps those annotations as they are.
 import { conversion, type Conversion, type ConversionSteps } from '../conversion/hub-and-spoke.js';
-import { annotation, child, isNil, isObj, parseInt64, removeAnnotation, setAnnotation, type Obj } from '../go-json.js';
+import { child, isNil, isObj, parseInt64, removeAnnotation, setAnnotation, type Obj } from '../go-json.js';
+import { annotationOf } from '../meta/object.js';
 
 export const HUB = 'apps/v1';
 export const DEPRECATED_ROLLBACK_TO = 'deprecated.deployment.rollback.to';
@@ -22,7 +23,7 @@ export const rollbackToSteps: ConversionSteps = {
     else removeAnnotation(obj, DEPRECATED_ROLLBACK_TO);
   },
   fromHub(obj) {
-    const revision = annotation(obj, DEPRECATED_ROLLBACK_TO);
+    const revision = annotationOf(obj, DEPRECATED_ROLLBACK_TO);
     if (revision === undefined || revision === '') return;
     const value = parseInt64(revision, `annotation[${DEPRECATED_ROLLBACK_TO}]`);
     child(obj, 'spec').rollbackTo = value === 0 ? {} : { revision: value };
@@ -40,7 +41,7 @@ export const templateGenerationSteps: ConversionSteps = {
     setAnnotation(obj, DEPRECATED_TEMPLATE_GENERATION, String(isNil(generation) ? 0 : generation));
   },
   fromHub(obj) {
-    const value = annotation(obj, DEPRECATED_TEMPLATE_GENERATION);
+    const value = annotationOf(obj, DEPRECATED_TEMPLATE_GENERATION);
     if (value === undefined) return;
     const generation = parseInt64(value, `annotation[${DEPRECATED_TEMPLATE_GENERATION}]`);
     if (generation !== 0) child(obj, 'spec').templateGeneration = generation;

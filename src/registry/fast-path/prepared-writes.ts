@@ -12,7 +12,7 @@ import type { KubeObject } from '../../api/schema/kind.js';
 import { goEscape } from '../../machinery/status.js';
 import { joinParts, partsPieces, type JsonParts } from '../../storage/cacher/json-parts.js';
 import type { CachedObject, Materialize } from '../../storage/cacher/types.js';
-import { cachedFromObject, decodeStored, labelsOf, type FieldsOf } from '../materialize.js';
+import { cachedFromObject, decodeStored, metadataLabels, type FieldsOf } from '../materialize.js';
 import { metaCopyWithResourceVersion, metaOf, str } from '../meta.js';
 import { JsonShape, MAX_SLOTS } from './json-shape.js';
 import { ownLayout, Template } from './template-chunks.js';
@@ -236,7 +236,7 @@ export function prepareWrite(key: string, obj: KubeObject, fieldsOf: FieldsOf): 
     layout,
     namespace: str(m.namespace),
     name: str(m.name),
-    labels: { ...labelsOf(m) },
+    labels: { ...metadataLabels(m) },
     fields: fieldsOf(obj),
     served: undefined,
   });

@@ -24,15 +24,17 @@ for (const m of kindModules) {
   if (byGroupKind.has(keyOf(m))) throw new Error(`two modules for ${keyOf(m)}`);
   byGroupKind.set(keyOf(m), m);
 }
-const generic = new WeakMap<KindVersion, KindModule>();
+// Found once per served KindVersion: requests ask on every patch, delete and Table.
+const found = new WeakMap<KindVersion, KindModule>();
 
 /** The module of a served kind, in any of its versions (all share the storage version's module). */
 export function moduleOf(kind: KindVersion): KindModule {
+  let m = found.get(kind);
+  if (m) return m;
   const hub = storageVersionOf(kind);
-  const found = byGroupKind.get(keyOf(hub));
-  if (found) return found;
-  let m = generic.get(hub);
-  if (!m) generic.set(hub, (m = { group: hub.group, kind: hub.kind, strategy: genericStrategy(hub) }));
+  m = byGroupKind.get(keyOf(hub)) ?? found.get(hub) ?? { group: hub.group, kind: hub.kind, strategy: genericStrategy(hub) };
+  found.set(hub, m);
+  found.set(kind, m);
   return m;
 }
 
