@@ -8,6 +8,7 @@ import type { CachedObject } from '../../storage/cacher/types.js';
 import { encodeCachedObject, encodeObject } from '../encode.js';
 import { cacheFailure } from '../request/cache-failure.js';
 import type { RequestContext } from '../request/context.js';
+import { refuseExport } from '../request/query-params.js';
 import { reply, tableOptions } from '../request/reply.js';
 
 /**
@@ -24,6 +25,7 @@ async function freshCachedObject(ctx: RequestContext, store: Store, namespace: s
 }
 
 export async function handleGet(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string): Promise<void> {
+  refuseExport(ctx.query);
   const rv = ctx.query.get('resourceVersion') ?? '';
   if (rv !== '' && !/^\d+$/.test(rv)) {
     throw new StatusError(500, '', `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
