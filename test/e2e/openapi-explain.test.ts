@@ -52,6 +52,12 @@ describe('kubectl explain and strict validation against /openapi/v3', () => {
     });
   }
 
+  it('explain from /openapi/v2 prints IntOrString as <string>, as against kube-apiserver (v2 has no oneOf)', async () => {
+    const out = await kubectlOk(server.kubeconfig, ['explain', '--output=plaintext-openapiv2', 'deployment.spec.strategy.rollingUpdate'], { version: '1.33' });
+    assert.match(out, /^ {3}maxSurge\t<string>$/m);
+    assert.match(out, /Limits on how fast a rolling update replaces pods\./);
+  });
+
   it('apply --validate=strict refuses a wrongly typed field and an unknown field (400, as kube-apiserver)', async () => {
     const cases = [
       { name: 'bad-replicas', extra: '  replicas: "three"\n', error: /cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec\.spec\.replicas of type int32/ },
