@@ -77,7 +77,7 @@ describe('query parameters as kube-apiserver 1.33', () => {
     assert.ok(Date.now() - t0 < 900, 'a negative timeout ends the watch at once');
   });
 
-  it('timeout: malformed → 400; a list that does not finish by it → 504 Timeout', async () => {
+  it('timeout: malformed → 400; a list or get that does not finish by it → 504 Timeout', async () => {
     assertBadRequest(await c.get(`${CM}?timeout=abc`), 'invalid timeout specified in the request URL - time: invalid duration "abc"', 'list');
     assertBadRequest(await c.get(`${CM}/q?timeout=5`), 'invalid timeout specified in the request URL - time: missing unit in duration "5"', 'get');
     assert.equal((await c.get(`${CM}?timeout=30s`)).status, 200);
@@ -90,5 +90,9 @@ describe('query parameters as kube-apiserver 1.33', () => {
       message: 'Timeout: request did not complete within the allotted timeout', reason: 'Timeout', details: {}, code: 504,
     });
     assert.ok(Date.now() - t0 < 2500, 'answered at the deadline, not after the cache gave up');
+    // A GET at such a revision is bounded the same way.
+    const g = await c.get(`${CM}/q?resourceVersion=999999999&timeout=300ms`);
+    assert.equal(g.status, 504, g.text);
+    assert.equal(g.json.message, 'Timeout: request did not complete within the allotted timeout');
   });
 });
