@@ -10,6 +10,16 @@ import { test } from 'node:test';
 import { deflateRawSync, gunzipSync } from 'node:zlib';
 import { untar, unzip } from './helm.js';
 
+/** A little-endian record of `size` bytes with the given [offset, bytes (2 or 4), value] fields. */
+function record(size: number, fields: Array<[number, 2 | 4, number]>): Buffer {
+  const b = Buffer.alloc(size);
+  for (const [at, width, value] of fields) {
+    if (width === 2) b.writeUInt16LE(value, at);
+    else b.writeUInt32LE(value, at);
+  }
+  return b;
+}
+
 /** A zip archive of `files` (method 8 = deflate, 0 = stored), no zip64, CRCs left zero (the reader does not check them). */
 function zipOf(files: Array<{ name: string; data: Buffer; method: 0 | 8 }>): Buffer {
   const locals: Buffer[] = [];
@@ -18,30 +28,13 @@ function zipOf(files: Array<{ name: string; data: Buffer; method: 0 | 8 }>): Buf
   for (const f of files) {
     const body = f.method === 8 ? deflateRawSync(f.data) : f.data;
     const name = Buffer.from(f.name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(f.method, 8);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(f.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(f.method, 10);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(f.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, body);
-    centrals.push(central, name);
+    const sizes = (at: number): Array<[number, 2 | 4, number]> => [[at, 4, body.length], [at + 4, 4, f.data.length], [at + 8, 2, name.length]];
+    locals.push(record(30, [[0, 4, 0x04034b50], [8, 2, f.method], ...sizes(18)]), name, body);
+    centrals.push(record(46, [[0, 4, 0x02014b50], [10, 2, f.method], ...sizes(20), [42, 4, offset]]), name);
     offset += 30 + name.length + body.length;
   }
   const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
+  const end = record(22, [[0, 4, 0x06054b50], [8, 2, files.length], [10, 2, files.length], [12, 4, cd.length], [16, 4, offset]]);
   return Buffer.concat([...locals, cd, end]);
 }
 
