@@ -30,6 +30,15 @@ describe('query parameters as kube-apiserver 1.33', () => {
     for (const q of ['export=true', 'export=1', 'export=', 'export=true&exact=true']) {
       assertBadRequest(await c.get(`${CM}/q?${q}`), 'the export parameter, deprecated since v1.14, is no longer supported', q);
     }
+    // The scale and status subresources' GETs are GetResource too.
+    await c.create('/apis/apps/v1/namespaces/default/deployments', {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' },
+      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    for (const sub of ['scale', 'status']) {
+      assertBadRequest(await c.get(`/apis/apps/v1/namespaces/default/deployments/d/${sub}?export=1`), 'the export parameter, deprecated since v1.14, is no longer supported', sub);
+      assert.equal((await c.get(`/apis/apps/v1/namespaces/default/deployments/d/${sub}?export=false&exact=true`)).status, 200, sub);
+    }
     for (const q of ['export=false', 'export=0', 'exact=true', 'exact=false', 'includeUninitialized=true']) {
       const r = await c.get(`${CM}/q?${q}`);
       assert.equal(r.status, 200, `${q}: ${r.text}`);
