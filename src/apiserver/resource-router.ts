@@ -14,6 +14,7 @@ import { handlePatch } from './handlers/patch.js';
 import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import { namespaceOf, resolve, type RequestContext } from './request/context.js';
+import { requestTimeoutMs } from './request/query-params.js';
 import { handleReview } from './reviews/access-reviews.js';
 import { handleSubresource } from './subresources.js';
 import { handleTokenReview } from './token-review.js';
@@ -26,6 +27,8 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
   const { kv, store } = resolve(ctx);
   if (info.subresource === 'status' && !kv.subresources?.status) throw apiError.unknownResource();
   const namespace = namespaceOf(ctx, kv);
+  // kube-apiserver's request-deadline filter refuses a malformed `timeout` on every request that is not long-running.
+  if (info.verb !== 'watch') requestTimeoutMs(ctx.query);
   switch (info.verb) {
     case 'get':
       return handleGet(ctx, kv, store, namespace);

@@ -20,6 +20,7 @@ import { applyScale, fieldManagerOf, isApply } from './apply.js';
 import { handleTokenRequest } from './serviceaccount-token-request.js';
 import { admissionOf, namespaceOf, resolve, type RequestContext } from './request/context.js';
 import { dryRunOf, fieldValidationOf, validatePatchOptions } from './request/options.js';
+import { refuseExport } from './request/query-params.js';
 import { admitSubresourceWrite } from './subresource-admission.js';
 
 function reply(ctx: RequestContext, code: number, body: Body): void {
@@ -40,7 +41,10 @@ async function handleScale(ctx: RequestContext, kv: KindVersion, scale: ScaleSub
   const { store } = resolve(ctx);
   const namespace = namespaceOf(ctx, kv);
   const name = ctx.info.name;
-  if (ctx.info.verb === 'get') return reply(ctx, 200, encodeOther(scale.scaleOf(await store.get(namespace, name)), Scale, ctx.format));
+  if (ctx.info.verb === 'get') {
+    refuseExport(ctx.query); // a GET of scale is Kubernetes' GetResource too
+    return reply(ctx, 200, encodeOther(scale.scaleOf(await store.get(namespace, name)), Scale, ctx.format));
+  }
   if (ctx.info.verb === 'patch') validatePatchOptions(ctx);
   const body = await readBody(ctx.req);
   if (ctx.info.verb === 'patch' && isApply(ctx)) {

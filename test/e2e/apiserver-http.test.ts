@@ -1314,7 +1314,7 @@ for (const fastPath of [true, false]) {
     });
 
     it('odd URLs, methods and parameters: Status answers', async () => {
-      for (const path of [`${NS}/pods/%zz`, `${NS}/pods?limit=-1`, `${NS}/pods?limit=abc`, `${NS}/pods?watch=1&timeoutSeconds=abc`, `${NS}/pods?fieldSelector=%3D%3D%3D`, '/apis//v1/x', `/api/v1/${'x/'.repeat(500)}`]) {
+      for (const path of [`${NS}/pods/%zz`, `${NS}/pods?limit=abc`, `${NS}/pods?watch=1&timeoutSeconds=abc`, `${NS}/pods?fieldSelector=%3D%3D%3D`, '/apis//v1/x', `/api/v1/${'x/'.repeat(500)}`]) {
         const r = await c.get(path);
         assert.ok(r.status >= 400 && r.status < 500, `${path}: HTTP ${r.status}`);
         assert.equal(r.json.kind, 'Status', path);

@@ -99,25 +99,25 @@ export const StatefulSetList = struct(G + 'StatefulSetList', {
 // ---- Deployment ----
 
 export const RollingUpdateDeployment = struct(G + 'RollingUpdateDeployment', {
-  maxUnavailable: field(t.intOrString, 1, { pointer: true }),
-  maxSurge: field(t.intOrString, 2, { pointer: true }),
-});
+  maxUnavailable: field(t.intOrString, 1, { pointer: true, description: 'How many pods (a number or a percentage of the desired count) may be unavailable during the update. Defaults to 25%.' }),
+  maxSurge: field(t.intOrString, 2, { pointer: true, description: 'How many pods (a number or a percentage of the desired count) may exist above the desired count during the update. Defaults to 25%.' }),
+}, { description: 'Limits on how fast a rolling update replaces pods.' });
 
 export const DeploymentStrategy = struct(G + 'DeploymentStrategy', {
-  type: field(t.string, 1, { enum: ['Recreate', 'RollingUpdate'] }),
-  rollingUpdate: field(RollingUpdateDeployment, 2, { pointer: true }),
-});
+  type: field(t.string, 1, { enum: ['Recreate', 'RollingUpdate'], description: 'How old pods are replaced: RollingUpdate (the default) or Recreate (all old pods are removed first).' }),
+  rollingUpdate: field(RollingUpdateDeployment, 2, { pointer: true, description: 'Parameters of a RollingUpdate; only with type RollingUpdate.' }),
+}, { description: 'How a deployment replaces old pods with new ones.' });
 
 export const DeploymentSpec = struct(G + 'DeploymentSpec', {
-  replicas: field(t.int32, 1, { pointer: true }),
-  selector: field(LabelSelector, 2, { pointer: true, omitempty: false, required: true }),
-  template: field(PodTemplateSpec, 3, { omitempty: false, required: true }),
-  strategy: field(DeploymentStrategy, 4, { patchStrategy: 'retainKeys' }),
-  minReadySeconds: field(t.int32, 5),
-  revisionHistoryLimit: field(t.int32, 6, { pointer: true }),
-  paused: field(t.bool, 7),
-  progressDeadlineSeconds: field(t.int32, 9, { pointer: true }),
-});
+  replicas: field(t.int32, 1, { pointer: true, description: 'The number of pods wanted. Defaults to 1.' }),
+  selector: field(LabelSelector, 2, { pointer: true, omitempty: false, required: true, description: 'Which pods belong to the deployment. Must match the template\'s labels; cannot be changed in apps/v1.' }),
+  template: field(PodTemplateSpec, 3, { omitempty: false, required: true, description: 'The pods the deployment creates.' }),
+  strategy: field(DeploymentStrategy, 4, { patchStrategy: 'retainKeys', description: 'How pods are replaced when the template changes.' }),
+  minReadySeconds: field(t.int32, 5, { description: 'Seconds a new pod must be ready, without crashing, to count as available. Defaults to 0.' }),
+  revisionHistoryLimit: field(t.int32, 6, { pointer: true, description: 'How many old ReplicaSets to keep for rollback. Defaults to 10.' }),
+  paused: field(t.bool, 7, { description: 'When true, changes to the template start no rollout.' }),
+  progressDeadlineSeconds: field(t.int32, 9, { pointer: true, description: 'Seconds a rollout may go without progress before it is reported as failed (ProgressDeadlineExceeded). Defaults to 600.' }),
+}, { description: 'The desired state of a deployment.' });
 
 export const DeploymentCondition = struct(G + 'DeploymentCondition', {
   type: conditionType,
@@ -129,24 +129,24 @@ export const DeploymentCondition = struct(G + 'DeploymentCondition', {
 });
 
 export const DeploymentStatus = struct(G + 'DeploymentStatus', {
-  observedGeneration: field(t.int64, 1),
-  replicas: field(t.int32, 2),
-  updatedReplicas: field(t.int32, 3),
-  readyReplicas: field(t.int32, 7),
-  availableReplicas: field(t.int32, 4),
-  unavailableReplicas: field(t.int32, 5),
+  observedGeneration: field(t.int64, 1, { description: 'The generation of the deployment the controller last acted on.' }),
+  replicas: field(t.int32, 2, { description: 'Number of pods targeted by the deployment, of any template version.' }),
+  updatedReplicas: field(t.int32, 3, { description: 'Number of pods with the current template.' }),
+  readyReplicas: field(t.int32, 7, { description: 'Number of pods that are ready.' }),
+  availableReplicas: field(t.int32, 4, { description: 'Number of pods ready for at least minReadySeconds.' }),
+  unavailableReplicas: field(t.int32, 5, { description: 'Number of pods still needed for the deployment to be fully available.' }),
   /** Needs the DeploymentReplicaSetTerminatingReplicas feature gate (alpha in 1.33). */
   terminatingReplicas: field(t.int32, 9, { pointer: true }),
-  conditions: field(listOf(DeploymentCondition), 6, conditionsOptions),
+  conditions: field(listOf(DeploymentCondition), 6, { ...conditionsOptions, description: 'Observations about the rollout: Available, Progressing, ReplicaFailure.' }),
   collisionCount: field(t.int32, 8, { pointer: true }),
-});
+}, { description: 'The observed state of a deployment, written by its controller.' });
 
 export const Deployment = struct(G + 'Deployment', {
   ...typeMetaFields,
-  metadata: field(ObjectMeta, 1),
-  spec: field(DeploymentSpec, 2),
-  status: field(DeploymentStatus, 3),
-});
+  metadata: field(ObjectMeta, 1, { description: 'The object\'s name, namespace, labels and other metadata.' }),
+  spec: field(DeploymentSpec, 2, { description: 'The desired state of the deployment.' }),
+  status: field(DeploymentStatus, 3, { description: 'The most recently observed state of the deployment. Read-only.' }),
+}, { description: 'Declarative updates for pods and ReplicaSets: keeps a number of pods of a template running and rolls out template changes.' });
 
 export const DeploymentList = struct(G + 'DeploymentList', {
   ...typeMetaFields,

@@ -26,28 +26,29 @@ export const ManagedFieldsEntry = struct('io.k8s.apimachinery.pkg.apis.meta.v1.M
 });
 
 export const ObjectMeta = struct('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', {
-  name: field(t.string, 1),
-  generateName: field(t.string, 2),
-  namespace: field(t.string, 3),
-  selfLink: field(t.string, 4),
-  uid: field(t.string, 5),
-  resourceVersion: field(t.string, 6),
-  generation: field(t.int64, 7),
+  name: field(t.string, 1, { description: 'Unique name of the object within its namespace (or the cluster, for cluster-scoped kinds). Set on create; cannot be changed.' }),
+  generateName: field(t.string, 2, { description: 'A prefix the server completes with random characters to make a unique name, used when name is empty.' }),
+  namespace: field(t.string, 3, { description: 'The namespace the object lives in. Empty for cluster-scoped kinds; defaults to "default" when created through a namespaced path without one.' }),
+  selfLink: field(t.string, 4, { description: 'Deprecated and never set by the server.' }),
+  uid: field(t.string, 5, { description: 'Identifier the server assigns on create, unique across time. Read-only.' }),
+  resourceVersion: field(t.string, 6, { description: 'Opaque version of the object, changed on every write. Sent back on update for optimistic concurrency; read-only otherwise.' }),
+  generation: field(t.int64, 7, { description: 'A counter of changes to the desired state (spec), set by the server. Read-only.' }),
   // A non-pointer metav1.Time: Go's JSON encoder writes `null` when it is zero, despite omitempty.
-  creationTimestamp: field(t.time, 8),
-  deletionTimestamp: field(t.time, 9, { pointer: true }),
-  deletionGracePeriodSeconds: field(t.int64, 10, { pointer: true }),
-  labels: field(mapOf(t.string), 11),
-  annotations: field(mapOf(t.string), 12),
+  creationTimestamp: field(t.time, 8, { description: 'When the server created the object (UTC). Read-only.' }),
+  deletionTimestamp: field(t.time, 9, { pointer: true, description: 'When the object will be removed, set once a graceful delete was asked for. Read-only.' }),
+  deletionGracePeriodSeconds: field(t.int64, 10, { pointer: true, description: 'Seconds the object is given to shut down before removal, set together with deletionTimestamp. Read-only.' }),
+  labels: field(mapOf(t.string), 11, { description: 'Key/value pairs to organize and select objects (label selectors match on them).' }),
+  annotations: field(mapOf(t.string), 12, { description: 'Key/value pairs for tools and extensions to store data about the object; not used for selection.' }),
   ownerReferences: field(listOf(OwnerReference), 13, {
+    description: 'Objects this one belongs to. When every owner is gone, the garbage collector deletes this object.',
     patchStrategy: 'merge',
     patchMergeKey: 'uid',
     listType: 'map',
     listMapKeys: ['uid'],
   }),
-  finalizers: field(listOf(t.string), 14, { patchStrategy: 'merge', listType: 'set' }),
-  managedFields: field(listOf(ManagedFieldsEntry), 17, { listType: 'atomic' }),
-});
+  finalizers: field(listOf(t.string), 14, { patchStrategy: 'merge', listType: 'set', description: 'Names of actions that must finish before the object is removed; the object is kept, marked for deletion, until this list is empty.' }),
+  managedFields: field(listOf(ManagedFieldsEntry), 17, { listType: 'atomic', description: 'Which field manager owns which fields (server-side apply bookkeeping). Mostly for internal use.' }),
+}, { description: 'Metadata every persisted object has: name, namespace, labels, annotations and bookkeeping the server maintains.' });
 
 export const ListMeta = struct('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', {
   selfLink: field(t.string, 1),

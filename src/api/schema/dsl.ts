@@ -265,6 +265,6 @@ export function goZeroJson(name: ScalarName): unknown {
 
 /** apiVersion and kind, first in every top-level object (TypeMeta is inline in Go; not in protobuf). */
 export const typeMetaFields = {
-  kind: field(t.string, 0),
-  apiVersion: field(t.string, 0),
+  kind: field(t.string, 0, { description: 'The type of this object, in CamelCase (Pod, Deployment, ...). Fixed for each REST resource.' }),
+  apiVersion: field(t.string, 0, { description: 'The group and version of the schema this object is written in, e.g. v1 or apps/v1.' }),
 } as const;

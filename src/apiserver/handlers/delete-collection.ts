@@ -9,9 +9,13 @@ import { cacheFailure } from '../request/cache-failure.js';
 import type { RequestContext } from '../request/context.js';
 import { deleteOptions } from '../request/delete-options.js';
 import { filterOf } from '../request/filter.js';
+import { int64Param, timeoutSecondsOf } from '../request/query-params.js';
 import { reply, tableOptions } from '../request/reply.js';
 
 export async function handleDeleteCollection(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string): Promise<void> {
+  // The request's ListOptions are decoded first (400 for an integer that does not parse), as Kubernetes does.
+  timeoutSecondsOf(ctx.query);
+  int64Param(ctx.query, 'limit');
   const opts = await deleteOptions(ctx);
   const filter = filterOf(ctx, kv);
   try {

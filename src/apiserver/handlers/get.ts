@@ -8,6 +8,7 @@ import type { CachedObject } from '../../storage/cacher/types.js';
 import { encodeCachedObject, encodeObject } from '../encode.js';
 import { cacheFailure } from '../request/cache-failure.js';
 import type { RequestContext } from '../request/context.js';
+import { refuseExport, requestTimeoutMs, withinDeadline } from '../request/query-params.js';
 import { reply, tableOptions } from '../request/reply.js';
 
 /**
@@ -24,17 +25,22 @@ async function freshCachedObject(ctx: RequestContext, store: Store, namespace: s
 }
 
 export async function handleGet(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string): Promise<void> {
+  refuseExport(ctx.query);
   const rv = ctx.query.get('resourceVersion') ?? '';
   if (rv !== '' && !/^\d+$/.test(rv)) {
     throw new StatusError(500, '', `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
   }
+  // Bounded by the request's `timeout` (504 past it), as every request that is not long-running.
+  return reply(ctx, 200, await withinDeadline(requestTimeoutMs(ctx.query), readObject(ctx, kv, store, namespace, rv)));
+}
+
+async function readObject(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string, rv: string) {
   if (rv === '') {
     // A consistent read, as a consistent list: from the watch cache once it has seen the newest
     // revision on disk (its bytes served as they are, not decoded and encoded again); from
     // storage when the cache cannot answer (not ready, or not catching up in time).
     const cached = await freshCachedObject(ctx, store, namespace, ctx.info.name);
-    const body = cached !== undefined ? encodeCachedObject(cached, kv, ctx.format, tableOptions(ctx)) : encodeObject(await store.get(namespace, ctx.info.name), kv, ctx.format, tableOptions(ctx));
-    return reply(ctx, 200, body);
+    return cached !== undefined ? encodeCachedObject(cached, kv, ctx.format, tableOptions(ctx)) : encodeObject(await store.get(namespace, ctx.info.name), kv, ctx.format, tableOptions(ctx));
   }
   // resourceVersion=N: from the watch cache, once it is at least at N ("0": whatever it has).
   try {
@@ -42,5 +48,5 @@ export async function handleGet(ctx: RequestContext, kv: KindVersion, store: Sto
   } catch (err) {
     cacheFailure(err);
   }
-  return reply(ctx, 200, encodeCachedObject(store.getCached(namespace, ctx.info.name), kv, ctx.format, tableOptions(ctx)));
+  return encodeCachedObject(store.getCached(namespace, ctx.info.name), kv, ctx.format, tableOptions(ctx));
 }

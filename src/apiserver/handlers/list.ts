@@ -17,6 +17,7 @@ import { ContinueTokenError, decodeContinue, encodeContinue } from '../list/cont
 import { cacheFailure } from '../request/cache-failure.js';
 import type { RequestContext } from '../request/context.js';
 import { filterOf } from '../request/filter.js';
+import { int64Param, requestTimeoutMs, timeoutSecondsOf, withinDeadline } from '../request/query-params.js';
 import { tableOptions } from '../request/reply.js';
 
 /** The default lifetime of a continue token (the seed: five minutes); a flag of the API server. */
@@ -25,11 +26,10 @@ export const DEFAULT_CONTINUE_TTL_MS = 5 * 60_000;
 const EXPIRED_CONTINUE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-function parseLimit(value: string | null): number | undefined {
-  if (value === null || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw apiError.badRequest(`limit: Invalid value: ${JSON.stringify(value)}: must be a non-negative integer`);
-  return n === 0 ? undefined : n;
+/** `limit`: ListOptions' int64; zero or negative asks for no paging (Kubernetes pages only when limit > 0). */
+function parseLimit(query: URLSearchParams): number | undefined {
+  const n = int64Param(query, 'limit');
+  return n === undefined || n <= 0n ? undefined : Number(n);
 }
 
 function parseResourceVersion(value: string | null): number | undefined {
@@ -102,10 +102,21 @@ async function cachedPage(store: Store, prefix: string, revision: number, startA
   return { items: page.items, revision, more: page.more, lastKey: page.lastKey };
 }
 
+interface ListPage {
+  items: readonly CachedObject[];
+  revision: number;
+  continueToken?: string;
+  remaining?: number;
+}
+
 export async function handleList(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string): Promise<void> {
   const q = ctx.query;
+  // Decoded (and refused when malformed) as every ListOptions; a plain list has no other use for
+  // it: kube-apiserver bounds non-watch requests by `timeout` (the request deadline) instead.
+  timeoutSecondsOf(q);
+  const deadlineMs = requestTimeoutMs(q);
   const filter = filterOf(ctx, kv);
-  const limit = parseLimit(q.get('limit'));
+  const limit = parseLimit(q);
   const rv = parseResourceVersion(q.get('resourceVersion'));
   const match = q.get('resourceVersionMatch') ?? '';
   if (match !== '' && match !== 'NotOlderThan' && match !== 'Exact') {
@@ -116,8 +127,21 @@ export async function handleList(ctx: RequestContext, kv: KindVersion, store: St
       { type: 'FieldValueForbidden', field: 'resourceVersionMatch', badValue: { kind: 'none' }, detail: 'resourceVersionMatch is forbidden unless resourceVersion is provided' },
     ]);
   }
+  const { items, revision, continueToken, remaining } = await withinDeadline(deadlineMs, readPage(ctx, store, namespace, { limit, rv, match, filter }));
+  const body = encodeListStreamed({ items, resourceVersion: String(revision), continue: continueToken, remainingItemCount: remaining }, kv, ctx.format, ctx.registry.fastPath.protobufItem, tableOptions(ctx));
+  if ('chunks' in body) await writeStreamed(ctx.res, 200, body, { warnings: ctx.warnings });
+  else writeBytes(ctx.res, 200, body.contentType, body.body, { warnings: ctx.warnings });
+}
+
+/** The page a list answers: from a continue token, an Exact revision, or the watch cache. */
+async function readPage(
+  ctx: RequestContext,
+  store: Store,
+  namespace: string,
+  { limit, rv, match, filter }: { limit: number | undefined; rv: number | undefined; match: string; filter: ObjectFilter | undefined },
+): Promise<ListPage> {
   const prefix = store.prefix(namespace);
-  const token = q.get('continue') ?? '';
+  const token = ctx.query.get('continue') ?? '';
 
   let items: readonly CachedObject[];
   let revision: number;
@@ -180,7 +204,5 @@ export async function handleList(ctx: RequestContext, kv: KindVersion, store: St
       remaining = result.remaining;
     }
   }
-  const body = encodeListStreamed({ items, resourceVersion: String(revision), continue: continueToken, remainingItemCount: remaining }, kv, ctx.format, ctx.registry.fastPath.protobufItem, tableOptions(ctx));
-  if ('chunks' in body) await writeStreamed(ctx.res, 200, body, { warnings: ctx.warnings });
-  else writeBytes(ctx.res, 200, body.contentType, body.body, { warnings: ctx.warnings });
+  return { items, revision, continueToken, remaining };
 }

@@ -22,6 +22,7 @@ import { forEachRange, isCacheError, jsonLength, type CachedObject, type CacheWa
 import type { WatchCacheEvent } from '../../storage/cacher/types.js';
 import { buildTable, toServed, type ResponseFormat } from '../encode.js';
 import { filterOf } from '../request/filter.js';
+import { int64Param, timeoutSecondsOf } from '../request/query-params.js';
 import { parseBool } from '../request/request-info.js';
 import type { RequestContext } from '../request/context.js';
 
@@ -30,6 +31,7 @@ const decoder = new TextDecoder();
 
 /** Without timeoutSeconds Kubernetes ends a watch after 30 to 60 minutes (its minRequestTimeout). */
 const DEFAULT_WATCH_SECONDS = 1800;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function statusObject(err: StatusError): KubeObject {
   return err.toStatus() as unknown as KubeObject;
@@ -148,9 +150,11 @@ export async function handleWatch(ctx: RequestContext, kv: KindVersion, store: S
       { type: 'FieldValueForbidden', field: 'allowWatchBookmarks', badValue: { kind: 'none' }, detail: 'allowWatchBookmarks must be set to true when sendInitialEvents is true' },
     ]);
   }
-  const timeoutText = q.get('timeoutSeconds');
-  const timeoutSeconds = timeoutText === null || timeoutText === '' ? DEFAULT_WATCH_SECONDS : Number(timeoutText);
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw apiError.badRequest(`timeoutSeconds: invalid value ${JSON.stringify(timeoutText)}`);
+  // ListOptions' timeoutSeconds (400 when it is no int64). Unset or 0 is the server's default; a
+  // negative one ends the watch at once, as Kubernetes' watch timer does. setTimeout holds 2^31-1 ms.
+  const requested = timeoutSecondsOf(q);
+  const timeoutMs = Math.min(requested === undefined || requested === 0 ? DEFAULT_WATCH_SECONDS * 1000 : Math.max(requested, 0) * 1000, MAX_TIMER_MS);
+  int64Param(q, 'limit');
   if (ctx.format.as === 'PartialObjectMetadataList' || ctx.format.as === 'PartialObjectMetadata') {
     // Metadata-only watches (the garbage collector's informers) carry PartialObjectMetadata objects.
     ctx.format = { ...ctx.format, as: '' };
@@ -206,7 +210,7 @@ export async function handleWatch(ctx: RequestContext, kv: KindVersion, store: S
     // A bookmark just before the timeout lets the client resume exactly where it was.
     if (allowBookmarks) watch.bookmark();
     setImmediate(end);
-  }, timeoutSeconds * 1000);
+  }, timeoutMs);
   res.on('close', end);
   ctx.req.on('close', () => {
     if (!res.writableFinished) end();

@@ -208,6 +208,19 @@ test('decodeJson: malformed and wrongly typed bodies as in errors/malformed-json
   );
   assert.equal(port.causes[0]!.field, '.spec.containers[0].ports[0].containerPort');
 
+  // IntOrString, Time and Duration decode through their own UnmarshalJSON; the decoder still adds
+  // the struct and field to the error (kubectl's own decoder prints the Time case the same way).
+  const surge = status(() => decodeJson('{"apiVersion":"apps/v1","kind":"Deployment","spec":{"strategy":{"rollingUpdate":{"maxSurge":true}}}}', Deployment));
+  assert.equal(
+    surge.message,
+    'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal bool into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32',
+  );
+  assert.deepEqual(surge.causes, [{ reason: 'FieldValueInvalid', message: 'expected integer or string, got bool', field: '.spec.strategy.rollingUpdate.maxSurge' }]);
+  const fraction = status(() => decodeJson('{"apiVersion":"apps/v1","kind":"Deployment","spec":{"strategy":{"rollingUpdate":{"maxUnavailable":1.5}}}}', Deployment));
+  assert.match(fraction.message, /json: cannot unmarshal number 1\.5 into Go struct field RollingUpdateDeployment\.spec\.strategy\.rollingUpdate\.maxUnavailable of type int32$/);
+  const created = status(() => decodeJson('{"metadata":{"creationTimestamp":5}}', ConfigMap));
+  assert.match(created.message, /json: cannot unmarshal number into Go struct field ObjectMeta\.metadata\.creationTimestamp of type string$/);
+
   const qty = status(() => decodeJson('{"spec":{"containers":[{"resources":{"limits":{"cpu":"lots"}}}]}}', Pod));
   assert.match(qty.message, /quantities must match the regular expression/);
   assert.equal(qty.causes[0]!.field, '.spec.containers[0].resources.limits.cpu');

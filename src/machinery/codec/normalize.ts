@@ -135,9 +135,12 @@ function microTime(s: string, p: string): string | null {
   return t;
 }
 
-/** A Time/MicroTime/Duration given as something other than a string or null. */
-function notString(v: unknown, p: string): never {
-  fail(p, `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`, `expected string, got ${jsonKind(v)}`);
+/**
+ * A Time/MicroTime/Duration given as something other than a string or null. Their UnmarshalJSON
+ * decodes a Go string; the decoder adds the field's context to that error as to its own.
+ */
+function notString(v: unknown, p: string, sname: string): never {
+  typeError(v, p, 'string', sname, 'string');
 }
 
 function quantityString(s: string, p: string): string {
@@ -156,14 +159,17 @@ function quantityOther(v: unknown, p: string): string {
   return fail(p, ErrFormatWrong, `expected quantity, got ${jsonKind(v)}`);
 }
 
-function intOrStringError(v: unknown, p: string): never {
-  if (typeof v === 'number')
-    fail(p, `json: cannot unmarshal number ${v} into Go value of type int32`, `expected int32 or string, got ${v}`);
-  fail(p, `json: cannot unmarshal ${jsonKind(v)} into Go value of type int32`, `expected integer or string, got ${jsonKind(v)}`);
+/**
+ * IntOrString's UnmarshalJSON decodes a non-string into its int32; Kubernetes' decoder (a fork of
+ * encoding/json sharing its UnmarshalTypeError) adds the struct and field path to that error.
+ */
+function intOrStringError(v: unknown, p: string, sname: string): never {
+  if (typeof v === 'number') typeError(v, p, 'int32', sname, 'int32 or string', String(v));
+  typeError(v, p, 'int32', sname, 'integer or string');
 }
 
-function duration(v: unknown, p: string): string {
-  if (typeof v !== 'string') notString(v, p);
+function duration(v: unknown, p: string, sname: string): string {
+  if (typeof v !== 'string') notString(v, p, sname);
   try {
     return canonicalDuration(v);
   } catch (e) {
@@ -301,15 +307,15 @@ function elementCode(t: Type, g: Gen, pe: string, sname: string, d: string): str
         case 'bytes':
           return `if (typeof v === 'string') v = H.base64(v, ${pe}, ${sn}); else if (v !== null) H.typeError(v, ${pe}, ${gt}, ${sn}, ${ex});`;
         case 'time':
-          return `if (typeof v === 'string') v = H.time(v, ${pe}); else if (v !== null) H.notString(v, ${pe});`;
+          return `if (typeof v === 'string') v = H.time(v, ${pe}); else if (v !== null) H.notString(v, ${pe}, ${sn});`;
         case 'microTime':
-          return `if (typeof v === 'string') v = H.microTime(v, ${pe}); else if (v !== null) H.notString(v, ${pe});`;
+          return `if (typeof v === 'string') v = H.microTime(v, ${pe}); else if (v !== null) H.notString(v, ${pe}, ${sn});`;
         case 'duration':
-          return `v = v === null ? '0s' : H.duration(v, ${pe});`;
+          return `v = v === null ? '0s' : H.duration(v, ${pe}, ${sn});`;
         case 'quantity':
           return `if (typeof v === 'string') v = H.quantityString(v, ${pe}); else if (v === null) v = '0'; else v = H.quantityOther(v, ${pe});`;
         case 'intOrString':
-          return `if (typeof v !== 'string') { if (v === null) v = 0; else if (typeof v !== 'number' || (v | 0) !== v) H.intOrStringError(v, ${pe}); }`;
+          return `if (typeof v !== 'string') { if (v === null) v = 0; else if (typeof v !== 'number' || (v | 0) !== v) H.intOrStringError(v, ${pe}, ${sn}); }`;
         case 'fieldsV1':
         case 'rawExtension':
           return `if (c.count || c.checkDepth) H.walkRaw(v, c, ${pe}, ${d});`;
@@ -437,19 +443,19 @@ function fieldCode(key: string, f: Field, g: Gen, sname: string): string {
     case 'microTime': {
       const conv = t.name === 'time' ? 'H.time' : 'H.microTime';
       // A struct: never omitted unless a pointer. A pointer to the zero time is taken as nil.
-      if (ptr) return head + `if (typeof v === 'string') v = ${conv}(v, ${pe}); else if (v != null) H.notString(v, ${pe});\nif (v != null) r${pr} = v;${nilPtr}`;
-      return head + `if (typeof v === 'string') r${pr} = ${conv}(v, ${pe}); else if (v == null) r${pr} = null; else H.notString(v, ${pe});`;
+      if (ptr) return head + `if (typeof v === 'string') v = ${conv}(v, ${pe}); else if (v != null) H.notString(v, ${pe}, ${sn});\nif (v != null) r${pr} = v;${nilPtr}`;
+      return head + `if (typeof v === 'string') r${pr} = ${conv}(v, ${pe}); else if (v == null) r${pr} = null; else H.notString(v, ${pe}, ${sn});`;
     }
     case 'duration':
-      if (ptr) return pointer(`r${pr} = H.duration(v, ${pe});`);
-      return head + `r${pr} = v == null ? '0s' : H.duration(v, ${pe});`;
+      if (ptr) return pointer(`r${pr} = H.duration(v, ${pe}, ${sn});`);
+      return head + `r${pr} = v == null ? '0s' : H.duration(v, ${pe}, ${sn});`;
     case 'quantity':
       if (ptr) return pointer(`r${pr} = typeof v === 'string' ? H.quantityString(v, ${pe}) : H.quantityOther(v, ${pe});`);
       return head + `if (typeof v === 'string') r${pr} = H.quantityString(v, ${pe}); else if (v == null) r${pr} = '0'; else r${pr} = H.quantityOther(v, ${pe});`;
     case 'intOrString': {
       const ok = `typeof v === 'string' || (typeof v === 'number' && (v | 0) === v)`;
-      if (ptr) return pointer(`if (!(${ok})) H.intOrStringError(v, ${pe}); r${pr} = v;`);
-      return head + `if (v == null) r${pr} = 0; else { if (!(${ok})) H.intOrStringError(v, ${pe}); r${pr} = v; }`;
+      if (ptr) return pointer(`if (!(${ok})) H.intOrStringError(v, ${pe}, ${sn}); r${pr} = v;`);
+      return head + `if (v == null) r${pr} = 0; else { if (!(${ok})) H.intOrStringError(v, ${pe}, ${sn}); r${pr} = v; }`;
     }
     case 'fieldsV1':
     case 'rawExtension':

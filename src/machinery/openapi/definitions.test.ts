@@ -40,7 +40,7 @@ test('v2 definitions: $ref, extensions, required, GVK, named scalar types', () =
   ]);
   const props = widget.properties as Record<string, Record<string, unknown>>;
   assert.deepEqual(props.metadata, { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' });
-  assert.deepEqual(props.kind, { type: 'string' });
+  assert.deepEqual(props.kind, { type: 'string', description: 'The type of this object, in CamelCase (Pod, Deployment, ...). Fixed for each REST resource.' });
   const spec = (defs['test.openapi.v1.WidgetSpec']!.properties as Record<string, Record<string, unknown>>);
   assert.deepEqual(spec.ports, {
     type: 'array',
@@ -54,7 +54,8 @@ test('v2 definitions: $ref, extensions, required, GVK, named scalar types', () =
   assert.deepEqual(spec.limits, { type: 'object', additionalProperties: { $ref: '#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity' } });
   assert.deepEqual(spec.data, { type: 'string', format: 'byte' });
   assert.deepEqual(defs['test.openapi.v1.Port']!.required, ['port']);
-  assert.deepEqual(defs['io.k8s.apimachinery.pkg.util.intstr.IntOrString'], { type: 'string', format: 'int-or-string' });
+  assert.deepEqual({ ...defs['io.k8s.apimachinery.pkg.util.intstr.IntOrString'], description: undefined }, { type: 'string', format: 'int-or-string', description: undefined });
+  assert.deepEqual({ ...defs['io.k8s.apimachinery.pkg.api.resource.Quantity'], description: undefined }, { type: 'string', description: undefined });
   assert.deepEqual(defs['io.k8s.apimachinery.pkg.apis.meta.v1.Time'], { type: 'string', format: 'date-time' });
   // Atomic structs carry the map-type marker that apply clients read.
   assert.equal(defs['io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference']!['x-kubernetes-map-type'], 'atomic');
@@ -67,13 +68,20 @@ test('v3 schemas: allOf-wrapped refs with Go zero defaults for non-pointer field
   const defs = buildDefinitions([kind], 'v3');
   const props = defs['test.openapi.v1.Widget']!.properties as Record<string, Record<string, unknown>>;
   assert.deepEqual(props.metadata, { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], default: {} });
-  assert.deepEqual(props.kind, { type: 'string', default: '' });
+  // kind has omitempty: Kubernetes enforces no zero default on it (it does on non-omitempty scalars).
+  assert.equal(props.kind!.default, undefined);
   const port = defs['test.openapi.v1.Port']!.properties as Record<string, Record<string, unknown>>;
   assert.deepEqual(port.target, { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString' }] });
   assert.deepEqual(port.port, { type: 'integer', format: 'int32', default: 0 });
   const meta = defs['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']!.properties as Record<string, Record<string, unknown>>;
-  assert.deepEqual(meta.labels, { type: 'object', additionalProperties: { type: 'string', default: '' } });
-  assert.deepEqual(defs['io.k8s.apimachinery.pkg.api.resource.Quantity'], { oneOf: [{ type: 'string' }, { type: 'number' }] });
+  assert.deepEqual(meta.labels!.additionalProperties, { type: 'string', default: '' });
+  const { description: qd, ...quantity } = defs['io.k8s.apimachinery.pkg.api.resource.Quantity']!;
+  assert.deepEqual(quantity, { oneOf: [{ type: 'string' }, { type: 'number' }] });
+  assert.equal(typeof qd, 'string');
+  // v3 publishes IntOrString as a oneOf with the format kept, so kubectl explain prints <IntOrString>.
+  const { description: id, ...intOrString } = defs['io.k8s.apimachinery.pkg.util.intstr.IntOrString']!;
+  assert.deepEqual(intOrString, { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] });
+  assert.equal(typeof id, 'string');
 });
 
 test('the served kinds produce Kubernetes’ definitions for kubectl', async () => {

@@ -18,15 +18,26 @@ const SCALAR_REFS: Partial<Record<ScalarName, string>> = {
   rawExtension: 'io.k8s.apimachinery.pkg.runtime.RawExtension',
 };
 
+// Kubernetes' generator publishes the two scalar unions differently per version: v2 (no oneOf)
+// as a string with a format, v3 as a oneOf of the JSON types a value may take (IntOrString keeps
+// its format there too). kubectl explain prints a oneOf without a type by its definition's name:
+// `<IntOrString>`, `<Quantity>`; a plain `type: string` would print `<string>`.
+const INT_OR_STRING_DESCRIPTION = 'A value that is either a 32-bit integer or a string (such as a port name or a percentage).';
+const QUANTITY_DESCRIPTION = 'An amount written as a number with an optional suffix: SI (k, M, G), binary (Ki, Mi, Gi) or milli (m), e.g. 500m, 128Mi, 2.';
+
 function scalarDefinition(name: ScalarName, version: OpenApiVersion): SchemaObject {
   switch (name) {
     case 'time':
     case 'microTime':
       return { type: 'string', format: 'date-time' };
     case 'quantity':
-      return version === 'v3' ? { oneOf: [{ type: 'string' }, { type: 'number' }] } : { type: 'string' };
+      return version === 'v3'
+        ? { description: QUANTITY_DESCRIPTION, oneOf: [{ type: 'string' }, { type: 'number' }] }
+        : { description: QUANTITY_DESCRIPTION, type: 'string' };
     case 'intOrString':
-      return { type: 'string', format: 'int-or-string' };
+      return version === 'v3'
+        ? { description: INT_OR_STRING_DESCRIPTION, format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] }
+        : { description: INT_OR_STRING_DESCRIPTION, type: 'string', format: 'int-or-string' };
     case 'fieldsV1':
     case 'rawExtension':
       return { type: 'object' };
@@ -55,9 +66,14 @@ function inlineScalar(name: ScalarName): SchemaObject {
   }
 }
 
-/** The zero value Go would default a non-pointer field to, which v3 documents as `default`. */
-function zeroDefault(type: Type): unknown {
+/**
+ * The zero value Go would default a non-pointer field to, which v3 documents as `default`: a
+ * struct's `{}` always (Go writes structs whatever omitempty says), a plain scalar's zero only
+ * when its json tag has no omitempty (Kubernetes' generator enforces defaults the same way).
+ */
+function zeroDefault(type: Type, omitempty = false): unknown {
   if (type.kind === 'struct') return {};
+  if (omitempty) return undefined;
   // Quantity and IntOrString are documented without one; null zeros are not defaults.
   if (type.kind !== 'scalar' || type.name === 'quantity' || type.name === 'intOrString') return undefined;
   return goZeroJson(type.name) ?? undefined;
@@ -120,7 +136,7 @@ class Builder {
     // v2 forbids siblings of $ref in strict readers, but Kubernetes adds description there anyway.
     if (f.description) schema.description = f.description;
     if (this.version === 'v3' && !f.pointer && f.default === undefined) {
-      const d = zeroDefault(f.type);
+      const d = zeroDefault(f.type, f.omitempty);
       if (d !== undefined && schema.default === undefined) schema.default = d;
     }
     if (f.default !== undefined) schema.default = f.default;

@@ -237,7 +237,8 @@ describe('openapi v2 protobuf: the served document', () => {
     const deployment = named((decoded.definitions as Decoded).additional_properties, 'io.k8s.api.apps.v1.Deployment');
     assert.deepEqual(deployment.type, { value: ['object'] });
     assert.deepEqual(ext(deployment), [['x-kubernetes-group-version-kind', '- group: apps\n  kind: Deployment\n  version: v1\n']]);
-    assert.deepEqual(prop(deployment, 'spec'), { _ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec' });
+    // Descriptions sit beside $ref, as in Kubernetes' v2 document.
+    assert.deepEqual(prop(deployment, 'spec'), { _ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec', description: 'The desired state of the deployment.' });
     const pod = named((decoded.definitions as Decoded).additional_properties, 'io.k8s.api.core.v1.Pod');
     assert.deepEqual(ext(pod), [['x-kubernetes-group-version-kind', '- group: ""\n  kind: Pod\n  version: v1\n']]);
   });
@@ -260,9 +261,14 @@ describe('openapi v2 protobuf: the served document', () => {
   it('encodes maps, enums and formats of schemas', () => {
     const defs = (decoded.definitions as Decoded).additional_properties;
     const labels = prop(named(defs, 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'), 'labels');
-    assert.deepEqual(labels, { type: { value: ['object'] }, additional_properties: { schema: { type: { value: ['string'] } } } });
+    assert.deepEqual(labels.type, { value: ['object'] });
+    assert.deepEqual(labels.additional_properties, { schema: { type: { value: ['string'] } } });
+    assert.match(labels.description as string, /^Key\/value pairs/);
     const replicas = prop(named(defs, 'io.k8s.api.apps.v1.DeploymentSpec'), 'replicas');
-    assert.deepEqual(replicas, { format: 'int32', type: { value: ['integer'] } });
+    assert.deepEqual(replicas, { description: 'The number of pods wanted. Defaults to 1.', format: 'int32', type: { value: ['integer'] } });
+    // IntOrString: a $ref to a string definition with the int-or-string format (v2 has no oneOf).
+    const intOrString = named(defs, 'io.k8s.apimachinery.pkg.util.intstr.IntOrString');
+    assert.deepEqual([intOrString.type, intOrString.format], [{ value: ['string'] }, 'int-or-string']);
     const strategyType = prop(named(defs, 'io.k8s.api.apps.v1.DeploymentStrategy'), 'type');
     assert.deepEqual(list(strategyType.enum).map((a) => a.yaml), ['Recreate\n', 'RollingUpdate\n']);
   });

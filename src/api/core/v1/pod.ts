@@ -55,18 +55,21 @@ export const PodResourceClaim = struct('io.k8s.api.core.v1.PodResourceClaim', {
 
 export const PodSpec = struct('io.k8s.api.core.v1.PodSpec', {
   volumes: field(listOf(Volume), 1, {
+    description: 'Volumes the containers of this pod can mount.',
     patchStrategy: 'merge,retainKeys',
     patchMergeKey: 'name',
     listType: 'map',
     listMapKeys: ['name'],
   }),
   initContainers: field(listOf(Container), 20, {
+    description: 'Containers run one after the other, each to completion, before the app containers start.',
     patchStrategy: 'merge',
     patchMergeKey: 'name',
     listType: 'map',
     listMapKeys: ['name'],
   }),
   containers: field(listOf(Container), 2, {
+    description: 'The containers of the pod. At least one; they cannot be added or removed after creation.',
     ...req,
     patchStrategy: 'merge',
     patchMergeKey: 'name',
@@ -79,16 +82,16 @@ export const PodSpec = struct('io.k8s.api.core.v1.PodSpec', {
     listType: 'map',
     listMapKeys: ['name'],
   }),
-  restartPolicy: field(t.string, 3, { enum: RestartPolicy }),
-  terminationGracePeriodSeconds: field(t.int64, 4, { pointer: true }),
+  restartPolicy: field(t.string, 3, { enum: RestartPolicy, description: 'When containers are restarted after they exit: Always (the default), OnFailure or Never.' }),
+  terminationGracePeriodSeconds: field(t.int64, 4, { pointer: true, description: 'Seconds the pod is given to stop gracefully when deleted before it is killed. Defaults to 30.' }),
   activeDeadlineSeconds: field(t.int64, 5, { pointer: true }),
   dnsPolicy: field(t.string, 6, { enum: DNSPolicy }),
-  nodeSelector: field(mapOf(t.string), 7, { mapType: 'atomic' }),
-  serviceAccountName: field(t.string, 8),
+  nodeSelector: field(mapOf(t.string), 7, { mapType: 'atomic', description: 'Labels a node must have for the pod to be scheduled there.' }),
+  serviceAccountName: field(t.string, 8, { description: 'The service account the pod runs as.' }),
   // DeprecatedServiceAccount in Go.
   serviceAccount: field(t.string, 9),
   automountServiceAccountToken: field(t.bool, 21, { pointer: true }),
-  nodeName: field(t.string, 10),
+  nodeName: field(t.string, 10, { description: 'The node the pod is bound to. Set by the scheduler; setting it yourself skips scheduling.' }),
   hostNetwork: field(t.bool, 11),
   hostPID: field(t.bool, 12),
   hostIPC: field(t.bool, 13),
@@ -102,9 +105,9 @@ export const PodSpec = struct('io.k8s.api.core.v1.PodSpec', {
   }),
   hostname: field(t.string, 16),
   subdomain: field(t.string, 17),
-  affinity: field(Affinity, 18, { pointer: true }),
+  affinity: field(Affinity, 18, { pointer: true, description: 'Rules that attract or repel the pod to/from nodes and other pods when scheduling.' }),
   schedulerName: field(t.string, 19),
-  tolerations: field(listOf(Toleration), 22, { listType: 'atomic' }),
+  tolerations: field(listOf(Toleration), 22, { listType: 'atomic', description: 'Taints of nodes that this pod accepts.' }),
   hostAliases: field(listOf(HostAlias), 23, {
     patchStrategy: 'merge',
     patchMergeKey: 'ip',
@@ -144,7 +147,7 @@ export const PodSpec = struct('io.k8s.api.core.v1.PodSpec', {
   resources: field(ResourceRequirements, 40, { pointer: true }),
   // HostnameOverride, v1.34.
   hostnameOverride: field(t.string, 41, { pointer: true }),
-});
+}, { description: 'What a pod should run: its containers, volumes and scheduling constraints.' });
 
 // ---- status ----
 
@@ -270,24 +273,25 @@ export const PodExtendedResourceClaimStatus = struct('io.k8s.api.core.v1.PodExte
 export const PodStatus = struct('io.k8s.api.core.v1.PodStatus', {
   // PodObservedGenerationTracking, v1.33: a non-pointer int64, so Go's protobuf encoder writes it always.
   observedGeneration: field(t.int64, 17),
-  phase: field(t.string, 1, { enum: PodPhase }),
+  phase: field(t.string, 1, { enum: PodPhase, description: 'Summary of where the pod is in its lifecycle: Pending, Running, Succeeded, Failed or Unknown.' }),
   conditions: field(listOf(PodCondition), 2, {
+    description: 'Observations about the pod, such as PodScheduled, Initialized, ContainersReady and Ready.',
     patchStrategy: 'merge',
     patchMergeKey: 'type',
     listType: 'map',
     listMapKeys: ['type'],
   }),
-  message: field(t.string, 3),
-  reason: field(t.string, 4),
+  message: field(t.string, 3, { description: 'A human-readable note on why the pod is in its condition.' }),
+  reason: field(t.string, 4, { description: 'A brief CamelCase word on why the pod is in its state, e.g. Evicted.' }),
   nominatedNodeName: field(t.string, 11),
-  hostIP: field(t.string, 5),
+  hostIP: field(t.string, 5, { description: 'IP address of the node the pod runs on.' }),
   hostIPs: field(listOf(HostIP), 16, { patchStrategy: 'merge', patchMergeKey: 'ip', listType: 'atomic' }),
-  podIP: field(t.string, 6),
+  podIP: field(t.string, 6, { description: 'IP address given to the pod. Empty until one is allocated.' }),
   podIPs: field(listOf(PodIP), 12, { patchStrategy: 'merge', patchMergeKey: 'ip', listType: 'map', listMapKeys: ['ip'] }),
-  startTime: field(t.time, 7, { pointer: true }),
+  startTime: field(t.time, 7, { pointer: true, description: 'When the kubelet accepted the pod, before its images were pulled.' }),
   initContainerStatuses: field(listOf(ContainerStatus), 10, { listType: 'atomic' }),
-  containerStatuses: field(listOf(ContainerStatus), 8, { listType: 'atomic' }),
-  qosClass: field(t.string, 9, { enum: PodQOSClass }),
+  containerStatuses: field(listOf(ContainerStatus), 8, { listType: 'atomic', description: 'The state of each app container, as last reported.' }),
+  qosClass: field(t.string, 9, { enum: PodQOSClass, description: 'The quality-of-service class derived from the resource requests and limits: Guaranteed, Burstable or BestEffort.' }),
   ephemeralContainerStatuses: field(listOf(ContainerStatus), 13, { listType: 'atomic' }),
   // Deprecated (v1.33) in favour of the PodResizePending/PodResizeInProgress conditions; still served.
   resize: field(t.string, 14),
@@ -298,16 +302,16 @@ export const PodStatus = struct('io.k8s.api.core.v1.PodStatus', {
     listMapKeys: ['name'],
   }),
   extendedResourceClaimStatus: field(PodExtendedResourceClaimStatus, 18, { pointer: true }),
-});
+}, { description: 'The observed state of a pod, reported by its node. Read-only for users.' });
 
 // ---- top-level kinds ----
 
 export const Pod = struct('io.k8s.api.core.v1.Pod', {
   ...typeMetaFields,
-  metadata: field(ObjectMeta, 1),
-  spec: field(PodSpec, 2),
-  status: field(PodStatus, 3),
-});
+  metadata: field(ObjectMeta, 1, { description: 'The object\'s name, namespace, labels and other metadata.' }),
+  spec: field(PodSpec, 2, { description: 'The desired state of the pod.' }),
+  status: field(PodStatus, 3, { description: 'The most recently observed state of the pod. Read-only.' }),
+}, { description: 'A group of containers that run together on one node, sharing network and storage.' });
 
 export const PodList = struct('io.k8s.api.core.v1.PodList', {
   ...typeMetaFields,
@@ -316,9 +320,9 @@ export const PodList = struct('io.k8s.api.core.v1.PodList', {
 });
 
 export const PodTemplateSpec = struct('io.k8s.api.core.v1.PodTemplateSpec', {
-  metadata: field(ObjectMeta, 1),
-  spec: field(PodSpec, 2),
-});
+  metadata: field(ObjectMeta, 1, { description: 'Labels and annotations given to the pods made from this template.' }),
+  spec: field(PodSpec, 2, { description: 'The spec of the pods made from this template.' }),
+}, { description: 'The pods a controller creates: their metadata and spec.' });
 
 export const PodTemplate = struct('io.k8s.api.core.v1.PodTemplate', {
   ...typeMetaFields,
