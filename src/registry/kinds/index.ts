@@ -16,9 +16,10 @@ import { batchModules } from './batch/index.js';
 import { coordinationModules } from './coordination/index.js';
 import { coreModules } from './core/index.js';
 import { flowcontrolModules } from './flowcontrol/index.js';
+import { metricsModules } from './metrics/index.js';
 import { rbacModules } from './rbac/index.js';
 
-export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules, ...flowcontrolModules, ...apiregistrationModules];
+export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules, ...flowcontrolModules, ...apiregistrationModules, ...metricsModules];
 
 const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;
 const byGroupKind = new Map<string, KindModule>();
