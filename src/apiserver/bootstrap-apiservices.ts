@@ -24,6 +24,13 @@ export async function bootstrapLocalAPIServices(registry: Registry): Promise<voi
       }
     }),
   );
+  // The stale ones are read from the watch cache, once it has what storage has (our writes too);
+  // a cache that cannot catch up leaves them for the next start.
+  try {
+    await registry.cacher.waitUntilFresh();
+  } catch {
+    return;
+  }
   const stale = store.listNames('', (o) => o.labels[AUTOMANAGED_LABEL] === 'onstart' && !names.has(o.name));
   await Promise.all(
     stale.map(async ({ name }) => {
