@@ -12,6 +12,10 @@ test('the kind table serves what DESIGN.md lists, each kind with one storage ver
   assert.deepEqual(served('Job'), ['batch/v1']);
   assert.deepEqual(served('CronJob'), ['batch/v1', 'batch/v1beta1', 'batch/v2alpha1']);
   assert.deepEqual(served('Lease'), ['coordination.k8s.io/v1']);
+  assert.deepEqual(served('FlowSchema'), ['flowcontrol.apiserver.k8s.io/v1']);
+  assert.deepEqual(served('PriorityLevelConfiguration'), ['flowcontrol.apiserver.k8s.io/v1']);
+  assert.deepEqual(served('APIService'), ['apiregistration.k8s.io/v1']);
+  assert.deepEqual([...served('NodeMetrics'), ...served('PodMetrics')], ['metrics.k8s.io/v1beta1', 'metrics.k8s.io/v1beta1']);
   for (const kind of ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']) assert.deepEqual(served(kind), ['rbac.authorization.k8s.io/v1'], kind);
   for (const kind of ['SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview']) assert.deepEqual(served(kind), ['authorization.k8s.io/v1'], kind);
   assert.deepEqual(served('SelfSubjectReview'), ['authentication.k8s.io/v1', 'authentication.k8s.io/v1beta1']);
@@ -26,6 +30,11 @@ test('the kind table serves what DESIGN.md lists, each kind with one storage ver
     if (k.createOnly) {
       // Virtual kinds (access reviews) are neither stored nor listed.
       assert.ok(!k.storage && k.list === undefined && !k.toHub && !k.fromHub, `${id} is virtual`);
+      continue;
+    }
+    if (k.computed) {
+      // Computed kinds (metrics) are listed but never stored nor converted.
+      assert.ok(!k.storage && k.list !== undefined && !k.toHub && !k.fromHub && storageVersionOf(k) === k, `${id} is computed`);
       continue;
     }
     const hub = storageVersionOf(k);

@@ -1,5 +1,6 @@
 // Every served kind in every served version: the one table the API server, discovery, OpenAPI,
 // the client and the controllers read. A new kind is added to its group's table, never here.
+import { apiregistrationKinds } from './apiregistration/kinds.js';
 import { appsKinds } from './apps/kinds.js';
 import { authenticationKinds } from './authentication/kinds.js';
 import { authorizationKinds } from './authorization/kinds.js';
@@ -7,10 +8,12 @@ import { batchKinds } from './batch/kinds.js';
 import { coordinationKinds } from './coordination/kinds.js';
 import { coreV1Kinds } from './core/v1/kinds.js';
 import { extensionsKinds } from './extensions/kinds.js';
+import { flowcontrolKinds } from './flowcontrol/kinds.js';
+import { metricsKinds } from './metrics/kinds.js';
 import { rbacKinds } from './rbac/kinds.js';
 import type { KindVersion } from './schema/kind.js';
 
-export const allKinds: readonly KindVersion[] = [...coreV1Kinds, ...appsKinds, ...extensionsKinds, ...batchKinds, ...coordinationKinds, ...rbacKinds, ...authorizationKinds, ...authenticationKinds];
+export const allKinds: readonly KindVersion[] = [...coreV1Kinds, ...appsKinds, ...extensionsKinds, ...batchKinds, ...coordinationKinds, ...rbacKinds, ...authorizationKinds, ...authenticationKinds, ...flowcontrolKinds, ...apiregistrationKinds, ...metricsKinds];
 
 const byResource = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.resource}`, k]));
 const byKind = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.kind}`, k]));
@@ -33,7 +36,7 @@ export function findKind(apiVersion: string, kind: string): KindVersion | undefi
  * (extensions/v1beta1 deployments) are stored in one place (apps/v1 deployments).
  */
 export function storageVersionOf(k: KindVersion): KindVersion {
-  if (k.storage) return k;
+  if (k.storage || k.computed) return k;
   const hub = allKinds.find((s) => s.storage && s.kind === k.kind && s.resource === k.resource);
   if (!hub) throw new Error(`no storage version for ${k.group}/${k.version} ${k.kind}`);
   return hub;

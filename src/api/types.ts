@@ -279,3 +279,15 @@ import type * as tokenrequest_ from './authentication/tokenrequest-tokenreview.j
 export type BoundObjectReference = Infer<typeof tokenrequest_.BoundObjectReference>;
 export type TokenRequestSpec = Infer<typeof tokenrequest_.TokenRequestSpec>;
 export type TokenRequest = Infer<typeof tokenrequest_.TokenRequest>;
+
+import type * as flowcontrol_ from './flowcontrol/v1.js';
+export type FlowSchema = Infer<typeof flowcontrol_.FlowSchema>;
+export type FlowSchemaSpec = Infer<typeof flowcontrol_.FlowSchemaSpec>;
+export type PolicyRulesWithSubjects = Infer<typeof flowcontrol_.PolicyRulesWithSubjects>;
+export type FlowSchemaSubject = Infer<typeof flowcontrol_.Subject>;
+export type PriorityLevelConfiguration = Infer<typeof flowcontrol_.PriorityLevelConfiguration>;
+export type PriorityLevelConfigurationSpec = Infer<typeof flowcontrol_.PriorityLevelConfigurationSpec>;
+
+import type * as apiregistration_ from './apiregistration/v1.js';
+export type APIService = Infer<typeof apiregistration_.APIService>;
+export type APIServiceSpec = Infer<typeof apiregistration_.APIServiceSpec>;

@@ -7,6 +7,7 @@ import { nameOf } from '../api/meta/object.js';
 import type { KubeObject } from '../api/schema/kind.js';
 import { StatusError } from '../machinery/status.js';
 import type { Registry } from '../registry/registry.js';
+import type { Store } from '../registry/store.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 
@@ -15,20 +16,27 @@ function defaulted(resource: string, obj: KubeObject): KubeObject {
   return obj;
 }
 
-async function ensure(registry: Registry, resource: string, namespace: string, obj: KubeObject): Promise<void> {
-  const store = registry.store('', resource)!;
+/**
+ * The object named like `obj` if it exists, else creates `obj` (defaults applied) and returns
+ * undefined: what every start-time ensurer does before deciding whether to bring an object up to date.
+ */
+export async function existingOrCreate(store: Store, namespace: string, obj: KubeObject): Promise<KubeObject | undefined> {
   try {
     // Look first: creating runs allocators (a Service's cluster IP) that an existing object would fail.
-    await store.get(namespace, nameOf(obj));
-    return;
+    return await store.get(namespace, nameOf(obj));
   } catch (err) {
     if (!(err instanceof StatusError && err.code === 404)) throw err;
   }
   try {
-    await store.create(namespace, defaulted(resource, obj));
+    await store.create(namespace, obj);
   } catch (err) {
     if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
   }
+  return undefined;
+}
+
+async function ensure(registry: Registry, resource: string, namespace: string, obj: KubeObject): Promise<void> {
+  await existingOrCreate(registry.store('', resource)!, namespace, defaulted(resource, obj));
 }
 
 export async function bootstrapSystemObjects(registry: Registry, endpoint: { ip: string; port: number }): Promise<void> {

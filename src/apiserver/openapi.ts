@@ -120,6 +120,12 @@ function pathsFor(version: OpenApiVersion, kinds: readonly KindVersion[]): Obj {
       continue;
     }
     const listSchema = kv.list.name;
+    if (kv.computed) {
+      // A read-only computed kind (metrics): list and read, nothing else.
+      paths[collection] = { get: operation(version, kv, 'list', `list${id}`, listParams(version), responses(version, [200], listSchema)), parameters: [...ns, pretty] };
+      paths[item] = { get: operation(version, kv, 'get', `read${id}`, [], responses(version, [200], schema)), parameters: [pathParam(version, 'name', `The name of the ${kv.kind}.`), ...ns, pretty] };
+      continue;
+    }
     paths[collection] = {
       get: operation(version, kv, 'list', `list${id}`, listParams(version), responses(version, [200], listSchema)),
       post: operation(version, kv, 'post', `create${id}`, writeParams(version), responses(version, [200, 201, 202], schema), schema),

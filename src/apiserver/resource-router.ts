@@ -16,6 +16,7 @@ import { handleWatch } from './handlers/watch.js';
 import { namespaceOf, resolve, type RequestContext } from './request/context.js';
 import { requestTimeoutMs } from './request/query-params.js';
 import { handleReview } from './reviews/access-reviews.js';
+import { handleResourceMetrics } from './resource-metrics.js';
 import { handleSubresource } from './subresources.js';
 import { handleTokenReview } from './token-review.js';
 
@@ -23,6 +24,7 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
   const { info } = ctx;
   const virtual = findResource(info.group, info.version, info.resource);
   if (virtual?.createOnly) return virtual.kind === 'TokenReview' ? handleTokenReview(ctx) : handleReview(ctx, virtual, ctx.authorization);
+  if (virtual?.computed) return handleResourceMetrics(ctx);
   if (info.subresource !== '' && info.subresource !== 'status') return handleSubresource(ctx);
   const { kv, store } = resolve(ctx);
   if (info.subresource === 'status' && !kv.subresources?.status) throw apiError.unknownResource();

@@ -18,6 +18,8 @@ import type { AuthorizationMode } from './auth/modes.js';
 import { impersonate, wantsImpersonation } from './auth/impersonation.js';
 import { SYSTEM_AUTHENTICATED, SYSTEM_MASTERS, type Attributes, type Authorizer, type UserInfo } from './auth/types.js';
 import { bootstrapSystemObjects } from './bootstrap.js';
+import { bootstrapLocalAPIServices } from './bootstrap-apiservices.js';
+import { bootstrapFlowControl } from './bootstrap-apf.js';
 import { DEFAULT_ADMISSION_PLUGINS, newAdmissionChain, type AdmissionPluginName } from './admission/index.js';
 import type { ServiceAccountTokenIssuer } from './auth/serviceaccount-token-issuer.js';
 import { registryLegacyTokenMarker, registryObjectGetter } from './auth/serviceaccount-token-lookup.js';
@@ -315,6 +317,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   await Promise.all([
     bootstrapSystemObjects(registry, { ip: address.address === '0.0.0.0' || address.family === 'IPv6' ? '127.0.0.1' : address.address, port: address.port }),
     authorization.start(),
+    bootstrapFlowControl(registry),
+    bootstrapLocalAPIServices(registry),
   ]);
   bootstrapped = true;
   log({ msg: 'serving', url, storage: storage.backend });

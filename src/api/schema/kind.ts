@@ -25,6 +25,11 @@ export interface KindVersion {
    * SelfSubjectReview): `storage` is false, discovery lists the verb create only.
    */
   createOnly?: boolean;
+  /**
+   * A read-only resource computed on each read from other objects, never stored (metrics.k8s.io's
+   * NodeMetrics and PodMetrics): `storage` is false, discovery lists the verbs of its module (get, list).
+   */
+  computed?: boolean;
   /** True for the one version objects of this kind are stored in (the hub of conversion). */
   storage: boolean;
   /** Sets this version's server-side defaults in place (Kubernetes' SetObjectDefaults_<Kind>). */

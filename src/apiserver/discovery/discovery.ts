@@ -137,7 +137,7 @@ export class Discovery {
       if (k.shortNames?.length) entry.shortNames = [...k.shortNames];
       if (k.categories?.length) entry.categories = [...k.categories];
       // Virtual kinds have no storage, so no storage version hash (as kube-apiserver).
-      if (!k.createOnly) entry.storageVersionHash = storageVersionHash(storage.group, storage.version, storage.kind);
+      if (!k.createOnly && !k.computed) entry.storageVersionHash = storageVersionHash(storage.group, storage.version, storage.kind);
       out.push(entry);
       for (const [name, sub] of this.subresourcesOf(k)) {
         const e: Record<string, unknown> = { name: `${k.resource}/${name}`, singularName: '', namespaced: k.namespaced };

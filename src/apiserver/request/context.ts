@@ -42,8 +42,8 @@ export function admissionOf(ctx: RequestContext, store: Store, dryRun: boolean, 
   return ctx.admission?.hook({ kind: store.kind, subresource, namespace: ctx.info.namespace, name: ctx.info.name, user: ctx.user, dryRun });
 }
 
-/** The served kind and its store, or 404 for anything the server does not serve at this path. */
-export function resolve(ctx: RequestContext): { kv: KindVersion; store: Store } {
+/** The served kind addressed, or 404 (405) for anything the server does not serve at this path. */
+export function resolveKind(ctx: RequestContext): KindVersion {
   const kv = findResource(ctx.info.group, ctx.info.version, ctx.info.resource);
   if (!kv) throw apiError.unknownResource();
   // A cluster-scoped resource under /namespaces/<ns>/ does not exist.
@@ -54,6 +54,12 @@ export function resolve(ctx: RequestContext): { kv: KindVersion; store: Store } 
     if (ctx.info.name !== '') throw apiError.unknownResource();
     if (ctx.info.verb !== 'list' && ctx.info.verb !== 'watch') throw apiError.methodNotAllowed();
   }
+  return kv;
+}
+
+/** The served kind and its store, or 404 for anything the server does not serve at this path. */
+export function resolve(ctx: RequestContext): { kv: KindVersion; store: Store } {
+  const kv = resolveKind(ctx);
   return { kv, store: ctx.registry.storeFor(kv) };
 }
 

@@ -10,13 +10,16 @@ import type { GroupKind, KindModule } from '../kind-module.js';
 import type { FieldsOf } from '../materialize.js';
 import { defaultPrinter } from '../printers/default.js';
 import type { TablePrinter } from '../printers/types.js';
+import { apiregistrationModules } from './apiregistration/index.js';
 import { appsModules } from './apps/index.js';
 import { batchModules } from './batch/index.js';
 import { coordinationModules } from './coordination/index.js';
 import { coreModules } from './core/index.js';
+import { flowcontrolModules } from './flowcontrol/index.js';
+import { metricsModules } from './metrics/index.js';
 import { rbacModules } from './rbac/index.js';
 
-export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules];
+export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules, ...flowcontrolModules, ...apiregistrationModules, ...metricsModules];
 
 const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;
 const byGroupKind = new Map<string, KindModule>();
