@@ -8,7 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import * as appsV1beta2 from '../../src/api/apps/v1beta2.js';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.js';
+import { decodeProtobuf } from '../../src/machinery/codec/protobuf.js';
 import { kubectl, kubectlOk } from '../support/kubectl.js';
 import { writeKubeconfig } from '../support/kubelite.js';
 
@@ -174,6 +176,11 @@ describe('autoscaling and policy', () => {
     assert.equal(patched.status, 200);
     assert.equal(patched.body.apiVersion, 'extensions/v1beta1');
     assert.equal(patched.body.spec.replicas, 4);
+    const pb = await fetch(server.url + path('apps/v1beta2'), { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+    assert.equal(pb.headers.get('content-type'), 'application/vnd.kubernetes.protobuf');
+    const decoded = decodeProtobuf<Json>(new Uint8Array(await pb.arrayBuffer()), appsV1beta2.Scale);
+    assert.deepEqual(decoded.typeMeta, { apiVersion: 'apps/v1beta2', kind: 'Scale' });
+    assert.deepEqual(decoded.object.status, { replicas: 0, selector: { app: 'web' }, targetSelector: 'app=web' });
     const discovery = (await call('GET', '/apis/apps/v1beta2')).body;
     const scale = discovery.resources.find((r: Json) => r.name === 'deployments/scale');
     assert.deepEqual([scale.group, scale.version, scale.kind], ['apps', 'v1beta2', 'Scale']);
