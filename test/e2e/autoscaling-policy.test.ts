@@ -66,6 +66,9 @@ describe('autoscaling and policy', () => {
     const [header, row] = table.trim().split('\n');
     assert.deepEqual(header!.split(/\s{2,}/), ['NAME', 'REFERENCE', 'TARGETS', 'MINPODS', 'MAXPODS', 'REPLICAS', 'AGE']);
     assert.deepEqual(row!.split(/\s{2,}/).slice(0, 6), ['web', 'Deployment/web', 'cpu: <unknown>/50%', '1', '3', '0']);
+    const described = await kubectlOk(kc, ['-n', NS, 'describe', 'hpa', 'web']);
+    assert.match(described, /Reference:\s+Deployment\/web/);
+    assert.match(described, /Min replicas:\s+1/);
     const v1 = (await call('GET', `/apis/autoscaling/v1/namespaces/${NS}/horizontalpodautoscalers/web`)).body;
     assert.equal(v1.apiVersion, 'autoscaling/v1');
     assert.deepEqual(v1.spec, { scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 50 });
@@ -101,6 +104,7 @@ describe('autoscaling and policy', () => {
     const [header, row] = (await kubectlOk(kc, ['-n', NS, 'get', 'pdb'])).trim().split('\n');
     assert.deepEqual(header!.split(/\s{2,}/), ['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE']);
     assert.deepEqual(row!.split(/\s{2,}/).slice(0, 4), ['budget', '1', 'N/A', '0']);
+    assert.match(await kubectlOk(kc, ['-n', NS, 'describe', 'pdb', 'budget']), /Min available:\s+1/);
     const both = await kubectl(kc, ['-n', NS, 'create', 'pdb', 'both', '--selector=app=x', '--min-available=1', '--max-unavailable=1']);
     assert.notEqual(both.code, 0);
     assert.match(await kubectlOk(kc, ['explain', 'hpa.spec']), /scaleTargetRef/);
@@ -117,6 +121,10 @@ describe('autoscaling and policy', () => {
     assert.equal((await call('GET', `${pods}/guarded-1`)).status, 200);
 
     await budgetStatus('budget', { disruptionsAllowed: 1, currentHealthy: 2 });
+    const dryRun = await call('POST', `${pods}/guarded-1/eviction?dryRun=All`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'guarded-1' } });
+    assert.equal(dryRun.status, 201);
+    assert.equal((await call('GET', `${pods}/guarded-1`)).status, 200);
+    assert.equal((await call('GET', `${pdbs}/budget`)).body.status.disruptionsAllowed, 1);
     const evicted = await evict('guarded-1');
     assert.equal(evicted.status, 201, JSON.stringify(evicted.body));
     assert.equal((await call('GET', `${pods}/guarded-1`)).status, 404);

@@ -98,7 +98,8 @@ async function spendBudget(pdbs: Store, namespace: string, podName: string, pdbN
       await pdbs.guaranteedUpdate(namespace, pdbName, () => pdb, { subresource: 'status', expectResourceVersion: metadataOf(pdb).resourceVersion ?? undefined });
       return;
     } catch (err) {
-      if (!(err instanceof StatusError && err.code === 409) || attempt >= CONFLICT_RETRIES) throw err;
+      if (!(err instanceof StatusError && err.code === 409)) throw err;
+      if (attempt >= CONFLICT_RETRIES) throw apiError.timeout(`couldn't update PodDisruptionBudget ${JSON.stringify(pdbName)} due to conflicts`, 10);
     }
   }
 }
