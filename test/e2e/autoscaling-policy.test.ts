@@ -184,6 +184,10 @@ describe('autoscaling and policy', () => {
     assert.equal(patched.status, 200);
     assert.equal(patched.body.apiVersion, 'extensions/v1beta1');
     assert.equal(patched.body.spec.replicas, 4);
+    const applied = await call('PATCH', `${path('apps/v1beta1')}?fieldManager=e2e&force=true`, { apiVersion: 'apps/v1beta1', kind: 'Scale', metadata: { name: 'web' }, spec: { replicas: 5 } }, 'application/apply-patch+yaml');
+    assert.equal(applied.status, 200, JSON.stringify(applied.body));
+    assert.equal(applied.body.apiVersion, 'apps/v1beta1');
+    assert.equal(applied.body.spec.replicas, 5);
     const pb = await fetch(server.url + path('apps/v1beta2'), { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
     assert.equal(pb.headers.get('content-type'), 'application/vnd.kubernetes.protobuf');
     const decoded = decodeProtobuf<Json>(new Uint8Array(await pb.arrayBuffer()), appsV1beta2.Scale);
