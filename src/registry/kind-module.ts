@@ -73,7 +73,7 @@ export interface KindModule extends GroupKind {
 
 export type Subresource = ScaleSubresource | ReplacePartSubresource | ActionSubresource | DeleteBySubresource | TokenRequestSubresource | NodeConnectionSubresource;
 
-/** `<resource>/scale`: get, update and patch an autoscaling/v1 Scale of the object. */
+/** `<resource>/scale`: get, update and patch a Scale of the object (autoscaling/v1's; the API server converts it for the versions with their own). */
 export interface ScaleSubresource {
   readonly type: 'scale';
   /** The Scale of a stored object. */

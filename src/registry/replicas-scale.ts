@@ -1,6 +1,7 @@
 // The scale subresource of a kind whose spec.replicas is its size and status.replicas its
 // observed size (deployments, replicasets, statefulsets, replicationcontrollers): an
-// autoscaling/v1 Scale with the selector of its pods as a string.
+// autoscaling/v1 Scale with the selector of its pods as a string; and that Scale as apps/v1beta1,
+// apps/v1beta2 and extensions/v1beta1 serve their own (toVersionedScale, fromVersionedScale).
 import { metadataOf } from '../api/meta/object.js';
 import type { KubeObject } from '../api/schema/kind.js';
 import { num, obj, validateNonnegativeField, type Obj } from '../machinery/validation/common.js';
