@@ -164,6 +164,14 @@ describe('autoscaling and policy', () => {
     await runningPod('flaky', 'flaky', false);
     assert.equal((await evict('flaky')).status, 201);
     assert.equal((await call('GET', `${pdbs}/always`)).body.status.disruptionsAllowed, 0);
+    // IfHealthyBudget (the default): an unready pod goes only while the budget is healthy.
+    await kubectlOk(kc, ['-n', NS, 'create', 'pdb', 'ifhealthy', '--selector=app=sick', '--min-available=1']);
+    await budgetStatus('ifhealthy', { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 1 });
+    await runningPod('sick-1', 'sick', false);
+    assert.equal((await evict('sick-1')).status, 429);
+    await budgetStatus('ifhealthy', { disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1 });
+    assert.equal((await evict('sick-1')).status, 201);
+    assert.equal((await call('GET', `${pdbs}/ifhealthy`)).body.status.disruptionsAllowed, 0);
     const wrongName = await call('POST', `${pods}/x/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'y' } });
     assert.equal(wrongName.status, 400);
   });
