@@ -176,6 +176,20 @@ describe('autoscaling and policy', () => {
     assert.equal(wrongName.status, 400);
   });
 
+  it('kubectl drain evicts through the budget, spending it', async () => {
+    assert.equal((await call('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'drained' } })).status, 201);
+    await kubectlOk(kc, ['-n', NS, 'create', 'pdb', 'drain-budget', '--selector=app=drain', '--min-available=1']);
+    assert.equal((await call('POST', pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'on-node', labels: { app: 'drain' } }, spec: { nodeName: 'drained', containers: [{ name: 'c', image: 'busybox' }] } })).status, 201);
+    const pod = (await call('GET', `${pods}/on-node`)).body;
+    pod.status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] };
+    assert.equal((await call('PUT', `${pods}/on-node/status`, pod)).status, 200);
+    // (kubectl retries a refused eviction every 5 seconds until its timeout: the 429s are checked above over HTTP.)
+    await budgetStatus('drain-budget', { disruptionsAllowed: 1 });
+    assert.match(await kubectlOk(kc, ['drain', 'drained', '--force', '--grace-period=0', '--timeout=20s']), /node\/drained drained/);
+    assert.equal((await call('GET', `${pods}/on-node`)).status, 404);
+    assert.deepEqual(Object.keys((await call('GET', `${pdbs}/drain-budget`)).body.status.disruptedPods), ['on-node']);
+  });
+
   it('the scale subresource answers each group its own Scale; kubectl scale works through apps/v1beta2', async () => {
     const path = (gv: string) => `/apis/${gv}/namespaces/${NS}/deployments/web/scale`;
     const cases: Array<[string, string]> = [['apps/v1', 'autoscaling/v1'], ['apps/v1beta2', 'apps/v1beta2'], ['apps/v1beta1', 'apps/v1beta1'], ['extensions/v1beta1', 'extensions/v1beta1']];
