@@ -112,7 +112,11 @@ function parseList(text: string | undefined): Obj[] | undefined {
   }
 }
 
-function dropRoundTripAnnotations(obj: Obj): void {
+/**
+ * DropRoundTripHorizontalPodAutoscalerAnnotations: no version but v1 carries them, and v2 drops
+ * them in both directions (so they are never stored).
+ */
+export function dropRoundTripAnnotations(obj: Obj): void {
   for (const key of ROUND_TRIP_ANNOTATIONS) removeAnnotation(obj, key);
 }
 

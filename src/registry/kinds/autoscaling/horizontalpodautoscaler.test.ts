@@ -61,6 +61,11 @@ test('invalid HPAs: Kubernetes field paths and messages', () => {
   for (const [spec, expected] of table) assert.deepEqual(errorsOf(spec), expected, JSON.stringify(spec));
 });
 
+test('a v2 write drops autoscaling/v1\'s round-trip annotations, as the v2 conversion does', () => {
+  const { obj } = create({ ...hpa({}), metadata: { name: 'h', annotations: { 'autoscaling.alpha.kubernetes.io/metrics': '[]', 'autoscaling.alpha.kubernetes.io/behavior': '{}', keep: 'x' } } });
+  assert.deepEqual((obj.metadata as KubeObject).annotations, { keep: 'x' });
+});
+
 test('minReplicas 0 stays allowed on update only when the old object has it', () => {
   const scaleToZero = { minReplicas: 0, metrics: [{ type: 'External', external: { metric: { name: 'q' }, target: { type: 'Value', value: '1' } } }] };
   const obj = stored(hpa({}));

@@ -1,6 +1,9 @@
 // autoscaling HorizontalPodAutoscaler: pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go
 // (status reset on create and kept on spec writes, the spec kept on status writes; no generation
-// tracking) with ./validation.ts, and kubectl's columns (printHorizontalPodAutoscaler).
+// tracking) with ./validation.ts, and kubectl's columns (printHorizontalPodAutoscaler). Objects are
+// stored as autoscaling/v2, whose conversion drops autoscaling/v1's round-trip annotations: every
+// write drops them here.
+import { dropRoundTripAnnotations } from '../../../api/autoscaling/conversion.js';
 import type { HorizontalPodAutoscaler, HPAScalingRules } from '../../../api/types.js';
 import { isObj } from '../../../machinery/validation/common.js';
 import type { KindModule } from '../../kind-module.js';
@@ -24,12 +27,19 @@ function dropDisabledFields(hpa: HorizontalPodAutoscaler, old: HorizontalPodAuto
 export const horizontalPodAutoscalerStrategy: ResourceStrategy<HorizontalPodAutoscaler> = {
   hasStatus: true,
   tracksGeneration: false,
-  prepareForCreate: (hpa) => dropDisabledFields(hpa, undefined),
-  prepareForUpdate: (hpa, old) => dropDisabledFields(hpa, old),
+  prepareForCreate(hpa) {
+    dropRoundTripAnnotations(hpa);
+    dropDisabledFields(hpa, undefined);
+  },
+  prepareForUpdate(hpa, old) {
+    dropRoundTripAnnotations(hpa);
+    dropDisabledFields(hpa, old);
+  },
   validate: (hpa) => validateHorizontalPodAutoscaler(hpa),
   validateUpdate: (hpa, old) => validateHorizontalPodAutoscalerUpdate(hpa, old),
   prepareForStatusUpdate(hpa, old) {
     hpa.spec = cloneJson(old.spec);
+    dropRoundTripAnnotations(hpa);
   },
   validateStatusUpdate: (hpa) => validateHorizontalPodAutoscalerStatus(hpa),
 };
