@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as appsV1beta2 from '../../src/api/apps/v1beta2.js';
+import * as autoscalingV1 from '../../src/api/autoscaling/v1.js';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.js';
 import { decodeProtobuf } from '../../src/machinery/codec/protobuf.js';
 import { kubectl, kubectlOk } from '../support/kubectl.js';
@@ -73,6 +74,10 @@ describe('autoscaling and policy', () => {
     assert.equal(v1.apiVersion, 'autoscaling/v1');
     assert.deepEqual(v1.spec, { scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 50 });
     assert.equal(v1.metadata.annotations, undefined);
+    const pb = await fetch(`${server.url}/apis/autoscaling/v1/namespaces/${NS}/horizontalpodautoscalers/web`, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+    const decoded = decodeProtobuf<Json>(new Uint8Array(await pb.arrayBuffer()), autoscalingV1.HorizontalPodAutoscaler);
+    assert.deepEqual(decoded.typeMeta, { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler' });
+    assert.deepEqual(decoded.object.spec, v1.spec);
     const v2 = (await call('GET', `/apis/autoscaling/v2/namespaces/${NS}/horizontalpodautoscalers/web`)).body;
     assert.deepEqual(v2.spec.metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }]);
   });
