@@ -110,5 +110,6 @@ test('kubectl get hpa: NAME REFERENCE TARGETS MINPODS MAXPODS REPLICAS AGE, TARG
   assert.equal(formatHPAMetrics(specs, statuses), 'cpu: 12%/50%, memory: 512Mi/1Gi + 2 more...');
   assert.equal(formatHPAMetrics(specs.slice(2), []), '<unknown>/10, <unknown>/30 (avg)');
   assert.equal(formatHPAMetrics([], []), '<none>');
+  assert.equal(formatHPAMetrics(specs.slice(2, 3), [{ type: 'Pods', pods: { metric: { name: 'qps' }, current: {} } }]), '<nil>/10');
   assert.equal(printer.cells(edit(obj, (o) => delete o.spec.minReplicas), Date.now())[3], '<unset>');
 });

@@ -45,7 +45,8 @@ export const horizontalPodAutoscalerStrategy: ResourceStrategy<HorizontalPodAuto
 };
 
 type O = Record<string, unknown>;
-const q = (v: unknown): string => (typeof v === 'string' ? v : '0');
+/** (*resource.Quantity).String(): a nil one prints as <nil>. */
+const q = (v: unknown): string => (typeof v === 'string' ? v : '<nil>');
 const MAX_SHOWN = 2;
 
 /** One metric as `current/target` (formatHPAMetrics); a status is read at the same index as its spec. */
