@@ -9,10 +9,12 @@ import { isNil, isObj, type Obj } from '../go-json.js';
 const o = (v: unknown): Obj => (isObj(v) ? v : {});
 const s = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** Adds `value` at `key` unless Go's omitempty would leave it out (nil, "", empty map or list). */
+/**
+ * Adds `value` at `key` unless Go's omitempty would leave it out (nil, "", an empty list). The
+ * objects put here are pointers to structs (selectors): written even when empty.
+ */
 function put(out: Obj, key: string, value: unknown): void {
   if (isNil(value) || value === '' || (Array.isArray(value) && value.length === 0)) return;
-  if (isObj(value) && Object.keys(value).length === 0 && key !== 'selector' && key !== 'metricSelector') return;
   out[key] = value;
 }
 
