@@ -271,6 +271,17 @@ export type Scale = Infer<typeof autoscaling_.Scale>;
 
 import type * as policy_ from './policy/v1.js';
 export type Eviction = Infer<typeof policy_.Eviction>;
+export type PodDisruptionBudgetSpec = Infer<typeof policy_.PodDisruptionBudgetSpec>;
+export type PodDisruptionBudgetStatus = Infer<typeof policy_.PodDisruptionBudgetStatus>;
+export type PodDisruptionBudget = Infer<typeof policy_.PodDisruptionBudget>;
+
+import type * as autoscalingV2_ from './autoscaling/v2.js';
+export type MetricSpec = Infer<typeof autoscalingV2_.MetricSpec>;
+export type MetricStatus = Infer<typeof autoscalingV2_.MetricStatus>;
+export type HPAScalingRules = Infer<typeof autoscalingV2_.HPAScalingRules>;
+export type HorizontalPodAutoscalerSpec = Infer<typeof autoscalingV2_.HorizontalPodAutoscalerSpec>;
+export type HorizontalPodAutoscalerStatus = Infer<typeof autoscalingV2_.HorizontalPodAutoscalerStatus>;
+export type HorizontalPodAutoscaler = Infer<typeof autoscalingV2_.HorizontalPodAutoscaler>;
 
 import type * as authentication_ from './authentication/v1.js';
 export type UserInfo = Infer<typeof authentication_.UserInfo>;

@@ -179,7 +179,8 @@ export async function applyObject(
 }
 
 /**
- * Apply to the scale subresource: an autoscaling/v1 Scale whose spec.replicas is the parent's,
+ * Apply to the scale subresource: a Scale (autoscaling/v1, or the request's group/version's own:
+ * apps/v1beta2, ...) whose spec.replicas is the parent's,
  * owned as the parent's `.spec.replicas` by an entry with subresource "scale".
  */
 export async function applyScale(ctx: RequestContext, kv: KindVersion, scaling: ScaleSubresource, store: Store, namespace: string, bytes: Uint8Array): Promise<KubeObject> {
@@ -187,10 +188,11 @@ export async function applyScale(ctx: RequestContext, kv: KindVersion, scaling: 
   const force = forceOf(ctx);
   const config = readConfig(ctx, bytes);
   const name = ctx.info.name;
-  checkConfig(config, 'autoscaling/v1', 'Scale', name, namespace, kv.namespaced);
+  const scaleVersion = kv.scaleKind ? apiVersionOf(kv) : 'autoscaling/v1';
+  checkConfig(config, scaleVersion, 'Scale', name, namespace, kv.namespaced);
   for (const k of Object.keys(config)) {
     if (!['apiVersion', 'kind', 'metadata', 'spec', 'status'].includes(k)) {
-      throw StatusError.badRequest(`failed to create typed patch object (${namespace}/${name}; autoscaling/v1, Kind=Scale): .${k}: field not declared in schema`);
+      throw StatusError.badRequest(`failed to create typed patch object (${namespace}/${name}; ${scaleVersion}, Kind=Scale): .${k}: field not declared in schema`);
     }
   }
   const spec = (config.spec ?? {}) as KubeObject;

@@ -5,13 +5,15 @@ import { resourceVersionOf } from '../api/meta/object.js';
 import { Status } from '../api/meta/v1.js';
 import { Scale } from '../api/autoscaling/v1.js';
 import type { KindVersion, KubeObject } from '../api/schema/kind.js';
+import { apiVersionOf } from '../api/kinds.js';
 import { decodeParsed, parseJson } from '../machinery/codec/json.js';
 import { StatusError } from '../machinery/status.js';
 import { applyPatch as apply, patchTypeFromContentType } from '../machinery/patch/index.js';
 import { fieldError } from '../machinery/validation/field-errors.js';
 import { apiError } from '../registry/errors.js';
-import type { ActionSubresource, DeleteBySubresource, NodeConnectionSubresource, ReplacePartSubresource, ScaleSubresource } from '../registry/kind-module.js';
+import type { ActionSubresource, DeleteBySubresource, DeletePreconditions, NodeConnectionSubresource, ReplacePartSubresource, ScaleSubresource } from '../registry/kind-module.js';
 import { moduleOf } from '../registry/kinds/index.js';
+import { fromVersionedScale, toVersionedScale } from '../registry/replicas-scale.js';
 import { decodeBody } from './decode.js';
 import { encodeObject, encodeOther, type Body } from './encode.js';
 import { readBody } from './http/body.js';
@@ -41,18 +43,21 @@ async function handleScale(ctx: RequestContext, kv: KindVersion, scale: ScaleSub
   const { store } = resolve(ctx);
   const namespace = namespaceOf(ctx, kv);
   const name = ctx.info.name;
+  // The Scale of the request's group/version (apps/v1beta2 Scale, ...) or autoscaling/v1's; admission
+  // and the stored object's update see the autoscaling/v1 form.
+  const scaleType = kv.scaleKind ?? Scale;
+  const scaleView = (obj: KubeObject): KubeObject => (kv.scaleKind ? toVersionedScale(scale.scaleOf(obj), apiVersionOf(kv)) : scale.scaleOf(obj));
+  const answer = (obj: KubeObject): void => reply(ctx, 200, encodeOther(scaleView(obj), scaleType, ctx.format));
   if (ctx.info.verb === 'get') {
     refuseExport(ctx.query); // a GET of scale is Kubernetes' GetResource too
-    return reply(ctx, 200, encodeOther(scale.scaleOf(await store.get(namespace, name)), Scale, ctx.format));
+    return answer(await store.get(namespace, name));
   }
   if (ctx.info.verb === 'patch') validatePatchOptions(ctx);
   const body = await readBody(ctx.req);
-  if (ctx.info.verb === 'patch' && isApply(ctx)) {
-    return reply(ctx, 200, encodeOther(scale.scaleOf(await applyScale(ctx, kv, scale, store, namespace, body)), Scale, ctx.format));
-  }
+  if (ctx.info.verb === 'patch' && isApply(ctx)) return answer(await applyScale(ctx, kv, scale, store, namespace, body));
   let requested: KubeObject | undefined;
   if (ctx.info.verb === 'update') {
-    const decoded = decodeBody(body, ctx.req.headers['content-type'], Scale, { fieldValidation: fieldValidationOf(ctx.query, ctx.info.verb) });
+    const decoded = decodeBody(body, ctx.req.headers['content-type'], scaleType, { fieldValidation: fieldValidationOf(ctx.query, ctx.info.verb) });
     ctx.warnings.push(...decoded.warnings);
     requested = decoded.object;
   }
@@ -62,9 +67,10 @@ async function handleScale(ctx: RequestContext, kv: KindVersion, scale: ScaleSub
     let asked = requested === undefined ? undefined : structuredClone(requested);
     if (!asked) {
       const type = patchTypeFromContentType(ctx.req.headers['content-type'], { strategic: true, apply: false });
-      const patched = apply(type as 'json' | 'merge' | 'strategic', scale.scaleOf(current), parseJson(body), Scale);
-      asked = decodeParsed<KubeObject>(patched, null, Scale, fieldValidationOf(ctx.query, ctx.info.verb), undefined, body).object;
+      const patched = apply(type as 'json' | 'merge' | 'strategic', scaleView(current), parseJson(body), scaleType);
+      asked = decodeParsed<KubeObject>(patched, null, scaleType, fieldValidationOf(ctx.query, ctx.info.verb), undefined, body).object;
     }
+    if (kv.scaleKind) asked = fromVersionedScale(asked);
     const replicasOf = (s: KubeObject) => (s.spec as KubeObject | undefined)?.replicas ?? 0;
     await admitSubresourceWrite(ctx, store, 'UPDATE', asked, scale.scaleOf(current), dryRun, () => {
       const replicas = replicasOf(asked);
@@ -74,7 +80,7 @@ async function handleScale(ctx: RequestContext, kv: KindVersion, scale: ScaleSub
     });
     return scale.withReplicas(current, replicasOf(asked) as number);
   }, { dryRun, expectResourceVersion: rvPin === '' ? undefined : rvPin, fieldManager: fieldManagerOf(ctx, kv, 'scale') });
-  reply(ctx, 200, encodeOther(scale.scaleOf(result.object), Scale, ctx.format));
+  answer(result.object);
 }
 
 async function handleAction(ctx: RequestContext, kv: KindVersion, action: ActionSubresource): Promise<void> {
@@ -101,14 +107,28 @@ async function handleDeleteBy(ctx: RequestContext, kv: KindVersion, deleteBy: De
   requireVerb(ctx, 'create');
   const { store } = resolve(ctx);
   const request = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], deleteBy.request, { fieldValidation: 'Ignore' }).object;
+  deleteBy.check?.(request, ctx.info.name);
   const opts = deleteBy.deleteOptionsOf(request);
   const dryRun = dryRunOf(ctx.query, ctx.info.verb) || opts.dryRun;
-  await store.delete(namespaceOf(ctx, kv), ctx.info.name, {
-    admission: admissionOf(ctx, store, dryRun),
-    gracePeriodSeconds: opts.gracePeriodSeconds,
+  const namespace = namespaceOf(ctx, kv);
+  const remove = async (preconditions: DeletePreconditions): Promise<void> => {
+    await store.delete(namespace, ctx.info.name, { admission: admissionOf(ctx, store, dryRun), gracePeriodSeconds: opts.gracePeriodSeconds, preconditions, dryRun });
+  };
+  if (!deleteBy.guardedDelete) {
+    await remove(opts.preconditions);
+    return success(ctx, 201);
+  }
+  const answer = await deleteBy.guardedDelete({
+    store,
+    namespace,
+    name: ctx.info.name,
     preconditions: opts.preconditions,
     dryRun,
+    now: Date.now(),
+    storeOf: (group, resource) => ctx.registry.store(group, resource),
+    remove,
   });
+  if (answer) return reply(ctx, typeof answer.code === 'number' ? answer.code : 200, encodeOther(answer, Status, ctx.format));
   success(ctx, 201);
 }
 

@@ -8,6 +8,7 @@ import type { StructType } from '../api/schema/dsl.js';
 import type { FieldExtractor, FieldLabelConversion } from '../machinery/selectors/index.js';
 import type { FieldError } from '../machinery/validation/field-errors.js';
 import type { ResourceCache } from '../storage/cacher/index.js';
+import type { Store } from './store.js';
 import type { TablePrinter } from './printers/types.js';
 import type { ResourceStrategy } from './strategy.js';
 
@@ -72,7 +73,7 @@ export interface KindModule extends GroupKind {
 
 export type Subresource = ScaleSubresource | ReplacePartSubresource | ActionSubresource | DeleteBySubresource | TokenRequestSubresource | NodeConnectionSubresource;
 
-/** `<resource>/scale`: get, update and patch an autoscaling/v1 Scale of the object. */
+/** `<resource>/scale`: get, update and patch a Scale of the object (autoscaling/v1's; the API server converts it for the versions with their own). */
 export interface ScaleSubresource {
   readonly type: 'scale';
   /** The Scale of a stored object. */
@@ -121,7 +122,34 @@ export interface ActionSubresource {
 export interface DeleteBySubresource {
   readonly type: 'delete-by';
   readonly request: StructType;
-  deleteOptionsOf(request: KubeObject): { gracePeriodSeconds?: number; preconditions: { uid?: string; resourceVersion?: string }; dryRun: boolean };
+  /** Refuses a request before anything is read (throws a StatusError). */
+  check?(request: KubeObject, name: string): void;
+  deleteOptionsOf(request: KubeObject): { gracePeriodSeconds?: number; preconditions: DeletePreconditions; dryRun: boolean };
+  /**
+   * Decides whether and how the delete happens (pods/eviction: the pod's disruption budget);
+   * absent: it just happens. Returns a Status object to answer instead of success (Kubernetes'
+   * eviction REST answers some refusals with a Status rather than an error).
+   */
+  guardedDelete?(target: GuardedDelete): Promise<KubeObject | undefined>;
+}
+
+export interface DeletePreconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+/** What a guarded delete works with: the object's store and the others', and the delete itself. */
+export interface GuardedDelete {
+  readonly store: Store;
+  readonly namespace: string;
+  readonly name: string;
+  readonly preconditions: DeletePreconditions;
+  readonly dryRun: boolean;
+  readonly now: number;
+  /** The store of another resource (policy poddisruptionbudgets). */
+  storeOf(group: string, resource: string): Store | undefined;
+  /** Deletes the object with the request's options and these preconditions. */
+  remove(preconditions: DeletePreconditions): Promise<void>;
 }
 
 /** serviceaccounts/token: a TokenRequest, answered by the API server's token issuer. */

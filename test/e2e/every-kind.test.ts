@@ -48,6 +48,10 @@ function minimal(kind: string, name: string): KubeObject {
       return { spec: { template: { spec: { restartPolicy: 'Never', containers } } } };
     case 'CronJob':
       return { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers } } } } } };
+    case 'HorizontalPodAutoscaler':
+      return { spec: { scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, maxReplicas: 3 } };
+    case 'PodDisruptionBudget':
+      return { spec: { minAvailable: 1, selector: { matchLabels: { app: name } } } };
     case 'Lease':
       return { spec: { holderIdentity: 'e2e', leaseDurationSeconds: 10 } };
     case 'Role':

@@ -26,17 +26,17 @@ const appsV1: KindVersion[] = [
 
 const c2 = appsV1beta2Conversion;
 const appsV1beta2: KindVersion[] = [
-  { group: G, version: 'v1beta2', ...deploymentNames, type: v1beta2.Deployment, list: v1beta2.DeploymentList, storage: false, defaults: appsV1beta2Defaults.deployment, toHub: c2.deployment.toHub, fromHub: c2.deployment.fromHub, subresources: { status: true, scale: true } },
-  { group: G, version: 'v1beta2', ...replicaSetNames, type: v1beta2.ReplicaSet, list: v1beta2.ReplicaSetList, storage: false, defaults: appsV1beta2Defaults.replicaSet, toHub: c2.replicaSet.toHub, fromHub: c2.replicaSet.fromHub, subresources: { status: true, scale: true } },
+  { group: G, version: 'v1beta2', ...deploymentNames, type: v1beta2.Deployment, list: v1beta2.DeploymentList, storage: false, defaults: appsV1beta2Defaults.deployment, toHub: c2.deployment.toHub, fromHub: c2.deployment.fromHub, scaleKind: v1beta2.Scale, subresources: { status: true, scale: true } },
+  { group: G, version: 'v1beta2', ...replicaSetNames, type: v1beta2.ReplicaSet, list: v1beta2.ReplicaSetList, storage: false, defaults: appsV1beta2Defaults.replicaSet, toHub: c2.replicaSet.toHub, fromHub: c2.replicaSet.fromHub, scaleKind: v1beta2.Scale, subresources: { status: true, scale: true } },
   { group: G, version: 'v1beta2', ...daemonSetNames, type: v1beta2.DaemonSet, list: v1beta2.DaemonSetList, storage: false, defaults: appsV1beta2Defaults.daemonSet, toHub: c2.daemonSet.toHub, fromHub: c2.daemonSet.fromHub, subresources: { status: true } },
-  { group: G, version: 'v1beta2', ...statefulSetNames, type: v1beta2.StatefulSet, list: v1beta2.StatefulSetList, storage: false, defaults: appsV1beta2Defaults.statefulSet, toHub: c2.statefulSet.toHub, fromHub: c2.statefulSet.fromHub, subresources: { status: true, scale: true } },
+  { group: G, version: 'v1beta2', ...statefulSetNames, type: v1beta2.StatefulSet, list: v1beta2.StatefulSetList, storage: false, defaults: appsV1beta2Defaults.statefulSet, toHub: c2.statefulSet.toHub, fromHub: c2.statefulSet.fromHub, scaleKind: v1beta2.Scale, subresources: { status: true, scale: true } },
   { group: G, version: 'v1beta2', ...controllerRevisionNames, type: v1beta2.ControllerRevision, list: v1beta2.ControllerRevisionList, storage: false, toHub: c2.controllerRevision.toHub, fromHub: c2.controllerRevision.fromHub },
 ];
 
 const c1 = appsV1beta1Conversion;
 const appsV1beta1: KindVersion[] = [
-  { group: G, version: 'v1beta1', ...deploymentNames, type: v1beta1.Deployment, list: v1beta1.DeploymentList, storage: false, defaults: appsV1beta1Defaults.deployment, toHub: c1.deployment.toHub, fromHub: c1.deployment.fromHub, subresources: { status: true, scale: true, rollback: true } },
-  { group: G, version: 'v1beta1', ...statefulSetNames, type: v1beta1.StatefulSet, list: v1beta1.StatefulSetList, storage: false, defaults: appsV1beta1Defaults.statefulSet, toHub: c1.statefulSet.toHub, fromHub: c1.statefulSet.fromHub, subresources: { status: true, scale: true } },
+  { group: G, version: 'v1beta1', ...deploymentNames, type: v1beta1.Deployment, list: v1beta1.DeploymentList, storage: false, defaults: appsV1beta1Defaults.deployment, toHub: c1.deployment.toHub, fromHub: c1.deployment.fromHub, scaleKind: v1beta1.Scale, subresources: { status: true, scale: true, rollback: true } },
+  { group: G, version: 'v1beta1', ...statefulSetNames, type: v1beta1.StatefulSet, list: v1beta1.StatefulSetList, storage: false, defaults: appsV1beta1Defaults.statefulSet, toHub: c1.statefulSet.toHub, fromHub: c1.statefulSet.fromHub, scaleKind: v1beta1.Scale, subresources: { status: true, scale: true } },
   { group: G, version: 'v1beta1', ...controllerRevisionNames, type: v1beta1.ControllerRevision, list: v1beta1.ControllerRevisionList, storage: false, toHub: c1.controllerRevision.toHub, fromHub: c1.controllerRevision.fromHub },
 ];
 

@@ -1,5 +1,6 @@
 // The Scale type that apps/v1beta1, apps/v1beta2 and extensions/v1beta1 each declared for the
-// `scale` subresource (same shape in all three; the API server serves autoscaling/v1 Scale).
+// `scale` subresource (same shape in all three), which their versions of the workloads answer
+// (KindVersion.scaleKind; see registry/replicas-scale.ts for the conversion from autoscaling/v1).
 import { ObjectMeta } from '../meta/v1.js';
 import { field, mapOf, struct, t, typeMetaFields, type StructType } from '../schema/dsl.js';
 

@@ -10,7 +10,7 @@ import * as v1beta1 from './v1beta1.js';
 const GV = { group: 'extensions', version: 'v1beta1', storage: false, shortNames: [], categories: [] } as const;
 
 export const extensionsKinds: readonly KindVersion[] = [
-  { ...deploymentNames, ...GV, type: v1beta1.Deployment, list: v1beta1.DeploymentList, defaults: d.deployment, toHub: c.deployment.toHub, fromHub: c.deployment.fromHub, subresources: { status: true, scale: true, rollback: true } },
-  { ...replicaSetNames, ...GV, type: v1beta1.ReplicaSet, list: v1beta1.ReplicaSetList, defaults: d.replicaSet, toHub: c.replicaSet.toHub, fromHub: c.replicaSet.fromHub, subresources: { status: true, scale: true } },
+  { ...deploymentNames, ...GV, type: v1beta1.Deployment, list: v1beta1.DeploymentList, defaults: d.deployment, toHub: c.deployment.toHub, fromHub: c.deployment.fromHub, scaleKind: v1beta1.Scale, subresources: { status: true, scale: true, rollback: true } },
+  { ...replicaSetNames, ...GV, type: v1beta1.ReplicaSet, list: v1beta1.ReplicaSetList, defaults: d.replicaSet, toHub: c.replicaSet.toHub, fromHub: c.replicaSet.fromHub, scaleKind: v1beta1.Scale, subresources: { status: true, scale: true } },
   { ...daemonSetNames, ...GV, type: v1beta1.DaemonSet, list: v1beta1.DaemonSetList, defaults: d.daemonSet, toHub: c.daemonSet.toHub, fromHub: c.daemonSet.fromHub, subresources: { status: true } },
 ];

@@ -38,6 +38,12 @@ export interface KindVersion {
   toHub?: (obj: KubeObject) => KubeObject;
   /** Storage version → this version (absent on the storage version). Must not mutate its input. */
   fromHub?: (obj: KubeObject) => KubeObject;
+  /**
+   * The Scale its `scale` subresource answers when this group/version declares one of its own
+   * (apps/v1beta1, apps/v1beta2, extensions/v1beta1, as Kubernetes' ScaleREST.GroupVersionKind);
+   * absent: autoscaling/v1 Scale.
+   */
+  scaleKind?: StructType;
   /** Subresources served for this kind in this version, by their URL segment (`pods/<name>/binding`). */
   subresources?: {
     status?: boolean;
@@ -93,3 +99,9 @@ export const SUBRESOURCE_DISCOVERY: Readonly<Record<keyof NonNullable<KindVersio
   attach: { verbs: ['create', 'get'], kind: 'PodAttachOptions', group: '', version: 'v1' },
   token: { verbs: ['create'], kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1' },
 };
+
+/** What a subresource of `k` answers in discovery: a version with its own Scale names it for `scale`. */
+export function subresourceDiscoveryOf(k: KindVersion, name: keyof typeof SUBRESOURCE_DISCOVERY): SubresourceDiscovery {
+  const d = SUBRESOURCE_DISCOVERY[name];
+  return name === 'scale' && k.scaleKind ? { ...d, group: k.group, version: k.version } : d;
+}

@@ -2,7 +2,7 @@
 // (/api, /apis, /apis/<group>, /api/v1, /apis/<group>/<version>) and aggregated discovery
 // (apidiscovery.k8s.io/v2 APIGroupDiscoveryList, what kubectl ≥ 1.30 asks for first).
 import { createHash } from 'node:crypto';
-import { SUBRESOURCE_DISCOVERY, type KindVersion, type SubresourceDiscovery } from '../../api/schema/kind.js';
+import { SUBRESOURCE_DISCOVERY, subresourceDiscoveryOf, type KindVersion, type SubresourceDiscovery } from '../../api/schema/kind.js';
 import { ALL_KIND_VERBS } from '../../registry/kind-module.js';
 import { moduleOf } from '../../registry/kinds/index.js';
 
@@ -120,7 +120,7 @@ export class Discovery {
     return (Object.keys(SUBRESOURCE_DISCOVERY) as (keyof typeof SUBRESOURCE_DISCOVERY)[])
       .filter((name) => declared[name] === true)
       .sort()
-      .map((name) => [name, SUBRESOURCE_DISCOVERY[name]]);
+      .map((name) => [name, subresourceDiscoveryOf(k, name)]);
   }
 
   private legacyResources(list: KindVersion[]) {

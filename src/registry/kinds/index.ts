@@ -12,14 +12,27 @@ import { defaultPrinter } from '../printers/default.js';
 import type { TablePrinter } from '../printers/types.js';
 import { apiregistrationModules } from './apiregistration/index.js';
 import { appsModules } from './apps/index.js';
+import { autoscalingModules } from './autoscaling/index.js';
 import { batchModules } from './batch/index.js';
 import { coordinationModules } from './coordination/index.js';
 import { coreModules } from './core/index.js';
 import { flowcontrolModules } from './flowcontrol/index.js';
 import { metricsModules } from './metrics/index.js';
+import { policyModules } from './policy/index.js';
 import { rbacModules } from './rbac/index.js';
 
-export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules, ...flowcontrolModules, ...apiregistrationModules, ...metricsModules];
+export const kindModules: readonly KindModule[] = [
+  ...coreModules,
+  ...appsModules,
+  ...batchModules,
+  ...coordinationModules,
+  ...rbacModules,
+  ...autoscalingModules,
+  ...policyModules,
+  ...flowcontrolModules,
+  ...apiregistrationModules,
+  ...metricsModules,
+];
 
 const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;
 const byGroupKind = new Map<string, KindModule>();

@@ -10,6 +10,7 @@ import { apiError } from '../../../errors.js';
 import type { ActionSubresource, DeleteBySubresource, NodeConnectionSubresource, ReplacePartSubresource } from '../../../kind-module.js';
 import { metaOf, str, timestamp } from '../../../meta.js';
 import type { ResourceStrategy } from '../../../strategy.js';
+import { evictPod } from './eviction.js';
 import { podEphemeralContainersStrategy, podResizeStrategy, podStrategy, validateBinding } from './strategy.js';
 
 // pods/binding writes spec.nodeName, annotations and the PodScheduled condition directly, as
@@ -49,10 +50,14 @@ export const podBinding: ActionSubresource = {
   success: { code: 201 },
 };
 
-/** pods/eviction: a policy/v1 Eviction deletes the pod with its deleteOptions. */
+/** pods/eviction: a policy/v1 Eviction deletes the pod with its deleteOptions, if its disruption budget allows (./eviction.ts). */
 export const podEviction: DeleteBySubresource = {
   type: 'delete-by',
   request: Eviction,
+  check(eviction, name) {
+    if (str(metaOf(eviction).name) !== name) throw apiError.badRequest('name in URL does not match name in Eviction object');
+  },
+  guardedDelete: evictPod,
   deleteOptionsOf(eviction: EvictionObject) {
     const opts = struct(eviction.deleteOptions);
     const pre = struct(opts.preconditions);
