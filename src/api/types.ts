@@ -279,3 +279,11 @@ import type * as tokenrequest_ from './authentication/tokenrequest-tokenreview.j
 export type BoundObjectReference = Infer<typeof tokenrequest_.BoundObjectReference>;
 export type TokenRequestSpec = Infer<typeof tokenrequest_.TokenRequestSpec>;
 export type TokenRequest = Infer<typeof tokenrequest_.TokenRequest>;
+
+import type * as networking_ from './networking/v1.js';
+export type NetworkPolicy = Infer<typeof networking_.NetworkPolicy>;
+export type Ingress = Infer<typeof networking_.Ingress>;
+export type IngressBackend = Infer<typeof networking_.IngressBackend>;
+export type IngressClass = Infer<typeof networking_.IngressClass>;
+export type IPAddress = Infer<typeof networking_.IPAddress>;
+export type ServiceCIDR = Infer<typeof networking_.ServiceCIDR>;

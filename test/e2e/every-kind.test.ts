@@ -56,9 +56,25 @@ function minimal(kind: string, name: string): KubeObject {
     case 'RoleBinding':
     case 'ClusterRoleBinding':
       return { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'User', name: 'e2e' }] };
+    case 'Ingress':
+      return { spec: { defaultBackend: { service: { name: 'svc', port: { number: 80 } } } } };
+    case 'IngressClass':
+      return { spec: { controller: 'example.com/ingress' } };
+    case 'NetworkPolicy':
+      return { spec: { podSelector: {} } };
+    case 'IPAddress':
+      return { spec: { parentRef: { group: '', resource: 'services', namespace: NS, name: 'svc' } } };
+    case 'ServiceCIDR':
+      return { spec: { cidrs: ['10.250.0.0/24'] } };
     default:
       return {};
   }
+}
+
+/** The name of the kind's object: an IPAddress is named by its address. */
+function nameFor(k: KindVersion): string {
+  if (k.kind === 'IPAddress') return '10.250.0.10';
+  return `${k.kind.toLowerCase()}-${(k.group || 'core').replace(/\./g, '-')}-${k.version}`;
 }
 
 function collection(k: KindVersion, watch = false): string {
@@ -107,7 +123,7 @@ describe('every kind in every served version', () => {
 
   for (const k of allKinds.filter((k) => !k.createOnly)) {
     it(`${apiVersionOf(k)} ${k.kind}`, async () => {
-      const name = `${k.kind.toLowerCase()}-${(k.group || 'core').replace(/\./g, '-')}-${k.version}`;
+      const name = nameFor(k);
       const obj = { apiVersion: apiVersionOf(k), kind: k.kind, metadata: { name }, ...minimal(k.kind, name) };
       const created = await call('POST', collection(k), obj);
       assert.equal(created.status, 201, JSON.stringify(created.body));

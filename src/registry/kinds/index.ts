@@ -13,10 +13,11 @@ import type { TablePrinter } from '../printers/types.js';
 import { appsModules } from './apps/index.js';
 import { batchModules } from './batch/index.js';
 import { coordinationModules } from './coordination/index.js';
+import { networkingModules } from './networking/index.js';
 import { coreModules } from './core/index.js';
 import { rbacModules } from './rbac/index.js';
 
-export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules];
+export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules, ...networkingModules];
 
 const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;
 const byGroupKind = new Map<string, KindModule>();
