@@ -148,6 +148,17 @@ describe('networking.k8s.io through kubectl', () => {
     assert.deepEqual(rows.find((r) => r[0] === 'ipaddresses')!.slice(1), ['ip', 'networking.k8s.io/v1', 'false', 'IPAddress']);
   });
 
+  it('discovery lists the kinds, their status subresources and short names', async () => {
+    const list = (await call('GET', '/apis/networking.k8s.io/v1')).body as any;
+    const byName = new Map<string, any>(list.resources.map((r: any) => [r.name, r]));
+    assert.deepEqual([...byName.keys()].sort(), ['ingressclasses', 'ingresses', 'ingresses/status', 'ipaddresses', 'networkpolicies', 'servicecidrs', 'servicecidrs/status']);
+    assert.deepEqual(byName.get('ingresses/status').verbs, ['get', 'patch', 'update']);
+    assert.deepEqual(byName.get('servicecidrs/status').verbs, ['get', 'patch', 'update']);
+    assert.equal(byName.get('servicecidrs').namespaced, false);
+    assert.equal(byName.get('servicecidrs').shortNames, undefined);
+    assert.deepEqual(byName.get('ingresses').verbs, ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
+  });
+
   it('delete through kubectl', async () => {
     await k('delete', 'ingress', 'web', 'other', '-n', NS);
     await k('delete', 'netpol', 'db', '-n', NS);
