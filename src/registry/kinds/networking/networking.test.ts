@@ -201,9 +201,9 @@ describe('IPAddress', () => {
     assert.deepEqual(lines(create(ipAddress('2001:db8::1', { parentRef })).errors), []);
     const nameErrors = (name: string) => lines(create(ipAddress(name, { parentRef })).errors);
     assert.deepEqual(nameErrors('2001:DB8:0::1'), ['metadata.name: Invalid value: "2001:DB8:0::1": must be in canonical form ("2001:db8::1")']);
-    assert.deepEqual(nameErrors('010.0.0.1'), ['metadata.name: Invalid value: "010.0.0.1": IP address cannot have leading 0s']);
-    assert.deepEqual(nameErrors('::ffff:10.0.0.1'), ['metadata.name: Invalid value: "::ffff:10.0.0.1": IPv4-mapped IPv6 address is not allowed']);
-    assert.deepEqual(nameErrors('10.0.0.0-24'), ['metadata.name: Invalid value: "10.0.0.0-24": must be a valid IP address (e.g. 10.9.8.7 or 2001:db8::ffff)']);
+    assert.deepEqual(nameErrors('010.0.0.1'), ['metadata.name: Invalid value: "010.0.0.1": must not have leading 0s']);
+    assert.deepEqual(nameErrors('::ffff:10.0.0.1'), ['metadata.name: Invalid value: "::ffff:10.0.0.1": must not be an IPv4-mapped IPv6 address']);
+    assert.deepEqual(nameErrors('10.0.0.0-24'), ['metadata.name: Invalid value: "10.0.0.0-24": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)']);
   });
 
   it('needs a parent with a resource and a name', () => {
@@ -240,11 +240,12 @@ describe('ServiceCIDR', () => {
     assert.deepEqual(errs(undefined), ['spec.cidrs: Required value: at least one CIDR required']);
     assert.deepEqual(errs(['10.0.0.0/24', '10.1.0.0/24', 'fd00::/64']), ['spec.cidrs: Invalid value: networking.ServiceCIDRSpec{CIDRs:[]string{"10.0.0.0/24", "10.1.0.0/24", "fd00::/64"}}: may only hold up to 2 values']);
     assert.deepEqual(errs(['10.0.0.0/24', '10.1.0.0/24']), ['spec.cidrs: Invalid value: []string{"10.0.0.0/24", "10.1.0.0/24"}: may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64']);
-    assert.deepEqual(errs(['10.0.0.1/24']), ['spec.cidrs[0]: Invalid value: "10.0.0.1/24": CIDR value should not have any bits set beyond the prefix length']);
-    assert.deepEqual(errs(['010.0.0.0/24']), ['spec.cidrs[0]: Invalid value: "010.0.0.0/24": IP address in CIDR cannot have leading 0s']);
-    assert.deepEqual(errs(['10.0.0.0/024']), ['spec.cidrs[0]: Invalid value: "10.0.0.0/024": prefix length in CIDR cannot have leading 0s']);
-    assert.deepEqual(errs(['10.0.0.0']), ['spec.cidrs[0]: Invalid value: "10.0.0.0": expected a valid CIDR value (e.g. 10.9.8.0/24 or 2001:db8::/64), got IP address']);
-    assert.deepEqual(errs(['::ffff:10.0.0.0/120']), ['spec.cidrs[0]: Invalid value: "::ffff:10.0.0.0/120": CIDR containing IPv4-mapped IPv6 address is not allowed']);
+    assert.deepEqual(errs(['10.0.0.1/24']), ['spec.cidrs[0]: Invalid value: "10.0.0.1/24": must not have bits set beyond the prefix length']);
+    assert.deepEqual(errs(['010.0.0.0/24']), ['spec.cidrs[0]: Invalid value: "010.0.0.0/24": must not have leading 0s in IP or prefix length']);
+    assert.deepEqual(errs(['10.0.0.0/024']), ['spec.cidrs[0]: Invalid value: "10.0.0.0/024": must not have leading 0s in IP or prefix length']);
+    assert.deepEqual(errs(['10.0.0.0']), ['spec.cidrs[0]: Invalid value: "10.0.0.0": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)']);
+    assert.deepEqual(errs(['::ffff:10.0.0.0/120']), ['spec.cidrs[0]: Invalid value: "::ffff:10.0.0.0/120": must not have an IPv4-mapped IPv6 address']);
+    assert.deepEqual(errs(['10.96.0.0/12', 'FD00:0::/108']), ['spec.cidrs[1]: Invalid value: "FD00:0::/108": must be in canonical form ("fd00::/108")']);
   });
 
   it('the CIDRs are immutable, except that a single-stack range may gain the other family', () => {
