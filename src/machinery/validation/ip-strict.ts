@@ -80,3 +80,28 @@ export function cidrFamily(value: string): '4' | '6' | '' {
   if (!prefix) return '';
   return prefix.bytes.length === 4 ? '4' : '6';
 }
+
+/**
+ * GetWarningsForCIDR: the warnings for a legacy CIDR field whose value the sloppy parse accepts
+ * but is ambiguous (host bits set), non-standard (leading zeros, IPv4-mapped) or, for IPv6, not
+ * in RFC 5952 form.
+ */
+export function cidrWarnings(path: string, value: string): string[] {
+  const sloppy = parsePrefix(value, true);
+  if (!sloppy) return [];
+  // Go's ParseCIDR turns an IPv4-mapped prefix into the IPv4 one it covers.
+  const mapped = isIPv4Mapped(sloppy.bytes) && sloppy.bits >= 96;
+  const bytes = mapped ? sloppy.bytes.slice(12) : sloppy.bytes;
+  const bits = mapped ? sloppy.bits - 96 : sloppy.bits;
+  const masked = bytes.map((b, i) => b & ((0xff << (8 - Math.max(0, Math.min(8, bits - i * 8)))) & 0xff));
+  const net = `${canonicalIP(masked)}/${bits}`;
+  const warnings: string[] = [];
+  if (!prefixMasked(bytes, bits)) warnings.push(`${path}: CIDR value ${JSON.stringify(value)} is ambiguous in this context (should be ${JSON.stringify(net)} or ${JSON.stringify(`${canonicalIP(bytes)}/${bytes.length * 8}`)}?)`);
+  const strict = parsePrefix(value, false);
+  if (!strict || isIPv4Mapped(strict.bytes)) warnings.push(`${path}: non-standard CIDR value ${JSON.stringify(value)} will be considered invalid in a future Kubernetes release: use ${JSON.stringify(net)}`);
+  if (warnings.length === 0 && strict && strict.bytes.length === 16) {
+    const canonical = `${canonicalIP(strict.bytes)}/${strict.bits}`;
+    if (canonical !== value) warnings.push(`${path}: IPv6 CIDR value ${JSON.stringify(value)} should be in RFC 5952 canonical format (${JSON.stringify(canonical)})`);
+  }
+  return warnings;
+}

@@ -167,6 +167,11 @@ export function validateIngressStatus(ingress: Ingress, old: Ingress): FieldErro
 export const ingressStrategy: ResourceStrategy<Ingress> = {
   hasStatus: true,
   tracksGeneration: true,
+  // WarningsOnCreate: the legacy class annotation without spec.ingressClassName.
+  warnings: (ingress, old) =>
+    old === undefined && annotationsOf(ingress)[INGRESS_CLASS_ANNOTATION] !== undefined && typeof struct(ingress.spec).ingressClassName !== 'string'
+      ? [`annotation "${INGRESS_CLASS_ANNOTATION}" is deprecated, please use 'spec.ingressClassName' instead`]
+      : [],
   validate: (ingress) => validateIngressCreate(ingress),
   validateUpdate: (ingress, old) => validateIngressUpdate(ingress, old),
   validateStatusUpdate: (ingress, old) => validateIngressStatus(ingress, old),

@@ -95,6 +95,14 @@ describe('Ingress', () => {
     assert.deepEqual(update(next, old).obj.status, old.status);
   });
 
+  it('warns on create about the legacy class annotation when no class name is set', () => {
+    const s = strategyFor('networking.k8s.io', 'ingresses');
+    const legacy = ingress({ defaultBackend: svcBackend }, { annotations: { 'kubernetes.io/ingress.class': 'nginx' } });
+    assert.deepEqual(s.warnings!(legacy, undefined), [`annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`]);
+    assert.deepEqual(s.warnings!(legacy, legacy), []);
+    assert.deepEqual(s.warnings!(edit(legacy, (o) => (o.spec.ingressClassName = 'nginx')), undefined), []);
+  });
+
   it('kubectl get ingress: NAME CLASS HOSTS ADDRESS PORTS AGE', () => {
     const printer = printerOf(kindOf(ingress({})));
     assert.deepEqual(printer.columns.map((c) => c.name), ['Name', 'Class', 'Hosts', 'Address', 'Ports', 'Age']);
@@ -183,6 +191,17 @@ describe('NetworkPolicy', () => {
     ['an unknown policy type', netpol({ policyTypes: ['Both'] }), ['spec.policyTypes[0]: Unsupported value: "Both": supported values: "Ingress", "Egress"']],
   ];
   for (const [what, obj, want] of invalid) it(`refuses ${what}`, () => assert.deepEqual(lines(create(obj).errors), want));
+
+  it('warns about ipBlock CIDRs in non-standard forms', () => {
+    const s = strategyFor('networking.k8s.io', 'networkpolicies');
+    const policy = netpol({ ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.1/8', except: ['010.1.0.0/16'] } }] }], egress: [{ to: [{ ipBlock: { cidr: 'FD00::/64' } }, { ipBlock: { cidr: '10.0.0.0/8' } }] }] });
+    assert.deepEqual(lines(create(policy).errors), []);
+    assert.deepEqual(s.warnings!(policy, undefined), [
+      'spec.ingress[0].from[0].ipBlock.cidr: CIDR value "10.0.0.1/8" is ambiguous in this context (should be "10.0.0.0/8" or "10.0.0.1/32"?)',
+      'spec.ingress[0].from[0].ipBlock.except[0]: non-standard CIDR value "010.1.0.0/16" will be considered invalid in a future Kubernetes release: use "10.1.0.0/16"',
+      'spec.egress[0].to[0].ipBlock.cidr: IPv6 CIDR value "FD00::/64" should be in RFC 5952 canonical format ("fd00::/64")',
+    ]);
+  });
 
   it('kubectl get netpol: NAME POD-SELECTOR AGE', () => {
     const printer = printerOf(kindOf(netpol({})));

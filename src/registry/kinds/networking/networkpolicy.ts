@@ -13,6 +13,7 @@ import * as fmt from '../../printers/format.js';
 import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers/types.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import { validateCIDRs } from './ip-lists.js';
+import { cidrWarnings } from '../../../machinery/validation/ip-strict.js';
 
 interface Options {
   allowInvalidLabelValue: boolean;
@@ -145,11 +146,30 @@ export function validateNetworkPolicy(policy: NetworkPolicy, old?: NetworkPolicy
   return validateSpec(struct(policy.spec), { allowInvalidLabelValue, allowedCIDRs: old ? cidrsOf(old) : [] });
 }
 
+/** The warnings for ipBlock CIDRs in non-standard forms (networkPolicyWarnings). */
+export function networkPolicyWarnings(policy: NetworkPolicy): string[] {
+  const spec = struct(policy.spec);
+  const warnings: string[] = [];
+  for (const [direction, peersKey] of [['ingress', 'from'], ['egress', 'to']] as const) {
+    structs(spec[direction]).forEach((rule, i) => {
+      structs((rule as Record<string, unknown>)[peersKey] as Peer[] | undefined).forEach((peer, j) => {
+        const block = optStruct(peer.ipBlock);
+        if (!block) return;
+        const path = `spec.${direction}[${i}].${peersKey}[${j}].ipBlock`;
+        warnings.push(...cidrWarnings(`${path}.cidr`, str(block.cidr)));
+        strs(block.except).forEach((except, k) => warnings.push(...cidrWarnings(`${path}.except[${k}]`, except)));
+      });
+    });
+  }
+  return warnings;
+}
+
 export const networkPolicyStrategy: ResourceStrategy<NetworkPolicy> = {
   hasStatus: false,
   tracksGeneration: true,
   validate: (policy) => validateNetworkPolicy(policy),
   validateUpdate: (policy, old) => validateNetworkPolicy(policy, old),
+  warnings: (policy) => networkPolicyWarnings(policy),
 };
 
 const networkPolicyPrinter: TablePrinter = {
