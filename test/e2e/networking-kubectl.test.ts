@@ -101,6 +101,9 @@ describe('networking.k8s.io through kubectl', () => {
     assert.deepEqual(ing.spec.rules[1].http.paths[0].backend.service.port, { name: 'http' });
     assert.equal(ing.metadata.generation, 1);
     assert.match(await k('get', 'ing', '-n', NS), /^NAME\s+CLASS\s+HOSTS\s+ADDRESS\s+PORTS\s+AGE\nweb\s+nginx\s+foo\.example\.com,bar\.example\.com\s+80, 443\s+\d+s\n$/);
+    const described = await k('describe', 'ingress', 'web', '-n', NS);
+    assert.match(described, /Ingress Class:\s+nginx/);
+    assert.match(described, /foo\.example\.com\s*\n\s+\/api\s+api:8080/);
     // An Ingress naming its class keeps it.
     await k('create', 'ingress', 'other', '-n', NS, '--class=custom', '--default-backend=web:80');
     assert.match(await k('get', 'ingress', 'other', '-n', NS, '-o', 'wide'), /\nother\s+custom\s+\*\s+80\s+\d+s\n$/);

@@ -6,7 +6,6 @@
 import type { Ingress, IngressBackend } from '../../../api/types.js';
 import { annotationsOf } from '../../../api/meta/object.js';
 import { child, index, num, str, strs } from '../../../machinery/validation/common.js';
-import { validateIPs } from './ip-lists.js';
 import { isWildcardDNS1123Subdomain } from '../../../machinery/validation/domain-names.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { isDNS1123Subdomain, isValidPathSegmentName, isValidPortName, isValidPortNum, nameIsDNS1035Label, nameIsDNSSubdomain, parseIP } from '../../../machinery/validation/names.js';
@@ -14,6 +13,7 @@ import { optStruct, struct, structs } from '../../../machinery/validation/struct
 import type { KindModule } from '../../kind-module.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import { ingressPrinter } from './ingress-printer.js';
+import { validateIPs } from './ip-lists.js';
 
 const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 const SUPPORTED_PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];

@@ -62,7 +62,7 @@ export const ipAddressStrategy: ResourceStrategy<IPAddress> = {
 
 /** printIPAddress: `<resource>.<group>[/<namespace>]/<name>` of the parent. */
 const ipAddressPrinter: TablePrinter = {
-  columns: [nameColumn, column('ParentRef', 'string', 'ParentRef references the resource that an IPAddress is attached to. An IPAddress must reference a parent object.')],
+  columns: [nameColumn, column('ParentRef', 'string', 'The object the address is allocated to.')],
   cells: (o) => {
     const ref = fmt.obj(fmt.obj(o.spec).parentRef);
     if (!fmt.isObject(fmt.obj(o.spec).parentRef)) return [fmt.nameCell(o), '<none>'];

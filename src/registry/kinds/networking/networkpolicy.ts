@@ -6,6 +6,7 @@ import type { NetworkPolicy } from '../../../api/types.js';
 import { child, index, str, strs, validateLabelSelector } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { goString } from '../../../machinery/validation/go-syntax.js';
+import { cidrWarnings } from '../../../machinery/validation/ip-strict.js';
 import { isValidPortName, isValidPortNum, parseIP } from '../../../machinery/validation/names.js';
 import { optStruct, struct, structs } from '../../../machinery/validation/structs.js';
 import type { KindModule } from '../../kind-module.js';
@@ -13,7 +14,6 @@ import * as fmt from '../../printers/format.js';
 import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers/types.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import { validateCIDRs } from './ip-lists.js';
-import { cidrWarnings } from '../../../machinery/validation/ip-strict.js';
 
 interface Options {
   allowInvalidLabelValue: boolean;
@@ -173,7 +173,7 @@ export const networkPolicyStrategy: ResourceStrategy<NetworkPolicy> = {
 };
 
 const networkPolicyPrinter: TablePrinter = {
-  columns: [nameColumn, column('Pod-Selector', 'string', 'podSelector selects the pods to which this NetworkPolicy object applies.'), ageColumn],
+  columns: [nameColumn, column('Pod-Selector', 'string', 'The pods the policy applies to.'), ageColumn],
   cells: (o, now) => [fmt.nameCell(o), fmt.formatLabelSelector(fmt.obj(o.spec).podSelector ?? {}), fmt.ageCell(o, now)],
 };
 

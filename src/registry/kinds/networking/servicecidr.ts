@@ -50,7 +50,7 @@ export const serviceCIDRStrategy: ResourceStrategy<ServiceCIDR> = {
 };
 
 const serviceCIDRPrinter: TablePrinter = {
-  columns: [nameColumn, column('CIDRs', 'string', 'CIDRs defines the IP blocks in CIDR notation (e.g. "192.168.0.0/24" or "2001:db8::/64") from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family. This field is immutable.'), ageColumn],
+  columns: [nameColumn, column('CIDRs', 'string', 'The IP ranges cluster IPs are assigned from.'), ageColumn],
   cells: (o, now) => [fmt.nameCell(o), strs(fmt.obj(o.spec).cidrs).join(','), fmt.ageCell(o, now)],
 };
 
