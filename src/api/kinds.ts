@@ -11,6 +11,7 @@ import { coreV1Kinds } from './core/v1/kinds.js';
 import { extensionsKinds } from './extensions/kinds.js';
 import { flowcontrolKinds } from './flowcontrol/kinds.js';
 import { metricsKinds } from './metrics/kinds.js';
+import { networkingKinds } from './networking/kinds.js';
 import { policyKinds } from './policy/kinds.js';
 import { rbacKinds } from './rbac/kinds.js';
 import type { KindVersion } from './schema/kind.js';
@@ -29,6 +30,7 @@ export const allKinds: readonly KindVersion[] = [
   ...flowcontrolKinds,
   ...apiregistrationKinds,
   ...metricsKinds,
+  ...networkingKinds,
 ];
 
 const byResource = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.resource}`, k]));

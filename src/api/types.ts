@@ -302,3 +302,10 @@ export type PriorityLevelConfigurationSpec = Infer<typeof flowcontrol_.PriorityL
 import type * as apiregistration_ from './apiregistration/v1.js';
 export type APIService = Infer<typeof apiregistration_.APIService>;
 export type APIServiceSpec = Infer<typeof apiregistration_.APIServiceSpec>;
+import type * as networking_ from './networking/v1.js';
+export type NetworkPolicy = Infer<typeof networking_.NetworkPolicy>;
+export type Ingress = Infer<typeof networking_.Ingress>;
+export type IngressBackend = Infer<typeof networking_.IngressBackend>;
+export type IngressClass = Infer<typeof networking_.IngressClass>;
+export type IPAddress = Infer<typeof networking_.IPAddress>;
+export type ServiceCIDR = Infer<typeof networking_.ServiceCIDR>;

@@ -1,13 +1,16 @@
 // What kube-apiserver creates for itself at start: the system namespaces (default, kube-system,
 // kube-public, kube-node-lease) and the `kubernetes` Service in `default` with its Endpoints
 // pointing at this server, so in-cluster clients and tools that look for them find them.
-// Idempotent: a restart on existing data only brings the endpoint address up to date.
+// Idempotent: a restart on existing data only brings the endpoint address up to date. Also the
+// default ServiceCIDR `kubernetes` describing the service range, Ready, as kube-apiserver's
+// default-servicecidr controller keeps it (./default-service-cidr.ts).
 import { findResource } from '../api/kinds.js';
 import { nameOf } from '../api/meta/object.js';
 import type { KubeObject } from '../api/schema/kind.js';
 import { StatusError } from '../machinery/status.js';
 import type { Registry } from '../registry/registry.js';
 import type { Store } from '../registry/store.js';
+import { ensureDefaultServiceCIDR } from './default-service-cidr.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 
@@ -50,6 +53,7 @@ export async function bootstrapSystemObjects(registry: Registry, endpoint: { ip:
       metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
       spec: { type: 'ClusterIP', clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: endpoint.port }], sessionAffinity: 'None' },
     }),
+    ensureDefaultServiceCIDR(registry),
   ]);
   // Endpoints may not name loopback addresses (Kubernetes' validation), and a server bound to
   // loopback has no other address to advertise: then the Service stands without Endpoints.

@@ -66,13 +66,28 @@ function minimal(kind: string, name: string): KubeObject {
       return { spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } };
     case 'APIService':
       return { spec: { group: 'every.example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15 } };
+    case 'Ingress':
+      return { spec: { defaultBackend: { service: { name: 'svc', port: { number: 80 } } } } };
+    case 'IngressClass':
+      return { spec: { controller: 'example.com/ingress' } };
+    case 'NetworkPolicy':
+      return { spec: { podSelector: {} } };
+    case 'IPAddress':
+      return { spec: { parentRef: { group: '', resource: 'services', namespace: NS, name: 'svc' } } };
+    case 'ServiceCIDR':
+      return { spec: { cidrs: ['10.250.0.0/24'] } };
     default:
       return {};
   }
 }
 
-/** Kinds whose names must say something (an APIService is named `<version>.<group>`). */
-const NAMES: Record<string, string> = { APIService: 'v1.every.example.com' };
+/** Kinds whose names must say something: an APIService is `<version>.<group>`, an IPAddress its address. */
+const NAMES: Record<string, string> = { APIService: 'v1.every.example.com', IPAddress: '10.250.0.10' };
+
+/** The name of the kind's object in this test. */
+function nameFor(k: KindVersion): string {
+  return NAMES[k.kind] ?? `${k.kind.toLowerCase()}-${(k.group || 'core').replace(/\./g, '-')}-${k.version}`;
+}
 
 function collection(k: KindVersion, watch = false): string {
   const base = k.group === '' ? `/api/${k.version}` : `/apis/${k.group}/${k.version}`;
@@ -121,7 +136,7 @@ describe('every kind in every served version', () => {
   // (Computed kinds, the metrics, are read-only: test/e2e/metrics-kubectl.test.ts.)
   for (const k of allKinds.filter((k) => !k.createOnly && !k.computed)) {
     it(`${apiVersionOf(k)} ${k.kind}`, async () => {
-      const name = NAMES[k.kind] ?? `${k.kind.toLowerCase()}-${(k.group || 'core').replace(/\./g, '-')}-${k.version}`;
+      const name = nameFor(k);
       const obj = { apiVersion: apiVersionOf(k), kind: k.kind, metadata: { name }, ...minimal(k.kind, name) };
       const created = await call('POST', collection(k), obj);
       assert.equal(created.status, 201, JSON.stringify(created.body));

@@ -7,6 +7,8 @@ import { AdmissionChain, type AdmissionPluginName } from './chain.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { registryNamespacePhases } from './namespace-phases.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
+import { DefaultIngressClass } from './default-ingress-class.js';
+import { registryIngressClasses } from './ingress-classes.js';
 import { NodeRestriction } from './node-restriction.js';
 import { PriorityAdmission } from './priority.js';
 import { ServiceAccountAdmission, type ServiceAccountAdmissionOptions } from './service-account.js';
@@ -29,6 +31,8 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
         return new PriorityAdmission();
       case 'DefaultTolerationSeconds':
         return new DefaultTolerationSeconds();
+      case 'DefaultIngressClass':
+        return new DefaultIngressClass(registryIngressClasses(registry));
     }
   });
   return new AdmissionChain(plugins);

@@ -15,6 +15,7 @@ import { appsModules } from './apps/index.js';
 import { autoscalingModules } from './autoscaling/index.js';
 import { batchModules } from './batch/index.js';
 import { coordinationModules } from './coordination/index.js';
+import { networkingModules } from './networking/index.js';
 import { coreModules } from './core/index.js';
 import { flowcontrolModules } from './flowcontrol/index.js';
 import { metricsModules } from './metrics/index.js';
@@ -32,6 +33,7 @@ export const kindModules: readonly KindModule[] = [
   ...flowcontrolModules,
   ...apiregistrationModules,
   ...metricsModules,
+  ...networkingModules,
 ];
 
 const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;

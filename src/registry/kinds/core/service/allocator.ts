@@ -14,6 +14,9 @@ import { needsClusterIP, needsHealthCheckNodePort, needsNodePort } from './strat
 const decoder = new TextDecoder();
 const RECENT_MS = 60_000;
 
+/** The service range when none is configured (kube-apiserver's `--service-cluster-ip-range` default). */
+export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
+
 export interface ServiceAllocatorOptions {
   /** IPv4 CIDR of cluster IPs (`--service-cluster-ip-range`). */
   serviceCidr?: string;
@@ -45,7 +48,7 @@ export class ServiceAllocator {
   private readonly recentPorts = new Map<number, number>();
 
   constructor(private readonly cache: ResourceCache, opts: ServiceAllocatorOptions = {}) {
-    this.cidr = opts.serviceCidr ?? '10.96.0.0/12';
+    this.cidr = opts.serviceCidr ?? DEFAULT_SERVICE_CIDR;
     const [addr, bits] = this.cidr.split('/');
     const prefix = Number(bits);
     const base = ipToInt(addr ?? '');
