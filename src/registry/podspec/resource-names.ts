@@ -44,7 +44,7 @@ export function toQuantity(v: unknown): Quantity | undefined {
 }
 
 /** %#v of a resource.Quantity value (what "must be an integer" errors print). */
-function goQuantity(q: Quantity): string {
+export function goQuantity(q: Quantity): string {
   const s = q.toString();
   let value = q.unscaled;
   let scale = q.exponent;

@@ -19,6 +19,7 @@ import { Event, EventList } from './event.js';
 import { Namespace, NamespaceList } from './namespace.js';
 import { Node, NodeList } from './node.js';
 import { Pod, PodList, PodTemplate, PodTemplateList } from './pod.js';
+import { LimitRange, LimitRangeList, ResourceQuota, ResourceQuotaList } from './resourcequota.js';
 import { ReplicationController, ReplicationControllerList, setDefaultsReplicationController } from './replicationcontroller.js';
 import { Secret, SecretList } from './secret.js';
 import { Service, ServiceList } from './service.js';
@@ -172,6 +173,31 @@ export const podTemplateKind: KindVersion = {
   defaults: defaultPodTemplate,
 };
 
+/** resourcequotas: a namespace's aggregate limits; status.used is kept by the resourcequota controller and quota admission. */
+export const resourceQuotaKind: KindVersion = {
+  ...core,
+  kind: 'ResourceQuota',
+  resource: 'resourcequotas',
+  singular: 'resourcequota',
+  shortNames: ['quota'],
+  namespaced: true,
+  type: ResourceQuota,
+  list: ResourceQuotaList,
+  subresources: { status: true },
+};
+
+/** limitranges: per-object limits and the defaults LimitRanger admission applies. */
+export const limitRangeKind: KindVersion = {
+  ...core,
+  kind: 'LimitRange',
+  resource: 'limitranges',
+  singular: 'limitrange',
+  shortNames: ['limits'],
+  namespaced: true,
+  type: LimitRange,
+  list: LimitRangeList,
+};
+
 /** Every core/v1 kind kubelite serves. */
 export const coreV1Kinds: readonly KindVersion[] = [
   podKind,
@@ -185,4 +211,6 @@ export const coreV1Kinds: readonly KindVersion[] = [
   secretKind,
   replicationControllerKind,
   podTemplateKind,
+  resourceQuotaKind,
+  limitRangeKind,
 ];

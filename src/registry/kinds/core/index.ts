@@ -7,6 +7,8 @@ import { namespaceModule } from './namespace.js';
 import { nodeModule } from './node.js';
 import { podModule } from './pod/index.js';
 import { podTemplateModule } from './podtemplate.js';
+import { limitRangeModule } from './limitrange.js';
+import { resourceQuotaModule } from './resourcequota/index.js';
 import { replicationControllerModule } from './replicationcontroller.js';
 import { secretModule } from './secret.js';
 import { serviceModule } from './service/index.js';
@@ -24,4 +26,6 @@ export const coreModules: readonly KindModule[] = [
   secretModule,
   replicationControllerModule,
   podTemplateModule,
+  resourceQuotaModule,
+  limitRangeModule,
 ];
