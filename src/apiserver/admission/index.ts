@@ -9,6 +9,8 @@ import { registryNamespacePhases } from './namespace-phases.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
 import { NodeRestriction } from './node-restriction.js';
 import { PriorityAdmission } from './priority.js';
+import { registryQuotaAccess } from './quota-access.js';
+import { ResourceQuotaAdmission } from './resource-quota.js';
 import { ServiceAccountAdmission, type ServiceAccountAdmissionOptions } from './service-account.js';
 import type { AdmissionPlugin } from './types.js';
 
@@ -29,6 +31,8 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
         return new PriorityAdmission();
       case 'DefaultTolerationSeconds':
         return new DefaultTolerationSeconds();
+      case 'ResourceQuota':
+        return new ResourceQuotaAdmission(registryQuotaAccess(registry));
     }
   });
   return new AdmissionChain(plugins);

@@ -1,0 +1,77 @@
+// End-to-end over HTTP: ResourceQuota admission charges a namespace's quotas with a
+// compare-and-swap on status.used, so concurrent creates never exceed hard; refusals carry
+// Kubernetes' 403 texts ("exceeded quota", "status unknown for quota", "failed quota").
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startApiServer, type ApiServer } from '../../src/apiserver/server.js';
+import { Client } from '../support/http.js';
+
+const NS = '/api/v1/namespaces/q';
+const pod = (name: string, resources: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name },
+  spec: { containers: [{ name: 'c', image: 'busybox', resources }] },
+});
+
+describe('ResourceQuota admission over HTTP', () => {
+  let api: ApiServer;
+  let c: Client;
+  before(async () => {
+    api = await startApiServer({ storage: 'memory', port: 0, log: () => {}, admissionPlugins: ['NamespaceLifecycle', 'ResourceQuota'] });
+    c = new Client(api.url);
+    await c.create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'q' } });
+  });
+  after(() => api.close());
+
+  /** Creates a quota and writes its status as the controller would (hard = spec.hard, used). */
+  async function quota(name: string, hard: Record<string, string>, used: Record<string, string> | undefined, spec: Record<string, unknown> = {}) {
+    const q = await c.create(`${NS}/resourcequotas`, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name }, spec: { hard, ...spec } });
+    const r = await c.put(`${NS}/resourcequotas/${name}/status`, { ...q, status: { hard, used } });
+    assert.equal(r.status, 200, r.text);
+  }
+
+  it('30 concurrent pod creates against hard pods=10: exactly 10 succeed, the rest get the 403', async () => {
+    await quota('pods10', { pods: '10' }, { pods: '0' });
+    const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => c.post(`${NS}/pods`, pod(`p${i}`))));
+    const created = replies.filter((r) => r.status === 201);
+    const refused = replies.filter((r) => r.status === 403);
+    assert.equal(created.length, 10, replies.map((r) => r.status).join(' '));
+    assert.equal(refused.length, 20);
+    const name = refused[0]!.json.details.name as string;
+    assert.equal(refused[0]!.json.message, `pods "${name}" is forbidden: exceeded quota: pods10, requested: pods=1, used: pods=10, limited: pods=10`);
+    const q = (await c.get(`${NS}/resourcequotas/pods10`)).json;
+    assert.deepEqual(q.status.used, { pods: '10' });
+    for (const r of created) assert.equal((await c.delete(`${NS}/pods/${r.json.metadata.name}`, { gracePeriodSeconds: 0 })).status, 200);
+    assert.equal((await c.delete(`${NS}/resourcequotas/pods10`)).status, 200);
+  });
+
+  it('a quota whose usage is not computed refuses with "status unknown"; cpu quotas need each container to say cpu', async () => {
+    await quota('unknown', { 'requests.cpu': '1' }, {});
+    let r = await c.post(`${NS}/pods`, pod('u', { requests: { cpu: '100m' } }));
+    assert.equal(r.status, 403);
+    assert.equal(r.json.message, 'pods "u" is forbidden: status unknown for quota: unknown, resources: requests.cpu');
+    await c.delete(`${NS}/resourcequotas/unknown`);
+
+    await quota('cpu', { 'requests.cpu': '1', 'limits.cpu': '2' }, { 'requests.cpu': '0', 'limits.cpu': '0' });
+    r = await c.post(`${NS}/pods`, pod('nocpu'));
+    assert.equal(r.status, 403);
+    assert.equal(r.json.message, 'pods "nocpu" is forbidden: failed quota: cpu: must specify limits.cpu for: c; must specify requests.cpu for: c');
+    r = await c.post(`${NS}/pods`, pod('big', { requests: { cpu: '800m' }, limits: { cpu: '1' } }));
+    assert.equal(r.status, 201, r.text);
+    r = await c.post(`${NS}/pods`, pod('more', { requests: { cpu: '300m' }, limits: { cpu: '300m' } }));
+    assert.equal(r.status, 403);
+    assert.equal(r.json.message, 'pods "more" is forbidden: exceeded quota: cpu, requested: requests.cpu=300m, used: requests.cpu=800m, limited: requests.cpu=1');
+    assert.deepEqual((await c.get(`${NS}/resourcequotas/cpu`)).json.status.used, { 'limits.cpu': '1', 'requests.cpu': '800m' });
+    await c.delete(`${NS}/pods/big`, { gracePeriodSeconds: 0 });
+    await c.delete(`${NS}/resourcequotas/cpu`);
+  });
+
+  it('object counts: count/configmaps and the legacy configmaps name', async () => {
+    await quota('cm', { 'count/configmaps': '1' }, { 'count/configmaps': '0' });
+    assert.equal((await c.post(`${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } })).status, 201);
+    const r = await c.post(`${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' } });
+    assert.equal(r.status, 403);
+    assert.equal(r.json.message, 'configmaps "b" is forbidden: exceeded quota: cm, requested: count/configmaps=1, used: count/configmaps=1, limited: count/configmaps=1');
+  });
+});
