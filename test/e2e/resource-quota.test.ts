@@ -75,3 +75,56 @@ describe('ResourceQuota admission over HTTP', () => {
     assert.equal(r.json.message, 'configmaps "b" is forbidden: exceeded quota: cm, requested: count/configmaps=1, used: count/configmaps=1, limited: count/configmaps=1');
   });
 });
+
+describe('LimitRanger admission over HTTP', () => {
+  let api: ApiServer;
+  let c: Client;
+  const LR = '/api/v1/namespaces/lr';
+  before(async () => {
+    api = await startApiServer({ storage: 'memory', port: 0, log: () => {}, admissionPlugins: ['NamespaceLifecycle', 'LimitRanger'] });
+    c = new Client(api.url);
+    await c.create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'lr' } });
+  });
+  after(() => api.close());
+
+  it('defaults containers from the Container item (defaults of the LimitRange itself included), enforces max and ratio', async () => {
+    const lr = await c.create(`${LR}/limitranges`, {
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'limits' },
+      spec: { limits: [{ type: 'Container', max: { cpu: '1' }, default: { memory: '128Mi' }, maxLimitRequestRatio: { memory: '2' } }] },
+    });
+    // SetDefaults_LimitRangeItem: default limit from max, default request from the default limit.
+    assert.deepEqual(lr.spec.limits[0].default, { cpu: '1', memory: '128Mi' });
+    assert.deepEqual(lr.spec.limits[0].defaultRequest, { cpu: '1', memory: '128Mi' });
+
+    const p = await c.create(`${LR}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'plain' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+    assert.deepEqual(p.spec.containers[0].resources, { limits: { cpu: '1', memory: '128Mi' }, requests: { cpu: '1', memory: '128Mi' } });
+    assert.equal(p.metadata.annotations['kubernetes.io/limit-ranger'], 'LimitRanger plugin set: cpu, memory request for container c; cpu, memory limit for container c');
+    assert.equal(p.status.qosClass, 'Guaranteed');
+
+    let r = await c.post(`${LR}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'big' }, spec: { containers: [{ name: 'c', image: 'busybox', resources: { limits: { cpu: '2' } } }] } });
+    assert.equal(r.status, 403);
+    assert.equal(r.json.message, 'pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2');
+
+    r = await c.post(`${LR}/pods`, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'bursty' },
+      spec: { containers: [{ name: 'c', image: 'busybox', resources: { requests: { cpu: '500m', memory: '32Mi' }, limits: { memory: '128Mi' } } }] },
+    });
+    assert.equal(r.status, 403, r.text);
+    assert.equal(r.json.message, 'pods "bursty" is forbidden: memory max limit to request ratio per Container is 2, but provided ratio is 4.000000');
+  });
+
+  it('LimitRange validation answers 422 with Kubernetes field paths and messages', async () => {
+    const r = await c.post(`${LR}/limitranges`, {
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'bad' },
+      spec: { limits: [{ type: 'Container', min: { cpu: '2' }, max: { cpu: '1' } }] },
+    });
+    assert.equal(r.status, 422, r.text);
+    assert.match(r.json.message, /spec\.limits\[0\]\.min\[cpu\]: Invalid value: .*: min value 2 is greater than max value 1/);
+  });
+});

@@ -4,6 +4,8 @@ import type { KubeObject } from '../../api/schema/kind.js';
 import type { Registry } from '../../registry/registry.js';
 import { registryObjectGetter } from '../auth/serviceaccount-token-lookup.js';
 import { AdmissionChain, type AdmissionPluginName } from './chain.js';
+import { LimitRanger } from './limit-ranger.js';
+import { registryLimitRanges } from './limit-ranges.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { registryNamespacePhases } from './namespace-phases.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
@@ -31,6 +33,8 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
         return new PriorityAdmission();
       case 'DefaultTolerationSeconds':
         return new DefaultTolerationSeconds();
+      case 'LimitRanger':
+        return new LimitRanger(registryLimitRanges(registry));
       case 'ResourceQuota':
         return new ResourceQuotaAdmission(registryQuotaAccess(registry));
     }

@@ -2,3 +2,4 @@
 export { evaluatorFor, objectCountName, resourcesCountedBy, type Evaluator, type QuotaOperation } from './evaluators.js';
 export { hardOf, quotaMatches, scopeRequirements, statusHardOf, usageOf, usedOf } from './quota.js';
 export * from './resources.js';
+export { podResources, type Part } from './pods.js';

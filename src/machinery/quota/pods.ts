@@ -32,14 +32,14 @@ export function computeUsage(requests: ResourceList, limits: ResourceList): Reso
   return out;
 }
 
-type Part = 'requests' | 'limits';
+export type Part = 'requests' | 'limits';
 const partOf = (c: Container, part: Part): ResourceList => resourceList(c.resources?.[part]);
 
 /**
  * resourcehelper.PodRequests / PodLimits: the containers' sum, at least the largest init step
  * (sidecars, init containers with restartPolicy Always, keep running beside the rest), plus overhead.
  */
-export function podResources(pod: Pod, part: Part): ResourceList {
+export function podResources(pod: Pod, part: Part, withOverhead = true): ResourceList {
   let total: ResourceList = new Map();
   for (const c of pod.spec?.containers ?? []) total = add(total, partOf(c, part));
   let sidecars: ResourceList = new Map();
@@ -56,6 +56,7 @@ export function podResources(pod: Pod, part: Part): ResourceList {
     initMax = max(initMax, step);
   }
   total = max(total, initMax);
+  if (!withOverhead) return total;
   const overhead = resourceList(pod.spec?.overhead);
   // Overhead counts only for what the pod states at all (limits: where a limit is set).
   for (const [k, q] of overhead) if (part === 'requests' || total.has(k)) total.set(k, (total.get(k) ?? q.sub(q)).add(q));

@@ -19,7 +19,7 @@ import { Event, EventList } from './event.js';
 import { Namespace, NamespaceList } from './namespace.js';
 import { Node, NodeList } from './node.js';
 import { Pod, PodList, PodTemplate, PodTemplateList } from './pod.js';
-import { LimitRange, LimitRangeList, ResourceQuota, ResourceQuotaList } from './resourcequota.js';
+import { LimitRange, LimitRangeList, ResourceQuota, ResourceQuotaList, setDefaultsLimitRange } from './resourcequota.js';
 import { ReplicationController, ReplicationControllerList, setDefaultsReplicationController } from './replicationcontroller.js';
 import { Secret, SecretList } from './secret.js';
 import { Service, ServiceList } from './service.js';
@@ -196,6 +196,7 @@ export const limitRangeKind: KindVersion = {
   namespaced: true,
   type: LimitRange,
   list: LimitRangeList,
+  defaults: setDefaultsLimitRange,
 };
 
 /** Every core/v1 kind kubelite serves. */

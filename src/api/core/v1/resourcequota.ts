@@ -89,3 +89,26 @@ export const ComponentStatusList = struct('io.k8s.api.core.v1.ComponentStatusLis
   metadata: field(ListMeta, 1),
   items: field(listOf(ComponentStatus), 2, req),
 });
+
+type Json = Record<string, unknown>;
+const jsonMap = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
+
+/**
+ * SetDefaults_LimitRangeItem for every item of a LimitRange: a Container item's default limit is
+ * its max where unset, its default request the default limit, else the min.
+ */
+export function setDefaultsLimitRange(obj: Json): void {
+  const limits = jsonMap(obj.spec).limits;
+  if (!Array.isArray(limits)) return;
+  for (const raw of limits) {
+    const item = jsonMap(raw);
+    if (item.type !== 'Container') continue;
+    const def = { ...jsonMap(item.default) };
+    const defReq = { ...jsonMap(item.defaultRequest) };
+    for (const [k, v] of Object.entries(jsonMap(item.max))) if (!(k in def)) def[k] = v;
+    for (const [k, v] of Object.entries(def)) if (!(k in defReq)) defReq[k] = v;
+    for (const [k, v] of Object.entries(jsonMap(item.min))) if (!(k in defReq)) defReq[k] = v;
+    if (Object.keys(def).length > 0) item.default = def;
+    if (Object.keys(defReq).length > 0) item.defaultRequest = defReq;
+  }
+}
