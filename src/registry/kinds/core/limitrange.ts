@@ -35,8 +35,8 @@ const MAX_MILLI_VALUE = 9223372036854775n;
 export function validateLimitRange(lr: LimitRange): FieldError[] {
   const errs: FieldError[] = [];
   const seenTypes = new Set<string>();
-  list(lr.spec?.limits).forEach((raw, i) => {
-    const limit = obj(raw);
+  list(lr.spec?.limits).forEach((item, i) => {
+    const limit = obj(item);
     const type = str(limit.type);
     const p = index('spec.limits', i);
     errs.push(...validateLimitType(type, child(p, 'type')));
@@ -44,6 +44,8 @@ export function validateLimitRange(lr: LimitRange): FieldError[] {
     seenTypes.add(type);
 
     const keys = new Set<string>();
+    // The text each quantity was written as: Go's messages print the amount as parsed from it.
+    const raw = new Map<Quantity, unknown>();
     const read = (field: string): Map<string, Quantity> => {
       const m = new Map<string, Quantity>();
       const o = obj(limit[field]);
@@ -51,7 +53,10 @@ export function validateLimitRange(lr: LimitRange): FieldError[] {
         errs.push(...validateLimitResourceName(type, k, key(child(p, field), k)));
         keys.add(k);
         const q = toQuantity(o[k]);
-        if (q) m.set(k, q);
+        if (q) {
+          m.set(k, q);
+          raw.set(q, o[k]);
+        }
       }
       return m;
     };
@@ -77,7 +82,7 @@ export function validateLimitRange(lr: LimitRange): FieldError[] {
       const def = defaults.get(k);
       const defReq = defaultRequests.get(k);
       const ratio = ratios.get(k);
-      const bad = (field: string, q: Quantity, detail: string) => errs.push(fieldError.invalidRaw(key(child(p, field), k), goQuantity(q), detail));
+      const bad = (field: string, q: Quantity, detail: string) => errs.push(fieldError.invalidRaw(key(child(p, field), k), goQuantity(q, raw.get(q)), detail));
       if (mn && mx && mn.cmp(mx) > 0) bad('min', mn, `min value ${mn} is greater than max value ${mx}`);
       if (defReq && mn && mn.cmp(defReq) > 0) bad('defaultRequest', defReq, `min value ${mn} is greater than default request value ${defReq}`);
       if (defReq && mx && defReq.cmp(mx) > 0) bad('defaultRequest', defReq, `default request value ${defReq} is greater than max value ${mx}`);
