@@ -50,6 +50,11 @@ function minimal(kind: string, name: string): KubeObject {
       return { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers } } } } } };
     case 'Lease':
       return { spec: { holderIdentity: 'e2e', leaseDurationSeconds: 10 } };
+    case 'ResourceQuota':
+      return { spec: { hard: { 'count/widgets.example.com': '5' } } };
+    case 'LimitRange':
+      // A type no admission enforces: the other kinds' objects in the namespace stay untouched.
+      return { spec: { limits: [{ type: 'example.com/widget', max: { 'example.com/widget': '5' } }] } };
     case 'Role':
     case 'ClusterRole':
       return { rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] };

@@ -217,6 +217,8 @@ test('kinds: names, scope, short names and categories as kube-apiserver discover
     ['secrets', 'secret', '', '', true, 'Secret'],
     ['replicationcontrollers', 'replicationcontroller', 'rc', 'all', true, 'ReplicationController'],
     ['podtemplates', 'podtemplate', '', '', true, 'PodTemplate'],
+    ['resourcequotas', 'resourcequota', 'quota', '', true, 'ResourceQuota'],
+    ['limitranges', 'limitrange', 'limits', '', true, 'LimitRange'],
   ]);
   for (const k of coreV1Kinds) {
     assert.deepEqual([k.group, k.version, k.storage], ['', 'v1', true], k.kind);
@@ -233,6 +235,7 @@ test('kinds: names, scope, short names and categories as kube-apiserver discover
   assert.deepEqual(kind('Namespace').subresources, { status: true, finalize: true });
   assert.deepEqual(kind('Service').subresources, { status: true });
   assert.deepEqual(kind('ReplicationController').subresources, { status: true, scale: true });
+  assert.deepEqual(kind('ResourceQuota').subresources, { status: true });
 });
 
 test('Binding carries the node as an ObjectReference', () => {

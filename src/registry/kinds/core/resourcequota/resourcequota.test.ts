@@ -3,6 +3,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject } from '../../../../api/schema/kind.js';
+import type { StructType } from '../../../../api/schema/dsl.js';
+import { ComponentStatus, LimitRange, ResourceQuota } from '../../../../api/core/v1/resourcequota.js';
+import { protoProblems, unwrapEnvelope } from '../../../../api/round-trip.testutil.js';
+import { decodeProtobuf, encodeProtobuf } from '../../../../machinery/codec/index.js';
 import { printerOf } from '../../index.js';
 import { create, ctxFor, kindOf, lines, strategyFor, update } from '../../kinds.testutil.js';
 import { validateResourceQuotaStatusUpdate } from './validation.js';
@@ -72,3 +76,22 @@ test('kubectl get quota: NAME AGE REQUEST LIMIT, `<resource>: <used>/<hard>` fro
   const cells = printer.cells({ ...q, metadata: { name: 'q', creationTimestamp: '2026-01-01T00:00:00Z' } }, Date.parse('2026-01-01T00:05:00Z'));
   assert.deepEqual(cells, ['q', '5m', 'pods: 1/10, requests.cpu: 0/2', 'limits.cpu: 500m/4, limits.memory: 0/2Gi']);
 });
+
+test('protobuf round trip of a ResourceQuota, a LimitRange and a ComponentStatus, field numbers as generated.proto declares them', () => {
+  const objects: Array<[StructType, KubeObject]> = [
+    [ResourceQuota, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q', namespace: 'ns', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { hard: { pods: '10', 'requests.cpu': '1500m' }, scopes: ['NotTerminating'], scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } }, status: { hard: { pods: '10' }, used: { pods: '3' } } }],
+    [LimitRange, { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'l', namespace: 'ns', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { limits: [{ type: 'Container', max: { cpu: '2' }, min: { cpu: '100m' }, default: { cpu: '1' }, defaultRequest: { cpu: '500m' }, maxLimitRequestRatio: { cpu: '4' } }] } }],
+    [ComponentStatus, { apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'etcd-0', creationTimestamp: '2026-01-01T00:00:00Z' }, conditions: [{ type: 'Healthy', status: 'True', message: 'ok', error: 'none' }] }],
+  ];
+  for (const [type, obj] of objects) {
+    const bytes = encodeProtobuf(obj, type);
+    assert.deepEqual(protoProblems(type, unwrapEnvelope(bytes), (s) => s.name.startsWith('io.k8s.api.core.v1.')), [], type.name);
+    assert.deepEqual(decodeProtobuf(bytes, type).object, obj, type.name);
+  }
+  assert.deepEqual([ResourceQuota.fields.spec.tag, ResourceQuota.fields.status.tag, ResourceQuotaSpecTags()], [2, 3, [1, 2, 3]]);
+});
+
+function ResourceQuotaSpecTags(): number[] {
+  const spec = ResourceQuota.fields.spec.type as StructType;
+  return ['hard', 'scopes', 'scopeSelector'].map((f) => spec.fields[f]!.tag);
+}
