@@ -25,6 +25,16 @@ export interface KindVersion {
    * SelfSubjectReview): `storage` is false, discovery lists the verb create only.
    */
   createOnly?: boolean;
+  /**
+   * A create-only resource whose POST is the `subresource` action of the `resource` object its
+   * request names in metadata.name (core/v1 `bindings`: pods/<name>/binding).
+   */
+  actsOn?: { resource: string; subresource: string };
+  /**
+   * A read-only virtual resource (get and list), its objects computed on each read, never stored
+   * (core/v1 `componentstatuses`: the health of the control plane's components).
+   */
+  computed?: boolean;
   /** True for the one version objects of this kind are stored in (the hub of conversion). */
   storage: boolean;
   /** Sets this version's server-side defaults in place (Kubernetes' SetObjectDefaults_<Kind>). */

@@ -219,8 +219,13 @@ test('kinds: names, scope, short names and categories as kube-apiserver discover
     ['podtemplates', 'podtemplate', '', '', true, 'PodTemplate'],
     ['resourcequotas', 'resourcequota', 'quota', '', true, 'ResourceQuota'],
     ['limitranges', 'limitrange', 'limits', '', true, 'LimitRange'],
+    ['bindings', 'binding', '', '', true, 'Binding'],
+    ['componentstatuses', 'componentstatus', 'cs', '', false, 'ComponentStatus'],
   ]);
-  for (const k of coreV1Kinds) {
+  // The virtual kinds: a create-only one that acts on pods, a computed read-only one.
+  assert.deepEqual(kind('Binding').actsOn, { resource: 'pods', subresource: 'binding' });
+  assert.equal(kind('ComponentStatus').computed, true);
+  for (const k of coreV1Kinds.filter((k) => k.storage)) {
     assert.deepEqual([k.group, k.version, k.storage], ['', 'v1', true], k.kind);
     assert.equal(k.type.name, `io.k8s.api.core.v1.${k.kind}`);
     assert.equal(k.list!.name, `io.k8s.api.core.v1.${k.kind}List`);

@@ -19,7 +19,8 @@ import { Event, EventList } from './event.js';
 import { Namespace, NamespaceList } from './namespace.js';
 import { Node, NodeList } from './node.js';
 import { Pod, PodList, PodTemplate, PodTemplateList } from './pod.js';
-import { LimitRange, LimitRangeList, ResourceQuota, ResourceQuotaList, setDefaultsLimitRange } from './resourcequota.js';
+import { Binding } from './binding.js';
+import { ComponentStatus, ComponentStatusList, LimitRange, LimitRangeList, ResourceQuota, ResourceQuotaList, setDefaultsLimitRange } from './resourcequota.js';
 import { ReplicationController, ReplicationControllerList, setDefaultsReplicationController } from './replicationcontroller.js';
 import { Secret, SecretList } from './secret.js';
 import { Service, ServiceList } from './service.js';
@@ -199,6 +200,35 @@ export const limitRangeKind: KindVersion = {
   defaults: setDefaultsLimitRange,
 };
 
+/** bindings: POST a Binding to bind the pod it names (the pods/binding action); create only, nothing stored. */
+export const bindingKind: KindVersion = {
+  group: '',
+  version: 'v1',
+  storage: false,
+  kind: 'Binding',
+  resource: 'bindings',
+  singular: 'binding',
+  namespaced: true,
+  type: Binding,
+  createOnly: true,
+  actsOn: { resource: 'pods', subresource: 'binding' },
+};
+
+/** componentstatuses (deprecated in v1.19, still served): each component's health, probed on every read. */
+export const componentStatusKind: KindVersion = {
+  group: '',
+  version: 'v1',
+  storage: false,
+  kind: 'ComponentStatus',
+  resource: 'componentstatuses',
+  singular: 'componentstatus',
+  shortNames: ['cs'],
+  namespaced: false,
+  type: ComponentStatus,
+  list: ComponentStatusList,
+  computed: true,
+};
+
 /** Every core/v1 kind kubelite serves. */
 export const coreV1Kinds: readonly KindVersion[] = [
   podKind,
@@ -214,4 +244,6 @@ export const coreV1Kinds: readonly KindVersion[] = [
   podTemplateKind,
   resourceQuotaKind,
   limitRangeKind,
+  bindingKind,
+  componentStatusKind,
 ];

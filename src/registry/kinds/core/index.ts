@@ -1,5 +1,6 @@
 // The modules of the core/v1 kinds (the registry's half of api/core/v1/kinds.ts).
 import type { KindModule } from '../../kind-module.js';
+import { componentStatusModule } from './componentstatus.js';
 import { configMapModule } from './configmap.js';
 import { endpointsModule } from './endpoints.js';
 import { eventModule } from './event.js';
@@ -28,4 +29,5 @@ export const coreModules: readonly KindModule[] = [
   podTemplateModule,
   resourceQuotaModule,
   limitRangeModule,
+  componentStatusModule,
 ];
