@@ -4,6 +4,7 @@
 // is created or its spec.hard changes, when an object it counts is deleted or changes what it uses
 // (a pod that finished, a service that changed type: Kubernetes' replenishment), and every
 // --resource-quota-sync-period; --concurrent-resource-quota-syncs workers write the statuses.
+import { allKinds } from '../../api/kinds.js';
 import { namespaceOf } from '../../api/meta/object.js';
 import type { ResourceQuota } from '../../api/types.js';
 import { keyOf, objectOf, splitKey } from '../../client/cache.js';
@@ -28,12 +29,6 @@ export const WATCHED: readonly ResourceRef[] = [
   { group: '', version: 'v1', resource: 'secrets' },
   { group: '', version: 'v1', resource: 'replicationcontrollers' },
 ];
-
-/** The API version each group's objects are listed in when no informer holds them. */
-const LIST_VERSIONS: Readonly<Record<string, string>> = {
-  '': 'v1', apps: 'v1', batch: 'v1', 'rbac.authorization.k8s.io': 'v1', 'coordination.k8s.io': 'v1', 'networking.k8s.io': 'v1',
-  'policy': 'v1', 'autoscaling': 'v2', 'storage.k8s.io': 'v1', 'discovery.k8s.io': 'v1', 'scheduling.k8s.io': 'v1', 'node.k8s.io': 'v1',
-};
 
 export class ResourceQuotaController implements Controller {
   readonly name = 'resourcequota';
@@ -104,10 +99,11 @@ export class ResourceQuotaController implements Controller {
   private async objectsOf(group: string, resource: string, namespace: string): Promise<KubeObject[]> {
     const lister = group === '' ? this.listers.get(resource) : undefined;
     if (lister) return lister.list(namespace);
-    const version = LIST_VERSIONS[group];
-    if (version === undefined) return [];
+    // Listed in the version the kind is stored in; a resource this server does not serve counts nothing.
+    const stored = allKinds.find((k) => k.storage && k.group === group && k.resource === resource);
+    if (!stored || !stored.namespaced) return [];
     try {
-      return (await this.ctx.clientset.resource({ group, version, resource }).list(namespace)).items;
+      return (await this.ctx.clientset.resource({ group, version: stored.version, resource }).list(namespace)).items;
     } catch (e) {
       if (isNotFound(e)) return [];
       throw e;
