@@ -22,6 +22,8 @@ export function registryLimitRanges(registry: Registry, now: () => number = Date
       if (hit && hit.until > now()) return hit.items;
       const page = await store.listStorage(store.prefix(namespace), {});
       const items = page.items.map((kv) => decodeStored(kv.value, kv.modRevision) as LimitRange);
+      // Expired entries go when the map grows, so that namespaces come and go without a leak.
+      if (live.size >= 1024) for (const [ns, e] of live) if (e.until <= now()) live.delete(ns);
       live.set(namespace, { until: now() + LIVE_LOOKUP_TTL_MS, items });
       return items;
     },
