@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject } from '../../../api/schema/kind.js';
 import { printerOf } from '../index.js';
-import { create, kindOf, lines } from '../kinds.testutil.js';
+import { create, kindOf, lines, strategyFor } from '../kinds.testutil.js';
 
 const lr = (...limits: KubeObject[]): KubeObject => ({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'l' }, spec: { limits } });
 const errorsOf = (...limits: KubeObject[]) => lines(create(lr(...limits)).errors);
@@ -54,4 +54,11 @@ test('kubectl get limits: NAME and CREATED AT', () => {
   const printer = printerOf(kindOf(lr()));
   assert.deepEqual(printer.columns.map((c) => [c.name, c.type]), [['Name', 'string'], ['Created At', 'date']]);
   assert.deepEqual(printer.cells({ ...lr(), metadata: { name: 'l', creationTimestamp: '2026-01-01T00:00:00Z' } }, 0), ['l', '2026-01-01T00:00:00Z']);
+});
+
+test('a LimitRange sent without a name is named with a UUID; a PUT to a missing one creates it', () => {
+  const { obj, errors } = create({ apiVersion: 'v1', kind: 'LimitRange', metadata: { generateName: 'x-' }, spec: { limits: [] } });
+  assert.deepEqual(lines(errors), []);
+  assert.match((obj.metadata as { name: string }).name, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.equal(strategyFor('', 'limitranges').allowCreateOnUpdate, true);
 });

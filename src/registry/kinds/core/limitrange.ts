@@ -8,6 +8,7 @@ import { child, index, key, list, obj, sortedKeys, str } from '../../../machiner
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { isQualifiedName } from '../../../machinery/validation/names.js';
 import type { KindModule } from '../../kind-module.js';
+import { metaOf } from '../../meta.js';
 import { goQuantity, isOvercommitAllowed, toQuantity, validateContainerResourceName, validateResourceName } from '../../podspec/resource-names.js';
 import * as fmt from '../../printers/format.js';
 import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers/types.js';
@@ -112,6 +113,13 @@ export function validateLimitRange(lr: LimitRange): FieldError[] {
 export const limitRangeStrategy: ResourceStrategy<LimitRange> = {
   hasStatus: false,
   tracksGeneration: false,
+  // A PUT to a missing LimitRange creates it, as Kubernetes' strategy allows.
+  allowCreateOnUpdate: true,
+  prepareForCreate(lr, ctx) {
+    // Kubernetes names a LimitRange sent without a name with a fresh UUID (before generateName).
+    const meta = metaOf(lr);
+    if (!meta.name) meta.name = ctx.newUid();
+  },
   validate: (lr) => validateLimitRange(lr),
   validateUpdate: (lr) => validateLimitRange(lr),
 };

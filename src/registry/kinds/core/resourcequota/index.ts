@@ -2,6 +2,7 @@
 // spec updates; spec kept on status updates), its validation (./validation.ts) and the columns of
 // `kubectl get quota` (printResourceQuota: each hard resource as `<name>: <used>/<hard>`, the
 // `limits.*` ones in LIMIT, the others in REQUEST).
+import { parseQuantity } from '../../../../api/meta/quantity.js';
 import type { ResourceQuota } from '../../../../api/types.js';
 import { cloneJson } from '../../../../machinery/clone.js';
 import type { KindModule } from '../../../kind-module.js';
@@ -26,7 +27,25 @@ export const resourceQuotaStrategy: ResourceStrategy<ResourceQuota> = {
     q.spec = cloneJson(old.spec ?? {});
   },
   validateStatusUpdate: (q) => validateResourceQuotaStatusUpdate(q),
+  warnings: (q, old) => (old === undefined ? requestAboveLimitWarnings(q) : []),
 };
+
+/**
+ * WarningsOnCreate: a hard request above the hard limit of the same resource (cpu and memory
+ * also by their bare names) can never be used in full.
+ */
+export function requestAboveLimitWarnings(q: ResourceQuota): string[] {
+  const hard = q.spec?.hard ?? {};
+  const out: string[] = [];
+  for (const r of ['cpu', 'memory', 'storage', 'ephemeral-storage']) {
+    let requestName = `requests.${r}`;
+    if (!(requestName in hard) && (r === 'cpu' || r === 'memory') && r in hard) requestName = r;
+    const request = parseQuantity(String(hard[requestName] ?? ''));
+    const limit = parseQuantity(String(hard[`limits.${r}`] ?? ''));
+    if (request && limit && request.cmp(limit) > 0) out.push(`ResourceQuota ${requestName} (${request}) should be less than limits.${r} (${limit})`);
+  }
+  return out;
+}
 
 /** The REQUEST and LIMIT cells of a quota: resources sorted by name, `used/hard` from status. */
 export function quotaCells(status: unknown): { request: string; limit: string } {

@@ -95,3 +95,10 @@ function ResourceQuotaSpecTags(): number[] {
   const spec = ResourceQuota.fields.spec.type as StructType;
   return ['hard', 'scopes', 'scopeSelector'].map((f) => spec.fields[f]!.tag);
 }
+
+test('a hard request above the hard limit warns on create (WarningsOnCreate), not on update', () => {
+  const q = quota({ hard: { cpu: '2', 'limits.cpu': '1', 'requests.memory': '1Gi', 'limits.memory': '2Gi', 'requests.storage': '10Gi', 'limits.storage': '5Gi' } });
+  const strategy = strategyFor('', 'resourcequotas');
+  assert.deepEqual(strategy.warnings!(q, undefined), ['ResourceQuota cpu (2) should be less than limits.cpu (1)', 'ResourceQuota requests.storage (10Gi) should be less than limits.storage (5Gi)']);
+  assert.deepEqual(strategy.warnings!(q, q), []);
+});
