@@ -77,19 +77,30 @@ test('charges matching quotas, re-reads and re-checks after a lost race', async 
 
 test('updates are charged by their growth only; dry runs are checked but not charged; deletes and subresources pass', async () => {
   const quotas = new FakeQuotas();
-  quotas.put(quota('cpu', { 'requests.cpu': '1', 'limits.cpu': '1' }, { 'requests.cpu': '500m', 'limits.cpu': '500m' }));
+  quotas.put(quota('ports', { 'services.nodeports': '3', 'services.loadbalancers': '0' }, { 'services.nodeports': '1', 'services.loadbalancers': '0' }));
   const plugin = new ResourceQuotaAdmission(quotas);
-  const old = { ...pod('p', '500m'), metadata: { name: 'p', resourceVersion: '3' } };
-  await plugin.validate(attrs('pods', { operation: 'UPDATE', object: pod('p', '700m'), oldObject: old }));
-  assert.deepEqual(quotas.quotas.get('cpu')!.status!.used, { 'limits.cpu': '700m', 'requests.cpu': '700m' });
+  const svc = (type: string, ports: number) => ({ metadata: { name: 's', resourceVersion: '3' }, spec: { type, ports: Array.from({ length: ports }, (_, i) => ({ port: 80 + i })) } });
+  // One NodePort port already counted: growing to three ports charges two more.
+  await plugin.validate(attrs('services', { operation: 'UPDATE', object: svc('NodePort', 3), oldObject: svc('NodePort', 1) }));
+  assert.deepEqual(quotas.quotas.get('ports')!.status!.used, { 'services.loadbalancers': '0', 'services.nodeports': '3' });
+  await plugin.validate(attrs('services', { operation: 'UPDATE', object: svc('NodePort', 2), oldObject: svc('NodePort', 3) }));
+  assert.equal(quotas.writes, 1, 'a shrinking update charges nothing');
+  assert.equal(
+    await refusal(plugin.validate(attrs('services', { operation: 'UPDATE', object: svc('LoadBalancer', 3), oldObject: svc('NodePort', 3) }))),
+    'services "s" is forbidden: exceeded quota: ports, requested: services.loadbalancers=1, used: services.loadbalancers=0, limited: services.loadbalancers=0',
+  );
+  quotas.put(quota('cpu', { 'requests.cpu': '1', 'limits.cpu': '1' }, { 'requests.cpu': '700m', 'limits.cpu': '700m' }));
   await plugin.validate(attrs('pods', { object: pod('dry', '300m'), dryRun: true }));
   assert.deepEqual(quotas.quotas.get('cpu')!.status!.used, { 'limits.cpu': '700m', 'requests.cpu': '700m' });
   assert.equal(
     await refusal(plugin.validate(attrs('pods', { object: pod('big', '400m') }))),
     'pods "big" is forbidden: exceeded quota: cpu, requested: limits.cpu=400m,requests.cpu=400m, used: limits.cpu=700m,requests.cpu=700m, limited: limits.cpu=1,requests.cpu=1',
   );
+  const old = { ...pod('p', '500m'), metadata: { name: 'p', resourceVersion: '3' } };
+  await plugin.validate(attrs('pods', { operation: 'UPDATE', object: pod('p', '900m'), oldObject: old }));
   await plugin.validate(attrs('pods', { operation: 'DELETE', oldObject: old }));
   await plugin.validate(attrs('pods', { subresource: 'status', operation: 'UPDATE', object: pod('p', '2'), oldObject: old }));
+  assert.equal(quotas.writes, 1);
 });
 
 test('object counts are charged on create only; quotas of other scopes or resources do not apply', async () => {

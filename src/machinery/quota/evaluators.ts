@@ -38,7 +38,8 @@ const POD_RESOURCES = new Set([
 const podEvaluator: Evaluator = {
   group: '',
   resource: 'pods',
-  handles: () => true,
+  // A pod's resources change only through pods/resize, which quota admission does not serve yet.
+  handles: (op) => op === 'CREATE',
   matchingResources(names) {
     const out = within(names, POD_RESOURCES);
     for (const n of names) {

@@ -59,7 +59,8 @@ test('service usage: node ports by type, load balancers; PVCs by storage class; 
   assert.deepEqual(usage('apps', 'deployments', {}), { 'count/deployments.apps': '1' });
   assert.deepEqual(usage('', 'configmaps', {}), { configmaps: '1', 'count/configmaps': '1' });
   assert.equal(evaluatorFor('apps', 'deployments').handles('UPDATE'), false);
-  assert.equal(evaluatorFor('', 'pods').handles('UPDATE'), true);
+  assert.equal(evaluatorFor('', 'pods').handles('UPDATE'), false);
+  assert.equal(evaluatorFor('', 'services').handles('UPDATE'), true);
 });
 
 test('matching: a quota applies when it limits one of the kind resources and the object is in all its scopes', () => {
