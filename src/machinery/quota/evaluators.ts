@@ -3,7 +3,8 @@
 // in and the constraints it must meet. Shared by the ResourceQuota admission plugin and the
 // resourcequota controller.
 import type { PersistentVolumeClaim, Pod, Service } from '../../api/types.js';
-import { isExtendedResourceName, podConstraints, podMatchesScope, podUsage, type ScopeRequirement } from './pods.js';
+import { isExtendedResourceName } from '../validation/resource-names.js';
+import { podConstraints, podMatchesScope, podUsage, type ScopeRequirement } from './pods.js';
 import { max, one, resourceList, zero, type ResourceList } from './resources.js';
 
 export type QuotaOperation = 'CREATE' | 'UPDATE';

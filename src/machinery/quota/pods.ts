@@ -2,13 +2,8 @@
 // quota (its object count and, while it is not terminal, its compute requests and limits), the
 // scopes it is in, and the constraint that quotas on cpu/memory require each container to say them.
 import type { Container, Pod } from '../../api/types.js';
+import { isExtendedResourceName } from '../validation/resource-names.js';
 import { add, max, one, resourceList, type ResourceList } from './resources.js';
-
-/** helper.IsExtendedResourceName: fully qualified, outside kubernetes.io, not a quota `requests.` name. */
-export function isExtendedResourceName(name: string): boolean {
-  if (!name.includes('/') || name.includes('kubernetes.io/') || name.startsWith('requests.')) return false;
-  return /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/.test(name.slice(name.indexOf('/') + 1)) && name.length <= 253 + 63 + 10;
-}
 
 /** podComputeUsageHelper: the quota names of a set of requests and limits. */
 export function computeUsage(requests: ResourceList, limits: ResourceList): ResourceList {

@@ -6,15 +6,11 @@ import { obj, sortedKeys } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { rawError } from '../../machinery/validation/go-syntax.js';
 import { isQualifiedName } from '../../machinery/validation/names.js';
+import { isExtendedResourceName, isNativeResource } from '../../machinery/validation/resource-names.js';
+
+export { isExtendedResourceName, isNativeResource };
 
 export const isHugePageResourceName = (name: string): boolean => name.startsWith('hugepages-');
-/** helper.IsNativeResource: unprefixed or in the kubernetes.io domain. */
-export const isNativeResource = (name: string): boolean => !name.includes('/') || name.includes('kubernetes.io/');
-/** helper.IsExtendedResourceName: a fully qualified, non-native name that is not a quota "requests." name. */
-export function isExtendedResourceName(name: string): boolean {
-  if (isNativeResource(name) || name.startsWith('requests.')) return false;
-  return isQualifiedName(`requests.${name}`).length === 0;
-}
 export const isOvercommitAllowed = (name: string): boolean => isNativeResource(name) && !isHugePageResourceName(name);
 
 const standardContainerResources = new Set(['cpu', 'memory', 'ephemeral-storage']);
