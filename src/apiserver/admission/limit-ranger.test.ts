@@ -66,5 +66,12 @@ test('the plugin: defaults on pod create only, several failures in brackets, pod
     assert.equal(err.message, 'pods "bad" is forbidden: [maximum cpu usage per Container is 1, but limit is 2, maximum memory usage per Container is 1Gi.  No limit is specified]');
     return true;
   });
+  // Containers breaking the same limit give one message (the aggregate drops repeats).
+  const twice = attrs({ object: { metadata: { name: 'twice' }, spec: { containers: [container('a', { cpu: '2', memory: '1Gi' }, { cpu: '2', memory: '1Gi' }), container('b', { cpu: '2', memory: '1Gi' }, { cpu: '2', memory: '1Gi' })] } } });
+  await assert.rejects(Promise.resolve(plugin.validate(twice)), (err: unknown) => {
+    assert.ok(err instanceof StatusError);
+    assert.equal(err.message, 'pods "twice" is forbidden: maximum cpu usage per Container is 1, but limit is 2');
+    return true;
+  });
   await plugin.validate({ ...bad, operation: 'UPDATE', oldObject: bad.object });
 });

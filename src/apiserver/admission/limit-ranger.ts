@@ -142,8 +142,11 @@ export function applyDefaults(lr: LimitRange, pod: Pod): void {
   }
 }
 
-/** utilerrors.NewAggregate's message: one error as is, several in brackets. */
-const aggregate = (errs: readonly string[]): string => (errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`);
+/** utilerrors.NewAggregate's message: repeated messages once, one as is, several in brackets. */
+function aggregate(errs: readonly string[]): string {
+  const distinct = [...new Set(errs)];
+  return distinct.length === 1 ? distinct[0]! : `[${distinct.join(', ')}]`;
+}
 
 export class LimitRanger implements AdmissionPlugin {
   readonly name = 'LimitRanger';
