@@ -5,7 +5,7 @@ import type { Registry } from '../../registry/registry.js';
 import { registryObjectGetter } from '../auth/serviceaccount-token-lookup.js';
 import { AdmissionChain, type AdmissionPluginName } from './chain.js';
 import { LimitRanger } from './limit-ranger.js';
-import { registryLimitRanges } from './limit-ranges.js';
+import { namespaceObjects } from './namespace-objects.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { registryNamespacePhases } from './namespace-phases.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
@@ -34,7 +34,7 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
       case 'DefaultTolerationSeconds':
         return new DefaultTolerationSeconds();
       case 'LimitRanger':
-        return new LimitRanger(registryLimitRanges(registry));
+        return new LimitRanger({ list: namespaceObjects(registry, 'limitranges') });
       case 'ResourceQuota':
         return new ResourceQuotaAdmission(registryQuotaAccess(registry));
     }

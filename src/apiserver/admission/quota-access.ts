@@ -1,22 +1,19 @@
 // The quotas ResourceQuota admission reads and charges, over the registry's resourcequotas store:
-// listed from its watch cache (each re-read from storage after a lost race), status written through the status
-// path with the resourceVersion read as precondition (a 409 when another write came first).
+// listed as admission lists namespace objects (namespace-objects.ts), each re-read from storage
+// after a lost race; status written through the status path with the resourceVersion read as
+// precondition (a 409 when another write came first).
 import type { KubeObject } from '../../api/schema/kind.js';
 import type { ResourceQuota } from '../../api/types.js';
 import type { Registry } from '../../registry/registry.js';
 import { StatusError } from '../../machinery/status.js';
+import { namespaceObjects } from './namespace-objects.js';
 import type { QuotaAccess } from './resource-quota.js';
 
-const decoder = new TextDecoder();
 
 export function registryQuotaAccess(registry: Registry): QuotaAccess {
   const store = () => registry.store('', 'resourcequotas');
   return {
-    async list(namespace) {
-      const s = store();
-      if (!s) return [];
-      return s.cache.list({ prefix: s.prefix(namespace) }).items.map((o) => JSON.parse(decoder.decode(o.json)) as ResourceQuota);
-    },
+    list: namespaceObjects<ResourceQuota>(registry, 'resourcequotas'),
     async get(namespace, name) {
       const s = store();
       if (!s) return undefined;

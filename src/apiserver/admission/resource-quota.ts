@@ -117,6 +117,8 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
         await this.quotas.updateStatus({ ...q, status: { ...q.status, used: toJson(next) } });
         return;
       } catch (err) {
+        // A quota deleted since it was listed limits nothing any more.
+        if (err instanceof StatusError && err.code === 404) return;
         if (!isConflict(err) || attempt >= MAX_CONFLICT_RETRIES) throw err;
       }
       q = await this.quotas.get(a.namespace, quota.metadata?.name ?? '');
