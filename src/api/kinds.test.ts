@@ -19,7 +19,7 @@ test('the kind table serves what DESIGN.md lists, each kind with one storage ver
   for (const kind of ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']) assert.deepEqual(served(kind), ['rbac.authorization.k8s.io/v1'], kind);
   for (const kind of ['SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview']) assert.deepEqual(served(kind), ['authorization.k8s.io/v1'], kind);
   assert.deepEqual(served('SelfSubjectReview'), ['authentication.k8s.io/v1', 'authentication.k8s.io/v1beta1']);
-  for (const kind of ['Pod', 'Namespace', 'Node', 'Event', 'ConfigMap', 'Endpoints', 'Service', 'ServiceAccount', 'Secret', 'ReplicationController']) {
+  for (const kind of ['Pod', 'Namespace', 'Node', 'Event', 'ConfigMap', 'Endpoints', 'Service', 'ServiceAccount', 'Secret', 'ReplicationController', 'ResourceQuota', 'LimitRange', 'Binding', 'ComponentStatus']) {
     assert.deepEqual(served(kind), ['v1'], kind);
   }
   const resources = new Set<string>();
@@ -33,7 +33,7 @@ test('the kind table serves what DESIGN.md lists, each kind with one storage ver
       continue;
     }
     if (k.computed) {
-      // Computed kinds (metrics) are listed but never stored nor converted.
+      // Computed kinds (componentstatuses, metrics) are listed but never stored nor converted.
       assert.ok(!k.storage && k.list !== undefined && !k.toHub && !k.fromHub && storageVersionOf(k) === k, `${id} is computed`);
       continue;
     }

@@ -203,6 +203,17 @@ export type ModifyVolumeStatus = Infer<typeof persistentvolumeclaim_.ModifyVolum
 export type PersistentVolumeClaimStatus = Infer<typeof persistentvolumeclaim_.PersistentVolumeClaimStatus>;
 export type PersistentVolumeClaim = Infer<typeof persistentvolumeclaim_.PersistentVolumeClaim>;
 
+import type * as resourcequota_ from './core/v1/resourcequota.js';
+export type ScopedResourceSelectorRequirement = Infer<typeof resourcequota_.ScopedResourceSelectorRequirement>;
+export type ScopeSelector = Infer<typeof resourcequota_.ScopeSelector>;
+export type ResourceQuotaSpec = Infer<typeof resourcequota_.ResourceQuotaSpec>;
+export type ResourceQuotaStatus = Infer<typeof resourcequota_.ResourceQuotaStatus>;
+export type ResourceQuota = Infer<typeof resourcequota_.ResourceQuota>;
+export type LimitRangeItem = Infer<typeof resourcequota_.LimitRangeItem>;
+export type LimitRange = Infer<typeof resourcequota_.LimitRange>;
+export type ComponentCondition = Infer<typeof resourcequota_.ComponentCondition>;
+export type ComponentStatus = Infer<typeof resourcequota_.ComponentStatus>;
+
 import type * as binding_ from './core/v1/binding.js';
 export type Binding = Infer<typeof binding_.Binding>;
 

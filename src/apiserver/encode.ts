@@ -131,6 +131,14 @@ export function encodeCachedObject(o: CachedObject, kv: KindVersion, fmt: Respon
   return encodeObject(decodeCached(o), kv, fmt, table);
 }
 
+/** Objects computed on a read, not stored (componentstatuses): one object, or their list, or their Table. */
+export function encodeComputed(objects: readonly KubeObject[], kv: KindVersion, fmt: ResponseFormat, table: TableOptions, single: boolean): Body {
+  if (fmt.as === 'Table') return encodeAs(buildTable(objects, kv, {}, fmt, table), Table, fmt);
+  if (single) return encodeAs(canonicalize(toServed(objects[0]!, kv), kv.type) as KubeObject, kv.type, fmt);
+  const list = { kind: `${kv.kind}List`, apiVersion: apiVersionOf(kv), metadata: {}, items: objects.map((o) => toServed(o, kv)) };
+  return encodeAs(canonicalize(list, kv.list!) as KubeObject, kv.list!, fmt);
+}
+
 /** A non-resource object (Status, Scale, discovery, ...) in the negotiated media type. */
 export function encodeOther(obj: KubeObject, type: StructType, fmt: ResponseFormat): Body {
   return encodeAs(obj, type, { ...fmt, as: '' });

@@ -4,6 +4,9 @@
 // object's status, for every served kind and version. Routing only: what a handler needs from
 // the request lives in request/, the verbs in handlers/.
 import { findResource } from '../api/kinds.js';
+import type { KindVersion } from '../api/schema/kind.js';
+import { METRICS_GROUP } from '../api/metrics/kinds.js';
+import { handleComputed } from './handlers/computed.js';
 import { apiError } from '../registry/errors.js';
 import { handleCreate } from './handlers/create.js';
 import { handleDeleteCollection } from './handlers/delete-collection.js';
@@ -20,11 +23,25 @@ import { handleResourceMetrics } from './resource-metrics.js';
 import { handleSubresource } from './subresources.js';
 import { handleTokenReview } from './token-review.js';
 
+/**
+ * A POST to a resource that is another's action (core/v1 bindings: pods/<name>/binding): served
+ * as that subresource, for the object the request names.
+ */
+function handleActsOn(ctx: RequestContext, kv: KindVersion): Promise<void> {
+  const { info } = ctx;
+  if (info.name !== '' || info.subresource !== '') throw apiError.unknownResource();
+  if (info.verb !== 'create' || (kv.namespaced && info.namespace === '')) throw apiError.methodNotAllowed();
+  ctx.info = { ...info, resource: kv.actsOn!.resource, subresource: kv.actsOn!.subresource };
+  return handleSubresource(ctx);
+}
+
 export async function handleResource(ctx: RequestContext): Promise<void> {
   const { info } = ctx;
   const virtual = findResource(info.group, info.version, info.resource);
+  if (virtual?.actsOn) return handleActsOn(ctx, virtual);
+  // Computed kinds: the metrics of the simulated nodes' usage model, and component statuses.
+  if (virtual?.computed) return virtual.group === METRICS_GROUP ? handleResourceMetrics(ctx) : handleComputed(ctx, virtual);
   if (virtual?.createOnly) return virtual.kind === 'TokenReview' ? handleTokenReview(ctx) : handleReview(ctx, virtual, ctx.authorization);
-  if (virtual?.computed) return handleResourceMetrics(ctx);
   if (info.subresource !== '' && info.subresource !== 'status') return handleSubresource(ctx);
   const { kv, store } = resolve(ctx);
   if (info.subresource === 'status' && !kv.subresources?.status) throw apiError.unknownResource();

@@ -5,6 +5,7 @@
 // impersonation, the max-in-flight limit, authorization, then the handler.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allKinds } from '../api/kinds.js';
+import { componentStatuses, DEFAULT_COMPONENT_HEALTH_URLS } from './component-statuses.js';
 import { StatusError } from '../machinery/status.js';
 import { apiError } from '../registry/errors.js';
 import { moduleOf } from '../registry/kinds/index.js';
@@ -94,6 +95,11 @@ export interface ApiServerOptions {
     /** --service-account-key-file keys; the signing key's public half is always accepted. */
     verificationKeys?: readonly VerificationKey[];
   };
+  /**
+   * The health URLs componentstatuses probes, by component name (default: the scheduler's and
+   * the controller manager's default ports); the storage is reported as etcd-0 besides them.
+   */
+  componentHealthURLs?: Readonly<Record<string, string>>;
   /** The admission plugins, in Kubernetes' order (default: DEFAULT_ADMISSION_PLUGINS). */
   admissionPlugins?: readonly AdmissionPluginName[];
   /**
@@ -167,6 +173,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const authenticators = opts.authentication ? [...opts.authentication.authenticators, ...(saAuthenticator ? [saAuthenticator] : [])] : [];
   const authentication = opts.authentication ? new AuthenticationChain({ ...opts.authentication, authenticators }) : undefined;
   const reviewToken = tokenReviewer(authenticators, sa?.apiAudiences ?? []);
+  const statuses = componentStatuses(opts.componentHealthURLs ?? DEFAULT_COMPONENT_HEALTH_URLS, storage);
   const admission = newAdmissionChain(registry, opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS);
   const authorization = opts.authorizationModes ? buildAuthorization(registry, opts.authorizationModes, opts.controllerRoles) : fixedAuthorization(registry, opts.authorizer);
   const authorizer = opts.authorizationModes ? authorization.authorizer : (opts.authorizer ?? alwaysAllow);
@@ -242,6 +249,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       admission,
       serviceAccountTokens: sa,
       reviewToken,
+      componentStatuses: statuses,
     };
     await handleResource(ctx);
   }

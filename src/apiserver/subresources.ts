@@ -1,7 +1,7 @@
 // The subresources other than status, dispatched to what the kind's module declares (see
 // registry/kind-module.ts): each kind of subresource has one handler here, for every kind that
 // has it. Every write goes through the admission chain with its subresource.
-import { resourceVersionOf } from '../api/meta/object.js';
+import { nameOf, resourceVersionOf } from '../api/meta/object.js';
 import { Status } from '../api/meta/v1.js';
 import { Scale } from '../api/autoscaling/v1.js';
 import type { KindVersion, KubeObject } from '../api/schema/kind.js';
@@ -87,9 +87,11 @@ async function handleAction(ctx: RequestContext, kv: KindVersion, action: Action
   requireVerb(ctx, 'create');
   const { store } = resolve(ctx);
   const namespace = namespaceOf(ctx, kv);
-  const name = ctx.info.name;
   const bytes = await readBody(ctx.req);
   const request = action.request ? decodeBody(bytes, ctx.req.headers['content-type'], action.request, { fieldValidation: 'Ignore' }).object : (parseJson(bytes) as KubeObject);
+  // A POST to a resource that acts on another (core/v1 bindings) names its object in the request.
+  const name = ctx.info.name !== '' ? ctx.info.name : nameOf(request);
+  if (name === '') throw apiError.badRequest('name is required');
   action.check(request, name);
   const dryRun = dryRunOf(ctx.query, ctx.info.verb);
   if (action.admit === 'request') await admitSubresourceWrite(ctx, store, 'CREATE', request, undefined, dryRun);

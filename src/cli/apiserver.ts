@@ -48,7 +48,8 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     .option('--api-audiences <list>', 'comma-separated audiences of the API (default: the issuers)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
     .option('--service-account-max-token-expiration <duration>', 'longest validity a TokenRequest gets (default: no limit)', parseDurationMs)
     .option('--service-account-extend-token-expiration <bool>', 'pod-bound tokens of the projected volume are valid a year and warn after an hour', parseBoolFlag, true)
-    .option('--enable-admission-plugins <list>', 'admission plugins to enable besides the default ones (NamespaceLifecycle, ServiceAccount, NodeRestriction, Priority, DefaultTolerationSeconds)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
+    .option('--component-health-url <name=url>', 'a component componentstatuses reports, by the URL of its /healthz (repeatable; default scheduler=http://127.0.0.1:10251/healthz and controller-manager=http://127.0.0.1:10252/healthz); the storage is reported as etcd-0', collect, [])
+    .option('--enable-admission-plugins <list>', 'admission plugins to enable besides the default ones (NamespaceLifecycle, LimitRanger, ServiceAccount, NodeRestriction, Priority, DefaultTolerationSeconds, ResourceQuota)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
     .option('--disable-admission-plugins <list>', 'admission plugins to disable', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')]);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
@@ -70,6 +71,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     maxMutatingRequestsInflight: number;
     enableAdmissionPlugins?: string[];
     disableAdmissionPlugins?: string[];
+    componentHealthUrl: string[];
   } & ServiceAccountFlags>();
   if (o.storage === 'etcd' && !o.etcdServers) {
     process.stderr.write('kubelite apiserver: --storage etcd needs --etcd-servers\n');
@@ -98,8 +100,10 @@ export async function apiserverMain(argv: string[]): Promise<number> {
   }
   let admissionPlugins: AdmissionPluginName[];
   let serviceAccountTokens: ReturnType<typeof serviceAccountTokenOptions>;
+  let componentHealthURLs: Record<string, string> | undefined;
   try {
     admissionPlugins = enabledAdmissionPlugins(o.enableAdmissionPlugins, o.disableAdmissionPlugins);
+    componentHealthURLs = parseComponentHealthURLs(o.componentHealthUrl);
     serviceAccountTokens = serviceAccountTokenOptions(o, o.dataDir);
   } catch (err) {
     process.stderr.write(`kubelite apiserver: ${(err as Error).message}\n`);
@@ -122,6 +126,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     controllerRoles: controllerRoles(),
     serviceAccountTokens,
     admissionPlugins,
+    componentHealthURLs,
     history: { minAgeMs: o.storageHistory ?? 5 * 60_000, minRevisions: o.storageHistoryRevisions },
   });
   process.stdout.write(`ready: server=${server.url}\n`);
@@ -180,6 +185,20 @@ function parseDurationMs(value: string): number {
   const ms = Number(ns / 1_000_000n);
   if (ms < 1000) throw new InvalidArgumentError('must be at least 1s');
   return ms;
+}
+
+/** --component-health-url name=url (repeatable), in the order given; none: the default components. */
+export function parseComponentHealthURLs(values: readonly string[]): Record<string, string> | undefined {
+  if (values.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const i = v.indexOf('=');
+    const name = i > 0 ? v.slice(0, i) : '';
+    const url = i > 0 ? v.slice(i + 1) : '';
+    if (name === '' || !/^https?:\/\//.test(url)) throw new Error(`--component-health-url ${JSON.stringify(v)}: want <name>=<http or https URL>`);
+    out[name] = url;
+  }
+  return out;
 }
 
 function collect(value: string, previous: string[]): string[] {

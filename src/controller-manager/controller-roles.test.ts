@@ -18,6 +18,7 @@ test('controller roles: derived from the descriptors, the ones Kubernetes bootst
     'pod-garbage-collector',
     'replicaset-controller',
     'replication-controller',
+    'resourcequota-controller',
     'root-ca-cert-publisher',
     'service-account-controller',
     'ttl-after-finished-controller',

@@ -50,7 +50,6 @@ export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = 
   on('persistentvolume-expander', 'persistentvolume-expander-controller'),
   on('pv-protection', 'persistentvolume-protection-controller'),
   on('pvc-protection', 'persistentvolumeclaim-protection-controller'),
-  on('resourcequota', 'resourcequota-controller', 'concurrentResourceQuotaSyncs'),
   on('route', 'node-route-controller'),
   on('service', 'service-lb-controller', 'concurrentServiceSyncs'),
   on('statefulset', 'statefulset-controller', 'concurrentStatefulsetSyncs'),

@@ -10,6 +10,7 @@ import { jobDescriptor } from './job/index.js';
 import { namespaceDescriptor } from './namespace/index.js';
 import { podGCDescriptor } from './podgc/index.js';
 import { replicaSetDescriptor, replicationControllerDescriptor } from './replicaset/index.js';
+import { resourceQuotaDescriptor } from './resourcequota/index.js';
 import { rootCACertPublisherDescriptor } from './rootcacertpublisher/index.js';
 import { serviceAccountDescriptor } from './serviceaccount/index.js';
 import { serviceAccountTokenDescriptor } from './serviceaccounttoken/index.js';
@@ -29,6 +30,7 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   podGCDescriptor,
   replicaSetDescriptor,
   replicationControllerDescriptor,
+  resourceQuotaDescriptor,
   rootCACertPublisherDescriptor,
   serviceAccountDescriptor,
   serviceAccountTokenDescriptor,

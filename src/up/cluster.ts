@@ -234,10 +234,17 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   // kubeadm's authorizers: the Node authorizer (what kubelets may do, each only for itself) before RBAC.
   const apiserverArgs = opts.args?.apiserver ?? [];
   const authorizationArgs = apiserverArgs.some((a) => a.startsWith('--authorization-mode')) ? [] : ['--authorization-mode', 'Node,RBAC'];
+  // The controller manager and the scheduler serve /healthz on free ports the API server is told
+  // of, so that componentstatuses reports their real health.
+  const cmPort = await freePort(bind);
+  let schedulerPort = await freePort(bind);
+  while (schedulerPort === cmPort) schedulerPort = await freePort(bind);
+  const healthURL = (p: number) => `http://${host.includes(':') ? `[${host}]` : host}:${p}/healthz`;
+  const healthArgs = ['--component-health-url', `scheduler=${healthURL(schedulerPort)}`, '--component-health-url', `controller-manager=${healthURL(cmPort)}`];
   const components = [
-    new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...authorizationArgs, ...apiserverArgs], log),
-    new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--port', '0', '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...cmArgs], log),
-    new Component('scheduler', ['scheduler', '--kubeconfig', credentials.scheduler.path, '--port', '0', ...(opts.args?.scheduler ?? [])], log),
+    new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...authorizationArgs, ...healthArgs, ...apiserverArgs], log),
+    new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--address', host, '--port', String(cmPort), '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...cmArgs], log),
+    new Component('scheduler', ['scheduler', '--kubeconfig', credentials.scheduler.path, '--bind-address', host, '--port', String(schedulerPort), ...(opts.args?.scheduler ?? [])], log),
     ...(nodesComponent ? [nodesComponent] : []),
   ];
   for (const c of components) if (c !== nodesComponent) c.start();

@@ -54,6 +54,11 @@ function minimal(kind: string, name: string): KubeObject {
       return { spec: { minAvailable: 1, selector: { matchLabels: { app: name } } } };
     case 'Lease':
       return { spec: { holderIdentity: 'e2e', leaseDurationSeconds: 10 } };
+    case 'ResourceQuota':
+      return { spec: { hard: { 'count/widgets.example.com': '5' } } };
+    case 'LimitRange':
+      // A type no admission enforces: the other kinds' objects in the namespace stay untouched.
+      return { spec: { limits: [{ type: 'example.com/widget', max: { 'example.com/widget': '5' } }] } };
     case 'Role':
     case 'ClusterRole':
       return { rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] };
@@ -133,7 +138,7 @@ describe('every kind in every served version', () => {
     await server?.close();
   });
 
-  // (Computed kinds, the metrics, are read-only: test/e2e/metrics-kubectl.test.ts.)
+  // (Computed kinds, the metrics and component statuses, are read-only: test/e2e/metrics-kubectl.test.ts, componentstatus-binding.test.ts.)
   for (const k of allKinds.filter((k) => !k.createOnly && !k.computed)) {
     it(`${apiVersionOf(k)} ${k.kind}`, async () => {
       const name = nameFor(k);
@@ -164,12 +169,31 @@ describe('every kind in every served version', () => {
   }
 
   it('virtual kinds (access reviews, SelfSubjectReview) are created and answered, never stored', async () => {
+    // A Binding names the pod it binds.
+    assert.equal((await call('POST', `/api/v1/namespaces/${NS}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'to-bind' }, spec: { containers } })).status, 201);
     for (const k of allKinds.filter((k) => k.createOnly)) {
+      if (k.kind === 'Binding') {
+        const bound = await call('POST', collection(k), { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'to-bind' }, target: { kind: 'Node', name: 'n1' } });
+        assert.equal(bound.status, 201, JSON.stringify(bound.body));
+        assert.equal((await call('GET', collection(k))).status, 405, k.kind);
+        continue;
+      }
       const spec = k.kind === 'SelfSubjectReview' ? {} : k.kind === 'SelfSubjectRulesReview' ? { spec: { namespace: NS } } : k.kind === 'TokenReview' ? { spec: { token: 'not-a-token' } } : { spec: { user: 'e2e', resourceAttributes: { verb: 'get', resource: 'pods', namespace: NS } } };
       const created = await call('POST', collection(k), { apiVersion: apiVersionOf(k), kind: k.kind, ...spec });
       assert.equal(created.status, 201, `${apiVersionOf(k)} ${k.kind}: ${JSON.stringify(created.body)}`);
       assert.ok(created.body.status, k.kind);
       assert.equal((await call('GET', collection(k))).status, 405, k.kind);
+    }
+  });
+
+  it('computed kinds (componentstatuses) are listed and read, never written', async () => {
+    for (const k of allKinds.filter((k) => k.computed)) {
+      const list = await call('GET', collection(k));
+      assert.equal(list.status, 200, JSON.stringify(list.body));
+      assert.equal(list.body.kind, `${k.kind}List`);
+      const name = (list.body.items[0].metadata as KubeObject).name as string;
+      assert.equal((await call('GET', `${collection(k)}/${name}`)).status, 200);
+      assert.equal((await call('POST', collection(k), { apiVersion: apiVersionOf(k), kind: k.kind, metadata: { name: 'x' } })).status, 405, k.kind);
     }
   });
 

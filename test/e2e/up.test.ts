@@ -30,6 +30,19 @@ describe('startCluster: a working cluster for test suites', () => {
     assert.match((await kubectlOk(b.kubeconfig, ['get', 'namespaces', '-o', 'name'])), /^(?![\s\S]*only-in-a)/);
   });
 
+  it('kubectl get cs: the scheduler, the controller manager and the storage are healthy', async () => {
+    const { waitFor } = await import('../support/wait.js');
+    const { kubectl } = await import('../support/kubectl.js');
+    const healthy = /^NAME\s+STATUS\s+MESSAGE\s+ERROR\nscheduler\s+Healthy\s+ok\s*\ncontroller-manager\s+Healthy\s+ok\s*\netcd-0\s+Healthy\s+ok\s*\n$/;
+    const out = await waitFor(async () => {
+      const r = await kubectl(a.kubeconfig, ['get', 'cs']);
+      return healthy.test(r.stdout) ? r : undefined;
+    }, 'healthy components');
+    assert.match(out.stderr, /Warning: v1 ComponentStatus is deprecated in v1\.19\+/);
+    const etcd = JSON.parse(await kubectlOk(a.kubeconfig, ['get', 'componentstatus', 'etcd-0', '-o', 'json']));
+    assert.deepEqual(etcd.conditions, [{ type: 'Healthy', status: 'True', message: 'ok' }]);
+  });
+
   it('rolls out a deployment, scales it and completes a job', async () => {
     const k = (args: string[]) => kubectlOk(a.kubeconfig, args);
     await k(['create', 'deployment', 'web', '--image=nginx', '--replicas=3']);

@@ -26,8 +26,14 @@ export interface KindVersion {
    */
   createOnly?: boolean;
   /**
-   * A read-only resource computed on each read from other objects, never stored (metrics.k8s.io's
-   * NodeMetrics and PodMetrics): `storage` is false, discovery lists the verbs of its module (get, list).
+   * A create-only resource whose POST is the `subresource` action of the `resource` object its
+   * request names in metadata.name (core/v1 `bindings`: pods/<name>/binding).
+   */
+  actsOn?: { resource: string; subresource: string };
+  /**
+   * A read-only virtual resource (get and list), its objects computed on each read, never stored
+   * (core/v1 `componentstatuses`: the health of the control plane's components; metrics.k8s.io's
+   * NodeMetrics and PodMetrics: usage from the simulated nodes' model). `storage` is false.
    */
   computed?: boolean;
   /** True for the one version objects of this kind are stored in (the hub of conversion). */

@@ -4,6 +4,8 @@ import type { KubeObject } from '../../api/schema/kind.js';
 import type { Registry } from '../../registry/registry.js';
 import { registryObjectGetter } from '../auth/serviceaccount-token-lookup.js';
 import { AdmissionChain, type AdmissionPluginName } from './chain.js';
+import { LimitRanger } from './limit-ranger.js';
+import { namespaceObjects } from './namespace-objects.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { registryNamespacePhases } from './namespace-phases.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
@@ -11,6 +13,8 @@ import { DefaultIngressClass } from './default-ingress-class.js';
 import { registryIngressClasses } from './ingress-classes.js';
 import { NodeRestriction } from './node-restriction.js';
 import { PriorityAdmission } from './priority.js';
+import { registryQuotaAccess } from './quota-access.js';
+import { ResourceQuotaAdmission } from './resource-quota.js';
 import { ServiceAccountAdmission, type ServiceAccountAdmissionOptions } from './service-account.js';
 import type { AdmissionPlugin } from './types.js';
 
@@ -31,6 +35,10 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
         return new PriorityAdmission();
       case 'DefaultTolerationSeconds':
         return new DefaultTolerationSeconds();
+      case 'LimitRanger':
+        return new LimitRanger({ list: namespaceObjects(registry, 'limitranges') });
+      case 'ResourceQuota':
+        return new ResourceQuotaAdmission(registryQuotaAccess(registry));
       case 'DefaultIngressClass':
         return new DefaultIngressClass(registryIngressClasses(registry));
     }

@@ -8,6 +8,8 @@ import { moduleOf } from '../../registry/kinds/index.js';
 
 /** Virtual resources that are only POSTed (the access reviews). */
 const CREATE_ONLY_VERBS = ['create'];
+/** A computed read-only resource (componentstatuses): get and list. */
+const COMPUTED_VERBS = ['get', 'list'];
 
 
 /** Kubernetes' version priority: GA before beta before alpha; higher major, then higher minor first. */
@@ -112,6 +114,7 @@ export class Discovery {
 
   /** The verbs of a resource: create only for the virtual kinds, else those its module declares. */
   private verbsOf(k: KindVersion): readonly string[] {
+    if (k.computed) return COMPUTED_VERBS;
     return k.createOnly ? CREATE_ONLY_VERBS : (moduleOf(this.storageOf(k)).verbs ?? ALL_KIND_VERBS);
   }
 

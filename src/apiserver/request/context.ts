@@ -13,6 +13,7 @@ import type { ServiceAccountTokenIssuer } from '../auth/serviceaccount-token-iss
 import type { TokenReviewer } from '../auth/token-reviewer.js';
 import type { UserInfo } from '../auth/types.js';
 import type { ResponseFormat } from '../encode.js';
+import type { ComponentStatuses } from '../component-statuses.js';
 import { namespaceScoped, type ResourceRequestInfo } from './request-info.js';
 
 export interface RequestContext {
@@ -35,6 +36,8 @@ export interface RequestContext {
   serviceAccountTokens?: ServiceAccountTokenIssuer;
   /** Answers TokenReviews (absent: nothing authenticates). */
   reviewToken?: TokenReviewer;
+  /** Probes the control plane's components for componentstatuses (absent: none are known). */
+  componentStatuses?: ComponentStatuses;
 }
 
 /** The store's admission hook for this request's write of `store`'s kind. */

@@ -6,15 +6,11 @@ import { obj, sortedKeys } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { rawError } from '../../machinery/validation/go-syntax.js';
 import { isQualifiedName } from '../../machinery/validation/names.js';
+import { isExtendedResourceName, isNativeResource } from '../../machinery/validation/resource-names.js';
+
+export { isExtendedResourceName, isNativeResource };
 
 export const isHugePageResourceName = (name: string): boolean => name.startsWith('hugepages-');
-/** helper.IsNativeResource: unprefixed or in the kubernetes.io domain. */
-export const isNativeResource = (name: string): boolean => !name.includes('/') || name.includes('kubernetes.io/');
-/** helper.IsExtendedResourceName: a fully qualified, non-native name that is not a quota "requests." name. */
-export function isExtendedResourceName(name: string): boolean {
-  if (isNativeResource(name) || name.startsWith('requests.')) return false;
-  return isQualifiedName(`requests.${name}`).length === 0;
-}
 export const isOvercommitAllowed = (name: string): boolean => isNativeResource(name) && !isHugePageResourceName(name);
 
 const standardContainerResources = new Set(['cpu', 'memory', 'ephemeral-storage']);
@@ -27,7 +23,8 @@ const integerResources = new Set([
   'pods', 'services', 'replicationcontrollers', 'resourcequotas', 'secrets', 'configmaps', 'persistentvolumeclaims',
   'services.nodeports', 'services.loadbalancers',
 ]);
-export const isStandardResourceName = (name: string): boolean => standardResources.has(name) || isHugePageResourceName(name);
+/** helper.IsStandardResourceName: the quota's hugepages names (`requests.hugepages-<size>`) are standard too. */
+export const isStandardResourceName = (name: string): boolean => standardResources.has(name) || isHugePageResourceName(name) || name.startsWith('requests.hugepages-');
 export const isStandardContainerResourceName = (name: string): boolean => standardContainerResources.has(name) || isHugePageResourceName(name);
 export const isIntegerResourceName = (name: string): boolean => integerResources.has(name) || isExtendedResourceName(name);
 
@@ -43,12 +40,43 @@ export function toQuantity(v: unknown): Quantity | undefined {
   return undefined;
 }
 
-/** %#v of a resource.Quantity value (what "must be an integer" errors print). */
-export function goQuantity(q: Quantity): string {
+const DECIMAL_SUFFIXES: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+const BINARY_SUFFIXES: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * The int64Amount ParseQuantity's fast path builds from the text (digits as written, not
+ * normalized: "500m" is 500 at scale -3), or undefined where Go takes its inf.Dec path.
+ */
+function parsedAmount(text: string): { value: bigint; scale: number } | undefined {
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(.*)$/.exec(text);
+  if (!m) return undefined;
+  const [, sign, num = '', denom = '', suffix = ''] = m;
+  let value: bigint;
+  let scale: number;
+  if (suffix in DECIMAL_SUFFIXES || /^[eE][+-]?\d+$/.test(suffix)) {
+    value = BigInt((num + denom) || '0');
+    scale = (suffix in DECIMAL_SUFFIXES ? DECIMAL_SUFFIXES[suffix]! : Number(suffix.slice(1))) - denom.length;
+  } else if (suffix in BINARY_SUFFIXES && denom === '') {
+    value = BigInt(num || '0') << BigInt(BINARY_SUFFIXES[suffix]!);
+    scale = 0;
+  } else {
+    return undefined;
+  }
+  if (value > INT64_MAX) return undefined;
+  return { value: sign === '-' ? -value : value, scale };
+}
+
+/**
+ * %#v of a resource.Quantity value as validation messages print it: the amount as parsed from
+ * `raw` (the text the object carries), the cached canonical string, the format.
+ */
+export function goQuantity(q: Quantity, raw?: unknown): string {
   const s = q.toString();
-  let value = q.unscaled;
-  let scale = q.exponent;
-  if (scale > 0) {
+  const parsed = typeof raw === 'string' ? parsedAmount(raw.trim()) : undefined;
+  let value = parsed?.value ?? q.unscaled;
+  let scale = parsed?.scale ?? q.exponent;
+  if (!parsed && scale > 0) {
     value *= 10n ** BigInt(scale);
     scale = 0;
   }
@@ -63,7 +91,7 @@ export function validateResourceQuantityValue(resource: string, value: unknown, 
   if (q.sign() < 0) errs.push(fieldError.invalid(path, q.toString(), 'must be greater than or equal to 0'));
   if (isIntegerResourceName(resource)) {
     // Quantity.MilliValue() rounds up (away from zero); the value must be a whole number of units at milli precision.
-    if (q.scaledValueBig(-3) % 1000n !== 0n) errs.push(rawError('FieldValueInvalid', path, goQuantity(q), 'must be an integer'));
+    if (q.scaledValueBig(-3) % 1000n !== 0n) errs.push(rawError('FieldValueInvalid', path, goQuantity(q, value), 'must be an integer'));
   }
   return errs;
 }

@@ -217,8 +217,15 @@ test('kinds: names, scope, short names and categories as kube-apiserver discover
     ['secrets', 'secret', '', '', true, 'Secret'],
     ['replicationcontrollers', 'replicationcontroller', 'rc', 'all', true, 'ReplicationController'],
     ['podtemplates', 'podtemplate', '', '', true, 'PodTemplate'],
+    ['resourcequotas', 'resourcequota', 'quota', '', true, 'ResourceQuota'],
+    ['limitranges', 'limitrange', 'limits', '', true, 'LimitRange'],
+    ['bindings', 'binding', '', '', true, 'Binding'],
+    ['componentstatuses', 'componentstatus', 'cs', '', false, 'ComponentStatus'],
   ]);
-  for (const k of coreV1Kinds) {
+  // The virtual kinds: a create-only one that acts on pods, a computed read-only one.
+  assert.deepEqual(kind('Binding').actsOn, { resource: 'pods', subresource: 'binding' });
+  assert.equal(kind('ComponentStatus').computed, true);
+  for (const k of coreV1Kinds.filter((k) => k.storage)) {
     assert.deepEqual([k.group, k.version, k.storage], ['', 'v1', true], k.kind);
     assert.equal(k.type.name, `io.k8s.api.core.v1.${k.kind}`);
     assert.equal(k.list!.name, `io.k8s.api.core.v1.${k.kind}List`);
@@ -233,6 +240,7 @@ test('kinds: names, scope, short names and categories as kube-apiserver discover
   assert.deepEqual(kind('Namespace').subresources, { status: true, finalize: true });
   assert.deepEqual(kind('Service').subresources, { status: true });
   assert.deepEqual(kind('ReplicationController').subresources, { status: true, scale: true });
+  assert.deepEqual(kind('ResourceQuota').subresources, { status: true });
 });
 
 test('Binding carries the node as an ObjectReference', () => {

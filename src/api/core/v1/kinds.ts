@@ -19,6 +19,8 @@ import { Event, EventList } from './event.js';
 import { Namespace, NamespaceList } from './namespace.js';
 import { Node, NodeList } from './node.js';
 import { Pod, PodList, PodTemplate, PodTemplateList } from './pod.js';
+import { Binding } from './binding.js';
+import { ComponentStatus, ComponentStatusList, LimitRange, LimitRangeList, ResourceQuota, ResourceQuotaList, setDefaultsLimitRange } from './resourcequota.js';
 import { ReplicationController, ReplicationControllerList, setDefaultsReplicationController } from './replicationcontroller.js';
 import { Secret, SecretList } from './secret.js';
 import { Service, ServiceList } from './service.js';
@@ -172,6 +174,61 @@ export const podTemplateKind: KindVersion = {
   defaults: defaultPodTemplate,
 };
 
+/** resourcequotas: a namespace's aggregate limits; status.used is kept by the resourcequota controller and quota admission. */
+export const resourceQuotaKind: KindVersion = {
+  ...core,
+  kind: 'ResourceQuota',
+  resource: 'resourcequotas',
+  singular: 'resourcequota',
+  shortNames: ['quota'],
+  namespaced: true,
+  type: ResourceQuota,
+  list: ResourceQuotaList,
+  subresources: { status: true },
+};
+
+/** limitranges: per-object limits and the defaults LimitRanger admission applies. */
+export const limitRangeKind: KindVersion = {
+  ...core,
+  kind: 'LimitRange',
+  resource: 'limitranges',
+  singular: 'limitrange',
+  shortNames: ['limits'],
+  namespaced: true,
+  type: LimitRange,
+  list: LimitRangeList,
+  defaults: setDefaultsLimitRange,
+};
+
+/** bindings: POST a Binding to bind the pod it names (the pods/binding action); create only, nothing stored. */
+export const bindingKind: KindVersion = {
+  group: '',
+  version: 'v1',
+  storage: false,
+  kind: 'Binding',
+  resource: 'bindings',
+  singular: 'binding',
+  namespaced: true,
+  type: Binding,
+  createOnly: true,
+  actsOn: { resource: 'pods', subresource: 'binding' },
+};
+
+/** componentstatuses (deprecated in v1.19, still served): each component's health, probed on every read. */
+export const componentStatusKind: KindVersion = {
+  group: '',
+  version: 'v1',
+  storage: false,
+  kind: 'ComponentStatus',
+  resource: 'componentstatuses',
+  singular: 'componentstatus',
+  shortNames: ['cs'],
+  namespaced: false,
+  type: ComponentStatus,
+  list: ComponentStatusList,
+  computed: true,
+};
+
 /** Every core/v1 kind kubelite serves. */
 export const coreV1Kinds: readonly KindVersion[] = [
   podKind,
@@ -185,4 +242,8 @@ export const coreV1Kinds: readonly KindVersion[] = [
   secretKind,
   replicationControllerKind,
   podTemplateKind,
+  resourceQuotaKind,
+  limitRangeKind,
+  bindingKind,
+  componentStatusKind,
 ];

@@ -1,5 +1,6 @@
 // The modules of the core/v1 kinds (the registry's half of api/core/v1/kinds.ts).
 import type { KindModule } from '../../kind-module.js';
+import { componentStatusModule } from './componentstatus.js';
 import { configMapModule } from './configmap.js';
 import { endpointsModule } from './endpoints.js';
 import { eventModule } from './event.js';
@@ -7,6 +8,8 @@ import { namespaceModule } from './namespace.js';
 import { nodeModule } from './node.js';
 import { podModule } from './pod/index.js';
 import { podTemplateModule } from './podtemplate.js';
+import { limitRangeModule } from './limitrange.js';
+import { resourceQuotaModule } from './resourcequota/index.js';
 import { replicationControllerModule } from './replicationcontroller.js';
 import { secretModule } from './secret.js';
 import { serviceModule } from './service/index.js';
@@ -24,4 +27,7 @@ export const coreModules: readonly KindModule[] = [
   secretModule,
   replicationControllerModule,
   podTemplateModule,
+  resourceQuotaModule,
+  limitRangeModule,
+  componentStatusModule,
 ];
