@@ -6,11 +6,15 @@ import { authorizationKinds } from './authorization/kinds.js';
 import { batchKinds } from './batch/kinds.js';
 import { coordinationKinds } from './coordination/kinds.js';
 import { coreV1Kinds } from './core/v1/kinds.js';
+import { discoveryKinds } from './discovery/kinds.js';
+import { eventsKinds } from './events/kinds.js';
 import { extensionsKinds } from './extensions/kinds.js';
+import { nodeKinds } from './node/kinds.js';
 import { rbacKinds } from './rbac/kinds.js';
+import { schedulingKinds } from './scheduling/kinds.js';
 import type { KindVersion } from './schema/kind.js';
 
-export const allKinds: readonly KindVersion[] = [...coreV1Kinds, ...appsKinds, ...extensionsKinds, ...batchKinds, ...coordinationKinds, ...rbacKinds, ...authorizationKinds, ...authenticationKinds];
+export const allKinds: readonly KindVersion[] = [...coreV1Kinds, ...appsKinds, ...extensionsKinds, ...batchKinds, ...coordinationKinds, ...rbacKinds, ...authorizationKinds, ...authenticationKinds, ...discoveryKinds, ...eventsKinds, ...schedulingKinds, ...nodeKinds];
 
 const byResource = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.resource}`, k]));
 const byKind = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.kind}`, k]));

@@ -14,9 +14,12 @@ import { appsModules } from './apps/index.js';
 import { batchModules } from './batch/index.js';
 import { coordinationModules } from './coordination/index.js';
 import { coreModules } from './core/index.js';
+import { discoveryModules } from './discovery/index.js';
+import { nodeModules } from './node/index.js';
 import { rbacModules } from './rbac/index.js';
+import { schedulingModules } from './scheduling/index.js';
 
-export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules];
+export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules, ...discoveryModules, ...schedulingModules, ...nodeModules];
 
 const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;
 const byGroupKind = new Map<string, KindModule>();
