@@ -114,6 +114,10 @@ type: Normal
     assert.match(await k(['get', 'events.v1.events.k8s.io', '--field-selector', 'regarding.name=web', '-o', 'name']), /web\.1/);
     assert.equal((await k(['get', 'events.v1.events.k8s.io', '--field-selector', 'regarding.name=other', '-o', 'name'])).trim(), '');
     assert.match(await refused(['get', 'events.v1.events.k8s.io', '--field-selector', 'involvedObject.name=web']), /field label not supported: involvedObject.name/);
+    // The short name `ev` is both groups' (as kube-apiserver's discovery has it): kubectl takes the
+    // core one (kubectl 1.33 warns that events.events.k8s.io could match too, as against Kubernetes).
+    const ev = await kubectl(api.kubeconfig, ['get', 'ev', '-o', 'name']);
+    assert.deepEqual([ev.code, ev.stdout.trim()], [0, 'event/web.1']);
     const events = await k(['events', '-n', 'default']);
     assert.match(events, /LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE/);
     assert.match(events, /Normal\s+Tested\s+Pod\/web\s+hello from events.k8s.io/);
