@@ -11,7 +11,8 @@ export const ADDRESS_TYPES = ['FQDN', 'IPv4', 'IPv6'];
 const PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const MAX_TOPOLOGY_LABELS = 16;
 const MAX_ADDRESSES = 100;
-const MAX_PORTS = 100;
+// 100 until Kubernetes 1.21 raised it (a Service may have more ports than that).
+const MAX_PORTS = 20_000;
 const MAX_ENDPOINTS = 1000;
 const MAX_ZONE_HINTS = 8;
 const MAX_NODE_HINTS = 8;

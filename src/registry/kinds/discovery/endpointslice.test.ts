@@ -48,13 +48,23 @@ test('EndpointSlice validation: address type, addresses per type, node names, hi
   const nineZones = Array.from({ length: 9 }, (_, i) => ({ name: `z${i}` }));
   assert.deepEqual(errorsOf(slice({ endpoints: [{ addresses: ['10.0.0.1'], hints: { forZones: nineZones } }] })), ['endpoints[0].hints.forZones: Too many: 9: must have at most 8 items']);
   assert.deepEqual(errorsOf(slice({ endpoints: Array.from({ length: 1001 }, () => ({ addresses: ['10.0.0.1'] })) })), ['endpoints: Too many: 1001: must have at most 1000 items']);
-  assert.deepEqual(errorsOf(slice({ ports: Array.from({ length: 101 }, (_, i) => ({ name: `p${i}`, port: 80 })) })), ['ports: Too many: 101: must have at most 100 items']);
+  assert.deepEqual(errorsOf(slice({ ports: Array.from({ length: 101 }, (_, i) => ({ name: `p${i}`, port: 80 })) })), [], 'at most 20000 ports since 1.21');
+  assert.deepEqual(errorsOf(slice({ ports: Array.from({ length: 20001 }, () => ({ port: 80 })) })), ['ports: Too many: 20001: must have at most 20000 items']);
   assert.deepEqual(errorsOf(slice({ ports: [{ name: 'http', port: 80 }, { name: 'http', port: 81, protocol: 'ICMP', appProtocol: 'not valid' }, { name: 'Bad', port: 82 }] })), [
     'ports[1].name: Duplicate value: "http"',
     'ports[1].protocol: Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"',
     `ports[1].appProtocol: Invalid value: "not valid": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
     `ports[2].name: Invalid value: "Bad": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
   ]);
+});
+
+test('EndpointSlice hints for nodes are dropped (PreferSameTrafficDistribution is off in 1.33) unless the old object had some', () => {
+  const withNodes = slice({ endpoints: [{ addresses: ['10.0.0.1'], hints: { forZones: [{ name: 'z1' }], forNodes: [{ name: 'n1' }] } }] });
+  const created = create(withNodes).obj;
+  assert.deepEqual((created.endpoints as Array<Record<string, unknown>>)[0]!.hints, { forZones: [{ name: 'z1' }] });
+  const old = { ...withNodes, metadata: { name: 'web-abc', namespace: 'vectors', uid: 'u', resourceVersion: '1', creationTimestamp: '2026-01-01T00:00:00Z' } };
+  assert.deepEqual((update(old, old).obj.endpoints as Array<Record<string, unknown>>)[0]!.hints, { forZones: [{ name: 'z1' }], forNodes: [{ name: 'n1' }] });
+  assert.deepEqual((update(withNodes, { ...created, metadata: old.metadata }).obj.endpoints as Array<Record<string, unknown>>)[0]!.hints, { forZones: [{ name: 'z1' }] });
 });
 
 test('EndpointSlice update: addressType immutable; generation +1 when anything but metadata (or the labels) changes', () => {

@@ -1,6 +1,8 @@
 // discovery.k8s.io EndpointSlice: validation (./endpointslice-validation.ts), addressType immutable,
 // generation 1 on create and +1 when anything but metadata (or the labels) changes, as
-// pkg/registry/discovery/endpointslice's strategy counts it, and kubectl's columns.
+// pkg/registry/discovery/endpointslice's strategy counts it, and kubectl's columns. Hints for
+// nodes (PreferSameTrafficDistribution, alpha and off in 1.33) are dropped, unless the object
+// already had some.
 import type { EndpointSlice } from '../../../api/types.js';
 import { labelsOf } from '../../../api/meta/object.js';
 import { semanticEqual, validateImmutableField } from '../../../machinery/validation/common.js';
@@ -16,13 +18,21 @@ function withoutMetadata(slice: EndpointSlice): Record<string, unknown> {
   return rest;
 }
 
+const hasNodeHints = (slice: EndpointSlice): boolean => (slice.endpoints ?? []).some((e) => (e.hints?.forNodes ?? []).length > 0);
+
+function dropNodeHints(slice: EndpointSlice): void {
+  for (const e of slice.endpoints ?? []) if (e.hints) delete e.hints.forNodes;
+}
+
 export const endpointSliceStrategy: ResourceStrategy<EndpointSlice> = {
   hasStatus: false,
   tracksGeneration: false,
   prepareForCreate(slice) {
     metaOf(slice).generation = 1;
+    dropNodeHints(slice);
   },
   prepareForUpdate(slice, old) {
+    if (!hasNodeHints(old)) dropNodeHints(slice);
     if (!semanticEqual(withoutMetadata(slice), withoutMetadata(old)) || !semanticEqual(labelsOf(slice), labelsOf(old))) {
       const m = metaOf(slice);
       m.generation = (typeof old.metadata?.generation === 'number' ? old.metadata.generation : 0) + 1;
