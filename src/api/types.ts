@@ -281,15 +281,10 @@ export type TokenRequestSpec = Infer<typeof tokenrequest_.TokenRequestSpec>;
 export type TokenRequest = Infer<typeof tokenrequest_.TokenRequest>;
 
 import type * as discovery_ from './discovery/v1.js';
-export type EndpointConditions = Infer<typeof discovery_.EndpointConditions>;
 export type EndpointHints = Infer<typeof discovery_.EndpointHints>;
 export type Endpoint = Infer<typeof discovery_.Endpoint>;
 export type EndpointSlicePort = Infer<typeof discovery_.EndpointPort>;
 export type EndpointSlice = Infer<typeof discovery_.EndpointSlice>;
-
-import type * as events_ from './events/v1.js';
-/** events.k8s.io/v1 Event (a served version of core/v1 Event; strategies see core/v1's `Event`). */
-export type EventsV1Event = Infer<typeof events_.Event>;
 
 import type * as scheduling_ from './scheduling/v1.js';
 export type PriorityClass = Infer<typeof scheduling_.PriorityClass>;

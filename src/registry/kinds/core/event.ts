@@ -103,7 +103,7 @@ export function validateEventUpdate(event: Event, old: Event, ctx?: StrategyCont
     ['firstTimestamp', 'firstTimestamp'],
     ['lastTimestamp', 'lastTimestamp'],
     ['count', 'count'],
-    ['reason', 'reason'],
+    ['reason', 'reason'], // Kubernetes checks reason twice (and reports it twice)
     ['type', 'type'],
     ['eventTime', 'eventTime'],
     ['action', 'action'],
