@@ -8,7 +8,8 @@
 import { byteLength, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from '../../../machinery/validation/names.js';
 import type { Event } from '../../../api/types.js';
 import { namespaceOf } from '../../../api/meta/object.js';
-import { num, semanticEqual, str, validateImmutableField } from '../../../machinery/validation/common.js';
+import { FieldImmutableErrorMsg, num, semanticEqual, str } from '../../../machinery/validation/common.js';
+import { goString, goStruct, goTimeString } from '../../../machinery/validation/go-syntax.js';
 import { struct } from '../../../machinery/validation/structs.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { validateObjectMeta } from '../../../machinery/validation/object-meta.js';
@@ -90,28 +91,44 @@ export function validateEventCreate(event: Event, ctx?: StrategyContext): FieldE
   return errs;
 }
 
+/** core.ObjectReference as %#v prints it in a field error. */
+function goObjectReference(v: unknown): string {
+  const r = struct(v as Event['involvedObject']);
+  return goStruct('core.ObjectReference', [
+    ['Kind', goString(r.kind)],
+    ['Namespace', goString(r.namespace)],
+    ['Name', goString(r.name)],
+    ['UID', goString(r.uid)],
+    ['APIVersion', goString(r.apiVersion)],
+    ['ResourceVersion', goString(r.resourceVersion)],
+    ['FieldPath', goString(r.fieldPath)],
+  ]);
+}
+
 /** ValidateEventUpdate for the request's group/version (ObjectMeta's update rules are the store's). */
 export function validateEventUpdate(event: Event, old: Event, ctx?: StrategyContext): FieldError[] {
   const errs = validateEventV1(event);
   if (!strict(ctx)) return errs;
   if (!semanticEqual(event.series, old.series)) errs.push(...validateSeries(event));
-  const immutable: Array<[keyof Event & string, string]> = [
-    ['involvedObject', 'involvedObject'],
-    ['reason', 'reason'],
-    ['message', 'message'],
-    ['source', 'source'],
-    ['firstTimestamp', 'firstTimestamp'],
-    ['lastTimestamp', 'lastTimestamp'],
-    ['count', 'count'],
-    ['reason', 'reason'], // Kubernetes checks reason twice (and reports it twice)
-    ['type', 'type'],
-    ['eventTime', 'eventTime'],
-    ['action', 'action'],
-    ['related', 'related'],
-    ['reportingComponent', 'reportingController'],
-    ['reportingInstance', 'reportingInstance'],
-  ];
-  for (const [name, path] of immutable) errs.push(...validateImmutableField(event[name], old[name], path));
+  const immutable = (name: keyof Event & string, path: string, render?: (v: unknown) => string) => {
+    if (semanticEqual(event[name], old[name])) return;
+    const value = event[name];
+    errs.push(render ? fieldError.invalidRaw(path, render(value), FieldImmutableErrorMsg) : fieldError.invalid(path, value ?? null, FieldImmutableErrorMsg));
+  };
+  immutable('involvedObject', 'involvedObject', goObjectReference);
+  immutable('reason', 'reason');
+  immutable('message', 'message');
+  immutable('source', 'source', (v) => goStruct('core.EventSource', [['Component', goString(struct(v as Event['source']).component)], ['Host', goString(struct(v as Event['source']).host)]]));
+  immutable('firstTimestamp', 'firstTimestamp', goTimeString);
+  immutable('lastTimestamp', 'lastTimestamp', goTimeString);
+  immutable('count', 'count');
+  immutable('reason', 'reason'); // Kubernetes checks reason twice (and reports it twice)
+  immutable('type', 'type');
+  immutable('eventTime', 'eventTime', goTimeString);
+  immutable('action', 'action');
+  immutable('related', 'related', (v) => (v === undefined || v === null ? 'null' : goObjectReference(v)));
+  immutable('reportingComponent', 'reportingController');
+  immutable('reportingInstance', 'reportingInstance');
   return errs;
 }
 

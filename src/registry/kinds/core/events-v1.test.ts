@@ -86,11 +86,21 @@ test('writes through events.k8s.io/v1 get the strict validation, with core/v1 fi
 test('updates through events.k8s.io/v1 may change only the series (and metadata)', () => {
   const old = v1Event();
   assert.deepEqual(lines(eventStrategy.validateUpdate(v1Event({ series: { count: 2, lastObservedTime: '2026-01-01T00:05:00.000000Z' } }), old, ctxFor(coreV1, STRICT))), []);
-  assert.deepEqual(lines(eventStrategy.validateUpdate(v1Event({ note: 'changed', action: 'Other', type: 'Warning' }), old, ctxFor(coreV1, STRICT))), [
+  assert.deepEqual(lines(eventStrategy.validateUpdate(v1Event({ note: 'changed', action: 'Other', type: 'Warning', reason: 'Other' }), old, ctxFor(coreV1, STRICT))), [
+    'reason: Invalid value: "Other": field is immutable',
     'message: Invalid value: "changed": field is immutable',
+    'reason: Invalid value: "Other": field is immutable',
     'type: Invalid value: "Warning": field is immutable',
     'action: Invalid value: "Other": field is immutable',
   ]);
+  assert.deepEqual(
+    lines(eventStrategy.validateUpdate(v1Event({ regarding: { kind: 'Pod', namespace: 'ns', name: 'q' }, eventTime: '2026-01-01T00:00:01.000500Z', related: { kind: 'Node', name: 'n' } }), old, ctxFor(coreV1, STRICT))),
+    [
+      'involvedObject: Invalid value: core.ObjectReference{Kind:"Pod", Namespace:"ns", Name:"q", UID:"", APIVersion:"", ResourceVersion:"", FieldPath:""}: field is immutable',
+      'eventTime: Invalid value: 2026-01-01 00:00:01.0005 +0000 UTC: field is immutable',
+      'related: Invalid value: core.ObjectReference{Kind:"Node", Namespace:"", Name:"n", UID:"", APIVersion:"", ResourceVersion:"", FieldPath:""}: field is immutable',
+    ],
+  );
   assert.deepEqual(lines(eventStrategy.validateUpdate(v1Event({ note: 'changed' }), old, ctxFor(coreV1, 'v1'))), [], 'core/v1 updates are free');
 });
 
