@@ -2,12 +2,10 @@
 // and preemption policy come from the PriorityClass the pod names (or the global default class
 // when it names none, priority 0 and PreemptLowerPriority when there is none); a pod that sets a
 // different priority or policy itself is refused; on update the values set at create are kept.
-// PriorityClasses: at most one may be the global default. The system classes cannot be deleted
-// (Kubernetes refuses that in the PriorityClass REST storage; here, with the same answer, in the
-// plugin that guards the kind).
+// PriorityClasses: at most one may be the global default. (That the system classes cannot be
+// deleted is the PriorityClass module's, as in Kubernetes it is the REST storage's.)
 import type { Pod, PriorityClass } from '../../api/types.js';
 import { nameOf } from '../../api/meta/object.js';
-import { isSystemPriorityClassName } from '../../registry/kinds/scheduling/system-priority-classes.js';
 import type { ClusterObjects } from './cluster-objects.js';
 import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 
@@ -60,12 +58,7 @@ export class PriorityAdmission implements AdmissionPlugin {
   }
 
   async validate(a: AdmissionAttributes): Promise<void> {
-    if (a.subresource !== '' || a.group !== 'scheduling.k8s.io' || a.resource !== 'priorityclasses') return;
-    if (a.operation === 'DELETE') {
-      const name = a.name || (a.oldObject ? nameOf(a.oldObject) : '');
-      if (isSystemPriorityClassName(name)) throw admissionForbidden(a, 'this is a system priority class and cannot be deleted');
-      return;
-    }
+    if (a.subresource !== '' || a.group !== 'scheduling.k8s.io' || a.resource !== 'priorityclasses' || a.operation === 'DELETE') return;
     const pc: PriorityClass | undefined = a.object;
     if (!pc || pc.globalDefault !== true) return;
     const dpc = await this.defaultClass();

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { findResource } from '../../../api/kinds.js';
 import { PriorityClass, PriorityClassList } from '../../../api/scheduling/v1.js';
 import { create, lines, update } from '../kinds.testutil.js';
-import { printerOf } from '../index.js';
+import { moduleOf, printerOf } from '../index.js';
 import { declaredFieldNumbers, protobufRoundTrip } from '../protobuf.testutil.js';
 
 const pc = (name: string, more: Record<string, unknown> = {}) => ({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value: 1000, ...more });
@@ -39,6 +39,14 @@ test('PriorityClass update: value and preemptionPolicy immutable, the rest may c
     'value: Forbidden: may not be changed in an update.',
     'preemptionPolicy: Invalid value: "Never": field is immutable',
   ]);
+});
+
+test('the system PriorityClasses cannot be deleted (the REST storage refuses before looking)', () => {
+  const module = moduleOf(findResource('scheduling.k8s.io', 'v1', 'priorityclasses')!);
+  assert.equal(module.refuseDelete?.('system-node-critical'), 'this is a system priority class and cannot be deleted');
+  assert.equal(module.refuseDelete?.('system-cluster-critical'), 'this is a system priority class and cannot be deleted');
+  assert.equal(module.refuseDelete?.('system-gold'), undefined);
+  assert.equal(module.refuseDelete?.('gold'), undefined);
 });
 
 test('PriorityClass prints NAME VALUE GLOBAL-DEFAULT AGE PREEMPTIONPOLICY', () => {

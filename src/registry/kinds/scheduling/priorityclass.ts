@@ -1,7 +1,7 @@
 // scheduling.k8s.io PriorityClass: ValidatePriorityClass / ValidatePriorityClassUpdate (the
 // `system-` names reserved, user values capped, value and preemptionPolicy immutable) and its
-// printer. The only-one-global-default rule and the pods' priorities are the Priority admission
-// plugin's (apiserver/admission/priority.ts).
+// printer; the system classes cannot be deleted. The only-one-global-default rule and the pods'
+// priorities are the Priority admission plugin's (apiserver/admission/priority.ts).
 import type { PriorityClass } from '../../../api/types.js';
 import { bool, num, optStr, str, validateImmutableField } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
@@ -10,7 +10,7 @@ import type { KindModule } from '../../kind-module.js';
 import * as fmt from '../../printers/format.js';
 import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers/types.js';
 import type { ResourceStrategy } from '../../strategy.js';
-import { HIGHEST_USER_DEFINABLE_PRIORITY, knownSystemPriorityClassError, SYSTEM_PRIORITY_CLASS_PREFIX } from './system-priority-classes.js';
+import { HIGHEST_USER_DEFINABLE_PRIORITY, isSystemPriorityClassName, knownSystemPriorityClassError, SYSTEM_PRIORITY_CLASS_PREFIX } from './system-priority-classes.js';
 
 const PREEMPTION_POLICIES = ['PreemptLowerPriority', 'Never'];
 
@@ -60,4 +60,11 @@ const priorityClassPrinter: TablePrinter = {
   cells: (o, now) => [fmt.nameCell(o), fmt.int(o.value), o.globalDefault === true, fmt.ageCell(o, now), str(o.preemptionPolicy)],
 };
 
-export const priorityClassModule: KindModule = { group: 'scheduling.k8s.io', kind: 'PriorityClass', strategy: priorityClassStrategy, printer: priorityClassPrinter };
+export const priorityClassModule: KindModule = {
+  group: 'scheduling.k8s.io',
+  kind: 'PriorityClass',
+  strategy: priorityClassStrategy,
+  printer: priorityClassPrinter,
+  // The priorityclasses REST storage's Delete.
+  refuseDelete: (name) => (isSystemPriorityClassName(name) ? 'this is a system priority class and cannot be deleted' : undefined),
+};
