@@ -12,6 +12,10 @@ test('the kind table serves what DESIGN.md lists, each kind with one storage ver
   assert.deepEqual(served('Job'), ['batch/v1']);
   assert.deepEqual(served('CronJob'), ['batch/v1', 'batch/v1beta1', 'batch/v2alpha1']);
   assert.deepEqual(served('Lease'), ['coordination.k8s.io/v1']);
+  assert.deepEqual(served('Event'), ['events.k8s.io/v1', 'v1']);
+  assert.deepEqual(served('EndpointSlice'), ['discovery.k8s.io/v1']);
+  assert.deepEqual(served('PriorityClass'), ['scheduling.k8s.io/v1']);
+  assert.deepEqual(served('RuntimeClass'), ['node.k8s.io/v1']);
   assert.deepEqual(served('FlowSchema'), ['flowcontrol.apiserver.k8s.io/v1']);
   assert.deepEqual(served('PriorityLevelConfiguration'), ['flowcontrol.apiserver.k8s.io/v1']);
   assert.deepEqual(served('APIService'), ['apiregistration.k8s.io/v1']);
@@ -19,7 +23,7 @@ test('the kind table serves what DESIGN.md lists, each kind with one storage ver
   for (const kind of ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']) assert.deepEqual(served(kind), ['rbac.authorization.k8s.io/v1'], kind);
   for (const kind of ['SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview']) assert.deepEqual(served(kind), ['authorization.k8s.io/v1'], kind);
   assert.deepEqual(served('SelfSubjectReview'), ['authentication.k8s.io/v1', 'authentication.k8s.io/v1beta1']);
-  for (const kind of ['Pod', 'Namespace', 'Node', 'Event', 'ConfigMap', 'Endpoints', 'Service', 'ServiceAccount', 'Secret', 'ReplicationController', 'ResourceQuota', 'LimitRange', 'Binding', 'ComponentStatus']) {
+  for (const kind of ['Pod', 'Namespace', 'Node', 'ConfigMap', 'Endpoints', 'Service', 'ServiceAccount', 'Secret', 'ReplicationController', 'ResourceQuota', 'LimitRange', 'Binding', 'ComponentStatus']) {
     assert.deepEqual(served(kind), ['v1'], kind);
   }
   const resources = new Set<string>();

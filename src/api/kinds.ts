@@ -8,13 +8,18 @@ import { autoscalingKinds } from './autoscaling/kinds.js';
 import { batchKinds } from './batch/kinds.js';
 import { coordinationKinds } from './coordination/kinds.js';
 import { coreV1Kinds } from './core/v1/kinds.js';
+import { discoveryKinds } from './discovery/kinds.js';
+import { eventsKinds } from './events/kinds.js';
 import { extensionsKinds } from './extensions/kinds.js';
 import { flowcontrolKinds } from './flowcontrol/kinds.js';
 import { metricsKinds } from './metrics/kinds.js';
 import { networkingKinds } from './networking/kinds.js';
 import { policyKinds } from './policy/kinds.js';
+import { nodeKinds } from './node/kinds.js';
 import { rbacKinds } from './rbac/kinds.js';
+import { schedulingKinds } from './scheduling/kinds.js';
 import type { KindVersion } from './schema/kind.js';
+
 
 export const allKinds: readonly KindVersion[] = [
   ...coreV1Kinds,
@@ -31,6 +36,10 @@ export const allKinds: readonly KindVersion[] = [
   ...apiregistrationKinds,
   ...metricsKinds,
   ...networkingKinds,
+  ...discoveryKinds,
+  ...eventsKinds,
+  ...schedulingKinds,
+  ...nodeKinds,
 ];
 
 const byResource = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.resource}`, k]));

@@ -320,3 +320,14 @@ export type IngressBackend = Infer<typeof networking_.IngressBackend>;
 export type IngressClass = Infer<typeof networking_.IngressClass>;
 export type IPAddress = Infer<typeof networking_.IPAddress>;
 export type ServiceCIDR = Infer<typeof networking_.ServiceCIDR>;
+import type * as discovery_ from './discovery/v1.js';
+export type EndpointHints = Infer<typeof discovery_.EndpointHints>;
+export type Endpoint = Infer<typeof discovery_.Endpoint>;
+export type EndpointSlicePort = Infer<typeof discovery_.EndpointPort>;
+export type EndpointSlice = Infer<typeof discovery_.EndpointSlice>;
+
+import type * as scheduling_ from './scheduling/v1.js';
+export type PriorityClass = Infer<typeof scheduling_.PriorityClass>;
+
+import type * as nodeV1_ from './node/v1.js';
+export type RuntimeClass = Infer<typeof nodeV1_.RuntimeClass>;

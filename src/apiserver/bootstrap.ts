@@ -1,21 +1,25 @@
 // What kube-apiserver creates for itself at start: the system namespaces (default, kube-system,
-// kube-public, kube-node-lease) and the `kubernetes` Service in `default` with its Endpoints
-// pointing at this server, so in-cluster clients and tools that look for them find them.
-// Idempotent: a restart on existing data only brings the endpoint address up to date. Also the
+// kube-public, kube-node-lease), the `kubernetes` Service in `default` with its Endpoints and
+// EndpointSlice pointing at this server, so in-cluster clients and tools that look for them find
+// them, the system PriorityClasses (its scheduling/bootstrap-system-priority-classes hook), and the
 // default ServiceCIDR `kubernetes` describing the service range, Ready, as kube-apiserver's
 // default-servicecidr controller keeps it (./default-service-cidr.ts).
+// Idempotent: a restart on existing data only brings the endpoint address up to date.
 import { findResource } from '../api/kinds.js';
+import { clone } from '../api/go-json.js';
 import { nameOf } from '../api/meta/object.js';
 import type { KubeObject } from '../api/schema/kind.js';
 import { StatusError } from '../machinery/status.js';
+import { isIPv6String } from '../machinery/validation/names.js';
+import { SYSTEM_PRIORITY_CLASSES } from '../registry/kinds/scheduling/system-priority-classes.js';
 import type { Registry } from '../registry/registry.js';
 import type { Store } from '../registry/store.js';
 import { ensureDefaultServiceCIDR } from './default-service-cidr.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 
-function defaulted(resource: string, obj: KubeObject): KubeObject {
-  findResource('', 'v1', resource)?.defaults?.(obj);
+function defaulted(group: string, resource: string, obj: KubeObject): KubeObject {
+  findResource(group, 'v1', resource)?.defaults?.(obj);
   return obj;
 }
 
@@ -38,8 +42,8 @@ export async function existingOrCreate(store: Store, namespace: string, obj: Kub
   return undefined;
 }
 
-async function ensure(registry: Registry, resource: string, namespace: string, obj: KubeObject): Promise<void> {
-  await existingOrCreate(registry.store('', resource)!, namespace, defaulted(resource, obj));
+async function ensure(registry: Registry, resource: string, namespace: string, obj: KubeObject, group = ''): Promise<void> {
+  await existingOrCreate(registry.store(group, resource)!, namespace, defaulted(group, resource, obj));
 }
 
 export async function bootstrapSystemObjects(registry: Registry, endpoint: { ip: string; port: number }): Promise<void> {
@@ -54,16 +58,35 @@ export async function bootstrapSystemObjects(registry: Registry, endpoint: { ip:
       spec: { type: 'ClusterIP', clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: endpoint.port }], sessionAffinity: 'None' },
     }),
     ensureDefaultServiceCIDR(registry),
+    ...SYSTEM_PRIORITY_CLASSES.map((pc) => ensure(registry, 'priorityclasses', '', clone(pc), 'scheduling.k8s.io')),
   ]);
   // Endpoints may not name loopback addresses (Kubernetes' validation), and a server bound to
   // loopback has no other address to advertise: then the Service stands without Endpoints.
   if (endpoint.ip.startsWith('127.') || endpoint.ip === '::1') return;
   const subsets = [{ addresses: [{ ip: endpoint.ip }], ports: [{ name: 'https', port: endpoint.port, protocol: 'TCP' }] }];
-  const endpoints = registry.store('', 'endpoints')!;
+  await upsert(registry, '', 'endpoints', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } }, subsets }, (cur) => ({ ...cur, subsets }));
+  // The EndpointsAdapter of kube-apiserver's endpoint reconciler writes the same address as an
+  // EndpointSlice of the same name, labelled with the Service it belongs to.
+  const slice = {
+    addressType: isIPv6String(endpoint.ip) ? 'IPv6' : 'IPv4',
+    endpoints: [{ addresses: [endpoint.ip], conditions: { ready: true } }],
+    ports: [{ name: 'https', protocol: 'TCP', port: endpoint.port }],
+  };
+  await upsert(
+    registry,
+    'discovery.k8s.io',
+    'endpointslices',
+    { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } }, ...slice },
+    (cur) => ({ ...cur, ...slice }),
+  );
+}
+
+/** Brings `default/<name>` of the resource up to date with `update`, creating `obj` when it is missing. */
+async function upsert(registry: Registry, group: string, resource: string, obj: KubeObject, update: (cur: KubeObject) => KubeObject): Promise<void> {
   try {
-    await endpoints.guaranteedUpdate('default', 'kubernetes', (cur) => ({ ...cur, subsets }));
+    await registry.store(group, resource)!.guaranteedUpdate('default', nameOf(obj), update);
   } catch (err) {
     if (!(err instanceof StatusError && err.code === 404)) throw err;
-    await ensure(registry, 'endpoints', 'default', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } }, subsets });
+    await ensure(registry, resource, 'default', obj, group);
   }
 }

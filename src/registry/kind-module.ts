@@ -44,6 +44,12 @@ export interface KindModule extends GroupKind {
    * and updates ask for every kind).
    */
   readonly grantsPermissions?: boolean;
+  /**
+   * Why a DELETE of the object named `name` is refused before it is looked up (Kubernetes' REST
+   * storage refusing it: the system PriorityClasses), or undefined. Only single deletes ask, as
+   * Kubernetes' DeleteCollection bypasses the REST storage's Delete.
+   */
+  refuseDelete?(name: string): string | undefined;
   /** Its Table columns (`kubectl get`); absent: Kubernetes' default table (name, creation time). */
   readonly printer?: TablePrinter;
   /**

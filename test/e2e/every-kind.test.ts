@@ -59,6 +59,12 @@ function minimal(kind: string, name: string): KubeObject {
     case 'LimitRange':
       // A type no admission enforces: the other kinds' objects in the namespace stay untouched.
       return { spec: { limits: [{ type: 'example.com/widget', max: { 'example.com/widget': '5' } }] } };
+    case 'EndpointSlice':
+      return { addressType: 'IPv4', endpoints: [{ addresses: ['10.0.0.1'] }], ports: [{ name: 'http', port: 80 }] };
+    case 'PriorityClass':
+      return { value: 1000 };
+    case 'RuntimeClass':
+      return { handler: 'runc' };
     case 'Role':
     case 'ClusterRole':
       return { rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] };
@@ -92,6 +98,14 @@ const NAMES: Record<string, string> = { APIService: 'v1.every.example.com', IPAd
 /** The name of the kind's object in this test. */
 function nameFor(k: KindVersion): string {
   return NAMES[k.kind] ?? `${k.kind.toLowerCase()}-${(k.group || 'core').replace(/\./g, '-')}-${k.version}`;
+}
+
+/** A minimal object in `k`'s version, where the versions of a kind differ (events.k8s.io/v1's Event). */
+function minimalIn(k: KindVersion, name: string): KubeObject {
+  if (k.group === 'events.k8s.io') {
+    return { eventTime: '2026-01-01T00:00:00.000000Z', reportingController: 'e2e', reportingInstance: 'e2e-1', action: 'Testing', reason: 'Tested', regarding: { kind: 'Pod', name: 'p', namespace: NS }, note: 'hello', type: 'Normal' };
+  }
+  return minimal(k.kind, name);
 }
 
 function collection(k: KindVersion, watch = false): string {
@@ -142,7 +156,7 @@ describe('every kind in every served version', () => {
   for (const k of allKinds.filter((k) => !k.createOnly && !k.computed)) {
     it(`${apiVersionOf(k)} ${k.kind}`, async () => {
       const name = nameFor(k);
-      const obj = { apiVersion: apiVersionOf(k), kind: k.kind, metadata: { name }, ...minimal(k.kind, name) };
+      const obj = { apiVersion: apiVersionOf(k), kind: k.kind, metadata: { name }, ...minimalIn(k, name) };
       const created = await call('POST', collection(k), obj);
       assert.equal(created.status, 201, JSON.stringify(created.body));
       assert.equal(created.body.apiVersion, apiVersionOf(k));

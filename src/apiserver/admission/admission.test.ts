@@ -7,7 +7,6 @@ import { AdmissionChain, enabledAdmissionPlugins } from './chain.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { NodeRestriction } from './node-restriction.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
-import { PriorityAdmission } from './priority.js';
 import { ServiceAccountAdmission } from './service-account.js';
 import type { AdmissionAttributes } from './types.js';
 
@@ -32,8 +31,8 @@ async function refused(p: Promise<unknown> | unknown): Promise<StatusError> {
 
 describe('admission chain', () => {
   it('enables Kubernetes order whatever the flags order, refuses unknown plugins', () => {
-    assert.deepEqual(enabledAdmissionPlugins(), ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'DefaultIngressClass', 'ResourceQuota']);
-    assert.deepEqual(enabledAdmissionPlugins(['NodeRestriction'], ['ServiceAccount', 'Priority']), ['NamespaceLifecycle', 'LimitRanger', 'NodeRestriction', 'DefaultTolerationSeconds', 'DefaultIngressClass', 'ResourceQuota']);
+    assert.deepEqual(enabledAdmissionPlugins(), ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'RuntimeClass', 'DefaultIngressClass', 'ResourceQuota']);
+    assert.deepEqual(enabledAdmissionPlugins(['NodeRestriction'], ['ServiceAccount', 'Priority']), ['NamespaceLifecycle', 'LimitRanger', 'NodeRestriction', 'DefaultTolerationSeconds', 'RuntimeClass', 'DefaultIngressClass', 'ResourceQuota']);
     assert.throws(() => enabledAdmissionPlugins(['AlwaysPullImages']), /admission plugin "AlwaysPullImages" is not supported/);
   });
 
@@ -203,34 +202,6 @@ describe('NodeRestriction', () => {
     await plugin.admit(token({ kind: 'Pod', apiVersion: 'v1', name: 'mine' }));
     assert.match((await refused(plugin.admit(token()))).message, /node requested token not bound to a pod/);
     assert.match((await refused(plugin.admit(token({ kind: 'Pod', name: 'theirs' })))).message, /bound to a pod scheduled on a different node/);
-  });
-});
-
-describe('Priority', () => {
-  const plugin = new PriorityAdmission();
-  const pod = (spec: Record<string, unknown>): { metadata: { name: string }; spec: Record<string, unknown> } => ({ metadata: { name: 'p' }, spec: { containers: [], ...spec } });
-
-  it('gives a pod without a class priority 0 and PreemptLowerPriority, a system class its value', () => {
-    const plain = pod({});
-    plugin.admit(attrs('pods', { object: plain }));
-    assert.equal(plain.spec.priority, 0);
-    assert.equal(plain.spec.preemptionPolicy, 'PreemptLowerPriority');
-    const critical = pod({ priorityClassName: 'system-node-critical' });
-    plugin.admit(attrs('pods', { object: critical }));
-    assert.equal(critical.spec.priority, 2000001000);
-  });
-
-  it('refuses an unknown class and a priority or policy that differs from the computed one, as Kubernetes words it', async () => {
-    assert.equal((await refused(Promise.resolve().then(() => plugin.admit(attrs('pods', { object: pod({ priorityClassName: 'gold' }) }))))).message, 'pods "p" is forbidden: no PriorityClass with name gold was found');
-    assert.equal(
-      (await refused(Promise.resolve().then(() => plugin.admit(attrs('pods', { object: pod({ priority: 5 }) }))))).message,
-      'pods "p" is forbidden: the integer value of priority (5) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name',
-    );
-    assert.match((await refused(Promise.resolve().then(() => plugin.admit(attrs('pods', { object: pod({ preemptionPolicy: 'Never' }) }))))).message, /the string value of PreemptionPolicy \(Never\) must not be provided/);
-    // Updates and other kinds are not its business.
-    const updated = pod({});
-    plugin.admit(attrs('pods', { operation: 'UPDATE', object: updated, oldObject: pod({}) }));
-    assert.equal(updated.spec.priority, undefined);
   });
 });
 

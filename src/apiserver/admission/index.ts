@@ -1,6 +1,7 @@
 // The API server's admission chain, built from the enabled plugin names over the registry (the
 // lookups the plugins need read the watch cache, then storage).
 import type { KubeObject } from '../../api/schema/kind.js';
+import type { PriorityClass, RuntimeClass } from '../../api/types.js';
 import type { Registry } from '../../registry/registry.js';
 import { registryObjectGetter } from '../auth/serviceaccount-token-lookup.js';
 import { AdmissionChain, type AdmissionPluginName } from './chain.js';
@@ -15,6 +16,8 @@ import { NodeRestriction } from './node-restriction.js';
 import { PriorityAdmission } from './priority.js';
 import { registryQuotaAccess } from './quota-access.js';
 import { ResourceQuotaAdmission } from './resource-quota.js';
+import { registryClusterObjects } from './cluster-objects.js';
+import { RuntimeClassAdmission } from './runtime-class.js';
 import { ServiceAccountAdmission, type ServiceAccountAdmissionOptions } from './service-account.js';
 import type { AdmissionPlugin } from './types.js';
 
@@ -32,7 +35,7 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
       case 'NodeRestriction':
         return new NodeRestriction({ pod: (ns, n) => get('pods', ns, n) });
       case 'Priority':
-        return new PriorityAdmission();
+        return new PriorityAdmission(registryClusterObjects<PriorityClass>(registry, 'scheduling.k8s.io', 'priorityclasses'));
       case 'DefaultTolerationSeconds':
         return new DefaultTolerationSeconds();
       case 'LimitRanger':
@@ -41,6 +44,8 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
         return new ResourceQuotaAdmission(registryQuotaAccess(registry));
       case 'DefaultIngressClass':
         return new DefaultIngressClass(registryIngressClasses(registry));
+      case 'RuntimeClass':
+        return new RuntimeClassAdmission(registryClusterObjects<RuntimeClass>(registry, 'node.k8s.io', 'runtimeclasses'));
     }
   });
   return new AdmissionChain(plugins);

@@ -1,45 +1,78 @@
-// Priority admission (Kubernetes' plugin/pkg/admission/priority) for pods on create: the pod's
-// priority and preemption policy come from its PriorityClass. kubelite serves no PriorityClass
-// objects, so the classes are the two every Kubernetes cluster bootstraps; a pod naming another
-// class is refused as Kubernetes refuses a class that does not exist, and a pod naming none gets
-// priority 0 and PreemptLowerPriority (no global default class exists).
-import type { Pod } from '../../api/types.js';
+// Priority admission (Kubernetes' plugin/pkg/admission/priority). Pods: on create the priority
+// and preemption policy come from the PriorityClass the pod names (or the global default class
+// when it names none, priority 0 and PreemptLowerPriority when there is none); a pod that sets a
+// different priority or policy itself is refused; on update the values set at create are kept.
+// PriorityClasses: at most one may be the global default. (That the system classes cannot be
+// deleted is the PriorityClass module's, as in Kubernetes it is the REST storage's.)
+import type { Pod, PriorityClass } from '../../api/types.js';
+import { nameOf } from '../../api/meta/object.js';
+import type { ClusterObjects } from './cluster-objects.js';
 import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 
-export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = {
-  'system-node-critical': 2_000_001_000,
-  'system-cluster-critical': 2_000_000_000,
-};
 const DEFAULT_PREEMPTION_POLICY = 'PreemptLowerPriority';
+/** scheduling.DefaultPriorityWhenNoDefaultClassExists. */
+const DEFAULT_PRIORITY = 0;
 
 export class PriorityAdmission implements AdmissionPlugin {
   readonly name = 'Priority';
 
-  admit(a: AdmissionAttributes): void {
-    if (a.operation !== 'CREATE' || a.group !== '' || a.resource !== 'pods' || a.subresource !== '' || !a.object) return;
+  constructor(private readonly classes: ClusterObjects<PriorityClass>) {}
+
+  async admit(a: AdmissionAttributes): Promise<void> {
+    if (a.subresource !== '' || a.group !== '' || a.resource !== 'pods' || !a.object) return;
     const pod: Pod = a.object;
-    const spec = pod.spec ?? {};
+    const spec = (pod.spec ??= {});
+    if (a.operation === 'UPDATE') {
+      // Validation forbids changing them; a write that leaves them out keeps the created values.
+      const old: Pod | undefined = a.oldObject;
+      if ((spec.priority === undefined || spec.priority === null) && typeof old?.spec?.priority === 'number') spec.priority = old.spec.priority;
+      if ((spec.preemptionPolicy === undefined || spec.preemptionPolicy === null) && typeof old?.spec?.preemptionPolicy === 'string') spec.preemptionPolicy = old.spec.preemptionPolicy;
+      return;
+    }
+    if (a.operation !== 'CREATE') return;
+    let priority: number;
+    let policy: string | undefined;
     const className = spec.priorityClassName ?? '';
-    let priority = 0;
-    if (className !== '') {
-      const value = SYSTEM_PRIORITY_CLASSES[className];
-      if (value === undefined) throw admissionForbidden(a, `no PriorityClass with name ${className} was found`);
-      priority = value;
+    if (className === '') {
+      const dpc = await this.defaultClass();
+      spec.priorityClassName = dpc ? nameOf(dpc) : '';
+      if (spec.priorityClassName === '') delete spec.priorityClassName;
+      priority = dpc ? (dpc.value ?? 0) : DEFAULT_PRIORITY;
+      policy = dpc ? (dpc.preemptionPolicy ?? undefined) : DEFAULT_PREEMPTION_POLICY;
+    } else {
+      const pc = await this.classes.get(className);
+      if (!pc) throw admissionForbidden(a, `no PriorityClass with name ${className} was found`);
+      priority = pc.value ?? 0;
+      policy = pc.preemptionPolicy ?? undefined;
     }
     if (typeof spec.priority === 'number' && spec.priority !== priority) {
-      throw admissionForbidden(
-        a,
-        `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`,
-      );
+      throw admissionForbidden(a, `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`);
     }
     spec.priority = priority;
-    if (typeof spec.preemptionPolicy === 'string' && spec.preemptionPolicy !== DEFAULT_PREEMPTION_POLICY) {
-      throw admissionForbidden(
-        a,
-        `the string value of PreemptionPolicy (${spec.preemptionPolicy}) must not be provided in pod spec; priority admission controller computed ${DEFAULT_PREEMPTION_POLICY} from the given PriorityClass name`,
-      );
+    if (policy !== undefined) {
+      if (typeof spec.preemptionPolicy === 'string' && spec.preemptionPolicy !== policy) {
+        throw admissionForbidden(a, `the string value of PreemptionPolicy (${spec.preemptionPolicy}) must not be provided in pod spec; priority admission controller computed ${policy} from the given PriorityClass name`);
+      }
+      spec.preemptionPolicy = policy;
     }
-    spec.preemptionPolicy = DEFAULT_PREEMPTION_POLICY;
-    pod.spec = spec;
+  }
+
+  async validate(a: AdmissionAttributes): Promise<void> {
+    if (a.subresource !== '' || a.group !== 'scheduling.k8s.io' || a.resource !== 'priorityclasses' || a.operation === 'DELETE') return;
+    const pc: PriorityClass | undefined = a.object;
+    if (!pc || pc.globalDefault !== true) return;
+    const dpc = await this.defaultClass();
+    if (dpc && (a.operation === 'CREATE' || nameOf(dpc) !== nameOf(pc))) {
+      throw admissionForbidden(a, `PriorityClass ${nameOf(dpc)} is already marked as default. Only one default can exist`);
+    }
+  }
+
+  /** The global default class; with several (a race), the one of lowest value. */
+  private async defaultClass(): Promise<PriorityClass | undefined> {
+    let found: PriorityClass | undefined;
+    for (const pc of await this.classes.list()) {
+      if (pc.globalDefault === true && (!found || (found.value ?? 0) > (pc.value ?? 0))) found = pc;
+    }
+    return found;
   }
 }

@@ -6,8 +6,8 @@ import { labelsOf, uidOf } from '../../api/meta/object.js';
 import type { KubeObject } from '../../api/schema/kind.js';
 import { StatusError } from '../../machinery/status.js';
 import { metaOf } from '../../registry/meta.js';
+import { decodeCached } from '../../registry/decode-cached.js';
 import type { Registry } from '../../registry/registry.js';
-import type { CachedObject } from '../../storage/cacher/types.js';
 
 export type TokenObjectResource = 'serviceaccounts' | 'pods' | 'secrets' | 'nodes';
 
@@ -19,16 +19,6 @@ export interface TokenObjectGetter {
   get(resource: TokenObjectResource, namespace: string, name: string, uid?: string): Promise<KubeObject | undefined>;
 }
 
-const decoder = new TextDecoder();
-/** Each cached version is decoded once, however many requests ask for it. */
-const decoded = new WeakMap<CachedObject, KubeObject>();
-
-function decode(cached: CachedObject): KubeObject {
-  let obj = decoded.get(cached);
-  if (!obj) decoded.set(cached, (obj = JSON.parse(decoder.decode(cached.json)) as KubeObject));
-  return obj;
-}
-
 export function registryObjectGetter(registry: Registry): TokenObjectGetter {
   return {
     async get(resource, namespace, name, uid) {
@@ -37,7 +27,7 @@ export function registryObjectGetter(registry: Registry): TokenObjectGetter {
       const ns = resource === 'nodes' ? '' : namespace;
       const cached = store.cache.get(store.key(ns, name));
       if (cached) {
-        const obj = decode(cached);
+        const obj = decodeCached(cached);
         if (uid === undefined || uidOf(obj) === uid) return obj;
       }
       try {

@@ -14,6 +14,8 @@ import { reply, tableOptions } from '../request/reply.js';
 
 export async function handleDelete(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string): Promise<void> {
   if (ctx.info.subresource !== '') throw apiError.methodNotAllowed();
+  const refusal = moduleOf(kv).refuseDelete?.(ctx.info.name);
+  if (refusal !== undefined) throw apiError.forbidden(kv, ctx.info.name, refusal);
   const opts = await deleteOptions(ctx);
   const result = await store.delete(namespace, ctx.info.name, { ...opts, admission: admissionOf(ctx, store, opts.dryRun) });
   if (!result.deleted || moduleOf(kv).returnsDeletedObject) {

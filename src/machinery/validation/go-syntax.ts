@@ -82,3 +82,14 @@ export function rawError(type: FieldErrorType, field: string, text: string, deta
 export function notSupportedRaw(field: string, text: string, supported: readonly string[]): FieldError {
   return rawError('FieldValueNotSupported', field, text, supported.length > 0 ? `supported values: ${supported.map(goQuote).join(', ')}` : '');
 }
+
+/**
+ * A metav1.Time or MicroTime as field errors print it (time.Time's String(): "2026-01-01
+ * 00:00:00.000001 +0000 UTC", trailing zeros of the fraction dropped; the zero time when unset).
+ */
+export function goTimeString(v: unknown): string {
+  const m = typeof v === 'string' ? /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.(\d+))?Z$/.exec(v) : null;
+  if (!m) return '0001-01-01 00:00:00 +0000 UTC';
+  const frac = (m[3] ?? '').replace(/0+$/, '');
+  return `${m[1]} ${m[2]}${frac ? `.${frac}` : ''} +0000 UTC`;
+}

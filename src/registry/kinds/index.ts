@@ -20,7 +20,11 @@ import { coreModules } from './core/index.js';
 import { flowcontrolModules } from './flowcontrol/index.js';
 import { metricsModules } from './metrics/index.js';
 import { policyModules } from './policy/index.js';
+import { discoveryModules } from './discovery/index.js';
+import { nodeModules } from './node/index.js';
 import { rbacModules } from './rbac/index.js';
+import { schedulingModules } from './scheduling/index.js';
+
 
 export const kindModules: readonly KindModule[] = [
   ...coreModules,
@@ -34,6 +38,9 @@ export const kindModules: readonly KindModule[] = [
   ...apiregistrationModules,
   ...metricsModules,
   ...networkingModules,
+  ...discoveryModules,
+  ...schedulingModules,
+  ...nodeModules,
 ];
 
 const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;

@@ -57,7 +57,7 @@ export function defaultPullPolicy(image: unknown): 'Always' | 'IfNotPresent' {
 // ---- resource lists ----
 
 /** SetDefaults_ResourceList: every value rounded up to milli scale. */
-function defaultResourceList(list: unknown): void {
+export function defaultResourceList(list: unknown): void {
   if (!isObj(list)) return;
   for (const [k, v] of Object.entries(list)) if (typeof v === 'string') list[k] = roundUpToMilli(v);
 }

@@ -219,9 +219,9 @@ test('endpoints, events, leases and controller revisions', () => {
   assert.deepEqual(errorsOf(ev, (e) => (e.metadata.name = 'Not_A_Subdomain')), [], 'core/v1 Events skip ObjectMeta validation');
   assert.deepEqual(errorsOf(ev, (e) => (e.involvedObject = { kind: 'Pod', namespace: 'other' })), ['involvedObject.namespace: Invalid value: "other": does not match event.namespace']);
   assert.deepEqual(errorsOf(ev, (e) => (e.eventTime = '2023-01-18T10:05:00.123456Z')), [
-    'reportingComponent: Required value',
-    'reportingComponent: Invalid value: "": name part must be non-empty',
-    `reportingComponent: Invalid value: "": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+    'reportingController: Required value',
+    'reportingController: Invalid value: "": name part must be non-empty',
+    `reportingController: Invalid value: "": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
     'reportingInstance: Required value',
     'action: Required value',
     'reason: Required value',

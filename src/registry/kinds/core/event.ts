@@ -1,30 +1,37 @@
-// core/v1 Event: the legacy validation Kubernetes applies to events written through core/v1 (no
-// ObjectMeta validation; involvedObject namespace agreement; the events.k8s.io-style required
-// fields when eventTime is set). No status, no generation; PUT may create.
-import { byteLength, isDNS1123Subdomain, isQualifiedName } from '../../../machinery/validation/names.js';
+// core/v1 Event, also served as events.k8s.io/v1 Event: ValidateEventCreate / ValidateEventUpdate.
+// Every write passes the legacy validation (no ObjectMeta validation; involvedObject namespace
+// agreement; the reporting fields required when eventTime is set); writes through events.k8s.io/v1
+// (and newer) get the strict rules on top: ObjectMeta, eventTime and a Normal/Warning type
+// required, the deprecated fields unset, and on update everything but the series immutable.
+// Field paths are core/v1's names in both versions, as Kubernetes reports them. No status, no
+// generation; PUT may create.
+import { byteLength, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from '../../../machinery/validation/names.js';
 import type { Event } from '../../../api/types.js';
 import { namespaceOf } from '../../../api/meta/object.js';
-import { str } from '../../../machinery/validation/common.js';
+import { FieldImmutableErrorMsg, num, semanticEqual, str } from '../../../machinery/validation/common.js';
+import { goString, goStruct, goTimeString } from '../../../machinery/validation/go-syntax.js';
 import { struct } from '../../../machinery/validation/structs.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
-import type { ResourceStrategy } from '../../strategy.js';
+import { validateObjectMeta } from '../../../machinery/validation/object-meta.js';
+import type { ResourceStrategy, StrategyContext } from '../../strategy.js';
 import type { KindModule } from '../../kind-module.js';
 import * as fmt from '../../printers/format.js';
 import { column, NAME_DESCRIPTION, type TablePrinter } from '../../printers/types.js';
-import { fieldAt, fieldLabelErrors, META_FIELD_LABELS } from '../../../machinery/selectors/index.js';
+import { fieldAt, fieldLabelErrors, META_FIELD_LABELS, type FieldLabelConversion } from '../../../machinery/selectors/index.js';
 
 const ReportingInstanceLengthLimit = 128;
 const ActionLengthLimit = 128;
 const ReasonLengthLimit = 128;
 const NoteLengthLimit = 1024;
 
-/** legacyValidateEvent for requests in core/v1. */
+const unsetTime = (v: unknown): boolean => v === undefined || v === null || v === '';
+
+/** legacyValidateEvent: what every write of an Event passes, whatever its version. */
 export function validateEventV1(event: Event): FieldError[] {
   const errs: FieldError[] = [];
   const namespace = namespaceOf(event);
   const involvedNamespace = str(struct(event.involvedObject).namespace);
-  const eventTime = event.eventTime;
-  if (eventTime === undefined || eventTime === null || eventTime === '') {
+  if (unsetTime(event.eventTime)) {
     if (involvedNamespace === '') {
       if (namespace !== '' && namespace !== 'default') errs.push(fieldError.invalid('involvedObject.namespace', involvedNamespace, 'does not match event.namespace'));
     } else if (namespace !== involvedNamespace) {
@@ -35,8 +42,8 @@ export function validateEventV1(event: Event): FieldError[] {
       errs.push(fieldError.invalid('involvedObject.namespace', involvedNamespace, 'does not match event.namespace'));
     }
     const controller = str(event.reportingComponent);
-    if (controller === '') errs.push(fieldError.required('reportingComponent'));
-    errs.push(...isQualifiedName(controller).map((msg) => fieldError.invalid('reportingComponent', controller, msg)));
+    if (controller === '') errs.push(fieldError.required('reportingController'));
+    errs.push(...isQualifiedName(controller).map((msg) => fieldError.invalid('reportingController', controller, msg)));
     const instance = str(event.reportingInstance);
     if (instance === '') errs.push(fieldError.required('reportingInstance'));
     if (byteLength(instance) > ReportingInstanceLengthLimit) errs.push(fieldError.invalid('reportingInstance', '', `can have at most ${ReportingInstanceLengthLimit} characters`));
@@ -52,13 +59,86 @@ export function validateEventV1(event: Event): FieldError[] {
   return errs;
 }
 
+/** Whether a write came in through events.k8s.io/v1 (or a newer events API): the strict rules apply. */
+function strict(ctx: StrategyContext | undefined): boolean {
+  const gv = ctx?.requestGroupVersion;
+  return gv !== undefined && gv !== 'v1' && gv !== 'events.k8s.io/v1beta1';
+}
+
+/** validateV1EventSeries. */
+function validateSeries(event: Event): FieldError[] {
+  if (event.series === undefined || event.series === null) return [];
+  const errs: FieldError[] = [];
+  if (num(event.series.count) < 2) errs.push(fieldError.invalid('series.count', '', 'should be at least 2'));
+  if (unsetTime(event.series.lastObservedTime)) errs.push(fieldError.required('series.lastObservedTime'));
+  return errs;
+}
+
+/** ValidateEventCreate for the request's group/version. */
+export function validateEventCreate(event: Event, ctx?: StrategyContext): FieldError[] {
+  const errs = validateEventV1(event);
+  if (!strict(ctx)) return errs;
+  errs.push(...validateObjectMeta({ metadata: event.metadata ?? {} }, { namespaced: true, nameValidator: nameIsDNSSubdomain }));
+  errs.push(...validateSeries(event));
+  if (unsetTime(event.eventTime)) errs.push(fieldError.required('eventTime'));
+  const type = str(event.type);
+  if (type !== 'Normal' && type !== 'Warning') errs.push(fieldError.invalid('type', '', `has invalid value: ${type}`));
+  if (!unsetTime(event.firstTimestamp)) errs.push(fieldError.invalid('firstTimestamp', '', 'needs to be unset'));
+  if (!unsetTime(event.lastTimestamp)) errs.push(fieldError.invalid('lastTimestamp', '', 'needs to be unset'));
+  if (num(event.count) !== 0) errs.push(fieldError.invalid('count', '', 'needs to be unset'));
+  const source = struct(event.source);
+  if (str(source.component) !== '' || str(source.host) !== '') errs.push(fieldError.invalid('source', '', 'needs to be unset'));
+  return errs;
+}
+
+/** core.ObjectReference as %#v prints it in a field error. */
+function goObjectReference(v: unknown): string {
+  const r = struct(v as Event['involvedObject']);
+  return goStruct('core.ObjectReference', [
+    ['Kind', goString(r.kind)],
+    ['Namespace', goString(r.namespace)],
+    ['Name', goString(r.name)],
+    ['UID', goString(r.uid)],
+    ['APIVersion', goString(r.apiVersion)],
+    ['ResourceVersion', goString(r.resourceVersion)],
+    ['FieldPath', goString(r.fieldPath)],
+  ]);
+}
+
+/** ValidateEventUpdate for the request's group/version (ObjectMeta's update rules are the store's). */
+export function validateEventUpdate(event: Event, old: Event, ctx?: StrategyContext): FieldError[] {
+  const errs = validateEventV1(event);
+  if (!strict(ctx)) return errs;
+  if (!semanticEqual(event.series, old.series)) errs.push(...validateSeries(event));
+  const immutable = (name: keyof Event & string, path: string, render?: (v: unknown) => string) => {
+    if (semanticEqual(event[name], old[name])) return;
+    const value = event[name];
+    errs.push(render ? fieldError.invalidRaw(path, render(value), FieldImmutableErrorMsg) : fieldError.invalid(path, value ?? null, FieldImmutableErrorMsg));
+  };
+  immutable('involvedObject', 'involvedObject', goObjectReference);
+  immutable('reason', 'reason');
+  immutable('message', 'message');
+  immutable('source', 'source', (v) => goStruct('core.EventSource', [['Component', goString(struct(v as Event['source']).component)], ['Host', goString(struct(v as Event['source']).host)]]));
+  immutable('firstTimestamp', 'firstTimestamp', goTimeString);
+  immutable('lastTimestamp', 'lastTimestamp', goTimeString);
+  immutable('count', 'count');
+  immutable('reason', 'reason'); // Kubernetes checks reason twice (and reports it twice)
+  immutable('type', 'type');
+  immutable('eventTime', 'eventTime', goTimeString);
+  immutable('action', 'action');
+  immutable('related', 'related', (v) => (v === undefined || v === null ? 'null' : goObjectReference(v)));
+  immutable('reportingComponent', 'reportingController');
+  immutable('reportingInstance', 'reportingInstance');
+  return errs;
+}
+
 export const eventStrategy: ResourceStrategy<Event> = {
   hasStatus: false,
   tracksGeneration: false,
   allowCreateOnUpdate: true,
   nameValidator: null,
-  validate: (event) => validateEventV1(event),
-  validateUpdate: (event) => validateEventV1(event),
+  validate: (event, ctx) => validateEventCreate(event, ctx),
+  validateUpdate: (event, old, ctx) => validateEventUpdate(event, old, ctx),
 };
 
 function eventSource(o: Record<string, unknown>): string {
@@ -107,6 +187,40 @@ const eventPrinter: TablePrinter = {
 const sourceComponent = fieldAt.string('source', 'component');
 const reportingComponent = fieldAt.string('reportingComponent');
 
+const coreV1FieldLabels: FieldLabelConversion = {
+  labels: [
+    'involvedObject.kind',
+    'involvedObject.namespace',
+    'involvedObject.name',
+    'involvedObject.uid',
+    'involvedObject.apiVersion',
+    'involvedObject.resourceVersion',
+    'involvedObject.fieldPath',
+    'reason',
+    'reportingComponent',
+    'source',
+    'type',
+    ...META_FIELD_LABELS,
+  ],
+  error: fieldLabelErrors.notSupported,
+};
+
+/** AddFieldLabelConversionsForEvent (events.k8s.io/v1): its own names mapped onto core's selectable fields. */
+const eventsV1FieldLabels: FieldLabelConversion = {
+  labels: ['reason', 'source', 'type', ...META_FIELD_LABELS],
+  aliases: {
+    'regarding.kind': 'involvedObject.kind',
+    'regarding.namespace': 'involvedObject.namespace',
+    'regarding.name': 'involvedObject.name',
+    'regarding.uid': 'involvedObject.uid',
+    'regarding.apiVersion': 'involvedObject.apiVersion',
+    'regarding.resourceVersion': 'involvedObject.resourceVersion',
+    'regarding.fieldPath': 'involvedObject.fieldPath',
+    reportingController: 'reportingComponent',
+  },
+  error: fieldLabelErrors.notSupported,
+};
+
 export const eventModule: KindModule = {
   group: '',
   kind: 'Event',
@@ -125,21 +239,5 @@ export const eventModule: KindModule = {
     source: (o) => sourceComponent(o) || reportingComponent(o),
     type: fieldAt.string('type'),
   },
-  fieldLabels: () => ({
-    labels: [
-      'involvedObject.kind',
-      'involvedObject.namespace',
-      'involvedObject.name',
-      'involvedObject.uid',
-      'involvedObject.apiVersion',
-      'involvedObject.resourceVersion',
-      'involvedObject.fieldPath',
-      'reason',
-      'reportingComponent',
-      'source',
-      'type',
-      ...META_FIELD_LABELS,
-    ],
-    error: fieldLabelErrors.notSupported,
-  }),
+  fieldLabels: ({ group }) => (group === 'events.k8s.io' ? eventsV1FieldLabels : coreV1FieldLabels),
 };
