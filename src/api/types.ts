@@ -279,3 +279,9 @@ import type * as tokenrequest_ from './authentication/tokenrequest-tokenreview.j
 export type BoundObjectReference = Infer<typeof tokenrequest_.BoundObjectReference>;
 export type TokenRequestSpec = Infer<typeof tokenrequest_.TokenRequestSpec>;
 export type TokenRequest = Infer<typeof tokenrequest_.TokenRequest>;
+
+import type * as certificates_ from './certificates/v1.js';
+export type CertificateSigningRequestSpec = Infer<typeof certificates_.CertificateSigningRequestSpec>;
+export type CertificateSigningRequestCondition = Infer<typeof certificates_.CertificateSigningRequestCondition>;
+export type CertificateSigningRequestStatus = Infer<typeof certificates_.CertificateSigningRequestStatus>;
+export type CertificateSigningRequest = Infer<typeof certificates_.CertificateSigningRequest>;

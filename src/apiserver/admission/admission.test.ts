@@ -32,8 +32,8 @@ async function refused(p: Promise<unknown> | unknown): Promise<StatusError> {
 
 describe('admission chain', () => {
   it('enables Kubernetes order whatever the flags order, refuses unknown plugins', () => {
-    assert.deepEqual(enabledAdmissionPlugins(), ['NamespaceLifecycle', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds']);
-    assert.deepEqual(enabledAdmissionPlugins(['NodeRestriction'], ['ServiceAccount', 'Priority']), ['NamespaceLifecycle', 'NodeRestriction', 'DefaultTolerationSeconds']);
+    assert.deepEqual(enabledAdmissionPlugins(), ['NamespaceLifecycle', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'CertificateApproval', 'CertificateSigning']);
+    assert.deepEqual(enabledAdmissionPlugins(['NodeRestriction'], ['ServiceAccount', 'Priority', 'CertificateSigning']), ['NamespaceLifecycle', 'NodeRestriction', 'DefaultTolerationSeconds', 'CertificateApproval']);
     assert.throws(() => enabledAdmissionPlugins(['AlwaysPullImages']), /admission plugin "AlwaysPullImages" is not supported/);
   });
 

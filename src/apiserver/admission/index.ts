@@ -3,7 +3,10 @@
 import type { KubeObject } from '../../api/schema/kind.js';
 import type { Registry } from '../../registry/registry.js';
 import { registryObjectGetter } from '../auth/serviceaccount-token-lookup.js';
+import { alwaysAllow } from '../auth/always-allow.js';
+import type { Authorizer } from '../auth/types.js';
 import { AdmissionChain, type AdmissionPluginName } from './chain.js';
+import { CertificateApproval, CertificateSigning } from './certificates.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { registryNamespacePhases } from './namespace-phases.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
@@ -14,7 +17,7 @@ import type { AdmissionPlugin } from './types.js';
 
 export { AdmissionChain, DEFAULT_ADMISSION_PLUGINS, enabledAdmissionPlugins, ORDERED_ADMISSION_PLUGINS, type AdmissionPluginName } from './chain.js';
 
-export function newAdmissionChain(registry: Registry, names: readonly AdmissionPluginName[], opts: { serviceAccount?: ServiceAccountAdmissionOptions } = {}): AdmissionChain {
+export function newAdmissionChain(registry: Registry, names: readonly AdmissionPluginName[], opts: { serviceAccount?: ServiceAccountAdmissionOptions; authorizer?: Authorizer } = {}): AdmissionChain {
   const objects = registryObjectGetter(registry);
   const get = (resource: 'serviceaccounts' | 'pods', namespace: string, name: string): Promise<KubeObject | undefined> => objects.get(resource, namespace, name);
   const plugins: AdmissionPlugin[] = names.map((name) => {
@@ -29,6 +32,10 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
         return new PriorityAdmission();
       case 'DefaultTolerationSeconds':
         return new DefaultTolerationSeconds();
+      case 'CertificateApproval':
+        return new CertificateApproval(opts.authorizer ?? alwaysAllow);
+      case 'CertificateSigning':
+        return new CertificateSigning(opts.authorizer ?? alwaysAllow);
     }
   });
   return new AdmissionChain(plugins);

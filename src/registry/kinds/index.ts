@@ -12,11 +12,12 @@ import { defaultPrinter } from '../printers/default.js';
 import type { TablePrinter } from '../printers/types.js';
 import { appsModules } from './apps/index.js';
 import { batchModules } from './batch/index.js';
+import { certificatesModules } from './certificates/index.js';
 import { coordinationModules } from './coordination/index.js';
 import { coreModules } from './core/index.js';
 import { rbacModules } from './rbac/index.js';
 
-export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules];
+export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules, ...certificatesModules];
 
 const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;
 const byGroupKind = new Map<string, KindModule>();
