@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { allKinds, apiVersionOf } from '../../src/api/kinds.js';
 import type { KindVersion, KubeObject } from '../../src/api/schema/kind.js';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.js';
+import { certificateRequestPem } from '../../src/machinery/x509/csr.testutil.js';
 import { kubectlStream } from '../support/kubectl.js';
 import { writeKubeconfig } from '../support/kubelite.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -50,6 +51,8 @@ function minimal(kind: string, name: string): KubeObject {
       return { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers } } } } } };
     case 'Lease':
       return { spec: { holderIdentity: 'e2e', leaseDurationSeconds: 10 } };
+    case 'CertificateSigningRequest':
+      return { spec: { request: Buffer.from(certificateRequestPem(name)).toString('base64'), signerName: 'example.com/e2e', usages: ['client auth'] } };
     case 'Role':
     case 'ClusterRole':
       return { rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] };
