@@ -1,5 +1,6 @@
 // Every served kind in every served version: the one table the API server, discovery, OpenAPI,
 // the client and the controllers read. A new kind is added to its group's table, never here.
+import { admissionregistrationKinds } from './admissionregistration/kinds.js';
 import { appsKinds } from './apps/kinds.js';
 import { authenticationKinds } from './authentication/kinds.js';
 import { authorizationKinds } from './authorization/kinds.js';
@@ -11,7 +12,7 @@ import { extensionsKinds } from './extensions/kinds.js';
 import { rbacKinds } from './rbac/kinds.js';
 import type { KindVersion } from './schema/kind.js';
 
-export const allKinds: readonly KindVersion[] = [...coreV1Kinds, ...appsKinds, ...extensionsKinds, ...batchKinds, ...coordinationKinds, ...rbacKinds, ...authorizationKinds, ...authenticationKinds, ...certificatesKinds];
+export const allKinds: readonly KindVersion[] = [...coreV1Kinds, ...appsKinds, ...extensionsKinds, ...batchKinds, ...coordinationKinds, ...rbacKinds, ...authorizationKinds, ...authenticationKinds, ...certificatesKinds, ...admissionregistrationKinds];
 
 const byResource = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.resource}`, k]));
 const byKind = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.kind}`, k]));

@@ -285,3 +285,13 @@ export type CertificateSigningRequestSpec = Infer<typeof certificates_.Certifica
 export type CertificateSigningRequestCondition = Infer<typeof certificates_.CertificateSigningRequestCondition>;
 export type CertificateSigningRequestStatus = Infer<typeof certificates_.CertificateSigningRequestStatus>;
 export type CertificateSigningRequest = Infer<typeof certificates_.CertificateSigningRequest>;
+
+import type * as admissionregistration_ from './admissionregistration/v1.js';
+export type WebhookRule = Infer<typeof admissionregistration_.Rule>;
+export type RuleWithOperations = Infer<typeof admissionregistration_.RuleWithOperations>;
+export type WebhookClientConfig = Infer<typeof admissionregistration_.WebhookClientConfig>;
+export type MatchCondition = Infer<typeof admissionregistration_.MatchCondition>;
+export type ValidatingWebhook = Infer<typeof admissionregistration_.ValidatingWebhook>;
+export type MutatingWebhook = Infer<typeof admissionregistration_.MutatingWebhook>;
+export type ValidatingWebhookConfiguration = Infer<typeof admissionregistration_.ValidatingWebhookConfiguration>;
+export type MutatingWebhookConfiguration = Infer<typeof admissionregistration_.MutatingWebhookConfiguration>;

@@ -51,6 +51,9 @@ function minimal(kind: string, name: string): KubeObject {
       return { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers } } } } } };
     case 'Lease':
       return { spec: { holderIdentity: 'e2e', leaseDurationSeconds: 10 } };
+    case 'MutatingWebhookConfiguration':
+    case 'ValidatingWebhookConfiguration':
+      return { webhooks: [{ name: 'e2e.example.com', clientConfig: { url: 'https://hook.example.com/check' }, sideEffects: 'None', admissionReviewVersions: ['v1'] }] };
     case 'CertificateSigningRequest':
       return { spec: { request: Buffer.from(certificateRequestPem(name)).toString('base64'), signerName: 'example.com/e2e', usages: ['client auth'] } };
     case 'Role':

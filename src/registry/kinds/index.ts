@@ -10,6 +10,7 @@ import type { GroupKind, KindModule } from '../kind-module.js';
 import type { FieldsOf } from '../materialize.js';
 import { defaultPrinter } from '../printers/default.js';
 import type { TablePrinter } from '../printers/types.js';
+import { admissionregistrationModules } from './admissionregistration/index.js';
 import { appsModules } from './apps/index.js';
 import { batchModules } from './batch/index.js';
 import { certificatesModules } from './certificates/index.js';
@@ -17,7 +18,7 @@ import { coordinationModules } from './coordination/index.js';
 import { coreModules } from './core/index.js';
 import { rbacModules } from './rbac/index.js';
 
-export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules, ...certificatesModules];
+export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules, ...certificatesModules, ...admissionregistrationModules];
 
 const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;
 const byGroupKind = new Map<string, KindModule>();
