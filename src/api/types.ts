@@ -295,3 +295,6 @@ export type ValidatingWebhook = Infer<typeof admissionregistration_.ValidatingWe
 export type MutatingWebhook = Infer<typeof admissionregistration_.MutatingWebhook>;
 export type ValidatingWebhookConfiguration = Infer<typeof admissionregistration_.ValidatingWebhookConfiguration>;
 export type MutatingWebhookConfiguration = Infer<typeof admissionregistration_.MutatingWebhookConfiguration>;
+export type MatchResources = Infer<typeof admissionregistration_.MatchResources>;
+export type ValidatingAdmissionPolicy = Infer<typeof admissionregistration_.ValidatingAdmissionPolicy>;
+export type ValidatingAdmissionPolicyBinding = Infer<typeof admissionregistration_.ValidatingAdmissionPolicyBinding>;

@@ -54,6 +54,10 @@ function minimal(kind: string, name: string): KubeObject {
     case 'MutatingWebhookConfiguration':
     case 'ValidatingWebhookConfiguration':
       return { webhooks: [{ name: 'e2e.example.com', clientConfig: { url: 'https://hook.example.com/check' }, sideEffects: 'None', admissionReviewVersions: ['v1'] }] };
+    case 'ValidatingAdmissionPolicy':
+      return { spec: { matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }] }, validations: [{ expression: 'object.spec.replicas <= 5' }] } };
+    case 'ValidatingAdmissionPolicyBinding':
+      return { spec: { policyName: 'replicas', validationActions: ['Deny'] } };
     case 'CertificateSigningRequest':
       return { spec: { request: Buffer.from(certificateRequestPem(name)).toString('base64'), signerName: 'example.com/e2e', usages: ['client auth'] } };
     case 'Role':

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeProtobuf, encodeProtobuf } from '../../machinery/codec/protobuf.js';
 import { parseMessage, protoProblems, unwrapEnvelope } from '../round-trip.testutil.js';
-import { MutatingWebhook, MutatingWebhookConfiguration, ValidatingWebhook } from './v1.js';
+import { MutatingWebhook, MutatingWebhookConfiguration, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingWebhook } from './v1.js';
 
 const full = {
   apiVersion: 'admissionregistration.k8s.io/v1',
@@ -41,4 +41,53 @@ test('protobuf round trip of a MutatingWebhookConfiguration; the rule is a neste
   const rule = parseMessage(hook.find((f) => f.tag === 3)!.bytes!);
   assert.deepEqual(rule.map((f) => f.tag), [1, 1, 2]);
   assert.deepEqual(parseMessage(rule[2]!.bytes!).map((f) => f.tag), [1, 2, 3, 4]);
+});
+
+const policy = {
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingAdmissionPolicy',
+  metadata: { name: 'replicas', generation: 2, creationTimestamp: '2026-11-22T02:34:38Z' },
+  spec: {
+    paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+    matchConstraints: {
+      namespaceSelector: {},
+      objectSelector: {},
+      resourceRules: [{ resourceNames: ['web'], operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'], scope: '*' }],
+      excludeResourceRules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: 'Namespaced' }],
+      matchPolicy: 'Equivalent',
+    },
+    validations: [{ expression: 'object.spec.replicas <= 5', message: 'too many', reason: 'Invalid', messageExpression: "'replicas: ' + string(object.spec.replicas)" }],
+    failurePolicy: 'Fail',
+    auditAnnotations: [{ key: 'replicas', valueExpression: 'string(object.spec.replicas)' }],
+    matchConditions: [{ name: 'apps', expression: 'true' }],
+    variables: [{ name: 'limit', expression: 'params.data.limit' }],
+  },
+  status: {
+    observedGeneration: 2,
+    typeChecking: { expressionWarnings: [{ fieldRef: 'spec.validations[0].expression', warning: 'w' }] },
+    conditions: [{ type: 'Ready', status: 'True', observedGeneration: 2, lastTransitionTime: '2026-11-22T02:35:00Z', reason: 'Checked', message: 'ok' }],
+  },
+};
+
+test('ValidatingAdmissionPolicy: protobuf round trip; NamedRuleWithOperations nests RuleWithOperations which nests Rule', () => {
+  const bytes = encodeProtobuf(policy, ValidatingAdmissionPolicy);
+  assert.deepEqual(decodeProtobuf(bytes, ValidatingAdmissionPolicy).object, policy);
+  const spec = parseMessage(parseMessage(unwrapEnvelope(bytes)).find((f) => f.tag === 2)!.bytes!);
+  const match = parseMessage(spec.find((f) => f.tag === 2)!.bytes!);
+  const named = parseMessage(match.find((f) => f.tag === 3)!.bytes!);
+  // resourceNames (1), then RuleWithOperations (2): operations (1), Rule (2): apiGroups 1, apiVersions 2, resources 3, scope 4.
+  assert.deepEqual(named.map((f) => f.tag), [1, 2]);
+  const withOps = parseMessage(named[1]!.bytes!);
+  assert.deepEqual(withOps.map((f) => f.tag), [1, 2]);
+  assert.deepEqual(parseMessage(withOps[1]!.bytes!).map((f) => f.tag), [1, 2, 3, 4]);
+  assert.equal(Buffer.from(parseMessage(withOps[1]!.bytes!)[2]!.bytes!).toString(), 'deployments');
+});
+
+test('ValidatingAdmissionPolicyBinding: protobuf round trip', () => {
+  const binding = {
+    apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name: 'b', creationTimestamp: '2026-11-22T02:34:38Z' },
+    spec: { policyName: 'replicas', paramRef: { name: 'limits', namespace: 'team', parameterNotFoundAction: 'Deny' }, matchResources: { namespaceSelector: { matchLabels: { env: 'prod' } }, objectSelector: {}, matchPolicy: 'Exact' }, validationActions: ['Deny', 'Audit'] },
+  };
+  assert.deepEqual(decodeProtobuf(encodeProtobuf(binding, ValidatingAdmissionPolicyBinding), ValidatingAdmissionPolicyBinding).object, binding);
 });

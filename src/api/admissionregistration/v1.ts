@@ -1,7 +1,8 @@
 // admissionregistration.k8s.io/v1 (k8s.io/api/admissionregistration/v1): the webhook
-// configurations. Field numbers are those of admissionregistration/v1 generated.proto.
-// RuleWithOperations embeds Rule inline (JSON flat, protobuf a nested message at field 2).
-import { LabelSelector, ListMeta, ObjectMeta } from '../meta/v1.js';
+// configurations and ValidatingAdmissionPolicy(Binding). Field numbers are those of
+// admissionregistration/v1 generated.proto. RuleWithOperations embeds Rule inline (JSON flat,
+// protobuf a nested message at field 2), and NamedRuleWithOperations embeds RuleWithOperations.
+import { Condition, LabelSelector, ListMeta, ObjectMeta } from '../meta/v1.js';
 import { field, inline, listOf, struct, t, typeMetaFields } from '../schema/dsl.js';
 
 const G = 'io.k8s.api.admissionregistration.v1.';
@@ -94,4 +95,103 @@ export const MutatingWebhookConfigurationList = struct(G + 'MutatingWebhookConfi
   ...typeMetaFields,
   metadata: field(ListMeta, 1),
   items: field(listOf(MutatingWebhookConfiguration), 2, { omitempty: false, required: true }),
+});
+
+export const NamedRuleWithOperations = struct(G + 'NamedRuleWithOperations', {
+  resourceNames: field(listOf(t.string), 1, { listType: 'atomic' }),
+  ...inline(RuleWithOperations, 2, 'ruleWithOperations'),
+}, { structType: 'atomic' });
+
+export const MatchResources = struct(G + 'MatchResources', {
+  namespaceSelector: field(LabelSelector, 1, { pointer: true }),
+  objectSelector: field(LabelSelector, 2, { pointer: true }),
+  resourceRules: field(listOf(NamedRuleWithOperations), 3, { listType: 'atomic' }),
+  excludeResourceRules: field(listOf(NamedRuleWithOperations), 4, { listType: 'atomic' }),
+  matchPolicy: field(t.string, 7, { pointer: true }),
+}, { structType: 'atomic' });
+
+export const ParamKind = struct(G + 'ParamKind', {
+  apiVersion: field(t.string, 1),
+  kind: field(t.string, 2),
+}, { structType: 'atomic' });
+
+export const Validation = struct(G + 'Validation', {
+  expression: field(t.string, 1, { omitempty: false, required: true }),
+  message: field(t.string, 2),
+  reason: field(t.string, 3, { pointer: true }),
+  messageExpression: field(t.string, 4),
+});
+
+export const Variable = struct(G + 'Variable', {
+  name: field(t.string, 1, { omitempty: false, required: true }),
+  expression: field(t.string, 2, { omitempty: false, required: true }),
+}, { structType: 'atomic' });
+
+export const AuditAnnotation = struct(G + 'AuditAnnotation', {
+  key: field(t.string, 1, { omitempty: false, required: true }),
+  valueExpression: field(t.string, 2, { omitempty: false, required: true }),
+});
+
+export const ValidatingAdmissionPolicySpec = struct(G + 'ValidatingAdmissionPolicySpec', {
+  paramKind: field(ParamKind, 1, { pointer: true }),
+  matchConstraints: field(MatchResources, 2, { pointer: true }),
+  validations: field(listOf(Validation), 3, { listType: 'atomic' }),
+  failurePolicy: field(t.string, 4, { pointer: true }),
+  auditAnnotations: field(listOf(AuditAnnotation), 5, { listType: 'atomic' }),
+  matchConditions: matchConditionsAt(6),
+  variables: field(listOf(Variable), 7, { patchStrategy: 'merge', patchMergeKey: 'name', listType: 'map', listMapKeys: ['name'] }),
+});
+
+export const ExpressionWarning = struct(G + 'ExpressionWarning', {
+  fieldRef: field(t.string, 2, { omitempty: false, required: true }),
+  warning: field(t.string, 3, { omitempty: false, required: true }),
+});
+
+export const TypeChecking = struct(G + 'TypeChecking', {
+  expressionWarnings: field(listOf(ExpressionWarning), 1, { listType: 'atomic' }),
+});
+
+export const ValidatingAdmissionPolicyStatus = struct(G + 'ValidatingAdmissionPolicyStatus', {
+  observedGeneration: field(t.int64, 1),
+  typeChecking: field(TypeChecking, 2, { pointer: true }),
+  conditions: field(listOf(Condition), 3, { listType: 'map', listMapKeys: ['type'] }),
+});
+
+export const ValidatingAdmissionPolicy = struct(G + 'ValidatingAdmissionPolicy', {
+  ...typeMetaFields,
+  metadata: field(ObjectMeta, 1),
+  spec: field(ValidatingAdmissionPolicySpec, 2),
+  status: field(ValidatingAdmissionPolicyStatus, 3),
+});
+
+export const ValidatingAdmissionPolicyList = struct(G + 'ValidatingAdmissionPolicyList', {
+  ...typeMetaFields,
+  metadata: field(ListMeta, 1),
+  items: field(listOf(ValidatingAdmissionPolicy), 2, { omitempty: false, required: true }),
+});
+
+export const ParamRef = struct(G + 'ParamRef', {
+  name: field(t.string, 1),
+  namespace: field(t.string, 2),
+  selector: field(LabelSelector, 3, { pointer: true }),
+  parameterNotFoundAction: field(t.string, 4, { pointer: true }),
+}, { structType: 'atomic' });
+
+export const ValidatingAdmissionPolicyBindingSpec = struct(G + 'ValidatingAdmissionPolicyBindingSpec', {
+  policyName: field(t.string, 1),
+  paramRef: field(ParamRef, 2, { pointer: true }),
+  matchResources: field(MatchResources, 3, { pointer: true }),
+  validationActions: field(listOf(t.string), 4, { listType: 'set' }),
+});
+
+export const ValidatingAdmissionPolicyBinding = struct(G + 'ValidatingAdmissionPolicyBinding', {
+  ...typeMetaFields,
+  metadata: field(ObjectMeta, 1),
+  spec: field(ValidatingAdmissionPolicyBindingSpec, 2),
+});
+
+export const ValidatingAdmissionPolicyBindingList = struct(G + 'ValidatingAdmissionPolicyBindingList', {
+  ...typeMetaFields,
+  metadata: field(ListMeta, 1),
+  items: field(listOf(ValidatingAdmissionPolicyBinding), 2, { omitempty: false, required: true }),
 });
