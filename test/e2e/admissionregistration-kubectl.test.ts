@@ -26,7 +26,29 @@ webhooks:
   admissionReviewVersions: [v1, v1beta1]
 `;
 
-describe('webhook configurations with kubectl', () => {
+const policy = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: replicas
+spec:
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  matchConstraints:
+    resourceRules:
+    - {operations: [CREATE, UPDATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments]}
+  validations:
+  - expression: object.spec.replicas <= int(params.data.max)
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: replicas-team
+spec:
+  policyName: replicas
+  paramRef: {name: limits, namespace: team, parameterNotFoundAction: Deny}
+  validationActions: [Deny]
+`;
+
+describe('admission registration kinds with kubectl', () => {
   before(async () => {
     api = await startApiserver();
   });
@@ -61,6 +83,30 @@ describe('webhook configurations with kubectl', () => {
     assert.match(r.stderr, /The ValidatingWebhookConfiguration "inject" is invalid/);
     assert.match(r.stderr, /webhooks\[0\].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"/);
     assert.match(r.stderr, /webhooks\[1\].clientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https:\/\/host\[\/path\]/);
+  });
+
+  it('ValidatingAdmissionPolicy and its binding: apply, defaults, columns, status, validation, explain', async () => {
+    const applied = await kubectlOk(api.kubeconfig, ['apply', '-f', '-'], { input: policy });
+    assert.match(applied, /validatingadmissionpolicy.admissionregistration.k8s.io\/replicas created/);
+    assert.match(applied, /validatingadmissionpolicybinding.admissionregistration.k8s.io\/replicas-team created/);
+    const p = JSON.parse(await kubectlOk(api.kubeconfig, ['get', 'validatingadmissionpolicy', 'replicas', '-o', 'json']));
+    assert.equal(p.spec.failurePolicy, 'Fail');
+    assert.equal(p.spec.matchConstraints.matchPolicy, 'Equivalent');
+    assert.equal(p.spec.matchConstraints.resourceRules[0].scope, '*');
+    assert.equal(p.metadata.generation, 1);
+    assert.match(await kubectlOk(api.kubeconfig, ['get', 'validatingadmissionpolicies']), /^NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE\nreplicas\s+1\s+v1\/ConfigMap\s+\S+\n$/);
+    assert.match(await kubectlOk(api.kubeconfig, ['get', 'validatingadmissionpolicybindings']), /^NAME\s+POLICYNAME\s+PARAMREF\s+AGE\nreplicas-team\s+replicas\s+team\/limits\s+\S+\n$/);
+    // The status subresource takes the status only; the spec stays.
+    await kubectlOk(api.kubeconfig, ['patch', 'validatingadmissionpolicy', 'replicas', '--subresource=status', '--type=merge', '-p', '{"status":{"observedGeneration":1,"typeChecking":{}},"spec":{"failurePolicy":"Ignore"}}']);
+    const patched = JSON.parse(await kubectlOk(api.kubeconfig, ['get', 'validatingadmissionpolicy', 'replicas', '-o', 'json']));
+    assert.equal(patched.status.observedGeneration, 1);
+    assert.equal(patched.spec.failurePolicy, 'Fail');
+    const bad = await kubectl(api.kubeconfig, ['apply', '-f', '-'], { input: policy.replace('validationActions: [Deny]', 'validationActions: [Deny, Warn]').replace('name: limits, ', '') });
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /spec.validationActions: Invalid value: \[\]string\{"Deny", "Warn"\}: must not contain both Deny and Warn/);
+    assert.match(bad.stderr, /spec.paramRef: Required value: one of name or selector must be specified/);
+    assert.match(await kubectlOk(api.kubeconfig, ['explain', 'validatingadmissionpolicies.spec.matchConstraints.resourceRules']), /resourceNames\s+<\[\]string>/);
+    assert.match(await kubectlOk(api.kubeconfig, ['explain', 'validatingadmissionpolicybindings.spec']), /validationActions\s+<\[\]string>/);
   });
 
   it('explain, api-resources and the api-extensions category', async () => {
