@@ -101,10 +101,11 @@ describe('admission registration kinds with kubectl', () => {
     const patched = JSON.parse(await kubectlOk(api.kubeconfig, ['get', 'validatingadmissionpolicy', 'replicas', '-o', 'json']));
     assert.equal(patched.status.observedGeneration, 1);
     assert.equal(patched.spec.failurePolicy, 'Fail');
-    const bad = await kubectl(api.kubeconfig, ['apply', '-f', '-'], { input: policy.replace('validationActions: [Deny]', 'validationActions: [Deny, Warn]').replace('name: limits, ', '') });
+    const bad = await kubectl(api.kubeconfig, ['apply', '-f', '-'], { input: policy.replace('validationActions: [Deny]', 'validationActions: [Deny, Warn]').replace('name: limits, ', '').replace('expression: object.spec.replicas <= int(params.data.max)', 'expression: "object.spec.replicas <="') });
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /spec.validationActions: Invalid value: \[\]string\{"Deny", "Warn"\}: must not contain both Deny and Warn/);
     assert.match(bad.stderr, /spec.paramRef: Required value: one of name or selector must be specified/);
+    assert.match(bad.stderr, /ValidatingAdmissionPolicy.admissionregistration.k8s.io "replicas" is invalid: spec.validations\[0\].expression: Invalid value: "object.spec.replicas <=": compilation failed: ERROR: <input>:1:22: Syntax error: /);
     assert.match(await kubectlOk(api.kubeconfig, ['explain', 'validatingadmissionpolicies.spec.matchConstraints.resourceRules']), /resourceNames\s+<\[\]string>/);
     assert.match(await kubectlOk(api.kubeconfig, ['explain', 'validatingadmissionpolicybindings.spec']), /validationActions\s+<\[\]string>/);
   });

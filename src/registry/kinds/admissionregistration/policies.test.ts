@@ -52,6 +52,19 @@ test('policy validation: Kubernetes\' paths and messages', () => {
   ]);
 });
 
+test('CEL expressions must compile: validations, message expressions, variables, audit annotations, match conditions', () => {
+  const errs = (spec: KubeObject) => lines(create(policy(spec)).errors);
+  const bad = 'object.spec.replicas <=';
+  const detail = 'compilation failed: ERROR: <input>:1:22: Syntax error: found < but expecting end of input\n | object.spec.replicas <=\n | .....................^';
+  assert.deepEqual(errs({ ...goodSpec(), validations: [{ expression: bad, messageExpression: bad }], variables: [{ name: 'v', expression: bad }], auditAnnotations: [{ key: 'k', valueExpression: bad }], matchConditions: [{ name: 'm', expression: bad }] }), [
+    `spec.matchConditions[0].expression: Invalid value: "object.spec.replicas <=": ${detail}`,
+    `spec.variables[0].expression: Invalid value: "object.spec.replicas <=": ${detail}`,
+    `spec.validations[0].expression: Invalid value: "object.spec.replicas <=": ${detail}`,
+    `spec.validations[0].messageExpression: Invalid value: "object.spec.replicas <=": ${detail}`,
+    `spec.auditAnnotations[0].valueExpression: Invalid value: "object.spec.replicas <=": ${detail}`,
+  ]);
+});
+
 test('policy status: type checking warnings and conditions are validated; a spec update is validated again', () => {
   const p = { status: { typeChecking: { expressionWarnings: [{ fieldRef: '', warning: '' }] }, conditions: [{ type: 'Ready', status: 'Maybe', reason: '' }] } } as ValidatingAdmissionPolicy;
   assert.deepEqual(lines(validatePolicyStatus(p)), [

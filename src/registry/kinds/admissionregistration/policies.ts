@@ -3,10 +3,11 @@
 // variables, audit annotations, failure policy; policy name, paramRef, validation actions), of the
 // policy's status (type checking warnings, conditions), generation on spec changes, and the
 // `kubectl get` columns (NAME VALIDATIONS PARAMKIND AGE; NAME POLICYNAME PARAMREF AGE).
-// CEL expressions are checked for presence and shape only: kubelite has no CEL compiler, so
-// Kubernetes' `compilation failed: ...` errors are not reported.
+// CEL expressions must parse (machinery/cel: `compilation failed: ...` under the expression's
+// path); their types are not checked.
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../../api/types.js';
 import type { KubeObject } from '../../../api/schema/kind.js';
+import { celCompileError } from '../../../machinery/cel/compile.js';
 import { isObj, objs, str, strs, validateLabelName, validateLabelSelector, type Obj } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPathSegmentName, regexError } from '../../../machinery/validation/names.js';
@@ -14,7 +15,7 @@ import type { KindModule } from '../../kind-module.js';
 import * as fmt from '../../printers/format.js';
 import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers/types.js';
 import type { ResourceStrategy } from '../../strategy.js';
-import { SUPPORTED_FAILURE_POLICIES, SUPPORTED_MATCH_POLICIES, validateMatchConditions, validateRuleWithOperations } from './rules.js';
+import { SUPPORTED_FAILURE_POLICIES, SUPPORTED_MATCH_POLICIES, validateCelExpression, validateMatchConditions, validateRuleWithOperations } from './rules.js';
 
 const SUPPORTED_REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge'];
 const VALIDATION_ACTIONS = ['Audit', 'Deny', 'Warn'];
@@ -81,8 +82,11 @@ function validateValidation(v: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const message = str(v.message);
   const messageExpression = str(v.messageExpression);
-  if (str(v.expression).trim() === '') errs.push(fieldError.required(`${path}.expression`, 'expression is not specified'));
+  const expression = str(v.expression);
+  if (expression.trim() === '') errs.push(fieldError.required(`${path}.expression`, 'expression is not specified'));
+  else errs.push(...validateCelExpression(expression, `${path}.expression`));
   if (messageExpression !== '' && messageExpression.trim() === '') errs.push(fieldError.invalid(`${path}.messageExpression`, messageExpression, 'must be non-empty if specified'));
+  else if (messageExpression !== '') errs.push(...validateCelExpression(messageExpression, `${path}.messageExpression`));
   if (message !== '' && message.trim() === '') errs.push(fieldError.invalid(`${path}.message`, message, 'message must be non-empty if specified'));
   else if (hasNewlines(message.trim())) errs.push(fieldError.invalid(`${path}.message`, message, 'message must not contain line breaks'));
   if (typeof v.reason === 'string' && !SUPPORTED_REASONS.includes(v.reason)) errs.push(fieldError.notSupported(`${path}.reason`, v.reason, SUPPORTED_REASONS));
@@ -94,7 +98,9 @@ function validateVariable(v: Obj, path: string): FieldError[] {
   const name = str(v.name);
   if (name.trim() === '') errs.push(fieldError.required(`${path}.name`, 'name is not specified'));
   else if (!/^[_a-zA-Z][_a-zA-Z0-9]*$/.test(name) || CEL_RESERVED.has(name)) errs.push(fieldError.invalid(`${path}.name`, name, 'name is not a valid CEL identifier'));
-  if (str(v.expression).trim() === '') errs.push(fieldError.required(`${path}.expression`, 'expression is not specified'));
+  const expression = str(v.expression);
+  if (expression.trim() === '') errs.push(fieldError.required(`${path}.expression`, 'expression is not specified'));
+  else errs.push(...validateCelExpression(expression, `${path}.expression`));
   return errs;
 }
 
@@ -106,6 +112,10 @@ function validateAuditAnnotation(policyName: string, a: Obj, path: string): Fiel
   const value = str(a.valueExpression).trim();
   if (value === '') errs.push(fieldError.required(`${path}.valueExpression`, 'valueExpression is not specified'));
   else if (Buffer.byteLength(value) > MAX_AUDIT_VALUE_EXPRESSION) errs.push(fieldError.required(`${path}.valueExpression`, `must not exceed ${MAX_AUDIT_VALUE_EXPRESSION} bytes in length`));
+  else {
+    const detail = celCompileError(value);
+    if (detail !== undefined) errs.push(fieldError.invalid(`${path}.valueExpression`, str(a.valueExpression), detail));
+  }
   return errs;
 }
 

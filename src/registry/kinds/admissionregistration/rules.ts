@@ -1,5 +1,6 @@
 // What the admissionregistration kinds share (pkg/apis/admissionregistration/validation): rules
 // with operations, the webhook client config (url xor service), match conditions.
+import { celCompileError } from '../../../machinery/cel/compile.js';
 import { isObj, objs, str, strs, type Obj } from '../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { isDNS1123Subdomain, isQualifiedName, isValidPortNum } from '../../../machinery/validation/names.js';
@@ -140,10 +141,13 @@ export function validateClientConfig(path: string, cc: unknown): FieldError[] {
   return hasUrl ? validateWebhookURL(`${path}.url`, config.url as string) : validateWebhookService(`${path}.service`, config.service as Obj);
 }
 
-/**
- * validateMatchConditions: at most 64, each named (a qualified name, unique) with an expression.
- * The expression's CEL compilation is not checked: kubelite has no CEL compiler yet.
- */
+/** A CEL expression that does not parse: Invalid under its path with the compiler's detail. */
+export function validateCelExpression(expression: string, path: string): FieldError[] {
+  const detail = celCompileError(expression);
+  return detail === undefined ? [] : [fieldError.invalid(path, expression, detail)];
+}
+
+/** validateMatchConditions: at most 64, each named (a qualified name, unique) with an expression that compiles. */
 export function validateMatchConditions(conditions: unknown, path: string): FieldError[] {
   const list = objs(conditions);
   const errs: FieldError[] = [];
@@ -151,7 +155,9 @@ export function validateMatchConditions(conditions: unknown, path: string): Fiel
   const names = new Set<string>();
   list.forEach((c, i) => {
     const name = str(c.name);
-    if (str(c.expression).trim() === '') errs.push(fieldError.required(`${path}[${i}].expression`));
+    const expression = str(c.expression).trim();
+    if (expression === '') errs.push(fieldError.required(`${path}[${i}].expression`));
+    else errs.push(...validateCelExpression(expression, `${path}[${i}].expression`));
     if (name === '') errs.push(fieldError.required(`${path}[${i}].name`));
     else for (const msg of isQualifiedName(name)) errs.push(fieldError.invalid(`${path}[${i}].name`, name, msg));
     if (name !== '') {

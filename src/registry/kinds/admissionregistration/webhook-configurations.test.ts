@@ -108,6 +108,12 @@ test('match conditions: named with qualified unique names, with an expression', 
   ]);
 });
 
+test('match condition expressions must compile', () => {
+  assert.deepEqual(errorsOf(hook({ matchConditions: [{ name: 'm', expression: '1 +' }] })), [
+    'webhooks[0].matchConditions[0].expression: Invalid value: "1 +": compilation failed: ERROR: <input>:1:3: Syntax error: found + but expecting end of input\n | 1 +\n | ..^',
+  ]);
+});
+
 test('update: generation follows webhooks; side effects stored as Some stay allowed', () => {
   const stored = create(config('Validating', hook())).obj;
   (stored.metadata as KubeObject).resourceVersion = '1';
