@@ -48,7 +48,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     .option('--api-audiences <list>', 'comma-separated audiences of the API (default: the issuers)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
     .option('--service-account-max-token-expiration <duration>', 'longest validity a TokenRequest gets (default: no limit)', parseDurationMs)
     .option('--service-account-extend-token-expiration <bool>', 'pod-bound tokens of the projected volume are valid a year and warn after an hour', parseBoolFlag, true)
-    .option('--enable-admission-plugins <list>', 'admission plugins to enable besides the default ones (NamespaceLifecycle, ServiceAccount, NodeRestriction, Priority, DefaultTolerationSeconds)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
+    .option('--enable-admission-plugins <list>', 'admission plugins to enable besides the default ones (NamespaceLifecycle, ServiceAccount, NodeRestriction, Priority, DefaultTolerationSeconds, CertificateApproval, CertificateSigning, CertificateSubjectRestriction)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
     .option('--disable-admission-plugins <list>', 'admission plugins to disable', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')]);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;

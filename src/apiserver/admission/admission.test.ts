@@ -32,8 +32,8 @@ async function refused(p: Promise<unknown> | unknown): Promise<StatusError> {
 
 describe('admission chain', () => {
   it('enables Kubernetes order whatever the flags order, refuses unknown plugins', () => {
-    assert.deepEqual(enabledAdmissionPlugins(), ['NamespaceLifecycle', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'CertificateApproval', 'CertificateSigning']);
-    assert.deepEqual(enabledAdmissionPlugins(['NodeRestriction'], ['ServiceAccount', 'Priority', 'CertificateSigning']), ['NamespaceLifecycle', 'NodeRestriction', 'DefaultTolerationSeconds', 'CertificateApproval']);
+    assert.deepEqual(enabledAdmissionPlugins(), ['NamespaceLifecycle', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction']);
+    assert.deepEqual(enabledAdmissionPlugins(['NodeRestriction'], ['ServiceAccount', 'Priority', 'CertificateSigning']), ['NamespaceLifecycle', 'NodeRestriction', 'DefaultTolerationSeconds', 'CertificateApproval', 'CertificateSubjectRestriction']);
     assert.throws(() => enabledAdmissionPlugins(['AlwaysPullImages']), /admission plugin "AlwaysPullImages" is not supported/);
   });
 

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findResource } from '../../api/kinds.js';
 import type { Attributes, Authorizer } from '../auth/types.js';
-import { CertificateApproval, CertificateSigning } from './certificates.js';
+import { certificateRequestPem } from '../../machinery/x509/csr.testutil.js';
+import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction } from './certificates.js';
 import type { AdmissionAttributes } from './types.js';
 
 const kind = findResource('certificates.k8s.io', 'v1', 'certificatesigningrequests')!;
@@ -48,4 +49,19 @@ test('signing needs sign on the signer when /status changes the certificate or t
   await new CertificateSigning(none).validate(attrs('status', 'example.com/signer'));
   await assert.rejects(new CertificateSigning(none).validate(attrs('status', 'example.com/signer', { certificate: 'Zm9v' })), /user not permitted to sign requests with signerName "example.com\/signer"/);
   await new CertificateSigning(authorizerAllowing('sign', ['example.com/*'], [])).validate(attrs('status', 'example.com/signer', { certificate: 'Zm9v' }));
+});
+
+test('CertificateSubjectRestriction: no system:masters through the kube-apiserver-client signer', () => {
+  const create = (signerName: string, organization?: string): AdmissionAttributes => ({
+    operation: 'CREATE', kind, group: kind.group, resource: kind.resource, subresource: '', namespace: '', name: '',
+    object: { metadata: { name: 'admin-csr' }, spec: { signerName, request: Buffer.from(certificateRequestPem('root', { organization })).toString('base64') } },
+    user, dryRun: false,
+  });
+  const plugin = new CertificateSubjectRestriction();
+  assert.throws(() => plugin.validate(create('kubernetes.io/kube-apiserver-client', 'system:masters')), (err: any) => {
+    assert.equal(err.message, 'certificatesigningrequests.certificates.k8s.io "admin-csr" is forbidden: use of kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed');
+    return true;
+  });
+  plugin.validate(create('kubernetes.io/kube-apiserver-client', 'dev'));
+  plugin.validate(create('example.com/other', 'system:masters'));
 });

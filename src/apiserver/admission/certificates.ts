@@ -1,10 +1,12 @@
-// Kubernetes' CertificateApproval and CertificateSigning admission plugins
-// (plugin/pkg/admission/certificates/{approval,signing}): who may approve or deny a
+// Kubernetes' CertificateApproval, CertificateSigning and CertificateSubjectRestriction admission
+// plugins (plugin/pkg/admission/certificates/{approval,signing,subjectrestriction}): who may approve or deny a
 // CertificateSigningRequest, and who may issue its certificate, is decided per signer — the
 // writer needs the verb `approve` (or `sign`) on the synthetic resource `signers` of
 // certificates.k8s.io, named the request's signerName or its domain with `/*`
-// (`kubernetes.io/*`), as pkg/certauthorization's IsAuthorizedForSignerName asks the authorizer.
+// (`kubernetes.io/*`), as pkg/certauthorization's IsAuthorizedForSignerName asks the authorizer;
+// and no request to the kube-apiserver-client signer may ask for the system:masters group.
 import { str } from '../../machinery/validation/common.js';
+import { parseCertificateRequestPem } from '../../machinery/x509/csr.js';
 import type { Authorizer, UserInfo } from '../auth/types.js';
 import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 
@@ -55,5 +57,25 @@ export class CertificateSigning implements AdmissionPlugin {
     if (!(await isAuthorizedForSignerName(this.authorizer, a.user, 'sign', signerName))) {
       throw admissionForbidden(a, `user not permitted to sign requests with signerName ${JSON.stringify(signerName)}`);
     }
+  }
+}
+
+const KUBE_APISERVER_CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client';
+
+/** New requests to the kube-apiserver-client signer may not name system:masters in their subject's organizations. */
+export class CertificateSubjectRestriction implements AdmissionPlugin {
+  readonly name = 'CertificateSubjectRestriction';
+
+  validate(a: AdmissionAttributes): void {
+    if (a.operation !== 'CREATE' || a.group !== GROUP || a.resource !== 'certificatesigningrequests' || a.subresource !== '') return;
+    const signerName = signerNameOf(a.object);
+    if (signerName !== KUBE_APISERVER_CLIENT_SIGNER) return;
+    let organizations: string[];
+    try {
+      organizations = parseCertificateRequestPem(Buffer.from(str((a.object?.spec as Record<string, unknown> | undefined)?.request), 'base64')).organizations;
+    } catch (err) {
+      throw admissionForbidden(a, `unable to parse csr: ${(err as Error).message}`);
+    }
+    if (organizations.includes('system:masters')) throw admissionForbidden(a, `use of ${signerName} signer with system:masters group is not allowed`);
   }
 }

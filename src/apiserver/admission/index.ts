@@ -6,7 +6,7 @@ import { registryObjectGetter } from '../auth/serviceaccount-token-lookup.js';
 import { alwaysAllow } from '../auth/always-allow.js';
 import type { Authorizer } from '../auth/types.js';
 import { AdmissionChain, type AdmissionPluginName } from './chain.js';
-import { CertificateApproval, CertificateSigning } from './certificates.js';
+import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction } from './certificates.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { registryNamespacePhases } from './namespace-phases.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
@@ -36,6 +36,8 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
         return new CertificateApproval(opts.authorizer ?? alwaysAllow);
       case 'CertificateSigning':
         return new CertificateSigning(opts.authorizer ?? alwaysAllow);
+      case 'CertificateSubjectRestriction':
+        return new CertificateSubjectRestriction();
     }
   });
   return new AdmissionChain(plugins);

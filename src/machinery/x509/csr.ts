@@ -11,6 +11,8 @@ import { children, oidString, readElement, type Element } from './der.js';
 export interface CertificateRequest {
   /** The DER of CertificationRequestInfo, which the signature covers. */
   info: Buffer;
+  /** The subject's organization (O) values, in order: the groups of a client certificate. */
+  organizations: string[];
   publicKey: KeyObject;
   signatureAlgorithm: string;
   signature: Buffer;
@@ -74,7 +76,19 @@ export function parseCertificateRequestDer(der: Buffer): CertificateRequest {
   if (!algorithm[0] || algorithm[0].tag !== 0x06) throw new RequestError('x509: malformed signature algorithm identifier');
   const signature = parts[2]!;
   if (signature.tag !== 0x03 || signature.contents.length < 1 || signature.contents[0] !== 0) throw new RequestError('x509: malformed signature');
-  return { info: parts[0]!.raw, publicKey, signatureAlgorithm: oidString(algorithm[0].contents), signature: signature.contents.subarray(1) };
+  return { info: parts[0]!.raw, organizations: attributeValues(subject, '2.5.4.10'), publicKey, signatureAlgorithm: oidString(algorithm[0].contents), signature: signature.contents.subarray(1) };
+}
+
+/** The values of one attribute type in a Name (SEQUENCE OF SET OF SEQUENCE { type, value }). */
+function attributeValues(name: Element, type: string): string[] {
+  const out: string[] = [];
+  for (const rdn of children(name)) {
+    for (const attribute of children(rdn)) {
+      const [oid, value] = children(attribute);
+      if (oid?.tag === 0x06 && value && oidString(oid.contents) === type) out.push(value.contents.toString('utf8'));
+    }
+  }
+  return out;
 }
 
 /** Go's CertificateRequest.CheckSignature; throws with Go's error text. */
@@ -100,15 +114,20 @@ function goKeyType(t: string | undefined): string {
   return t === 'rsa' ? '*rsa.PublicKey' : t === 'ec' ? '*ecdsa.PublicKey' : t === 'ed25519' ? 'ed25519.PublicKey' : `${t}`;
 }
 
+/** Kubernetes' certificates.ParseCSR: the first PEM block, a CERTIFICATE REQUEST, parsed (not verified). */
+export function parseCertificateRequestPem(pem: Buffer): CertificateRequest {
+  const block = firstPemBlock(pem.toString('latin1'));
+  if (!block || block.type !== 'CERTIFICATE REQUEST') throw new RequestError('PEM block type must be CERTIFICATE REQUEST');
+  return parseCertificateRequestDer(block.bytes);
+}
+
 /**
  * Kubernetes' validateCSR: the first PEM block must be a CERTIFICATE REQUEST whose DER parses and
  * whose signature verifies. Returns the error text Kubernetes reports, or undefined.
  */
 export function certificateRequestProblem(pem: Buffer): string | undefined {
-  const block = firstPemBlock(pem.toString('latin1'));
-  if (!block || block.type !== 'CERTIFICATE REQUEST') return 'PEM block type must be CERTIFICATE REQUEST';
   try {
-    checkRequestSignature(parseCertificateRequestDer(block.bytes));
+    checkRequestSignature(parseCertificateRequestPem(pem));
     return undefined;
   } catch (err) {
     if (err instanceof RequestError) return err.message;
