@@ -131,6 +131,8 @@ async function handleReplacePart(ctx: RequestContext, kv: KindVersion, part: Rep
     strategy: part.strategy,
     admission: admissionOf(ctx, store, dryRun),
     expectResourceVersion: rvPin === '' ? undefined : rvPin,
+    // Recorded in managedFields under the subresource's name, as Kubernetes does.
+    fieldManager: fieldManagerOf(ctx, kv, ctx.info.subresource),
   });
   reply(ctx, 200, encodeObject(result.object, kv, ctx.format));
 }

@@ -89,10 +89,14 @@ describe('CertificateSigningRequests with kubectl', () => {
     await kubectlOk(kc.admin, ['create', 'clusterrolebinding', 'approver-signer', '--clusterrole=e2e-signer-approver', '--user=approver']);
     await waitFor(async () => (await kubectl(kc.approver, ['certificate', 'approve', 'alice'])).code === 0, 'approver may approve example.com signers');
     assert.match(await kubectlOk(kc.admin, ['get', 'csr', 'alice']), /\nalice\s+.*\s+Approved\n/);
-    const csr = JSON.parse(await kubectlOk(kc.admin, ['get', 'csr', 'alice', '-o', 'json']));
+    const csr = JSON.parse(await kubectlOk(kc.admin, ['get', 'csr', 'alice', '-o', 'json', '--show-managed-fields']));
     assert.equal(csr.status.conditions[0].type, 'Approved');
     assert.equal(csr.status.conditions[0].reason, 'KubectlApprove');
     assert.ok(csr.status.conditions[0].lastUpdateTime);
+    // The approver's write is recorded as its own, under the approval subresource.
+    const entry = csr.metadata.managedFields.find((m: { subresource?: string }) => m.subresource === 'approval');
+    assert.ok(entry, JSON.stringify(csr.metadata.managedFields));
+    assert.ok(entry.fieldsV1['f:status']['f:conditions'], JSON.stringify(entry));
   });
 
   it('kubectl certificate deny; a denied request cannot then be approved', async () => {
