@@ -89,6 +89,11 @@ describe('CertificateSigningRequests with kubectl', () => {
     await kubectlOk(kc.admin, ['create', 'clusterrolebinding', 'approver-signer', '--clusterrole=e2e-signer-approver', '--user=approver']);
     await waitFor(async () => (await kubectl(kc.approver, ['certificate', 'approve', 'alice'])).code === 0, 'approver may approve example.com signers');
     assert.match(await kubectlOk(kc.admin, ['get', 'csr', 'alice']), /\nalice\s+.*\s+Approved\n/);
+    const described = await kubectlOk(kc.admin, ['describe', 'csr', 'alice']);
+    assert.match(described, /Requesting User:\s+admin/);
+    assert.match(described, /Signer:\s+example.com\/e2e/);
+    assert.match(described, /Status:\s+Approved/);
+    assert.match(described, /Common Name:\s+alice/);
     const csr = JSON.parse(await kubectlOk(kc.admin, ['get', 'csr', 'alice', '-o', 'json', '--show-managed-fields']));
     assert.equal(csr.status.conditions[0].type, 'Approved');
     assert.equal(csr.status.conditions[0].reason, 'KubectlApprove');
