@@ -1,11 +1,13 @@
 // Every served kind in every served version: the one table the API server, discovery, OpenAPI,
 // the client and the controllers read. A new kind is added to its group's table, never here.
 import { apiregistrationKinds } from './apiregistration/kinds.js';
+import { admissionregistrationKinds } from './admissionregistration/kinds.js';
 import { appsKinds } from './apps/kinds.js';
 import { authenticationKinds } from './authentication/kinds.js';
 import { authorizationKinds } from './authorization/kinds.js';
 import { autoscalingKinds } from './autoscaling/kinds.js';
 import { batchKinds } from './batch/kinds.js';
+import { certificatesKinds } from './certificates/kinds.js';
 import { coordinationKinds } from './coordination/kinds.js';
 import { coreV1Kinds } from './core/v1/kinds.js';
 import { discoveryKinds } from './discovery/kinds.js';
@@ -40,6 +42,8 @@ export const allKinds: readonly KindVersion[] = [
   ...eventsKinds,
   ...schedulingKinds,
   ...nodeKinds,
+  ...certificatesKinds,
+  ...admissionregistrationKinds,
 ];
 
 const byResource = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.resource}`, k]));

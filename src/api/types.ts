@@ -331,3 +331,21 @@ export type PriorityClass = Infer<typeof scheduling_.PriorityClass>;
 
 import type * as nodeV1_ from './node/v1.js';
 export type RuntimeClass = Infer<typeof nodeV1_.RuntimeClass>;
+import type * as certificates_ from './certificates/v1.js';
+export type CertificateSigningRequestSpec = Infer<typeof certificates_.CertificateSigningRequestSpec>;
+export type CertificateSigningRequestCondition = Infer<typeof certificates_.CertificateSigningRequestCondition>;
+export type CertificateSigningRequestStatus = Infer<typeof certificates_.CertificateSigningRequestStatus>;
+export type CertificateSigningRequest = Infer<typeof certificates_.CertificateSigningRequest>;
+
+import type * as admissionregistration_ from './admissionregistration/v1.js';
+export type WebhookRule = Infer<typeof admissionregistration_.Rule>;
+export type RuleWithOperations = Infer<typeof admissionregistration_.RuleWithOperations>;
+export type WebhookClientConfig = Infer<typeof admissionregistration_.WebhookClientConfig>;
+export type MatchCondition = Infer<typeof admissionregistration_.MatchCondition>;
+export type ValidatingWebhook = Infer<typeof admissionregistration_.ValidatingWebhook>;
+export type MutatingWebhook = Infer<typeof admissionregistration_.MutatingWebhook>;
+export type ValidatingWebhookConfiguration = Infer<typeof admissionregistration_.ValidatingWebhookConfiguration>;
+export type MutatingWebhookConfiguration = Infer<typeof admissionregistration_.MutatingWebhookConfiguration>;
+export type MatchResources = Infer<typeof admissionregistration_.MatchResources>;
+export type ValidatingAdmissionPolicy = Infer<typeof admissionregistration_.ValidatingAdmissionPolicy>;
+export type ValidatingAdmissionPolicyBinding = Infer<typeof admissionregistration_.ValidatingAdmissionPolicyBinding>;

@@ -175,7 +175,7 @@ export async function applyObject(
   const empty: KubeObject = { ...cloneJson(zeroObject(kv.type)), apiVersion: apiVersionOf(kv), kind: kv.kind, metadata: kv.namespaced ? { name, namespace } : { name } };
   const obj = finish(apply(empty, config, actor, kind, opts).object);
   await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
-  return { object: await store.create(namespace, obj, { dryRun, consumeInput: true, admission: admissionOf(ctx, store, dryRun, '') }), created: true };
+  return { object: await store.create(namespace, obj, { dryRun, consumeInput: true, admission: admissionOf(ctx, store, dryRun, ''), user: ctx.user }), created: true };
 }
 
 /**

@@ -174,9 +174,9 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const authentication = opts.authentication ? new AuthenticationChain({ ...opts.authentication, authenticators }) : undefined;
   const reviewToken = tokenReviewer(authenticators, sa?.apiAudiences ?? []);
   const statuses = componentStatuses(opts.componentHealthURLs ?? DEFAULT_COMPONENT_HEALTH_URLS, storage);
-  const admission = newAdmissionChain(registry, opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS);
   const authorization = opts.authorizationModes ? buildAuthorization(registry, opts.authorizationModes, opts.controllerRoles) : fixedAuthorization(registry, opts.authorizer);
   const authorizer = opts.authorizationModes ? authorization.authorizer : (opts.authorizer ?? alwaysAllow);
+  const admission = newAdmissionChain(registry, opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, { authorizer });
   const inflight = new InflightLimiter(opts.inflight ?? DEFAULT_INFLIGHT_LIMITS);
   // Ready once the system namespaces and the kubernetes Service exist (kube-apiserver's
   // poststarthook/bootstrap-controller), not merely once the watch cache is.

@@ -138,15 +138,41 @@ async function handleReplacePart(ctx: RequestContext, kv: KindVersion, part: Rep
   if (part.verbs.length === 0) throw apiError.unknownResource();
   requireVerb(ctx, ...part.verbs);
   const { store } = resolve(ctx);
-  const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], kv.type, { fieldValidation: fieldValidationOf(ctx.query, ctx.info.verb) });
-  const requested = kv.toHub ? kv.toHub(body.object) : body.object;
+  const namespace = namespaceOf(ctx, kv);
+  if (ctx.info.verb === 'get') return reply(ctx, 200, encodeObject(await store.get(namespace, ctx.info.name), kv, ctx.format));
+  if (ctx.info.verb === 'patch') validatePatchOptions(ctx);
+  const bytes = await readBody(ctx.req);
+  const fieldValidation = fieldValidationOf(ctx.query, ctx.info.verb);
+  let requested: KubeObject | undefined;
+  if (ctx.info.verb === 'update') {
+    const body = decodeBody(bytes, ctx.req.headers['content-type'], kv.type, { fieldValidation });
+    ctx.warnings.push(...body.warnings);
+    requested = kv.toHub ? kv.toHub(body.object) : body.object;
+  }
+  // A PUT naming a resourceVersion is conditional on it, as any update.
+  const rvPin = requested ? resourceVersionOf(requested) : '';
   const dryRun = dryRunOf(ctx.query, ctx.info.verb);
-  const result = await store.guaranteedUpdate(namespaceOf(ctx, kv), ctx.info.name, (current) => part.replace(current, requested), {
+  const result = await store.guaranteedUpdate(namespace, ctx.info.name, (current) => part.replace(current, requested ?? patchedObject(ctx, kv, current, bytes)), {
     dryRun,
     strategy: part.strategy,
     admission: admissionOf(ctx, store, dryRun),
+    expectResourceVersion: rvPin === '' ? undefined : rvPin,
+    // Recorded in managedFields under the subresource's name, as Kubernetes does.
+    fieldManager: fieldManagerOf(ctx, kv, ctx.info.subresource),
   });
   reply(ctx, 200, encodeObject(result.object, kv, ctx.format));
+}
+
+/** A JSON, merge or strategic merge patch applied to the stored object as served in `kv`'s version, back in the storage version. */
+function patchedObject(ctx: RequestContext, kv: KindVersion, current: KubeObject, bytes: Uint8Array): KubeObject {
+  const type = patchTypeFromContentType(ctx.req.headers['content-type'], { strategic: true, apply: false }) as 'json' | 'merge' | 'strategic';
+  const served = kv.fromHub ? kv.fromHub(current) : current;
+  const patched = apply(type, served, parseJson(bytes), kv.type);
+  const decoded = decodeParsed<KubeObject>(patched, null, kv.type, fieldValidationOf(ctx.query, ctx.info.verb), { group: kv.group, version: kv.version, kind: kv.kind }, bytes);
+  ctx.warnings.push(...decoded.warnings);
+  const obj = decoded.object;
+  kv.defaults?.(obj);
+  return kv.toHub ? kv.toHub(obj) : obj;
 }
 
 async function handleNodeConnection(ctx: RequestContext, kv: KindVersion, connection: NodeConnectionSubresource): Promise<void> {

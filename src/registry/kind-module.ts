@@ -89,13 +89,14 @@ export interface ScaleSubresource {
 }
 
 /**
- * A PUT that replaces one part of the object (namespaces/finalize: spec.finalizers), validated by
- * its own strategy instead of the kind's.
+ * A write that replaces one part of the object (namespaces/finalize: spec.finalizers;
+ * certificatesigningrequests/approval: status.conditions), validated by its own strategy instead
+ * of the kind's. A GET answers the object; a PATCH is applied to the object as served.
  */
 export interface ReplacePartSubresource {
   readonly type: 'replace-part';
   /** The verbs answered; none: the strategy is ready but kubelite does not serve it over HTTP yet (404). */
-  readonly verbs: readonly 'update'[];
+  readonly verbs: readonly ('get' | 'update' | 'patch')[];
   readonly strategy: ResourceStrategy;
   /** The stored object with the part `requested` (an object of the kind) carries. */
   replace(current: KubeObject, requested: KubeObject): KubeObject;

@@ -18,7 +18,7 @@ import { namespacePrefix, objectKey } from './keys.js';
 import type { PreparedWrite, ResourceWrites } from './fast-path/index.js';
 import { decodeStored, type FieldsOf } from './materialize.js';
 import { cloneJson, generateName, metaOf, newUid, str, timestamp, withResourceVersion } from './meta.js';
-import type { ResourceStrategy, StrategyContext } from './strategy.js';
+import type { RequestUser, ResourceStrategy, StrategyContext } from './strategy.js';
 
 /**
  * Admission of one write (Kubernetes' admission chain as the store sees it, like its
@@ -61,6 +61,8 @@ export interface WriteOptions {
    * Absent: managedFields stay as the object carries them (server-side apply computes its own).
    */
   fieldManager?: FieldManagerInfo;
+  /** The request's user, for strategies that record it (a CertificateSigningRequest's requestor). */
+  user?: RequestUser;
 }
 
 export interface FieldManagerInfo {
@@ -133,8 +135,8 @@ export class Store {
     return namespacePrefix(this.kind, namespace);
   }
 
-  private context(requestGroupVersion?: string): StrategyContext {
-    return { kind: this.kind, now: this.now(), newUid, requestGroupVersion };
+  private context(requestGroupVersion?: string, user?: RequestUser): StrategyContext {
+    return { kind: this.kind, now: this.now(), newUid, requestGroupVersion, user };
   }
 
   private encode(obj: KubeObject): Uint8Array {
@@ -183,7 +185,7 @@ export class Store {
     delete m.deletionGracePeriodSeconds;
     delete m.resourceVersion;
     delete m.selfLink;
-    const ctx = this.context(opts.requestGroupVersion);
+    const ctx = this.context(opts.requestGroupVersion, opts.user);
     if (this.strategy.hasStatus) delete obj.status;
     if (this.strategy.tracksGeneration) m.generation = 1;
     else delete m.generation;

@@ -21,6 +21,19 @@ export interface StrategyContext {
    * apps/v1 (and when this is absent).
    */
   requestGroupVersion?: string;
+  /**
+   * Who makes the request (Kubernetes' request user), when the write comes from a client; a
+   * CertificateSigningRequest records it as its requestor.
+   */
+  user?: RequestUser;
+}
+
+/** The request's user as a strategy sees it (Kubernetes' user.Info). */
+export interface RequestUser {
+  readonly name: string;
+  readonly uid?: string;
+  readonly groups: readonly string[];
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**

@@ -465,7 +465,9 @@ for (const fastPath of [true, false]) {
         const status = await c.put('/api/v1/namespaces/vectors-terminating/status', { ...ns, status: { ...ns.status, conditions: [{ type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: 'pods: 1' }] } });
         assert.equal(status.status, 200, status.text);
         assert.equal((await c.get('/api/v1/namespaces/vectors-terminating')).status, 200);
-        const finalize = await c.put('/api/v1/namespaces/vectors-terminating/finalize', { ...ns, spec: { finalizers: [] } });
+        // The PUT carries the resourceVersion it read: the namespace as the status update left it
+        // (an older one is a 409 Conflict, as for any update through the store).
+        const finalize = await c.put('/api/v1/namespaces/vectors-terminating/finalize', { ...status.json, spec: { finalizers: [] } });
         assert.equal(finalize.status, 200, finalize.text);
         assert.equal((await c.get('/api/v1/namespaces/vectors-terminating')).status, 404);
       });

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { allKinds, apiVersionOf } from '../../src/api/kinds.js';
 import type { KindVersion, KubeObject } from '../../src/api/schema/kind.js';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.js';
+import { certificateRequestPem } from '../../src/machinery/x509/csr.testutil.js';
 import { kubectlStream } from '../support/kubectl.js';
 import { writeKubeconfig } from '../support/kubelite.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -65,6 +66,15 @@ function minimal(kind: string, name: string): KubeObject {
       return { value: 1000 };
     case 'RuntimeClass':
       return { handler: 'runc' };
+    case 'MutatingWebhookConfiguration':
+    case 'ValidatingWebhookConfiguration':
+      return { webhooks: [{ name: 'e2e.example.com', clientConfig: { url: 'https://hook.example.com/check' }, sideEffects: 'None', admissionReviewVersions: ['v1'] }] };
+    case 'ValidatingAdmissionPolicy':
+      return { spec: { matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }] }, validations: [{ expression: 'object.spec.replicas <= 5' }] } };
+    case 'ValidatingAdmissionPolicyBinding':
+      return { spec: { policyName: 'replicas', validationActions: ['Deny'] } };
+    case 'CertificateSigningRequest':
+      return { spec: { request: Buffer.from(certificateRequestPem(name)).toString('base64'), signerName: 'example.com/e2e', usages: ['client auth'] } };
     case 'Role':
     case 'ClusterRole':
       return { rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] };

@@ -98,7 +98,19 @@ export interface FieldOptions {
    * nested message is always written (like any non-pointer struct field). `field.tag` is then the
    * number inside the nested message. Set by `inline()`, not by hand.
    */
-  embedded?: { readonly tag: number; readonly name: string; readonly struct: string };
+  embedded?: Embedding;
+}
+
+/**
+ * Where an inline-embedded field sits on the protobuf wire: in the nested message `struct` at field
+ * number `tag` of the outer message, and — when that struct itself embedded the field's struct
+ * (NamedRuleWithOperations embeds RuleWithOperations, which embeds Rule) — `then` inside it.
+ */
+export interface Embedding {
+  readonly tag: number;
+  readonly name: string;
+  readonly struct: string;
+  readonly then?: Embedding;
 }
 
 export interface Field<T extends Type = Type> extends Readonly<FieldOptions> {
@@ -156,8 +168,10 @@ export function struct<F extends Fields>(
       if (!group) embeddedTags.set(f.embedded.tag, (group = { struct: f.embedded.struct, tags: new Set() }));
       if (group.struct !== f.embedded.struct)
         throw new Error(`schema: ${name}.${key}: two embedded structs at protobuf tag ${f.embedded.tag}`);
-      if (group.tags.has(f.tag)) throw new Error(`schema: ${name}.${key} reuses protobuf tag ${f.tag}`);
-      group.tags.add(f.tag);
+      // A field embedded a level deeper is numbered inside its own nested message.
+      const inner = f.embedded.then ? -f.embedded.then.tag : f.tag;
+      if (f.embedded.then === undefined && group.tags.has(inner)) throw new Error(`schema: ${name}.${key} reuses protobuf tag ${f.tag}`);
+      group.tags.add(inner);
       continue;
     }
     if (f.tag !== 0 && tags.has(f.tag)) throw new Error(`schema: ${name}.${key} reuses protobuf tag ${f.tag}`);
@@ -179,8 +193,9 @@ export function struct<F extends Fields>(
 export function inline<F extends Fields>(s: StructType<F>, tag: number, name: string): F {
   const out: Fields = {};
   for (const [k, f] of Object.entries(s.fields)) {
-    if (f.embedded) throw new Error(`schema: inline(${s.name}): nested embedding is not supported`);
-    out[k] = Object.freeze({ ...f, embedded: Object.freeze({ tag, name, struct: s.name }) });
+    // A field `s` embeds itself goes one level deeper: `then` keeps where it sits inside `s`.
+    const embedded: Embedding = f.embedded ? { tag, name, struct: s.name, then: f.embedded } : { tag, name, struct: s.name };
+    out[k] = Object.freeze({ ...f, embedded: Object.freeze(embedded) });
   }
   return out as F;
 }

@@ -73,6 +73,8 @@ export interface KindVersion {
     proxy?: boolean;
     /** serviceaccounts: POST an authentication.k8s.io/v1 TokenRequest. */
     token?: boolean;
+    /** certificatesigningrequests: get/update/patch of status.conditions (Approved, Denied). */
+    approval?: boolean;
   };
 }
 
@@ -104,6 +106,7 @@ export const SUBRESOURCE_DISCOVERY: Readonly<Record<keyof NonNullable<KindVersio
   exec: { verbs: ['create', 'get'], kind: 'PodExecOptions', group: '', version: 'v1' },
   attach: { verbs: ['create', 'get'], kind: 'PodAttachOptions', group: '', version: 'v1' },
   token: { verbs: ['create'], kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1' },
+  approval: { verbs: ['get', 'patch', 'update'] },
 };
 
 /** What a subresource of `k` answers in discovery: a version with its own Scale names it for `scale`. */

@@ -7,10 +7,10 @@ import type { UserInfo } from '../auth/types.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './types.js';
 
 /** The plugins kubelite implements, in the order Kubernetes runs them. */
-export const ORDERED_ADMISSION_PLUGINS = ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'RuntimeClass', 'DefaultIngressClass', 'ResourceQuota'] as const;
+export const ORDERED_ADMISSION_PLUGINS = ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'ResourceQuota'] as const;
 export type AdmissionPluginName = (typeof ORDERED_ADMISSION_PLUGINS)[number];
 /** Those on without --enable-admission-plugins (NodeRestriction too: it only concerns node users, as kubeadm enables it). */
-export const DEFAULT_ADMISSION_PLUGINS: readonly AdmissionPluginName[] = ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'RuntimeClass', 'DefaultIngressClass', 'ResourceQuota'];
+export const DEFAULT_ADMISSION_PLUGINS: readonly AdmissionPluginName[] = ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'ResourceQuota'];
 
 /** The enabled set from kube-apiserver's --enable-admission-plugins / --disable-admission-plugins; throws on an unknown name. */
 export function enabledAdmissionPlugins(enable: readonly string[] = [], disable: readonly string[] = []): AdmissionPluginName[] {

@@ -4,9 +4,12 @@ import type { KubeObject } from '../../api/schema/kind.js';
 import type { PriorityClass, RuntimeClass } from '../../api/types.js';
 import type { Registry } from '../../registry/registry.js';
 import { registryObjectGetter } from '../auth/serviceaccount-token-lookup.js';
+import { alwaysAllow } from '../auth/always-allow.js';
+import type { Authorizer } from '../auth/types.js';
 import { AdmissionChain, type AdmissionPluginName } from './chain.js';
 import { LimitRanger } from './limit-ranger.js';
 import { namespaceObjects } from './namespace-objects.js';
+import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction } from './certificates.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { registryNamespacePhases } from './namespace-phases.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
@@ -23,7 +26,7 @@ import type { AdmissionPlugin } from './types.js';
 
 export { AdmissionChain, DEFAULT_ADMISSION_PLUGINS, enabledAdmissionPlugins, ORDERED_ADMISSION_PLUGINS, type AdmissionPluginName } from './chain.js';
 
-export function newAdmissionChain(registry: Registry, names: readonly AdmissionPluginName[], opts: { serviceAccount?: ServiceAccountAdmissionOptions } = {}): AdmissionChain {
+export function newAdmissionChain(registry: Registry, names: readonly AdmissionPluginName[], opts: { serviceAccount?: ServiceAccountAdmissionOptions; authorizer?: Authorizer } = {}): AdmissionChain {
   const objects = registryObjectGetter(registry);
   const get = (resource: 'serviceaccounts' | 'pods', namespace: string, name: string): Promise<KubeObject | undefined> => objects.get(resource, namespace, name);
   const plugins: AdmissionPlugin[] = names.map((name) => {
@@ -46,6 +49,12 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
         return new DefaultIngressClass(registryIngressClasses(registry));
       case 'RuntimeClass':
         return new RuntimeClassAdmission(registryClusterObjects<RuntimeClass>(registry, 'node.k8s.io', 'runtimeclasses'));
+      case 'CertificateApproval':
+        return new CertificateApproval(opts.authorizer ?? alwaysAllow);
+      case 'CertificateSigning':
+        return new CertificateSigning(opts.authorizer ?? alwaysAllow);
+      case 'CertificateSubjectRestriction':
+        return new CertificateSubjectRestriction();
     }
   });
   return new AdmissionChain(plugins);

@@ -4,7 +4,7 @@
 // up` more to load than these few encoders take to write every certificate of a cluster.
 import { createHash, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
-import { bitString, boolean, children, ia5String, namedBits, nullValue, octetString, oid, oidString, readElement, sequence, setOf, smallInteger, time, tlv, unsignedInteger, utf8String } from './der.js';
+import { bitString, boolean, children, ia5String, namedBits, nullValue, octetString, oid, oidString, readElement, sequence, setOf, smallInteger, time, tlv, unsignedInteger, utf8String } from '../../machinery/x509/der.js';
 
 const OID = {
   commonName: '2.5.4.3',

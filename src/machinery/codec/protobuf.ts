@@ -523,10 +523,16 @@ interface Slot {
 }
 
 /** The wire layout of a struct: direct fields and embedded groups, by ascending number. */
-function layout(s: StructType): Array<{ num: number; field?: Slot; group?: Slot[] }> {
-  const out: Array<{ num: number; field?: Slot; group?: Slot[] }> = [];
+function layout(s: StructType): Layout {
+  return layoutSlots(Object.entries(s.fields).map(([key, field]) => ({ key, field })));
+}
+
+type Layout = Array<{ num: number; field?: Slot; group?: Slot[] }>;
+
+function layoutSlots(slots: readonly Slot[]): Layout {
+  const out: Layout = [];
   const groups = new Map<number, Slot[]>();
-  for (const [key, field] of Object.entries(s.fields)) {
+  for (const { key, field } of slots) {
     if (field.embedded) {
       let g = groups.get(field.embedded.tag);
       if (!g) {
@@ -536,8 +542,12 @@ function layout(s: StructType): Array<{ num: number; field?: Slot; group?: Slot[
       g.push({ key, field });
     } else if (field.tag > 0) out.push({ num: field.tag, field: { key, field } });
   }
-  for (const g of groups.values()) g.sort((a, b) => a.field.tag - b.field.tag);
   return out.sort((a, b) => a.num - b.num);
+}
+
+/** The layout inside an embedded group: its slots one embedding level down (a struct it embedded in turn is a group again). */
+function innerLayout(group: readonly Slot[]): Layout {
+  return layoutSlots(group.map(({ key, field }) => ({ key, field: { ...field, embedded: field.embedded!.then } })));
 }
 
 const encCache = new WeakMap<StructType, EncFn>();
@@ -547,14 +557,14 @@ function compileEncoder(s: StructType): EncFn {
   if (cached) return cached;
   const g = new Gen();
   const parts: string[] = [];
-  for (const item of layout(s)) {
-    if (item.field) parts.push(encField(item.field.key, item.field.field, item.num, g));
-    else {
+  const encItems = (items: Layout): string[] =>
+    items.map((item) => {
+      if (item.field) return encField(item.field.key, item.field.field, item.num, g);
       const h = g.hint();
-      const inner = item.group!.map((sl) => encField(sl.key, sl.field, sl.field.tag, g)).join('\n    ');
-      parts.push(`${emitKey(item.num, WT_LEN)} { const s = w.fork(${h});\n    ${inner}\n    ${h} = w.join(s, ${h}); }`);
-    }
-  }
+      const inner = encItems(innerLayout(item.group!)).join('\n    ');
+      return `${emitKey(item.num, WT_LEN)} { const s = w.fork(${h});\n    ${inner}\n    ${h} = w.join(s, ${h}); }`;
+    });
+  parts.push(...encItems(layout(s)));
   const src = `return function enc_${structShortName(s).replace(/\W/g, '_')}(w, o) {
   let v;
   ${parts.join('\n  ')}
@@ -750,25 +760,21 @@ function compileDecoder(s: StructType): DecFn {
   const cases: string[] = [];
   const names: Record<number, string> = {};
   const goName = (key: string): string => key.charAt(0).toUpperCase() + key.slice(1);
-  for (const item of layout(s)) {
-    if (item.field) {
-      names[item.num] = goName(item.field.key);
-      cases.push(decCases(item.num, item.field.field, locals.get(item.field.key)!, g));
-    } else {
+  // The cases of one message's fields into `names` (Go field names by number); an embedded group reads its nested message with the same locals.
+  const decItems = (items: Layout, into: Record<number, string>): string[] =>
+    items.map((item) => {
+      if (item.field) {
+        into[item.num] = goName(item.field.key);
+        return decCases(item.num, item.field.field, locals.get(item.field.key)!, g);
+      }
       const group = item.group!;
-      const gname = group[0]!.field.embedded!.name;
-      names[item.num] = goName(gname);
+      into[item.num] = goName(group[0]!.field.embedded!.name);
       const innerNames: Record<number, string> = {};
-      const inner = group.map((sl) => {
-        innerNames[sl.field.tag] = goName(sl.key);
-        return decCases(sl.field.tag, sl.field, locals.get(sl.key)!, g);
-      });
+      const inner = decItems(innerLayout(group), innerNames);
       const innerStruct = group[0]!.field.embedded!.struct.split('.').pop()!;
-      cases.push(
-        `case ${keyValue(item.num, WT_LEN)}: { const ge = readLenEnd(r, end); { const end = ge; while (r.pos < end) { const t = readTag(r, end, ${JSON.stringify(innerStruct)}); switch (t) { ${inner.join(' ')} default: RT.otherField(r, t, end, ${g.dep(innerNames)}, ${JSON.stringify(innerStruct)}); } } } } break;`,
-      );
-    }
-  }
+      return `case ${keyValue(item.num, WT_LEN)}: { const ge = readLenEnd(r, end); { const end = ge; while (r.pos < end) { const t = readTag(r, end, ${JSON.stringify(innerStruct)}); switch (t) { ${inner.join(' ')} default: RT.otherField(r, t, end, ${g.dep(innerNames)}, ${JSON.stringify(innerStruct)}); } } } } break;`;
+    });
+  cases.push(...decItems(layout(s), names));
   const build: string[] = [];
   for (const [key, f] of Object.entries(s.fields)) {
     const loc = locals.get(key)!;

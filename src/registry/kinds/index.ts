@@ -11,9 +11,11 @@ import type { FieldsOf } from '../materialize.js';
 import { defaultPrinter } from '../printers/default.js';
 import type { TablePrinter } from '../printers/types.js';
 import { apiregistrationModules } from './apiregistration/index.js';
+import { admissionregistrationModules } from './admissionregistration/index.js';
 import { appsModules } from './apps/index.js';
 import { autoscalingModules } from './autoscaling/index.js';
 import { batchModules } from './batch/index.js';
+import { certificatesModules } from './certificates/index.js';
 import { coordinationModules } from './coordination/index.js';
 import { networkingModules } from './networking/index.js';
 import { coreModules } from './core/index.js';
@@ -41,6 +43,8 @@ export const kindModules: readonly KindModule[] = [
   ...discoveryModules,
   ...schedulingModules,
   ...nodeModules,
+  ...certificatesModules,
+  ...admissionregistrationModules,
 ];
 
 const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;

@@ -143,6 +143,13 @@ function clusterRoles(): Obj[] {
       res(['authorization.k8s.io'], 'selfsubjectaccessreviews selfsubjectrulesreviews', 'create'),
       res(['authentication.k8s.io'], 'selfsubjectreviews', 'create'),
     ]),
+    clusterRole('system:certificates.k8s.io:certificatesigningrequests:nodeclient', [res(['certificates.k8s.io'], 'certificatesigningrequests/nodeclient', 'create')]),
+    clusterRole('system:certificates.k8s.io:certificatesigningrequests:selfnodeclient', [res(['certificates.k8s.io'], 'certificatesigningrequests/selfnodeclient', 'create')]),
+    clusterRole('system:certificates.k8s.io:certificatesigningrequests:selfnodeserver', [res(['certificates.k8s.io'], 'certificatesigningrequests/selfnodeserver', 'create')]),
+    clusterRole('system:certificates.k8s.io:kube-apiserver-client-approver', [res(['certificates.k8s.io'], 'signers', 'approve', 'kubernetes.io/kube-apiserver-client')]),
+    clusterRole('system:certificates.k8s.io:kube-apiserver-client-kubelet-approver', [res(['certificates.k8s.io'], 'signers', 'approve', 'kubernetes.io/kube-apiserver-client-kubelet')]),
+    clusterRole('system:certificates.k8s.io:kubelet-serving-approver', [res(['certificates.k8s.io'], 'signers', 'approve', 'kubernetes.io/kubelet-serving')]),
+    clusterRole('system:certificates.k8s.io:legacy-unknown-approver', [res(['certificates.k8s.io'], 'signers', 'approve', 'kubernetes.io/legacy-unknown')]),
     clusterRole('system:discovery', [urls('/api /api/* /apis /apis/* /healthz /livez /openapi /openapi/* /readyz /version /version/', 'get')]),
     clusterRole('system:kube-controller-manager', [
       EVENTS,
@@ -179,6 +186,7 @@ function clusterRoles(): Obj[] {
     ]),
     clusterRole('system:monitoring', [urls('/healthz /healthz/* /livez /livez/* /metrics /metrics/slis /readyz /readyz/*', 'get')]),
     clusterRole('system:node', nodeRules()),
+    clusterRole('system:node-bootstrapper', [res(['certificates.k8s.io'], 'certificatesigningrequests', 'create get list watch')]),
     clusterRole('system:node-proxier', [
       res(CORE, 'endpoints services', 'list watch'),
       res(CORE, 'nodes', READ),

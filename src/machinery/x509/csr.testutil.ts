@@ -1,0 +1,32 @@
+// Real PKCS#10 requests for tests, made with Node's crypto and the DER encoders (what
+// `openssl req -new` writes): RSA (sha256WithRSAEncryption), ECDSA P-256 (ecdsa-with-SHA256)
+// or Ed25519, optionally with a signature that does not verify.
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { bitString, nullValue, oid, sequence, setOf, smallInteger, tlv, utf8String } from './der.js';
+
+export type RequestKey = 'rsa' | 'ec' | 'ed25519';
+
+function keyPair(kind: RequestKey): { publicKey: KeyObject; privateKey: KeyObject } {
+  if (kind === 'rsa') return generateKeyPairSync('rsa', { modulusLength: 2048 });
+  if (kind === 'ec') return generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  return generateKeyPairSync('ed25519');
+}
+
+/** The DER of a request for CN=`commonName` (and O=`organization` when given). */
+export function certificateRequestDer(commonName: string, opts: { key?: RequestKey; organization?: string; corruptSignature?: boolean } = {}): Buffer {
+  const kind = opts.key ?? 'ec';
+  const { publicKey, privateKey } = keyPair(kind);
+  const rdn = (type: string, value: string) => setOf(sequence(oid(type), utf8String(value)));
+  const subject = sequence(...(opts.organization ? [rdn('2.5.4.10', opts.organization)] : []), rdn('2.5.4.3', commonName));
+  const info = sequence(smallInteger(0), subject, publicKey.export({ type: 'spki', format: 'der' }), tlv(0xa0));
+  const algorithm = kind === 'rsa' ? sequence(oid('1.2.840.113549.1.1.11'), nullValue()) : kind === 'ec' ? sequence(oid('1.2.840.10045.4.3.2')) : sequence(oid('1.3.101.112'));
+  const signature = sign(kind === 'ed25519' ? null : 'sha256', info, privateKey);
+  if (opts.corruptSignature) signature[signature.length - 1]! ^= 0xff;
+  return sequence(info, algorithm, bitString(signature));
+}
+
+/** The PEM of such a request (what a CSR's spec.request holds, before base64 for JSON). */
+export function certificateRequestPem(commonName: string, opts: Parameters<typeof certificateRequestDer>[1] = {}): string {
+  const b64 = certificateRequestDer(commonName, opts).toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  return `-----BEGIN CERTIFICATE REQUEST-----\n${b64}\n-----END CERTIFICATE REQUEST-----\n`;
+}
