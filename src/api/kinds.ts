@@ -8,9 +8,10 @@ import { coordinationKinds } from './coordination/kinds.js';
 import { coreV1Kinds } from './core/v1/kinds.js';
 import { extensionsKinds } from './extensions/kinds.js';
 import { rbacKinds } from './rbac/kinds.js';
+import { storageKinds } from './storage/kinds.js';
 import type { KindVersion } from './schema/kind.js';
 
-export const allKinds: readonly KindVersion[] = [...coreV1Kinds, ...appsKinds, ...extensionsKinds, ...batchKinds, ...coordinationKinds, ...rbacKinds, ...authorizationKinds, ...authenticationKinds];
+export const allKinds: readonly KindVersion[] = [...coreV1Kinds, ...appsKinds, ...extensionsKinds, ...batchKinds, ...coordinationKinds, ...rbacKinds, ...authorizationKinds, ...authenticationKinds, ...storageKinds];
 
 const byResource = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.resource}`, k]));
 const byKind = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.kind}`, k]));

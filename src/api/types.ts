@@ -279,3 +279,15 @@ import type * as tokenrequest_ from './authentication/tokenrequest-tokenreview.j
 export type BoundObjectReference = Infer<typeof tokenrequest_.BoundObjectReference>;
 export type TokenRequestSpec = Infer<typeof tokenrequest_.TokenRequestSpec>;
 export type TokenRequest = Infer<typeof tokenrequest_.TokenRequest>;
+
+import type * as persistentvolume_ from './core/v1/persistentvolume.js';
+export type PersistentVolumeSpec = Infer<typeof persistentvolume_.PersistentVolumeSpec>;
+export type PersistentVolumeStatus = Infer<typeof persistentvolume_.PersistentVolumeStatus>;
+export type PersistentVolume = Infer<typeof persistentvolume_.PersistentVolume>;
+
+import type * as storage_ from './storage/v1.js';
+export type StorageClass = Infer<typeof storage_.StorageClass>;
+export type VolumeAttachment = Infer<typeof storage_.VolumeAttachment>;
+export type CSIDriver = Infer<typeof storage_.CSIDriver>;
+export type CSINode = Infer<typeof storage_.CSINode>;
+export type CSIStorageCapacity = Infer<typeof storage_.CSIStorageCapacity>;

@@ -56,6 +56,20 @@ function minimal(kind: string, name: string): KubeObject {
     case 'RoleBinding':
     case 'ClusterRoleBinding':
       return { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'User', name: 'e2e' }] };
+    case 'PersistentVolume':
+      return { spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv' } } };
+    case 'PersistentVolumeClaim':
+      return { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+    case 'StorageClass':
+      return { provisioner: 'example.com/e2e' };
+    case 'CSIDriver':
+      return { spec: {} };
+    case 'CSINode':
+      return { spec: { drivers: [{ name: 'example.com', nodeID: 'n1', topologyKeys: null }] } };
+    case 'CSIStorageCapacity':
+      return { storageClassName: 'standard', capacity: '1Gi' };
+    case 'VolumeAttachment':
+      return { spec: { attacher: 'example.com', nodeName: 'n1', source: { persistentVolumeName: 'pv1' } } };
     default:
       return {};
   }

@@ -15,8 +15,9 @@ import { batchModules } from './batch/index.js';
 import { coordinationModules } from './coordination/index.js';
 import { coreModules } from './core/index.js';
 import { rbacModules } from './rbac/index.js';
+import { storageModules } from './storage/index.js';
 
-export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules];
+export const kindModules: readonly KindModule[] = [...coreModules, ...appsModules, ...batchModules, ...coordinationModules, ...rbacModules, ...storageModules];
 
 const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;
 const byGroupKind = new Map<string, KindModule>();

@@ -12,7 +12,7 @@ import { quantityString } from './resource-names.js';
 const supportedAccessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 
 /** ValidatePersistentVolumeClaimSpec, as generic ephemeral volumes need it. */
-function validatePersistentVolumeClaimSpec(spec: PersistentVolumeClaimSpec, path: string): FieldError[] {
+export function validatePersistentVolumeClaimSpec(spec: PersistentVolumeClaimSpec, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const modes = strs(spec.accessModes);
   if (modes.length === 0) errs.push(fieldError.required(child(path, 'accessModes'), 'at least 1 access mode is required'));
