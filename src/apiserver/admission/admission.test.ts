@@ -32,8 +32,8 @@ async function refused(p: Promise<unknown> | unknown): Promise<StatusError> {
 
 describe('admission chain', () => {
   it('enables Kubernetes order whatever the flags order, refuses unknown plugins', () => {
-    assert.deepEqual(enabledAdmissionPlugins(), ['NamespaceLifecycle', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds']);
-    assert.deepEqual(enabledAdmissionPlugins(['NodeRestriction'], ['ServiceAccount', 'Priority']), ['NamespaceLifecycle', 'NodeRestriction', 'DefaultTolerationSeconds']);
+    assert.deepEqual(enabledAdmissionPlugins(), ['NamespaceLifecycle', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection']);
+    assert.deepEqual(enabledAdmissionPlugins(['NodeRestriction'], ['ServiceAccount', 'Priority']), ['NamespaceLifecycle', 'NodeRestriction', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection']);
     assert.throws(() => enabledAdmissionPlugins(['AlwaysPullImages']), /admission plugin "AlwaysPullImages" is not supported/);
   });
 

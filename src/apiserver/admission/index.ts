@@ -6,10 +6,13 @@ import { registryObjectGetter } from '../auth/serviceaccount-token-lookup.js';
 import { AdmissionChain, type AdmissionPluginName } from './chain.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { registryNamespacePhases } from './namespace-phases.js';
+import { DefaultStorageClass } from './default-storage-class.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
 import { NodeRestriction } from './node-restriction.js';
 import { PriorityAdmission } from './priority.js';
 import { ServiceAccountAdmission, type ServiceAccountAdmissionOptions } from './service-account.js';
+import { registryStorageClasses } from './storage-classes.js';
+import { StorageObjectInUseProtection } from './storage-object-in-use-protection.js';
 import type { AdmissionPlugin } from './types.js';
 
 export { AdmissionChain, DEFAULT_ADMISSION_PLUGINS, enabledAdmissionPlugins, ORDERED_ADMISSION_PLUGINS, type AdmissionPluginName } from './chain.js';
@@ -29,6 +32,10 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
         return new PriorityAdmission();
       case 'DefaultTolerationSeconds':
         return new DefaultTolerationSeconds();
+      case 'DefaultStorageClass':
+        return new DefaultStorageClass(registryStorageClasses(registry));
+      case 'StorageObjectInUseProtection':
+        return new StorageObjectInUseProtection();
     }
   });
   return new AdmissionChain(plugins);
