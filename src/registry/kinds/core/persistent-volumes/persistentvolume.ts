@@ -65,7 +65,7 @@ export function validatePersistentVolumeSpec(spec: Record<string, unknown>, path
     const capPath = child(path, 'capacity');
     const capKeys = Object.keys(capacity);
     if (capKeys.length === 0) errs.push(fieldError.required(capPath));
-    if (!capKeys.includes('storage') || capKeys.length > 1) errs.push(notSupportedCapacity(capPath, capacity));
+    if (!capKeys.includes('storage') || capKeys.length > 1) errs.push(notSupportedCapacity(capPath, spec.capacity));
     for (const r of capKeys.sort()) {
       const q = toQuantity(capacity[r]);
       if (q && q.sign() <= 0) errs.push(fieldError.invalid(key(capPath, r), quantityString(capacity[r]), 'must be greater than zero'));
@@ -127,13 +127,18 @@ export function validatePersistentVolumeSpec(spec: Record<string, unknown>, path
 }
 
 /** The capacity error: NotSupported with the whole list as the bad value, `storage` the only supported key. */
-function notSupportedCapacity(path: string, capacity: Record<string, unknown>): FieldError {
+function notSupportedCapacity(path: string, capacity: unknown): FieldError {
   return { ...fieldError.notSupported(path, '', ['storage']), badValue: { kind: 'raw', text: goResourceList(capacity) } };
 }
 
-/** A ResourceList as Go's %v prints it in messages: map[cpu:1 storage:1Gi]. */
-function goResourceList(list: Record<string, unknown>): string {
-  return `map[${Object.keys(list).sort().map((k) => `${k}:${quantityString(list[k])}`).join(' ')}]`;
+/**
+ * A ResourceList as the error prints it (Go's %#v): exact when nil or empty; entries are shown as
+ * `"name":"quantity"` (Go would print each resource.Quantity's internal fields).
+ */
+function goResourceList(list: unknown): string {
+  if (list === undefined || list === null) return 'core.ResourceList(nil)';
+  const entries = Object.entries(obj(list)).sort(([a], [b]) => (a < b ? -1 : 1));
+  return `core.ResourceList{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(quantityString(v))}`).join(', ')}}`;
 }
 
 /** path.Clean for the one comparison Kubernetes makes (is it "/"). */
