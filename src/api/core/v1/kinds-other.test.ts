@@ -217,6 +217,8 @@ test('kinds: names, scope, short names and categories as kube-apiserver discover
     ['secrets', 'secret', '', '', true, 'Secret'],
     ['replicationcontrollers', 'replicationcontroller', 'rc', 'all', true, 'ReplicationController'],
     ['podtemplates', 'podtemplate', '', '', true, 'PodTemplate'],
+    ['persistentvolumes', 'persistentvolume', 'pv', '', false, 'PersistentVolume'],
+    ['persistentvolumeclaims', 'persistentvolumeclaim', 'pvc', '', true, 'PersistentVolumeClaim'],
   ]);
   for (const k of coreV1Kinds) {
     assert.deepEqual([k.group, k.version, k.storage], ['', 'v1', true], k.kind);
