@@ -8,7 +8,7 @@ import type { ResourceStrategy } from '../../strategy.js';
 import type { KindModule } from '../../kind-module.js';
 import * as fmt from '../../printers/format.js';
 import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers/types.js';
-import { validateCSIDriverName } from './csi-names.js';
+import { validateCSIDriverName } from '../../podspec/volume-sources.js';
 
 /** csiNodeIDMaxLength; 256 only for a node that already had a longer ID. */
 const nodeIDMaxLength = 192;

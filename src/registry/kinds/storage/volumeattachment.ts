@@ -10,7 +10,7 @@ import type { ResourceStrategy } from '../../strategy.js';
 import type { KindModule } from '../../kind-module.js';
 import * as fmt from '../../printers/format.js';
 import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers/types.js';
-import { validateCSIDriverName } from './csi-names.js';
+import { validateCSIDriverName } from '../../podspec/volume-sources.js';
 
 const maxAttachedVolumeMetadataSize = 256 * 1024;
 const maxVolumeErrorMessageSize = 1024;

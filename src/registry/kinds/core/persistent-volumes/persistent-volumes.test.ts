@@ -47,9 +47,19 @@ describe('PersistentVolume', () => {
       [{ ...good, hostPath: undefined, cephfs: { monitors: ['m'] }, csi: { driver: 'd', volumeHandle: 'h' } }, ['spec.csi: Forbidden: may not specify more than 1 volume type']],
       [{ ...good, hostPath: undefined, local: { path: '/mnt/disk' } }, ['spec.nodeAffinity: Required value: Local volume requires node affinity']],
       [{ ...good, hostPath: undefined, local: { path: '/mnt/disk' }, nodeAffinity: {} }, ['spec.nodeAffinity.required: Required value: must specify required node constraints', 'spec.nodeAffinity: Required value: Local volume requires node affinity']],
-      [{ ...good, hostPath: { path: '/x/..' }, persistentVolumeReclaimPolicy: 'Recycle' }, ["spec.persistentVolumeReclaimPolicy: Forbidden: may not be 'recycle' for a hostPath mount of '/'"]],
+      [{ ...good, hostPath: { path: '//' }, persistentVolumeReclaimPolicy: 'Recycle' }, ["spec.persistentVolumeReclaimPolicy: Forbidden: may not be 'recycle' for a hostPath mount of '/'"]],
       [{ ...good, storageClassName: 'Fast' }, ['spec.storageClassName: Invalid value: "Fast": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')']],
       [{ ...good, volumeMode: 'Raw' }, ['spec.volumeMode: Unsupported value: "Raw": supported values: "Block", "Filesystem"']],
+      // Each source's own checks.
+      [{ ...good, hostPath: { path: '/a/../b' } }, ["spec.hostPath.path: Invalid value: \"/a/../b\": must not contain '..'"]],
+      [{ ...good, hostPath: undefined, gcePersistentDisk: { pdName: '' } }, ['spec.persistentDisk.pdName: Required value']],
+      [{ ...good, hostPath: undefined, glusterfs: { endpoints: 'ep', path: 'p', endpointsNamespace: '' } }, ['spec.glusterfs.endpointsNamespace: Invalid value: "": if the endpointnamespace is set, it must be a valid namespace name']],
+      [{ ...good, hostPath: undefined, cinder: { volumeID: 'v', secretRef: { name: 's' } } }, ['spec.cinder.secretRef.namespace: Required value']],
+      [
+        { ...good, hostPath: undefined, csi: { driver: 'Disk.Example.COM', volumeHandle: '', nodeStageSecretRef: { name: 's' } } },
+        ['spec.csi.volumeHandle: Required value', 'spec.csi.nodeStageSecretRef.namespace: Required value'],
+      ],
+      [{ ...good, hostPath: undefined, local: { path: '' }, nodeAffinity: { required: { nodeSelectorTerms: [{}] } } }, ['spec.local.path: Required value']],
     ];
     for (const [spec, want] of cases) assert.deepEqual(lines(create(pv(spec)).errors), want, JSON.stringify(spec));
   });

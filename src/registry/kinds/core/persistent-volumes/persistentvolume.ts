@@ -12,6 +12,7 @@ import type { KindModule } from '../../../kind-module.js';
 import * as fmt from '../../../printers/format.js';
 import { ageColumn, column, nameColumn, type TablePrinter } from '../../../printers/types.js';
 import { accessModesString, storageClassOf } from './claim-class.js';
+import { persistentVolumeSourceValidators } from './volume-sources.js';
 
 const supportedAccessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 const supportedReclaimPolicies = ['Delete', 'Recycle', 'Retain'];
@@ -92,23 +93,8 @@ export function validatePersistentVolumeSpec(spec: Record<string, unknown>, path
       continue;
     }
     sources++;
-    if (k === 'local') {
-      if (!optStr(obj(spec.local).path)) errs.push(fieldError.required(child(path, 'local', 'path')));
-      if (!affinitySpecified) errs.push(fieldError.required(child(path, 'nodeAffinity'), 'Local volume requires node affinity'));
-    }
-    if (k === 'hostPath' && !optStr(obj(spec.hostPath).path)) errs.push(fieldError.required(child(path, 'hostPath', 'path')));
-    if (k === 'csi') {
-      const csi = obj(spec.csi);
-      if (!optStr(csi.driver)) errs.push(fieldError.required(child(path, 'csi', 'driver')));
-      if (!optStr(csi.volumeHandle)) errs.push(fieldError.required(child(path, 'csi', 'volumeHandle')));
-    }
-    if (k === 'nfs') {
-      const nfs = obj(spec.nfs);
-      if (!optStr(nfs.server)) errs.push(fieldError.required(child(path, 'nfs', 'server')));
-      const p = optStr(nfs.path);
-      if (!p) errs.push(fieldError.required(child(path, 'nfs', 'path')));
-      else if (!p.startsWith('/')) errs.push(fieldError.invalid(child(path, 'nfs', 'path'), p, 'must be an absolute path'));
-    }
+    errs.push(...persistentVolumeSourceValidators[k]!(obj(spec[k]), child(path, k)));
+    if (k === 'local' && !affinitySpecified) errs.push(fieldError.required(child(path, 'nodeAffinity'), 'Local volume requires node affinity'));
   }
   if (sources === 0) errs.push(fieldError.required(path, 'must specify a volume type'));
 
