@@ -50,7 +50,7 @@ export const persistentVolumeSourceValidators: Readonly<Record<string, SourceVal
   },
   flocker: shared.validateFlockerVolumeSource,
   nfs: shared.validateNFSVolumeSource,
-  rbd: (s, p) => [...validateMonitors(s, p), ...requiredFields(s, p, 'image')],
+  rbd: (s, p) => [...shared.validateMonitors(s, p), ...shared.requiredFields(s, p, 'image')],
   quobyte: shared.validateQuobyteVolumeSource,
   cephfs: shared.validateMonitors,
   iscsi: (s, p) => {
@@ -58,10 +58,10 @@ export const persistentVolumeSourceValidators: Readonly<Record<string, SourceVal
     const lun = num(s.lun);
     if (lun < 0 || lun > 255) e.push(fieldError.invalid(child(p, 'lun'), lun, inclusiveRangeError(0, 255)));
     if ((s.chapAuthDiscovery === true || s.chapAuthSession === true) && !isObj(s.secretRef)) e.push(fieldError.required(child(p, 'secretRef')));
-    if (isObj(s.secretRef)) e.push(...requiredFields(s.secretRef, child(p, 'secretRef'), 'name'));
+    if (isObj(s.secretRef)) e.push(...shared.requiredFields(s.secretRef, child(p, 'secretRef'), 'name'));
     return e;
   },
-  cinder: (s, p) => [...requiredFields(s, p, 'volumeID'), ...requiredSecretRef(s.secretRef, child(p, 'secretRef'))],
+  cinder: (s, p) => [...shared.requiredFields(s, p, 'volumeID'), ...requiredSecretRef(s.secretRef, child(p, 'secretRef'))],
   fc: shared.validateFCVolumeSource,
   flexVolume: (s, p) => {
     const e = shared.requiredFields(s, p, 'driver');
