@@ -12,6 +12,7 @@ import type { KindModule } from '../../../kind-module.js';
 import * as fmt from '../../../printers/format.js';
 import { ageColumn, column, nameColumn, type TablePrinter } from '../../../printers/types.js';
 import { accessModesString, BETA_STORAGE_CLASS_ANNOTATION, storageClassOf } from './claim-class.js';
+import { claimSpecDiff } from './spec-diff.js';
 
 const SPEC_IMMUTABLE = 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
 
@@ -59,7 +60,7 @@ export function validatePersistentVolumeClaimUpdate(pvc: PersistentVolumeClaim, 
     if (nil(oldSpec.volumeAttributesClassName)) delete newSpec.volumeAttributesClassName;
     else newSpec.volumeAttributesClassName = oldSpec.volumeAttributesClassName;
   }
-  if (!semanticEqual(newSpec, oldSpec)) errs.push(fieldError.forbidden('spec', SPEC_IMMUTABLE));
+  if (!semanticEqual(newSpec, oldSpec)) errs.push(fieldError.forbidden('spec', `${SPEC_IMMUTABLE}\n${claimSpecDiff(oldSpec, newSpec)}`));
 
   const oldSize = toQuantity(storageRequest(old) ?? '0');
   const newSize = toQuantity(storageRequest(pvc) ?? '0');
