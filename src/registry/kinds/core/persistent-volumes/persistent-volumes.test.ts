@@ -92,6 +92,13 @@ describe('PersistentVolume', () => {
     s.prepareForStatusUpdate!(next, old, { ...ctxFor(kindOf(old)), now: Date.parse('2026-11-23T00:00:00Z') });
     assert.deepEqual((next.spec as Record<string, any>).capacity, { storage: '1Gi' });
     assert.deepEqual(next.status, { phase: 'Available', lastPhaseTransitionTime: '2026-11-23T00:00:00Z' });
+    // Same phase, time cleared: the old time is kept; a writer's own time on a change is kept.
+    const same = edit(old, (o) => (o.status = { phase: 'Pending', message: 'waiting' }));
+    s.prepareForStatusUpdate!(same, old, ctxFor(kindOf(old)));
+    assert.deepEqual(same.status, { phase: 'Pending', message: 'waiting', lastPhaseTransitionTime: '2026-11-22T02:34:38Z' });
+    const own = edit(old, (o) => (o.status = { phase: 'Failed', lastPhaseTransitionTime: '2026-01-01T00:00:00Z' }));
+    s.prepareForStatusUpdate!(own, old, ctxFor(kindOf(old)));
+    assert.deepEqual(own.status, { phase: 'Failed', lastPhaseTransitionTime: '2026-01-01T00:00:00Z' });
   });
 
   it('kubectl get pv: NAME CAPACITY ACCESS MODES RECLAIM POLICY STATUS CLAIM STORAGECLASS VOLUMEATTRIBUTESCLASS REASON AGE (+VOLUMEMODE)', () => {

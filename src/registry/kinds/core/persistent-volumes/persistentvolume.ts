@@ -181,10 +181,15 @@ export const persistentVolumeStrategy: ResourceStrategy<PersistentVolume> = {
   },
   prepareForStatusUpdate(pv, old, ctx) {
     pv.spec = old.spec;
-    // The phase transition time follows the phase unless the writer set it itself.
-    const phase = pv.status?.phase;
-    if (phase !== old.status?.phase && pv.status && pv.status.lastPhaseTransitionTime === old.status?.lastPhaseTransitionTime) {
-      pv.status.lastPhaseTransitionTime = rfc3339(ctx.now);
+    const status = (pv.status ??= {});
+    const before = old.status ?? {};
+    const given = status.lastPhaseTransitionTime ?? null;
+    // The transition time is kept while the phase stays, and stamped when the phase changes
+    // unless the writer set a new one itself.
+    if (status.phase === before.phase && given === null) {
+      if (before.lastPhaseTransitionTime) status.lastPhaseTransitionTime = before.lastPhaseTransitionTime;
+    } else if (status.phase !== before.phase && (given === null || given === before.lastPhaseTransitionTime)) {
+      status.lastPhaseTransitionTime = rfc3339(ctx.now);
     }
   },
   validate: (pv) => validatePersistentVolumeSpec(obj(pv.spec), 'spec'),
