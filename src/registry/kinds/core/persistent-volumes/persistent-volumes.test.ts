@@ -140,6 +140,14 @@ describe('PersistentVolumeClaim', () => {
       [{ ...claimSpec, resources: { requests: { storage: '0' } } }, ['spec.resources[storage]: Invalid value: "0": must be greater than zero']],
       [{ ...claimSpec, accessModes: ['ReadWriteOncePod', 'ReadWriteMany'] }, ['spec.accessModes: Forbidden: may not use ReadWriteOncePod with other access modes']],
       [{ ...claimSpec, volumeMode: 'Raw' }, ['spec.volumeMode: Unsupported value: "Raw": supported values: "Block", "Filesystem"']],
+      [{ ...claimSpec, dataSource: { kind: 'VolumeSnapshot', name: '' } }, ['spec.dataSource.name: Required value', 'spec.dataSource: Invalid value: "VolumeSnapshot": must be \'PersistentVolumeClaim\' when referencing the default apiGroup']],
+      [
+        { ...claimSpec, dataSource: { kind: 'PersistentVolumeClaim', name: 'a' }, dataSourceRef: { kind: 'PersistentVolumeClaim', name: 'b' } },
+        ['spec: Invalid value: spec.dataSource: must match dataSourceRef'],
+      ],
+      [{ ...claimSpec, dataSourceRef: { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 's', namespace: 'Other' } }, [
+        "spec.dataSourceRef.namespace: Invalid value: \"Other\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+      ]],
     ];
     for (const [spec, want] of cases) assert.deepEqual(lines(create(pvc(spec)).errors), want, JSON.stringify(spec));
   });
