@@ -16,7 +16,7 @@ import type { TlsOptions } from '../apiserver/tls/serve.js';
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
-import { enabledAdmissionPlugins, type AdmissionPluginName } from '../apiserver/admission/index.js';
+import { DEFAULT_ADMISSION_PLUGINS, enabledAdmissionPlugins, type AdmissionPluginName } from '../apiserver/admission/index.js';
 import { serviceAccountTokenOptions, type ServiceAccountFlags } from './apiserver-serviceaccount.js';
 
 export async function apiserverMain(argv: string[]): Promise<number> {
@@ -48,7 +48,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     .option('--api-audiences <list>', 'comma-separated audiences of the API (default: the issuers)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
     .option('--service-account-max-token-expiration <duration>', 'longest validity a TokenRequest gets (default: no limit)', parseDurationMs)
     .option('--service-account-extend-token-expiration <bool>', 'pod-bound tokens of the projected volume are valid a year and warn after an hour', parseBoolFlag, true)
-    .option('--enable-admission-plugins <list>', 'admission plugins to enable besides the default ones (NamespaceLifecycle, ServiceAccount, NodeRestriction, Priority, DefaultTolerationSeconds)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
+    .option('--enable-admission-plugins <list>', `admission plugins to enable besides the default ones (${DEFAULT_ADMISSION_PLUGINS.join(', ')})`, (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
     .option('--disable-admission-plugins <list>', 'admission plugins to disable', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')]);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
