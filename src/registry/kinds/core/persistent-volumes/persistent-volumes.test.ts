@@ -48,7 +48,12 @@ describe('PersistentVolume', () => {
       [{ ...good, nfs: { server: 's', path: '/e' } }, ['spec.nfs: Forbidden: may not specify more than 1 volume type']],
       [{ ...good, hostPath: undefined, cephfs: { monitors: ['m'] }, csi: { driver: 'd', volumeHandle: 'h' } }, ['spec.csi: Forbidden: may not specify more than 1 volume type']],
       [{ ...good, hostPath: undefined, local: { path: '/mnt/disk' } }, ['spec.nodeAffinity: Required value: Local volume requires node affinity']],
-      [{ ...good, hostPath: undefined, local: { path: '/mnt/disk' }, nodeAffinity: {} }, ['spec.nodeAffinity.required: Required value: must specify required node constraints', 'spec.nodeAffinity: Required value: Local volume requires node affinity']],
+      [{ ...good, hostPath: undefined, local: { path: '/mnt/disk' }, nodeAffinity: {} }, ['spec.nodeAffinity.required: Required value: must specify required node constraints']],
+      [
+        { ...good, nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In' }] }] } } },
+        ['spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is \'In\' or \'NotIn\''],
+      ],
+      [{ ...good, nodeAffinity: { required: { nodeSelectorTerms: [] } } }, ['spec.nodeAffinity.required.nodeSelectorTerms: Required value: must have at least one node selector term']],
       [{ ...good, hostPath: { path: '//' }, persistentVolumeReclaimPolicy: 'Recycle' }, ["spec.persistentVolumeReclaimPolicy: Forbidden: may not be 'recycle' for a hostPath mount of '/'"]],
       [{ ...good, storageClassName: 'Fast' }, ['spec.storageClassName: Invalid value: "Fast": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')']],
       [{ ...good, volumeMode: 'Raw' }, ['spec.volumeMode: Unsupported value: "Raw": supported values: "Block", "Filesystem"']],
@@ -73,6 +78,10 @@ describe('PersistentVolume', () => {
     ]);
     assert.deepEqual(lines(update(edit(old, (o) => (o.spec.volumeMode = 'Block')), old).errors), ['volumeMode: Invalid value: "Block": field is immutable']);
     assert.deepEqual(lines(update(edit(old, (o) => (o.spec.claimRef = { namespace: 'ns', name: 'c' })), old).errors), []);
+    const affinity = { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] }] } };
+    const pinned = edit(old, (o) => (o.spec.nodeAffinity = affinity));
+    assert.deepEqual(lines(update(pinned, old).errors), []);
+    assert.deepEqual(lines(update(edit(pinned, (o) => (o.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values = ['b'])), pinned).errors), ['nodeAffinity: Invalid value: field is immutable']);
     const csi = stored(pv({ ...good, hostPath: undefined, csi: { driver: 'd', volumeHandle: 'h' } }));
     assert.deepEqual(lines(update(edit(csi, (o) => (o.spec.csi.controllerExpandSecretRef = { name: 's', namespace: 'n' })), csi).errors), []);
   });

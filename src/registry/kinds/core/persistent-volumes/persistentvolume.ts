@@ -6,6 +6,7 @@ import { deletionTimestampOf } from '../../../../api/meta/object.js';
 import { child, isObj, key, obj, optStr, semanticEqual, strs, validateImmutableField } from '../../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../../machinery/validation/field-errors.js';
 import { nameIsDNSSubdomain } from '../../../../machinery/validation/names.js';
+import { validateNodeSelector } from '../../../podspec/affinity.js';
 import { quantityString, toQuantity } from '../../../podspec/resource-names.js';
 import type { ResourceStrategy, StrategyContext } from '../../../strategy.js';
 import type { KindModule } from '../../../kind-module.js';
@@ -30,12 +31,10 @@ const sourceOrder: ReadonlyArray<[string, string]> = [
 ];
 export const persistentVolumeSourceKeys = sourceOrder.map(([k]) => k);
 
-/** validateVolumeNodeAffinity: whether `required` terms are given, and their errors. */
-function validateVolumeNodeAffinity(affinity: Record<string, unknown>, path: string): { specified: boolean; errs: FieldError[] } {
-  if (!isObj(affinity.required)) return { specified: false, errs: [fieldError.required(child(path, 'required'), 'must specify required node constraints')] };
-  const terms = Array.isArray(affinity.required.nodeSelectorTerms) ? affinity.required.nodeSelectorTerms : [];
-  if (terms.length === 0) return { specified: true, errs: [fieldError.required(child(path, 'required', 'nodeSelectorTerms'), 'must have at least one node selector term')] };
-  return { specified: true, errs: [] };
+/** validateVolumeNodeAffinity: the required node selector (an affinity without one still counts as given). */
+function validateVolumeNodeAffinity(affinity: Record<string, unknown>, path: string): FieldError[] {
+  if (!isObj(affinity.required)) return [fieldError.required(child(path, 'required'), 'must specify required node constraints')];
+  return validateNodeSelector(affinity.required, false, child(path, 'required'));
 }
 
 /**
@@ -80,9 +79,8 @@ export function validatePersistentVolumeSpec(spec: Record<string, unknown>, path
   let affinitySpecified = false;
   if (isObj(spec.nodeAffinity) && inline) errs.push(inlineForbidden('nodeAffinity'));
   else if (isObj(spec.nodeAffinity)) {
-    const r = validateVolumeNodeAffinity(spec.nodeAffinity, child(path, 'nodeAffinity'));
-    affinitySpecified = r.specified;
-    errs.push(...r.errs);
+    affinitySpecified = true;
+    errs.push(...validateVolumeNodeAffinity(spec.nodeAffinity, child(path, 'nodeAffinity')));
   }
   let sources = 0;
   for (const [k, label] of sourceOrder) {
@@ -154,6 +152,9 @@ export function validatePersistentVolumeUpdate(pv: PersistentVolume, old: Persis
     errs.push(fieldError.forbidden('spec.persistentvolumesource', 'spec.persistentvolumesource is immutable after creation'));
   }
   errs.push(...validateImmutableField(spec.volumeMode, oldSpec.volumeMode, 'volumeMode'));
+  // Node affinity may be added once, then is fixed (MutablePVNodeAffinity is not in 1.33). Go
+  // prints the value as a struct holding a pointer address; kubelite leaves the value out.
+  if (isObj(oldSpec.nodeAffinity) && !semanticEqual(spec.nodeAffinity, oldSpec.nodeAffinity)) errs.push(fieldError.invalidOmit('nodeAffinity', 'field is immutable'));
   if (!semanticEqual(spec.volumeAttributesClassName, oldSpec.volumeAttributesClassName)) {
     errs.push(fieldError.forbidden('spec.volumeAttributesClassName', 'update is forbidden when the VolumeAttributesClass feature gate is disabled'));
   }
