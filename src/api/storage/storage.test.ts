@@ -1,7 +1,10 @@
 // storage.k8s.io/v1: the kinds as kube-apiserver 1.33's discovery lists them (no
-// VolumeAttributesClass: v1beta1 and off by default), Go field order, and SetObjectDefaults_*.
+// VolumeAttributesClass: v1beta1 and off by default), Go field order, SetObjectDefaults_* and
+// protobuf round trips.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { canonicalize } from '../../machinery/codec/normalize.js';
+import { decodeProtobuf, encodeProtobuf } from '../../machinery/codec/protobuf.js';
 import { storageKinds } from './kinds.js';
 import { CSIDriverSpec, CSINodeDriver, StorageClass, VolumeAttachmentSpec } from './v1.js';
 import { PersistentVolumeSpec } from '../core/v1/persistentvolume.js';
@@ -44,4 +47,25 @@ test('SetObjectDefaults: StorageClass, CSIDriver, VolumeAttachment inline specs'
   const va: Record<string, unknown> = { spec: { source: { inlineVolumeSpec: { csi: { driver: 'd', volumeHandle: 'h' }, capacity: { storage: '1.0001' } } } } };
   kind('VolumeAttachment').defaults!(va);
   assert.deepEqual(va, { spec: { source: { inlineVolumeSpec: { csi: { driver: 'd', volumeHandle: 'h' }, capacity: { storage: '1001m' } } } } });
+});
+
+test('populated storage.k8s.io objects round-trip through protobuf', () => {
+  const objects: Record<string, Record<string, unknown>> = {
+    StorageClass: {
+      metadata: { name: 'fast' }, provisioner: 'p', parameters: { a: 'b' }, reclaimPolicy: 'Retain', mountOptions: ['ro'], allowVolumeExpansion: true, volumeBindingMode: 'WaitForFirstConsumer',
+      allowedTopologies: [{ matchLabelExpressions: [{ key: 'zone', values: ['a', 'b'] }] }],
+    },
+    CSIDriver: { metadata: { name: 'd' }, spec: { attachRequired: false, podInfoOnMount: true, volumeLifecycleModes: ['Ephemeral'], storageCapacity: true, fsGroupPolicy: 'File', tokenRequests: [{ audience: 'a', expirationSeconds: 3600 }], requiresRepublish: true, seLinuxMount: true, nodeAllocatableUpdatePeriodSeconds: 60 } },
+    CSINode: { metadata: { name: 'n' }, spec: { drivers: [{ name: 'd', nodeID: 'x', topologyKeys: ['zone'], allocatable: { count: 5 } }] } },
+    CSIStorageCapacity: { metadata: { name: 'c', namespace: 'ns' }, nodeTopology: { matchLabels: { zone: 'a' } }, storageClassName: 'fast', capacity: '10Gi', maximumVolumeSize: '1Gi' },
+    VolumeAttachment: {
+      metadata: { name: 'va' },
+      spec: { attacher: 'd', nodeName: 'n', source: { inlineVolumeSpec: { accessModes: ['ReadWriteOnce'], csi: { driver: 'd', volumeHandle: 'h' } } } },
+      status: { attached: true, attachmentMetadata: { k: 'v' }, attachError: { time: '2026-11-22T02:34:38Z', message: 'm', errorCode: 3 } },
+    },
+  };
+  for (const k of storageKinds) {
+    const canonical = canonicalize({ apiVersion: 'storage.k8s.io/v1', kind: k.kind, ...objects[k.kind] }, k.type);
+    assert.deepEqual(decodeProtobuf(encodeProtobuf(canonical, k.type), k.type).object, canonical, k.kind);
+  }
 });
