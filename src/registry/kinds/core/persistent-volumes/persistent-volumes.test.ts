@@ -142,6 +142,14 @@ describe('PersistentVolumeClaim', () => {
     assert.deepEqual(given.status, { phase: 'Pending' });
   });
 
+  it('a data source given one way is filled in the other (AnyVolumeDataSource), unless it is in another namespace', () => {
+    const snap = { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 's' };
+    const spec = (o: KubeObject) => o.spec as Record<string, unknown>;
+    assert.deepEqual(spec(create(pvc({ ...claimSpec, dataSource: snap })).obj).dataSourceRef, snap);
+    assert.deepEqual(spec(create(pvc({ ...claimSpec, dataSourceRef: snap })).obj).dataSource, snap);
+    assert.equal(spec(create(pvc({ ...claimSpec, dataSourceRef: { ...snap, namespace: 'other' } })).obj).dataSource, undefined);
+  });
+
   it('reports invalid claims with Kubernetes field paths and messages', () => {
     const cases: Array<[Record<string, unknown>, string[]]> = [
       [{ resources: { requests: { storage: '1Gi' } } }, ['spec.accessModes: Required value: at least 1 access mode is required']],
@@ -149,7 +157,13 @@ describe('PersistentVolumeClaim', () => {
       [{ ...claimSpec, resources: { requests: { storage: '0' } } }, ['spec.resources[storage]: Invalid value: "0": must be greater than zero']],
       [{ ...claimSpec, accessModes: ['ReadWriteOncePod', 'ReadWriteMany'] }, ['spec.accessModes: Forbidden: may not use ReadWriteOncePod with other access modes']],
       [{ ...claimSpec, volumeMode: 'Raw' }, ['spec.volumeMode: Unsupported value: "Raw": supported values: "Block", "Filesystem"']],
-      [{ ...claimSpec, dataSource: { kind: 'VolumeSnapshot', name: '' } }, ['spec.dataSource.name: Required value', 'spec.dataSource: Invalid value: "VolumeSnapshot": must be \'PersistentVolumeClaim\' when referencing the default apiGroup']],
+      // Normalized before validation: the copy in dataSourceRef is reported too.
+      [{ ...claimSpec, dataSource: { kind: 'VolumeSnapshot', name: '' } }, [
+        'spec.dataSource.name: Required value',
+        'spec.dataSource: Invalid value: "VolumeSnapshot": must be \'PersistentVolumeClaim\' when referencing the default apiGroup',
+        'spec.dataSourceRef.name: Required value',
+        'spec.dataSourceRef: Invalid value: "VolumeSnapshot": must be \'PersistentVolumeClaim\' when referencing the default apiGroup',
+      ]],
       [
         { ...claimSpec, dataSource: { kind: 'PersistentVolumeClaim', name: 'a' }, dataSourceRef: { kind: 'PersistentVolumeClaim', name: 'b' } },
         ['spec: Invalid value: spec.dataSource: must match dataSourceRef'],

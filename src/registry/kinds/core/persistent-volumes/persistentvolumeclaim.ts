@@ -92,17 +92,36 @@ export function validatePersistentVolumeClaimStatusUpdate(pvc: PersistentVolumeC
   return errs;
 }
 
+/**
+ * NormalizeDataSources (AnyVolumeDataSource is on): a claim naming its source one way gets the
+ * other field filled alike, except a cross-namespace dataSourceRef, which has no dataSource form.
+ */
+export function normalizeDataSources(spec: NonNullable<PersistentVolumeClaim['spec']>): void {
+  const ref = (from: { apiGroup?: string | null; kind?: string | null; name?: string | null }) => ({
+    ...(from.apiGroup !== undefined ? { apiGroup: from.apiGroup } : {}),
+    kind: from.kind ?? '',
+    name: from.name ?? '',
+  });
+  if (spec.dataSource && !spec.dataSourceRef) spec.dataSourceRef = ref(spec.dataSource);
+  else if (spec.dataSourceRef && !spec.dataSource && !spec.dataSourceRef.namespace) spec.dataSource = ref(spec.dataSourceRef);
+}
+
 export const persistentVolumeClaimStrategy: ResourceStrategy<PersistentVolumeClaim> = {
   hasStatus: true,
   tracksGeneration: false,
   prepareForCreate(pvc) {
     // VolumeAttributesClass is off by default in 1.33: the field is dropped on create.
-    if (pvc.spec) delete pvc.spec.volumeAttributesClassName;
+    if (pvc.spec) {
+      delete pvc.spec.volumeAttributesClassName;
+      normalizeDataSources(pvc.spec);
+    }
     // The status is reset; a client reads it back defaulted (phase Pending).
     pvc.status = { phase: 'Pending' };
   },
   prepareForUpdate(pvc, old) {
-    if (pvc.spec && (old.spec?.volumeAttributesClassName ?? null) === null) delete pvc.spec.volumeAttributesClassName;
+    if (!pvc.spec) return;
+    if ((old.spec?.volumeAttributesClassName ?? null) === null) delete pvc.spec.volumeAttributesClassName;
+    normalizeDataSources(pvc.spec);
   },
   prepareForStatusUpdate(pvc, old) {
     pvc.spec = old.spec;
