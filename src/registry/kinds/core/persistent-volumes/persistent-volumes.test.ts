@@ -232,6 +232,9 @@ describe('PersistentVolumeClaim', () => {
     strategyFor('', 'persistentvolumeclaims').prepareForStatusUpdate!(next, old, ctxFor(kindOf(old)));
     assert.deepEqual((next.spec as Record<string, any>).resources, { requests: { storage: '1Gi' } });
     assert.equal((next.status as Record<string, unknown>).phase, 'Bound');
+    const s = strategyFor('', 'persistentvolumeclaims');
+    const negative = edit(old, (o) => (o.status = { phase: 'Bound', capacity: { storage: '-2' } }));
+    assert.deepEqual(lines(s.validateStatusUpdate!(negative, old, ctxFor(kindOf(old)))), ['status.capacity[storage]: Invalid value: -2: must be a valid resource quantity']);
   });
 
   it('kubectl get pvc: NAME STATUS VOLUME CAPACITY ACCESS MODES STORAGECLASS VOLUMEATTRIBUTESCLASS AGE (+VOLUMEMODE)', () => {

@@ -3,7 +3,7 @@
 // registry strategy (status reset on create, spec kept on status writes) and `kubectl get pvc`.
 import type { PersistentVolumeClaim } from '../../../../api/types.js';
 import { annotationOf, deletionTimestampOf } from '../../../../api/meta/object.js';
-import { key, obj, semanticEqual, strs, validateImmutableField } from '../../../../machinery/validation/common.js';
+import { isObj, key, obj, semanticEqual, strs, validateImmutableField } from '../../../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../../../machinery/validation/field-errors.js';
 import { validatePersistentVolumeClaimSpec } from '../../../podspec/ephemeral-volumes.js';
 import { quantityString, toQuantity } from '../../../podspec/resource-names.js';
@@ -44,14 +44,15 @@ export function validatePersistentVolumeClaimUpdate(pvc: PersistentVolumeClaim, 
   if (fromAnnotation) {
     delete newSpec.storageClassName;
   } else {
-    if (newBeta !== oldBeta) errs.push(fieldError.forbidden(`metadata.annotations.${BETA_STORAGE_CLASS_ANNOTATION}`, 'field is immutable'));
+    // ValidateImmutableAnnotation compares the values, an absent annotation being "".
+    if ((newBeta ?? '') !== (oldBeta ?? '')) errs.push(fieldError.forbidden(`metadata.annotations.${BETA_STORAGE_CLASS_ANNOTATION}`, 'field is immutable'));
     // From nil to a class (the DefaultStorageClass controller's retroactive assignment).
     if (!nil(newClass) && nil(oldClass) && (oldBeta === undefined || newClass === oldBeta)) delete newSpec.storageClassName;
   }
 
   const bound = pvc.status?.phase === 'Bound';
   const newRequests = obj(obj(newSpec.resources).requests);
-  if (bound && isRecord(obj(newSpec.resources).requests)) {
+  if (bound && isObj(obj(newSpec.resources).requests)) {
     const oldStorage = obj(obj(oldSpec.resources).requests).storage;
     if (oldStorage === undefined) delete newRequests.storage;
     else newRequests.storage = oldStorage;
@@ -75,10 +76,6 @@ export function validatePersistentVolumeClaimUpdate(pvc: PersistentVolumeClaim, 
   return errs;
 }
 
-function isRecord(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** ValidatePersistentVolumeClaimStatusUpdate: access modes required, quantities valid. */
 export function validatePersistentVolumeClaimStatusUpdate(pvc: PersistentVolumeClaim): FieldError[] {
   const errs: FieldError[] = [];
@@ -86,7 +83,8 @@ export function validatePersistentVolumeClaimStatusUpdate(pvc: PersistentVolumeC
   for (const [what, list] of [['status.capacity', pvc.status?.capacity], ['status.allocatedResources', pvc.status?.allocatedResources]] as const) {
     for (const [r, v] of Object.entries(obj(list)).sort(([a], [b]) => (a < b ? -1 : 1))) {
       const q = toQuantity(v);
-      if (q && q.sign() < 0) errs.push(fieldError.invalid(key(what, r), quantityString(v), 'must be a valid resource quantity'));
+      // validateBasicResource reports the quantity's integer value.
+      if (q && q.sign() < 0) errs.push(fieldError.invalid(key(what, r), q.value(), 'must be a valid resource quantity'));
     }
   }
   return errs;
