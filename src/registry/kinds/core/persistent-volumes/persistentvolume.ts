@@ -20,16 +20,12 @@ const supportedReclaimPolicies = ['Delete', 'Recycle', 'Retain'];
 const supportedVolumeModes = ['Block', 'Filesystem'];
 
 /** The PersistentVolumeSource members in the order ValidatePersistentVolumeSpec counts them; the second one found is forbidden. */
-const sourceOrder: ReadonlyArray<[string, string]> = [
-  ['hostPath', 'hostPath'], ['gcePersistentDisk', 'gcePersistentDisk'], ['awsElasticBlockStore', 'awsElasticBlockStore'],
-  ['glusterfs', 'glusterfs'], ['flocker', 'flocker'], ['nfs', 'nfs'], ['rbd', 'rbd'], ['quobyte', 'quobyte'],
-  // Kubernetes names the cephfs member `cephFS` in this one message.
-  ['cephfs', 'cephFS'], ['iscsi', 'iscsi'], ['cinder', 'cinder'], ['fc', 'fc'], ['flexVolume', 'flexVolume'],
-  ['azureFile', 'azureFile'], ['vsphereVolume', 'vsphereVolume'], ['photonPersistentDisk', 'photonPersistentDisk'],
-  ['portworxVolume', 'portworxVolume'], ['azureDisk', 'azureDisk'], ['scaleIO', 'scaleIO'], ['local', 'local'],
-  ['storageos', 'storageos'], ['csi', 'csi'],
-];
-export const persistentVolumeSourceKeys = sourceOrder.map(([k]) => k);
+export const persistentVolumeSourceKeys = [
+  'hostPath', 'gcePersistentDisk', 'awsElasticBlockStore', 'glusterfs', 'flocker', 'nfs', 'rbd', 'quobyte', 'cephfs', 'iscsi', 'cinder',
+  'fc', 'flexVolume', 'azureFile', 'vsphereVolume', 'photonPersistentDisk', 'portworxVolume', 'azureDisk', 'scaleIO', 'local', 'storageos', 'csi',
+] as const;
+/** Kubernetes names the cephfs member `cephFS` in the "more than 1 volume type" message. */
+const reportedAs = (k: string): string => (k === 'cephfs' ? 'cephFS' : k);
 
 /** validateVolumeNodeAffinity: the required node selector (an affinity without one still counts as given). */
 function validateVolumeNodeAffinity(affinity: Record<string, unknown>, path: string): FieldError[] {
@@ -83,11 +79,11 @@ export function validatePersistentVolumeSpec(spec: Record<string, unknown>, path
     errs.push(...validateVolumeNodeAffinity(spec.nodeAffinity, child(path, 'nodeAffinity')));
   }
   let sources = 0;
-  for (const [k, label] of sourceOrder) {
+  for (const k of persistentVolumeSourceKeys) {
     if (!isObj(spec[k])) continue;
     // flexVolume is counted without the "more than 1" check, as Kubernetes does.
     if (sources > 0 && k !== 'flexVolume') {
-      errs.push(fieldError.forbidden(child(path, label), 'may not specify more than 1 volume type'));
+      errs.push(fieldError.forbidden(child(path, reportedAs(k)), 'may not specify more than 1 volume type'));
       continue;
     }
     sources++;
