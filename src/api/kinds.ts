@@ -20,8 +20,8 @@ import { policyKinds } from './policy/kinds.js';
 import { nodeKinds } from './node/kinds.js';
 import { rbacKinds } from './rbac/kinds.js';
 import { schedulingKinds } from './scheduling/kinds.js';
+import { storageKinds } from './storage/kinds.js';
 import type { KindVersion } from './schema/kind.js';
-
 
 export const allKinds: readonly KindVersion[] = [
   ...coreV1Kinds,
@@ -44,6 +44,7 @@ export const allKinds: readonly KindVersion[] = [
   ...nodeKinds,
   ...certificatesKinds,
   ...admissionregistrationKinds,
+  ...storageKinds,
 ];
 
 const byResource = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.resource}`, k]));

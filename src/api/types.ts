@@ -349,3 +349,14 @@ export type MutatingWebhookConfiguration = Infer<typeof admissionregistration_.M
 export type MatchResources = Infer<typeof admissionregistration_.MatchResources>;
 export type ValidatingAdmissionPolicy = Infer<typeof admissionregistration_.ValidatingAdmissionPolicy>;
 export type ValidatingAdmissionPolicyBinding = Infer<typeof admissionregistration_.ValidatingAdmissionPolicyBinding>;
+import type * as persistentvolume_ from './core/v1/persistentvolume.js';
+export type PersistentVolumeSpec = Infer<typeof persistentvolume_.PersistentVolumeSpec>;
+export type PersistentVolumeStatus = Infer<typeof persistentvolume_.PersistentVolumeStatus>;
+export type PersistentVolume = Infer<typeof persistentvolume_.PersistentVolume>;
+
+import type * as storage_ from './storage/v1.js';
+export type StorageClass = Infer<typeof storage_.StorageClass>;
+export type VolumeAttachment = Infer<typeof storage_.VolumeAttachment>;
+export type CSIDriver = Infer<typeof storage_.CSIDriver>;
+export type CSINode = Infer<typeof storage_.CSINode>;
+export type CSIStorageCapacity = Infer<typeof storage_.CSIStorageCapacity>;

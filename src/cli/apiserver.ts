@@ -16,7 +16,7 @@ import type { TlsOptions } from '../apiserver/tls/serve.js';
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
-import { enabledAdmissionPlugins, type AdmissionPluginName } from '../apiserver/admission/index.js';
+import { DEFAULT_ADMISSION_PLUGINS, enabledAdmissionPlugins, type AdmissionPluginName } from '../apiserver/admission/index.js';
 import { serviceAccountTokenOptions, type ServiceAccountFlags } from './apiserver-serviceaccount.js';
 
 export async function apiserverMain(argv: string[]): Promise<number> {
@@ -49,7 +49,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     .option('--service-account-max-token-expiration <duration>', 'longest validity a TokenRequest gets (default: no limit)', parseDurationMs)
     .option('--service-account-extend-token-expiration <bool>', 'pod-bound tokens of the projected volume are valid a year and warn after an hour', parseBoolFlag, true)
     .option('--component-health-url <name=url>', 'a component componentstatuses reports, by the URL of its /healthz (repeatable; default scheduler=http://127.0.0.1:10251/healthz and controller-manager=http://127.0.0.1:10252/healthz); the storage is reported as etcd-0', collect, [])
-    .option('--enable-admission-plugins <list>', 'admission plugins to enable besides the default ones (NamespaceLifecycle, LimitRanger, ServiceAccount, NodeRestriction, Priority, DefaultTolerationSeconds, RuntimeClass, CertificateApproval, CertificateSigning, CertificateSubjectRestriction, DefaultIngressClass, ResourceQuota)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
+    .option('--enable-admission-plugins <list>', `admission plugins to enable besides the default ones (${DEFAULT_ADMISSION_PLUGINS.join(', ')})`, (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
     .option('--disable-admission-plugins <list>', 'admission plugins to disable', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')]);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;

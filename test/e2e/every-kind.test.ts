@@ -97,6 +97,20 @@ function minimal(kind: string, name: string): KubeObject {
       return { spec: { parentRef: { group: '', resource: 'services', namespace: NS, name: 'svc' } } };
     case 'ServiceCIDR':
       return { spec: { cidrs: ['10.250.0.0/24'] } };
+    case 'PersistentVolume':
+      return { spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv' } } };
+    case 'PersistentVolumeClaim':
+      return { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+    case 'StorageClass':
+      return { provisioner: 'example.com/e2e' };
+    case 'CSIDriver':
+      return { spec: {} };
+    case 'CSINode':
+      return { spec: { drivers: [{ name: 'example.com', nodeID: 'n1', topologyKeys: null }] } };
+    case 'CSIStorageCapacity':
+      return { storageClassName: 'standard', capacity: '1Gi' };
+    case 'VolumeAttachment':
+      return { spec: { attacher: 'example.com', nodeName: 'n1', source: { persistentVolumeName: 'pv1' } } };
     default:
       return {};
   }

@@ -31,8 +31,8 @@ async function refused(p: Promise<unknown> | unknown): Promise<StatusError> {
 
 describe('admission chain', () => {
   it('enables Kubernetes order whatever the flags order, refuses unknown plugins', () => {
-    assert.deepEqual(enabledAdmissionPlugins(), ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'ResourceQuota']);
-    assert.deepEqual(enabledAdmissionPlugins(['NodeRestriction'], ['ServiceAccount', 'Priority', 'CertificateSigning']), ['NamespaceLifecycle', 'LimitRanger', 'NodeRestriction', 'DefaultTolerationSeconds', 'RuntimeClass', 'CertificateApproval', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'ResourceQuota']);
+    assert.deepEqual(enabledAdmissionPlugins(), ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'ResourceQuota']);
+    assert.deepEqual(enabledAdmissionPlugins(['NodeRestriction'], ['ServiceAccount', 'Priority', 'CertificateSigning']), ['NamespaceLifecycle', 'LimitRanger', 'NodeRestriction', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'CertificateApproval', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'ResourceQuota']);
     assert.throws(() => enabledAdmissionPlugins(['AlwaysPullImages']), /admission plugin "AlwaysPullImages" is not supported/);
   });
 

@@ -7,10 +7,28 @@ import type { UserInfo } from '../auth/types.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './types.js';
 
 /** The plugins kubelite implements, in the order Kubernetes runs them. */
-export const ORDERED_ADMISSION_PLUGINS = ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'ResourceQuota'] as const;
+export const ORDERED_ADMISSION_PLUGINS = [
+  'NamespaceLifecycle',
+  'LimitRanger',
+  'ServiceAccount',
+  'NodeRestriction',
+  'Priority',
+  'DefaultTolerationSeconds',
+  'DefaultStorageClass',
+  'StorageObjectInUseProtection',
+  'RuntimeClass',
+  'CertificateApproval',
+  'CertificateSigning',
+  'CertificateSubjectRestriction',
+  'DefaultIngressClass',
+  'ResourceQuota',
+] as const;
 export type AdmissionPluginName = (typeof ORDERED_ADMISSION_PLUGINS)[number];
-/** Those on without --enable-admission-plugins (NodeRestriction too: it only concerns node users, as kubeadm enables it). */
-export const DEFAULT_ADMISSION_PLUGINS: readonly AdmissionPluginName[] = ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'ResourceQuota'];
+/**
+ * Those on without --enable-admission-plugins: every plugin kubelite implements is in Kubernetes'
+ * default-on set (NodeRestriction too: it only concerns node users, as kubeadm enables it).
+ */
+export const DEFAULT_ADMISSION_PLUGINS: readonly AdmissionPluginName[] = ORDERED_ADMISSION_PLUGINS;
 
 /** The enabled set from kube-apiserver's --enable-admission-plugins / --disable-admission-plugins; throws on an unknown name. */
 export function enabledAdmissionPlugins(enable: readonly string[] = [], disable: readonly string[] = []): AdmissionPluginName[] {

@@ -12,6 +12,7 @@ import { namespaceObjects } from './namespace-objects.js';
 import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction } from './certificates.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { registryNamespacePhases } from './namespace-phases.js';
+import { DefaultStorageClass } from './default-storage-class.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
 import { DefaultIngressClass } from './default-ingress-class.js';
 import { registryIngressClasses } from './ingress-classes.js';
@@ -22,6 +23,8 @@ import { ResourceQuotaAdmission } from './resource-quota.js';
 import { registryClusterObjects } from './cluster-objects.js';
 import { RuntimeClassAdmission } from './runtime-class.js';
 import { ServiceAccountAdmission, type ServiceAccountAdmissionOptions } from './service-account.js';
+import { registryStorageClasses } from './storage-classes.js';
+import { StorageObjectInUseProtection } from './storage-object-in-use-protection.js';
 import type { AdmissionPlugin } from './types.js';
 
 export { AdmissionChain, DEFAULT_ADMISSION_PLUGINS, enabledAdmissionPlugins, ORDERED_ADMISSION_PLUGINS, type AdmissionPluginName } from './chain.js';
@@ -55,6 +58,10 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
         return new CertificateSigning(opts.authorizer ?? alwaysAllow);
       case 'CertificateSubjectRestriction':
         return new CertificateSubjectRestriction();
+      case 'DefaultStorageClass':
+        return new DefaultStorageClass(registryStorageClasses(registry));
+      case 'StorageObjectInUseProtection':
+        return new StorageObjectInUseProtection();
     }
   });
   return new AdmissionChain(plugins);

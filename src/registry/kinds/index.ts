@@ -26,7 +26,7 @@ import { discoveryModules } from './discovery/index.js';
 import { nodeModules } from './node/index.js';
 import { rbacModules } from './rbac/index.js';
 import { schedulingModules } from './scheduling/index.js';
-
+import { storageModules } from './storage/index.js';
 
 export const kindModules: readonly KindModule[] = [
   ...coreModules,
@@ -45,6 +45,7 @@ export const kindModules: readonly KindModule[] = [
   ...nodeModules,
   ...certificatesModules,
   ...admissionregistrationModules,
+  ...storageModules,
 ];
 
 const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;

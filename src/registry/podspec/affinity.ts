@@ -1,6 +1,6 @@
 // Scheduling constraints: node and pod (anti-)affinity, tolerations (and the taint effects they
 // name), topology spread constraints.
-import type { Affinity, NodeSelectorRequirement, NodeSelectorTerm, PodAffinity, PodAffinityTerm, PodAntiAffinity, Toleration, TopologySpreadConstraint } from '../../api/types.js';
+import type { Affinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, PodAffinity, PodAffinityTerm, PodAntiAffinity, Toleration, TopologySpreadConstraint } from '../../api/types.js';
 import { child, index, num, obj, optNum, optStr, str, strs, validateLabelName, validateLabelSelector } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { isValidLabelValue, nameIsDNSSubdomain, validateNamespaceName } from '../../machinery/validation/names.js';
@@ -57,6 +57,13 @@ function validateNodeSelectorTerm(term: NodeSelectorTerm, allowInvalidValues: bo
   return errs;
 }
 
+/** ValidateNodeSelector: at least one term, each term's requirements (a pod's required node affinity, a PV's node affinity). */
+export function validateNodeSelector(selector: NodeSelector, allowInvalidValues: boolean, path: string): FieldError[] {
+  const terms = structs(selector.nodeSelectorTerms);
+  if (terms.length === 0) return [fieldError.required(child(path, 'nodeSelectorTerms'), 'must have at least one node selector term')];
+  return terms.flatMap((t, i) => validateNodeSelectorTerm(t, allowInvalidValues, index(child(path, 'nodeSelectorTerms'), i)));
+}
+
 function validatePodAffinityTerm(term: PodAffinityTerm, allowInvalid: boolean, path: string): FieldError[] {
   const errs: FieldError[] = [];
   errs.push(...validateLabelSelector(term.labelSelector, child(path, 'labelSelector'), allowInvalid));
@@ -102,12 +109,7 @@ export function validateAffinity(affinity: Affinity | null | undefined, opts: Po
   if (na) {
     const np = child(path, 'nodeAffinity');
     const required = optStruct(na.requiredDuringSchedulingIgnoredDuringExecution);
-    if (required) {
-      const rp = child(np, 'requiredDuringSchedulingIgnoredDuringExecution');
-      const terms = structs(required.nodeSelectorTerms);
-      if (terms.length === 0) errs.push(fieldError.required(child(rp, 'nodeSelectorTerms'), 'must have at least one node selector term'));
-      else terms.forEach((t, i) => errs.push(...validateNodeSelectorTerm(t, false, index(child(rp, 'nodeSelectorTerms'), i))));
-    }
+    if (required) errs.push(...validateNodeSelector(required, false, child(np, 'requiredDuringSchedulingIgnoredDuringExecution')));
     structs(na.preferredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => {
       const p = index(child(np, 'preferredDuringSchedulingIgnoredDuringExecution'), i);
       const weight = num(t.weight);

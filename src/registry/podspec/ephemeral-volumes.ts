@@ -5,14 +5,32 @@ import type { EphemeralVolumeSource, PersistentVolumeClaimSpec } from '../../api
 import { child, isObj, key, obj, optStr, strs, validateAnnotations, validateLabels, validateLabelSelector } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { goQuote } from '../../machinery/validation/go-syntax.js';
-import { nameIsDNSSubdomain } from '../../machinery/validation/names.js';
+import { isDNS1123Subdomain, nameIsDNSLabel, nameIsDNSSubdomain } from '../../machinery/validation/names.js';
 import { optStruct, struct } from '../../machinery/validation/structs.js';
 import { quantityString } from './resource-names.js';
 
 const supportedAccessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 
-/** ValidatePersistentVolumeClaimSpec, as generic ephemeral volumes need it. */
-function validatePersistentVolumeClaimSpec(spec: PersistentVolumeClaimSpec, path: string): FieldError[] {
+/** validateDataSource / validateDataSourceRef: a named, kinded reference; the core group only for claims. */
+function validateDataSource(ref: Record<string, unknown>, path: string, withNamespace: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = optStr(ref.name) ?? '';
+  const kind = optStr(ref.kind) ?? '';
+  const group = optStr(ref.apiGroup) ?? '';
+  if (name === '') errs.push(fieldError.required(child(path, 'name')));
+  if (kind === '') errs.push(fieldError.required(child(path, 'kind')));
+  if (group === '' && kind !== 'PersistentVolumeClaim') errs.push(fieldError.invalid(path, kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup"));
+  if (group !== '') for (const msg of isDNS1123Subdomain(group)) errs.push(fieldError.invalid(child(path, 'apiGroup'), group, msg));
+  const ns = withNamespace ? optStr(ref.namespace) : undefined;
+  if (ns) for (const msg of nameIsDNSLabel(ns, false)) errs.push(fieldError.invalid(child(path, 'namespace'), ns, msg));
+  return errs;
+}
+
+const sameSource = (a: Record<string, unknown>, b: Record<string, unknown>): boolean =>
+  (optStr(a.apiGroup) ?? null) === (optStr(b.apiGroup) ?? null) && a.kind === b.kind && a.name === b.name;
+
+/** ValidatePersistentVolumeClaimSpec (claims, claim templates, generic ephemeral volumes). */
+export function validatePersistentVolumeClaimSpec(spec: PersistentVolumeClaimSpec, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const modes = strs(spec.accessModes);
   if (modes.length === 0) errs.push(fieldError.required(child(path, 'accessModes'), 'at least 1 access mode is required'));
@@ -36,6 +54,16 @@ function validatePersistentVolumeClaimSpec(spec: PersistentVolumeClaimSpec, path
   if (scn) for (const msg of nameIsDNSSubdomain(scn, false)) errs.push(fieldError.invalid(child(path, 'storageClassName'), scn, msg));
   const vm = optStr(spec.volumeMode);
   if (vm !== undefined && vm !== 'Block' && vm !== 'Filesystem') errs.push(fieldError.notSupported(child(path, 'volumeMode'), vm, ['Block', 'Filesystem']));
+  const source = isObj(spec.dataSource) ? spec.dataSource : undefined;
+  const sourceRef = isObj(spec.dataSourceRef) ? spec.dataSourceRef : undefined;
+  if (source) errs.push(...validateDataSource(source, child(path, 'dataSource'), false));
+  if (sourceRef) errs.push(...validateDataSource(sourceRef, child(path, 'dataSourceRef'), true));
+  // Kubernetes prints the *field.Path it passes as the value with Go's %#v (an address); kubelite prints the path.
+  if (sourceRef && optStr(sourceRef.namespace)) {
+    if (source) errs.push(fieldError.invalidRaw(path, child(path, 'dataSource'), 'may not be specified when dataSourceRef.namespace is specified'));
+  } else if (source && sourceRef && !sameSource(source, sourceRef)) {
+    errs.push(fieldError.invalidRaw(path, child(path, 'dataSource'), 'must match dataSourceRef'));
+  }
   return errs;
 }
 

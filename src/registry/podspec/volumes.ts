@@ -3,21 +3,30 @@
 // volume-projections.ts, generic ephemeral volumes in ephemeral-volumes.ts.
 import { parseQuantity } from '../../api/meta/quantity.js';
 import type { Volume } from '../../api/types.js';
-import { bool, child, index, isObj, key, nonEmpty, num, obj, optNum, optStr, str, strs } from '../../machinery/validation/common.js';
+import { bool, child, index, isObj, key, nonEmpty, num, obj, str } from '../../machinery/validation/common.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
-import { byteLength, inclusiveRangeError, isDNS1123Subdomain, nameIsDNSSubdomain } from '../../machinery/validation/names.js';
+import { inclusiveRangeError, nameIsDNSSubdomain } from '../../machinery/validation/names.js';
 import { optStruct, structs } from '../../machinery/validation/structs.js';
 import { validateEphemeralVolumeSource } from './ephemeral-volumes.js';
 import { dns1123Label } from './name-errors.js';
 import type { PodValidationOptions } from './options.js';
 import { validateLocalDescendingPath, validatePathNoBacksteps } from './paths.js';
 import { validatePullPolicy } from './pull-policy.js';
+import {
+  validateAzureDiskVolumeSource,
+  validateCSIDriverName,
+  validateFCVolumeSource,
+  validateFlockerVolumeSource,
+  validateHostPathVolumeSource,
+  validateMonitors,
+  validateNFSVolumeSource,
+  validatePartitionedDisk,
+  validateQuobyteVolumeSource,
+} from './volume-sources.js';
 import { validateDownwardAPIVolumeFile, validateKeyToPath, validateMode, validateProjectedSources } from './volume-projections.js';
 
 /** The volumes that validated, by name: what volume mounts and devices may refer to. */
 export type Volumes = Map<string, Volume>;
-
-const supportedHostPathTypes = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
 
 function validateVolumeSource(source: Volume, path: string, volName: string, podName: string | undefined, opts: PodValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
@@ -41,32 +50,13 @@ function validateVolumeSource(source: Volume, path: string, volName: string, pod
       if (q && q.sign() < 0) errs.push(fieldError.forbidden(child(path, 'emptyDir', 'sizeLimit'), 'SizeLimit field must be a valid resource quantity'));
     }
   }
-  if (isObj(source.hostPath)) one('hostPath', 'hostPath', (s) => {
-    const p = child(path, 'hostPath');
-    if (str(s.path) === '') return [fieldError.required(child(p, 'path'))];
-    const e = validatePathNoBacksteps(str(s.path), child(p, 'path'));
-    const t = optStr(s.type);
-    if (t !== undefined && !supportedHostPathTypes.includes(t)) e.push(fieldError.notSupported(child(p, 'type'), t, supportedHostPathTypes));
-    return e;
-  });
+  if (isObj(source.hostPath)) one('hostPath', 'hostPath', (s) => validateHostPathVolumeSource(s, child(path, 'hostPath')));
   if (isObj(source.gitRepo)) one('gitRepo', 'gitRepo', (s) => {
     const p = child(path, 'gitRepo');
     return [...required(s, p, 'repository'), ...validateLocalDescendingPath(str(s.directory), child(p, 'directory'))];
   });
-  if (isObj(source.gcePersistentDisk)) one('gcePersistentDisk', 'gcePersistentDisk', (s) => {
-    const p = child(path, 'persistentDisk');
-    const e = required(s, p, 'pdName');
-    const part = num(s.partition);
-    if (part < 0 || part > 255) e.push(fieldError.invalid(child(p, 'partition'), part, inclusiveRangeError(1, 255)));
-    return e;
-  });
-  if (isObj(source.awsElasticBlockStore)) one('awsElasticBlockStore', 'awsElasticBlockStore', (s) => {
-    const p = child(path, 'awsElasticBlockStore');
-    const e = required(s, p, 'volumeID');
-    const part = num(s.partition);
-    if (part < 0 || part > 255) e.push(fieldError.invalid(child(p, 'partition'), part, inclusiveRangeError(1, 255)));
-    return e;
-  });
+  if (isObj(source.gcePersistentDisk)) one('gcePersistentDisk', 'gcePersistentDisk', (s) => validatePartitionedDisk(s, child(path, 'persistentDisk'), 'pdName'));
+  if (isObj(source.awsElasticBlockStore)) one('awsElasticBlockStore', 'awsElasticBlockStore', (s) => validatePartitionedDisk(s, child(path, 'awsElasticBlockStore'), 'volumeID'));
   if (isObj(source.secret)) one('secret', 'secret', (s) => {
     const p = child(path, 'secret');
     const e = required(s, p, 'secretName');
@@ -74,12 +64,7 @@ function validateVolumeSource(source: Volume, path: string, volName: string, pod
     structs(s.items).forEach((kp, i) => e.push(...validateKeyToPath(kp, index(child(p, 'items'), i))));
     return e;
   });
-  if (isObj(source.nfs)) one('nfs', 'nfs', (s) => {
-    const p = child(path, 'nfs');
-    const e = required(s, p, 'server', 'path');
-    if (!str(s.path).startsWith('/')) e.push(fieldError.invalid(child(p, 'path'), str(s.path), 'must be an absolute path'));
-    return e;
-  });
+  if (isObj(source.nfs)) one('nfs', 'nfs', (s) => validateNFSVolumeSource(s, child(path, 'nfs')));
   if (isObj(source.iscsi)) one('iscsi', 'iscsi', (s) => {
     const p = child(path, 'iscsi');
     const e = required(s, p, 'targetPortal', 'iqn');
@@ -89,14 +74,7 @@ function validateVolumeSource(source: Volume, path: string, volName: string, pod
     return e;
   });
   if (isObj(source.glusterfs)) one('glusterfs', 'glusterfs', (s) => required(s, child(path, 'glusterfs'), 'endpoints', 'path'));
-  if (isObj(source.flocker)) one('flocker', 'flocker', (s) => {
-    const p = child(path, 'flocker');
-    const e: FieldError[] = [];
-    if (str(s.datasetName) === '' && str(s.datasetUUID) === '') e.push(fieldError.required(p, 'one of datasetName and datasetUUID is required'));
-    if (str(s.datasetName) !== '' && str(s.datasetUUID) !== '') e.push(fieldError.invalid(p, 'resource', 'datasetName and datasetUUID can not be specified simultaneously'));
-    if (str(s.datasetName).includes('/')) e.push(fieldError.invalid(child(p, 'datasetName'), str(s.datasetName), "must not contain '/'"));
-    return e;
-  });
+  if (isObj(source.flocker)) one('flocker', 'flocker', (s) => validateFlockerVolumeSource(s, child(path, 'flocker')));
   if (isObj(source.persistentVolumeClaim)) one('persistentVolumeClaim', 'persistentVolumeClaim', (s) => required(s, child(path, 'persistentVolumeClaim'), 'claimName'));
   if (isObj(source.rbd)) one('rbd', 'rbd', (s) => {
     const p = child(path, 'rbd');
@@ -111,36 +89,15 @@ function validateVolumeSource(source: Volume, path: string, volName: string, pod
     if (isObj(s.secretRef) && str(s.secretRef.name) === '') e.push(fieldError.required(child(p, 'secretRef', 'name')));
     return e;
   });
-  if (isObj(source.cephfs)) one('cephfs', 'cephFS', (s) => (nonEmpty(s.monitors) ? [] : [fieldError.required(child(path, 'cephfs', 'monitors'))]));
-  if (isObj(source.quobyte)) one('quobyte', 'quobyte', (s) => {
-    const p = child(path, 'quobyte');
-    const e: FieldError[] = [];
-    if (str(s.registry) === '') e.push(fieldError.required(child(p, 'registry'), 'must be a host:port pair or multiple pairs separated by commas'));
-    else if (str(s.tenant).length >= 65) e.push(fieldError.required(child(p, 'tenant'), 'must be a UUID and may not exceed a length of 64 characters'));
-    else for (const pair of str(s.registry).split(',')) if (!/^.*:[^:]*$/.test(pair)) e.push(fieldError.invalid(child(p, 'registry'), str(s.registry), 'must be a host:port pair or multiple pairs separated by commas'));
-    if (str(s.volume) === '') e.push(fieldError.required(child(p, 'volume')));
-    return e;
-  });
+  if (isObj(source.cephfs)) one('cephfs', 'cephFS', (s) => validateMonitors(s, child(path, 'cephfs')));
+  if (isObj(source.quobyte)) one('quobyte', 'quobyte', (s) => validateQuobyteVolumeSource(s, child(path, 'quobyte')));
   if (isObj(source.downwardAPI)) one('downwardAPI', 'downwarAPI', (s) => {
     const p = child(path, 'downwardAPI');
     const e = validateMode(s.defaultMode, child(p, 'defaultMode'));
     for (const file of structs(s.items)) e.push(...validateDownwardAPIVolumeFile(file, p));
     return e;
   });
-  if (isObj(source.fc)) one('fc', 'fc', (s) => {
-    const p = child(path, 'fc');
-    const e: FieldError[] = [];
-    const wwns = strs(s.targetWWNs);
-    const wwids = strs(s.wwids);
-    if (wwns.length < 1 && wwids.length < 1) e.push(fieldError.required(child(p, 'targetWWNs'), 'must specify either targetWWNs or wwids, but not both'));
-    if (wwns.length !== 0 && wwids.length !== 0) e.push(fieldError.invalid(child(p, 'targetWWNs'), wwns, 'targetWWNs and wwids can not be specified simultaneously'));
-    if (wwns.length !== 0) {
-      const lun = optNum(s.lun);
-      if (lun === undefined) e.push(fieldError.required(child(p, 'lun'), 'lun is required if targetWWNs is specified'));
-      else if (lun < 0 || lun > 255) e.push(fieldError.invalid(child(p, 'lun'), lun, inclusiveRangeError(0, 255)));
-    }
-    return e;
-  });
+  if (isObj(source.fc)) one('fc', 'fc', (s) => validateFCVolumeSource(s, child(path, 'fc')));
   if (isObj(source.flexVolume)) one('flexVolume', 'flexVolume', (s) => {
     const p = child(path, 'flexVolume');
     const e = required(s, p, 'driver');
@@ -162,21 +119,7 @@ function validateVolumeSource(source: Volume, path: string, volName: string, pod
   if (isObj(source.vsphereVolume)) one('vsphereVolume', 'vsphereVolume', (s) => required(s, child(path, 'vsphereVolume'), 'volumePath'));
   if (isObj(source.photonPersistentDisk)) one('photonPersistentDisk', 'photonPersistentDisk', (s) => required(s, child(path, 'photonPersistentDisk'), 'pdID'));
   if (isObj(source.portworxVolume)) one('portworxVolume', 'portworxVolume', (s) => required(s, child(path, 'portworxVolume'), 'volumeID'));
-  if (isObj(source.azureDisk)) one('azureDisk', 'azureDisk', (s) => {
-    const p = child(path, 'azureDisk');
-    const e = required(s, p, 'diskName', 'diskURI');
-    const caching = optStr(s.cachingMode);
-    if (caching !== undefined && !['None', 'ReadOnly', 'ReadWrite'].includes(caching)) e.push(fieldError.notSupported(child(p, 'cachingMode'), caching, ['None', 'ReadOnly', 'ReadWrite']));
-    const kind = optStr(s.kind);
-    if (kind !== undefined && !['Dedicated', 'Managed', 'Shared'].includes(kind)) e.push(fieldError.notSupported(child(p, 'kind'), kind, ['Dedicated', 'Managed', 'Shared']));
-    if (kind === 'Managed' && !str(s.diskURI).startsWith('/subscriptions/')) {
-      e.push(fieldError.notSupported(child(p, 'diskURI'), str(s.diskURI), ['/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}']));
-    }
-    if (kind !== undefined && kind !== 'Managed' && !str(s.diskURI).startsWith('https://')) {
-      e.push(fieldError.notSupported(child(p, 'diskURI'), str(s.diskURI), ['https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd']));
-    }
-    return e;
-  });
+  if (isObj(source.azureDisk)) one('azureDisk', 'azureDisk', (s) => validateAzureDiskVolumeSource(s, child(path, 'azureDisk')));
   if (isObj(source.storageos)) one('storageos', 'storageos', (s) => {
     const p = child(path, 'storageos');
     const e: FieldError[] = [];
@@ -193,11 +136,7 @@ function validateVolumeSource(source: Volume, path: string, volName: string, pod
   if (isObj(source.scaleIO)) one('scaleIO', 'scaleIO', (s) => required(s, child(path, 'scaleIO'), 'gateway', 'system', 'volumeName'));
   if (isObj(source.csi)) one('csi', 'csi', (s) => {
     const p = child(path, 'csi');
-    const driver = str(s.driver);
-    const e: FieldError[] = [];
-    if (driver === '') e.push(fieldError.required(child(p, 'driver')));
-    if (byteLength(driver) > 63) e.push(fieldError.tooLong(child(p, 'driver'), 63));
-    for (const msg of isDNS1123Subdomain(driver.toLowerCase())) e.push(fieldError.invalid(child(p, 'driver'), driver, msg));
+    const e = validateCSIDriverName(str(s.driver), child(p, 'driver'));
     const ref = optStruct(s.nodePublishSecretRef);
     if (ref) {
       if (str(ref.name) === '') e.push(fieldError.required(child(p, 'nodePublishSecretRef', 'name')));

@@ -33,6 +33,18 @@ export const NodeSelector = struct(
   { structType: 'atomic' },
 );
 
+/** A topology constraint of a StorageClass's allowedTopologies (labels of nodes). */
+export const TopologySelectorLabelRequirement = struct('io.k8s.api.core.v1.TopologySelectorLabelRequirement', {
+  key: field(t.string, 1, req),
+  values: field(listOf(t.string), 2, { ...req, listType: 'atomic' }),
+});
+
+export const TopologySelectorTerm = struct(
+  'io.k8s.api.core.v1.TopologySelectorTerm',
+  { matchLabelExpressions: field(listOf(TopologySelectorLabelRequirement), 1, { listType: 'atomic' }) },
+  { structType: 'atomic' },
+);
+
 export const PreferredSchedulingTerm = struct('io.k8s.api.core.v1.PreferredSchedulingTerm', {
   weight: field(t.int32, 1, req),
   preference: field(NodeSelectorTerm, 2, req),

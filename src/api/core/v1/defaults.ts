@@ -133,7 +133,14 @@ function defaultDownwardAPIItems(items: unknown): void {
 /** SetDefaults_Volume and the defaults of each volume source. */
 function defaultVolume(v: Obj): void {
   if (volumeSourceKeys.every((k) => v[k] === undefined || v[k] === null)) v.emptyDir = {};
+  defaultVolumeSources(v);
+}
 
+/**
+ * The defaults of the volume sources present in `v` (a pod's VolumeSource or a PersistentVolume's
+ * PersistentVolumeSource: both name their sources alike, and the PV variants default the same fields).
+ */
+export function defaultVolumeSources(v: Obj): void {
   const hostPath = existingChild(v, 'hostPath');
   if (hostPath && (hostPath.type === undefined || hostPath.type === null)) hostPath.type = '';
 

@@ -221,6 +221,8 @@ test('kinds: names, scope, short names and categories as kube-apiserver discover
     ['limitranges', 'limitrange', 'limits', '', true, 'LimitRange'],
     ['bindings', 'binding', '', '', true, 'Binding'],
     ['componentstatuses', 'componentstatus', 'cs', '', false, 'ComponentStatus'],
+    ['persistentvolumes', 'persistentvolume', 'pv', '', false, 'PersistentVolume'],
+    ['persistentvolumeclaims', 'persistentvolumeclaim', 'pvc', '', true, 'PersistentVolumeClaim'],
   ]);
   // The virtual kinds: a create-only one that acts on pods, a computed read-only one.
   assert.deepEqual(kind('Binding').actsOn, { resource: 'pods', subresource: 'binding' });

@@ -18,6 +18,9 @@ import { Endpoints, EndpointsList } from './endpoints.js';
 import { Event, EventList } from './event.js';
 import { Namespace, NamespaceList } from './namespace.js';
 import { Node, NodeList } from './node.js';
+import { defaultPersistentVolume, defaultPersistentVolumeClaim } from './defaults-storage.js';
+import { PersistentVolume, PersistentVolumeList } from './persistentvolume.js';
+import { PersistentVolumeClaim, PersistentVolumeClaimList } from './persistentvolumeclaim.js';
 import { Pod, PodList, PodTemplate, PodTemplateList } from './pod.js';
 import { Binding } from './binding.js';
 import { ComponentStatus, ComponentStatusList, LimitRange, LimitRangeList, ResourceQuota, ResourceQuotaList, setDefaultsLimitRange } from './resourcequota.js';
@@ -229,6 +232,34 @@ export const componentStatusKind: KindVersion = {
   computed: true,
 };
 
+/** persistentvolumes (pv): cluster-scoped, with a status subresource. */
+export const persistentVolumeKind: KindVersion = {
+  ...core,
+  kind: 'PersistentVolume',
+  resource: 'persistentvolumes',
+  singular: 'persistentvolume',
+  shortNames: ['pv'],
+  namespaced: false,
+  type: PersistentVolume,
+  list: PersistentVolumeList,
+  defaults: defaultPersistentVolume,
+  subresources: { status: true },
+};
+
+/** persistentvolumeclaims (pvc): namespaced, with a status subresource. */
+export const persistentVolumeClaimKind: KindVersion = {
+  ...core,
+  kind: 'PersistentVolumeClaim',
+  resource: 'persistentvolumeclaims',
+  singular: 'persistentvolumeclaim',
+  shortNames: ['pvc'],
+  namespaced: true,
+  type: PersistentVolumeClaim,
+  list: PersistentVolumeClaimList,
+  defaults: defaultPersistentVolumeClaim,
+  subresources: { status: true },
+};
+
 /** Every core/v1 kind kubelite serves. */
 export const coreV1Kinds: readonly KindVersion[] = [
   podKind,
@@ -246,4 +277,6 @@ export const coreV1Kinds: readonly KindVersion[] = [
   limitRangeKind,
   bindingKind,
   componentStatusKind,
+  persistentVolumeKind,
+  persistentVolumeClaimKind,
 ];

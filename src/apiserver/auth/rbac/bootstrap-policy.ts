@@ -193,6 +193,14 @@ function clusterRoles(): Obj[] {
       EVENTS,
       res(['discovery.k8s.io'], 'endpointslices', 'list watch'),
     ]),
+    // For an out-of-tree provisioner; Kubernetes binds it to no one.
+    clusterRole('system:persistent-volume-provisioner', [
+      res(CORE, 'persistentvolumes', 'create delete get list watch'),
+      res(CORE, 'persistentvolumeclaims', 'get list update watch'),
+      res(['storage.k8s.io'], 'storageclasses', READ),
+      res(CORE, 'events', 'watch'),
+      EVENTS,
+    ]),
     clusterRole('system:public-info-viewer', [urls('/healthz /livez /readyz /version /version/', 'get')]),
     clusterRole('system:service-account-issuer-discovery', [urls('/.well-known/openid-configuration /openid/v1/jwks', 'get')]),
     clusterRole('system:volume-scheduler', [

@@ -6,6 +6,8 @@ import { endpointsModule } from './endpoints.js';
 import { eventModule } from './event.js';
 import { namespaceModule } from './namespace.js';
 import { nodeModule } from './node.js';
+import { persistentVolumeModule } from './persistent-volumes/persistentvolume.js';
+import { persistentVolumeClaimModule } from './persistent-volumes/persistentvolumeclaim.js';
 import { podModule } from './pod/index.js';
 import { podTemplateModule } from './podtemplate.js';
 import { limitRangeModule } from './limitrange.js';
@@ -30,4 +32,6 @@ export const coreModules: readonly KindModule[] = [
   resourceQuotaModule,
   limitRangeModule,
   componentStatusModule,
+  persistentVolumeModule,
+  persistentVolumeClaimModule,
 ];
