@@ -11,6 +11,23 @@ import { quantityString } from './resource-names.js';
 
 const supportedAccessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 
+/**
+ * The access modes of a claim or volume at `path` (its `accessModes`): each one supported, and
+ * ReadWriteOncePod alone. Whether any is required, and its message, differs between the two.
+ */
+export function validateAccessModeValues(modes: readonly string[], path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  let rwop = false;
+  let other = false;
+  for (const mode of modes) {
+    if (!supportedAccessModes.includes(mode)) errs.push(fieldError.notSupported(child(path, 'accessModes'), mode, supportedAccessModes));
+    if (mode === 'ReadWriteOncePod') rwop = true;
+    else if (supportedAccessModes.includes(mode)) other = true;
+  }
+  if (rwop && other) errs.push(fieldError.forbidden(child(path, 'accessModes'), 'may not use ReadWriteOncePod with other access modes'));
+  return errs;
+}
+
 /** validateDataSource / validateDataSourceRef: a named, kinded reference; the core group only for claims. */
 function validateDataSource(ref: Record<string, unknown>, path: string, withNamespace: boolean): FieldError[] {
   const errs: FieldError[] = [];
@@ -35,14 +52,7 @@ export function validatePersistentVolumeClaimSpec(spec: PersistentVolumeClaimSpe
   const modes = strs(spec.accessModes);
   if (modes.length === 0) errs.push(fieldError.required(child(path, 'accessModes'), 'at least 1 access mode is required'));
   if (isObj(spec.selector)) errs.push(...validateLabelSelector(spec.selector, child(path, 'selector')));
-  let rwop = false;
-  let other = false;
-  for (const mode of modes) {
-    if (!supportedAccessModes.includes(mode)) errs.push(fieldError.notSupported(child(path, 'accessModes'), mode, supportedAccessModes));
-    if (mode === 'ReadWriteOncePod') rwop = true;
-    else if (supportedAccessModes.includes(mode)) other = true;
-  }
-  if (rwop && other) errs.push(fieldError.forbidden(child(path, 'accessModes'), 'may not use ReadWriteOncePod with other access modes'));
+  errs.push(...validateAccessModeValues(modes, path));
   const requests = obj(struct(spec.resources).requests);
   const storagePath = key(child(path, 'resources'), 'storage');
   if (!Object.prototype.hasOwnProperty.call(requests, 'storage')) errs.push(fieldError.required(storagePath));

@@ -7,6 +7,7 @@ import { child, isObj, key, obj, optStr, semanticEqual, strs, validateImmutableF
 import { fieldError, type FieldError } from '../../../../machinery/validation/field-errors.js';
 import { nameIsDNSSubdomain } from '../../../../machinery/validation/names.js';
 import { validateNodeSelector } from '../../../podspec/affinity.js';
+import { validateAccessModeValues } from '../../../podspec/ephemeral-volumes.js';
 import { quantityString, toQuantity } from '../../../podspec/resource-names.js';
 import type { ResourceStrategy, StrategyContext } from '../../../strategy.js';
 import type { KindModule } from '../../../kind-module.js';
@@ -15,7 +16,6 @@ import { ageColumn, column, nameColumn, type TablePrinter } from '../../../print
 import { accessModesString, storageClassOf } from './claim-class.js';
 import { persistentVolumeSourceValidators } from './volume-sources.js';
 
-const supportedAccessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 const supportedReclaimPolicies = ['Delete', 'Recycle', 'Retain'];
 const supportedVolumeModes = ['Block', 'Filesystem'];
 
@@ -47,14 +47,7 @@ export function validatePersistentVolumeSpec(spec: Record<string, unknown>, path
   }
   const modes = strs(spec.accessModes);
   if (modes.length === 0) errs.push(fieldError.required(child(path, 'accessModes')));
-  let rwop = false;
-  let other = false;
-  for (const mode of modes) {
-    if (!supportedAccessModes.includes(mode)) errs.push(fieldError.notSupported(child(path, 'accessModes'), mode, supportedAccessModes));
-    if (mode === 'ReadWriteOncePod') rwop = true;
-    else if (supportedAccessModes.includes(mode)) other = true;
-  }
-  if (rwop && other) errs.push(fieldError.forbidden(child(path, 'accessModes'), 'may not use ReadWriteOncePod with other access modes'));
+  errs.push(...validateAccessModeValues(modes, path));
 
   if (!inline) {
     const capacity = obj(spec.capacity);
