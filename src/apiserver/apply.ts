@@ -161,7 +161,7 @@ export async function applyObject(
         // Objects that grant permissions: no one grants what they do not hold (as for any other write).
         return ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, next).then(() => next);
       },
-      { dryRun, subresource, admission: admissionOf(ctx, store, dryRun, subresource) },
+      { dryRun, subresource, admission: admissionOf(ctx, store, dryRun, subresource), warnings: ctx.warnings },
     );
     return { object: result.object, created: false };
   } catch (err) {
@@ -175,7 +175,7 @@ export async function applyObject(
   const empty: KubeObject = { ...cloneJson(zeroObject(kv.type)), apiVersion: apiVersionOf(kv), kind: kv.kind, metadata: kv.namespaced ? { name, namespace } : { name } };
   const obj = finish(apply(empty, config, actor, kind, opts).object);
   await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
-  return { object: await store.create(namespace, obj, { dryRun, consumeInput: true, admission: admissionOf(ctx, store, dryRun, ''), user: ctx.user }), created: true };
+  return { object: await store.create(namespace, obj, { dryRun, consumeInput: true, admission: admissionOf(ctx, store, dryRun, ''), user: ctx.user, warnings: ctx.warnings }), created: true };
 }
 
 /**

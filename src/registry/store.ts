@@ -63,6 +63,17 @@ export interface WriteOptions {
   fieldManager?: FieldManagerInfo;
   /** The request's user, for strategies that record it (a CertificateSigningRequest's requestor). */
   user?: RequestUser;
+  /**
+   * Where the strategy's warnings about the written object go (Kubernetes' WarningsOnCreate and
+   * WarningsOnUpdate, sent back in `Warning` headers): deprecated fields, odd but valid values.
+   */
+  warnings?: string[];
+}
+
+/** Appends the warnings not already there (an update retried after a conflict warns once). */
+function addWarnings(sink: string[] | undefined, warnings: readonly string[] | undefined): void {
+  if (!sink || !warnings) return;
+  for (const w of warnings) if (!sink.includes(w)) sink.push(w);
 }
 
 export interface FieldManagerInfo {
@@ -204,6 +215,7 @@ export class Store {
     const errors = [...(this.allocate?.(obj, undefined) ?? []), ...this.validateMeta(obj), ...this.strategy.validate(obj, ctx)];
     if (errors.length > 0) throw this.invalid(str(m.name), errors);
     await opts.admission?.validate?.(obj, undefined);
+    addWarnings(opts.warnings, this.strategy.warnings?.(obj, undefined));
 
     let result = this.canonical(obj);
     if (opts.dryRun) return result;
@@ -278,6 +290,7 @@ export class Store {
       await opts.admission?.mutate?.(proposed, current);
       const next = this.prepareUpdate(proposed, current, opts.subresource ?? '', opts.requestGroupVersion, opts.strategy);
       await opts.admission?.validate?.(next, current);
+      if ((opts.subresource ?? '') === '') addWarnings(opts.warnings, (opts.strategy ?? this.strategy).warnings?.(next, current));
       // (A deletion the object's own spec holds waits too: Kubernetes' ShouldDeleteNamespaceDuringUpdate.)
       if (emptiesFinalizers(next, current) && !this.strategy.holdsDeletion?.(next)) {
         // Kubernetes' shouldDeleteDuringUpdate: the update removed the last finalizer of an object

@@ -15,6 +15,6 @@ export async function handleCreate(ctx: RequestContext, kv: KindVersion, store: 
   const dryRun = dryRunOf(ctx.query, 'create');
   const obj = await readNewObject(ctx, kv);
   await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
-  const created = await store.create(namespace, obj, { dryRun, consumeInput: true, fieldManager: fieldManagerOf(ctx, kv), admission: admissionOf(ctx, store, dryRun), user: ctx.user });
+  const created = await store.create(namespace, obj, { dryRun, consumeInput: true, fieldManager: fieldManagerOf(ctx, kv), admission: admissionOf(ctx, store, dryRun), user: ctx.user, warnings: ctx.warnings });
   return reply(ctx, 201, encodeObject(created, kv, ctx.format, tableOptions(ctx)));
 }

@@ -70,6 +70,7 @@ export async function handlePatch(ctx: RequestContext, kv: KindVersion, store: S
       expectResourceVersion: undefined,
       fieldManager: fieldManagerOf(ctx, kv, info.subresource === 'status' ? 'status' : ''),
       admission: admissionOf(ctx, store, dryRun),
+      warnings: ctx.warnings,
     },
   );
   return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));

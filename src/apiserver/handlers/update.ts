@@ -17,6 +17,6 @@ export async function handleUpdate(ctx: RequestContext, kv: KindVersion, store: 
   const obj = await readObject(ctx, kv);
   await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
   const subresource = ctx.info.subresource === 'status' ? 'status' : '';
-  const result = await store.update(namespace, ctx.info.name, obj, { dryRun, subresource, fieldManager: fieldManagerOf(ctx, kv, subresource), admission: admissionOf(ctx, store, dryRun) });
+  const result = await store.update(namespace, ctx.info.name, obj, { dryRun, subresource, fieldManager: fieldManagerOf(ctx, kv, subresource), admission: admissionOf(ctx, store, dryRun), warnings: ctx.warnings });
   return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
 }
