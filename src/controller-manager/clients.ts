@@ -21,6 +21,12 @@ export interface ClientBundle {
    * account's), or undefined for the daemon's own. Absent: every controller uses `clientset`.
    */
   controllerClientset?: (controller: string) => Promise<Clientset | undefined>;
+  /**
+   * The clientset of leader election, with a rate limiter of its own (kube-controller-manager's
+   * "leader-election" client): the controllers' informers listing ~60 resources at start must not
+   * queue the lease's renewal, or its release on a clean stop, behind them. Absent: `clientset`.
+   */
+  leaderElectionClientset?: Clientset;
   /** Called once the daemon has stopped (closes connections). */
   close?: () => void;
 }
@@ -41,6 +47,7 @@ export async function buildClients(options: ControllerManagerOptions, registry: 
       log,
     });
   const clientset = clientsetOf(config);
+  const leaderElectionClientset = clientsetOf(config, 'leader-election');
   const serviceAccounts = new ServiceAccountClients({
     root: clientset,
     config,
@@ -56,8 +63,10 @@ export async function buildClients(options: ControllerManagerOptions, registry: 
     informers,
     recorder: (component) => broadcaster.newRecorder(component),
     controllerClientset: (controller) => serviceAccounts.clientsetFor(controller),
+    leaderElectionClientset,
     close: () => {
       serviceAccounts.close();
+      leaderElectionClientset.close();
       broadcaster.shutDown();
       clientset.close();
     },

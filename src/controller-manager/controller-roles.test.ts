@@ -16,6 +16,8 @@ test('controller roles: derived from the descriptors, the ones Kubernetes bootst
     'namespace-controller',
     'node-controller',
     'pod-garbage-collector',
+    'pv-protection-controller',
+    'pvc-protection-controller',
     'replicaset-controller',
     'replication-controller',
     'resourcequota-controller',

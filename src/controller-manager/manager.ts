@@ -318,7 +318,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
 
     let lost = false;
     elector = new LeaderElector({
-      lock: newResourceLock(options.leaderElectResourceLock, clients.clientset, options.leaderElectResourceNamespace, electionName),
+      lock: newResourceLock(options.leaderElectResourceLock, clients.leaderElectionClientset ?? clients.clientset, options.leaderElectResourceNamespace, electionName),
       identity,
       leaseDurationMs: options.leaderElectLeaseDuration,
       renewDeadlineMs: options.leaderElectRenewDeadline,

@@ -48,8 +48,6 @@ export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = 
   },
   on('persistentvolume-binder', 'persistentvolume-binder-controller'),
   on('persistentvolume-expander', 'persistentvolume-expander-controller'),
-  on('pv-protection', 'persistentvolume-protection-controller'),
-  on('pvc-protection', 'persistentvolumeclaim-protection-controller'),
   on('route', 'node-route-controller'),
   on('service', 'service-lb-controller', 'concurrentServiceSyncs'),
   on('statefulset', 'statefulset-controller', 'concurrentStatefulsetSyncs'),

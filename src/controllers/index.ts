@@ -9,6 +9,8 @@ import { garbageCollectorDescriptor } from './garbagecollector/index.js';
 import { jobDescriptor } from './job/index.js';
 import { namespaceDescriptor } from './namespace/index.js';
 import { podGCDescriptor } from './podgc/index.js';
+import { pvProtectionDescriptor } from './pvprotection/index.js';
+import { pvcProtectionDescriptor } from './pvcprotection/index.js';
 import { replicaSetDescriptor, replicationControllerDescriptor } from './replicaset/index.js';
 import { resourceQuotaDescriptor } from './resourcequota/index.js';
 import { rootCACertPublisherDescriptor } from './rootcacertpublisher/index.js';
@@ -28,6 +30,8 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   jobDescriptor,
   namespaceDescriptor,
   podGCDescriptor,
+  pvProtectionDescriptor,
+  pvcProtectionDescriptor,
   replicaSetDescriptor,
   replicationControllerDescriptor,
   resourceQuotaDescriptor,

@@ -91,3 +91,7 @@ export function deletionGracePeriodSecondsOf(obj: Readable): number | undefined 
 export const FINALIZER_ORPHAN = 'orphan';
 /** metav1.FinalizerDeleteDependents: the garbage collector deletes the blocking dependents first. */
 export const FINALIZER_FOREGROUND = 'foregroundDeletion';
+/** A PersistentVolumeClaim is not removed while a pod uses it (StorageObjectInUseProtection admission adds it, the pvc-protection controller removes it). */
+export const FINALIZER_PVC_PROTECTION = 'kubernetes.io/pvc-protection';
+/** A PersistentVolume is not removed while it is bound (added at admission, removed by the pv-protection controller). */
+export const FINALIZER_PV_PROTECTION = 'kubernetes.io/pv-protection';
