@@ -2,11 +2,18 @@
 // PV variants of the pod volume sources carry SecretReferences with namespaces), its status and
 // list. Field numbers are those of k8s.io/api core/v1 generated.proto; order is Go struct order.
 import { ListMeta, ObjectMeta } from '../../meta/v1.js';
-import { field, inline, listOf, mapOf, struct, t, typeMetaFields } from '../../schema/dsl.js';
+import { field, inline, listOf, mapOf, struct, t, typeMetaFields, variant, type Field, type Fields, type StructType } from '../../schema/dsl.js';
 import { NodeSelector } from './affinity.js';
 import { ObjectReference, SecretReference } from './references.js';
 import {
   AWSElasticBlockStoreVolumeSource,
+  CephFSVolumeSource,
+  CinderVolumeSource,
+  FlexVolumeSource,
+  ISCSIVolumeSource,
+  RBDVolumeSource,
+  ScaleIOVolumeSource,
+  StorageOSVolumeSource,
   AzureDiskVolumeSource,
   FCVolumeSource,
   FlockerVolumeSource,
@@ -24,6 +31,16 @@ import {
 const req = { omitempty: false, required: true } as const;
 const C = 'io.k8s.api.core.v1.';
 
+/**
+ * The PV twin of a pod volume source: the same fields in the same order, except that its
+ * `secretRef` is a `ref` (a SecretReference with a namespace, StorageOS's ObjectReference) where
+ * the pod's is a LocalObjectReference: a volume lives outside any namespace.
+ */
+function withSecretRefOf<F extends Fields & { secretRef: Field }, R extends StructType>(ref: R, name: string, pod: StructType<F>): StructType<Omit<F, 'secretRef'> & { secretRef: Field<R> }> {
+  const secretRef: Field<R> = Object.freeze({ ...pod.fields.secretRef, type: ref });
+  return variant(C + name, pod, { remove: ['secretRef'], add: { secretRef }, order: Object.keys(pod.fields) });
+}
+
 export const PersistentVolumeReclaimPolicy = ['Delete', 'Recycle', 'Retain'] as const;
 export const PersistentVolumePhase = ['Available', 'Bound', 'Failed', 'Pending', 'Released'] as const;
 
@@ -34,54 +51,15 @@ export const GlusterfsPersistentVolumeSource = struct(C + 'GlusterfsPersistentVo
   endpointsNamespace: field(t.string, 4, { pointer: true }),
 });
 
-export const RBDPersistentVolumeSource = struct(C + 'RBDPersistentVolumeSource', {
-  monitors: field(listOf(t.string), 1, { ...req, listType: 'atomic' }),
-  image: field(t.string, 2, req),
-  fsType: field(t.string, 3),
-  pool: field(t.string, 4, { default: 'rbd' }),
-  user: field(t.string, 5, { default: 'admin' }),
-  keyring: field(t.string, 6, { default: '/etc/ceph/keyring' }),
-  secretRef: field(SecretReference, 7, { pointer: true }),
-  readOnly: field(t.bool, 8),
-});
+export const RBDPersistentVolumeSource = withSecretRefOf(SecretReference, 'RBDPersistentVolumeSource', RBDVolumeSource);
 
-export const ISCSIPersistentVolumeSource = struct(C + 'ISCSIPersistentVolumeSource', {
-  targetPortal: field(t.string, 1, req),
-  iqn: field(t.string, 2, req),
-  lun: field(t.int32, 3, req),
-  iscsiInterface: field(t.string, 4, { default: 'default' }),
-  fsType: field(t.string, 5),
-  readOnly: field(t.bool, 6),
-  portals: field(listOf(t.string), 7, { listType: 'atomic' }),
-  chapAuthDiscovery: field(t.bool, 8),
-  chapAuthSession: field(t.bool, 11),
-  secretRef: field(SecretReference, 10, { pointer: true }),
-  initiatorName: field(t.string, 12, { pointer: true }),
-});
+export const ISCSIPersistentVolumeSource = withSecretRefOf(SecretReference, 'ISCSIPersistentVolumeSource', ISCSIVolumeSource);
 
-export const CinderPersistentVolumeSource = struct(C + 'CinderPersistentVolumeSource', {
-  volumeID: field(t.string, 1, req),
-  fsType: field(t.string, 2),
-  readOnly: field(t.bool, 3),
-  secretRef: field(SecretReference, 4, { pointer: true }),
-});
+export const CinderPersistentVolumeSource = withSecretRefOf(SecretReference, 'CinderPersistentVolumeSource', CinderVolumeSource);
 
-export const CephFSPersistentVolumeSource = struct(C + 'CephFSPersistentVolumeSource', {
-  monitors: field(listOf(t.string), 1, { ...req, listType: 'atomic' }),
-  path: field(t.string, 2),
-  user: field(t.string, 3),
-  secretFile: field(t.string, 4),
-  secretRef: field(SecretReference, 5, { pointer: true }),
-  readOnly: field(t.bool, 6),
-});
+export const CephFSPersistentVolumeSource = withSecretRefOf(SecretReference, 'CephFSPersistentVolumeSource', CephFSVolumeSource);
 
-export const FlexPersistentVolumeSource = struct(C + 'FlexPersistentVolumeSource', {
-  driver: field(t.string, 1, req),
-  fsType: field(t.string, 2),
-  secretRef: field(SecretReference, 3, { pointer: true }),
-  readOnly: field(t.bool, 4),
-  options: field(mapOf(t.string), 5),
-});
+export const FlexPersistentVolumeSource = withSecretRefOf(SecretReference, 'FlexPersistentVolumeSource', FlexVolumeSource);
 
 export const AzureFilePersistentVolumeSource = struct(C + 'AzureFilePersistentVolumeSource', {
   secretName: field(t.string, 1, req),
@@ -91,31 +69,14 @@ export const AzureFilePersistentVolumeSource = struct(C + 'AzureFilePersistentVo
   secretNamespace: field(t.string, 4, { pointer: true, omitempty: false }),
 });
 
-export const ScaleIOPersistentVolumeSource = struct(C + 'ScaleIOPersistentVolumeSource', {
-  gateway: field(t.string, 1, req),
-  system: field(t.string, 2, req),
-  secretRef: field(SecretReference, 3, { pointer: true, ...req }),
-  sslEnabled: field(t.bool, 4),
-  protectionDomain: field(t.string, 5),
-  storagePool: field(t.string, 6),
-  storageMode: field(t.string, 7, { default: 'ThinProvisioned' }),
-  volumeName: field(t.string, 8),
-  fsType: field(t.string, 9, { default: 'xfs' }),
-  readOnly: field(t.bool, 10),
-});
+export const ScaleIOPersistentVolumeSource = withSecretRefOf(SecretReference, 'ScaleIOPersistentVolumeSource', ScaleIOVolumeSource);
 
 export const LocalVolumeSource = struct(C + 'LocalVolumeSource', {
   path: field(t.string, 1, req),
   fsType: field(t.string, 2, { pointer: true }),
 });
 
-export const StorageOSPersistentVolumeSource = struct(C + 'StorageOSPersistentVolumeSource', {
-  volumeName: field(t.string, 1),
-  volumeNamespace: field(t.string, 2),
-  fsType: field(t.string, 3),
-  readOnly: field(t.bool, 4),
-  secretRef: field(ObjectReference, 5, { pointer: true }),
-});
+export const StorageOSPersistentVolumeSource = withSecretRefOf(ObjectReference, 'StorageOSPersistentVolumeSource', StorageOSVolumeSource);
 
 export const CSIPersistentVolumeSource = struct(C + 'CSIPersistentVolumeSource', {
   driver: field(t.string, 1, req),
