@@ -70,6 +70,7 @@ export function findKind(apiVersion: string, kind: string): KindVersion | undefi
 export function storageVersionOf(k: KindVersion): KindVersion {
   // A computed kind (componentstatuses, metrics) is never stored: its one version is its own hub.
   if (k.storage || k.computed) return k;
+  if (k.custom?.hub) return k.custom.hub;
   const hub = allKinds.find((s) => s.storage && s.kind === k.kind && s.resource === k.resource);
   if (!hub) throw new Error(`no storage version for ${k.group}/${k.version} ${k.kind}`);
   return hub;

@@ -21,6 +21,7 @@ import { authError } from './auth/errors.js';
 import { readBody } from './http/body.js';
 import { admissionOf, type RequestContext } from './request/context.js';
 import { dryRunOf, fieldValidationOf, optionsKindOf } from './request/options.js';
+import { pruneUnknownFields } from './request/prune-unknown.js';
 import { admitSubresourceWrite } from './subresource-admission.js';
 
 export const APPLY_MEDIA_TYPE = 'application/apply-patch+yaml';
@@ -143,6 +144,7 @@ export async function applyObject(
   const opts = { force, objectName: `${namespace}/${name}`, gvkString: gvkString(apiVersionOf(kv), kv.kind) };
   const pinned = resourceVersionOf(config);
   const finish = (obj: KubeObject): KubeObject => {
+    pruneUnknownFields(kv, obj, fieldValidationOf(ctx.query, ctx.info.verb), ctx.warnings);
     kv.defaults?.(obj);
     return kv.toHub ? kv.toHub(obj) : obj;
   };

@@ -13,14 +13,14 @@ const MEDIA: Record<Codec, MediaType> = {
  * `transformations`: the `as=` values the endpoint produces (lists: Table and
  * PartialObjectMetadataList; single objects: Table and PartialObjectMetadata; watches: both).
  */
-export function negotiateResource(accept: string | undefined, pretty: boolean, transformations: ReadonlySet<ResponseFormat['as']>, stream = false): ResponseFormat {
+export function negotiateResource(accept: string | undefined, pretty: boolean, transformations: ReadonlySet<ResponseFormat['as']>, stream = false, textOnly = false): ResponseFormat {
   // Clients send the same few Accept headers over and over: negotiate each once per endpoint kind.
   let cache = negotiated.get(transformations);
   if (cache === undefined) negotiated.set(transformations, (cache = new Map()));
-  const key = `${pretty ? 1 : 0}${stream ? 1 : 0}${accept ?? '\u0000'}`;
+  const key = `${pretty ? 1 : 0}${stream ? 1 : 0}${textOnly ? 1 : 0}${accept ?? '\u0000'}`;
   let format = cache.get(key);
   if (format === undefined) {
-    format = Object.freeze(negotiate(accept, pretty, transformations, stream));
+    format = Object.freeze(negotiate(accept, pretty, transformations, stream, textOnly));
     if (cache.size >= MAX_NEGOTIATED) cache.clear();
     cache.set(key, format);
   }
@@ -30,9 +30,14 @@ export function negotiateResource(accept: string | undefined, pretty: boolean, t
 const negotiated = new WeakMap<ReadonlySet<ResponseFormat['as']>, Map<string, ResponseFormat>>();
 const MAX_NEGOTIATED = 256;
 
-function negotiate(accept: string | undefined, pretty: boolean, transformations: ReadonlySet<ResponseFormat['as']>, stream: boolean): ResponseFormat {
+/**
+ * `textOnly`: the endpoint's objects have no protobuf form (custom resources: Kubernetes'
+ * StandardSerializers leave protobuf out; their metadata-only forms may still be protobuf).
+ */
+function negotiate(accept: string | undefined, pretty: boolean, transformations: ReadonlySet<ResponseFormat['as']>, stream: boolean, textOnly: boolean): ResponseFormat {
   const choice = negotiateOutput(accept, {
     stream,
+    codecs: textOnly ? ['json', 'yaml'] : undefined,
     allowConversion: (t, codec) =>
       t.group === 'meta.k8s.io' &&
       (t.version === 'v1' || t.version === 'v1beta1') &&

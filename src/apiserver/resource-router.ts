@@ -3,11 +3,11 @@
 // list, watch, create, update, patch, delete, deletecollection) on an object, a collection or an
 // object's status, for every served kind and version. Routing only: what a handler needs from
 // the request lives in request/, the verbs in handlers/.
-import { findResource } from '../api/kinds.js';
 import type { KindVersion } from '../api/schema/kind.js';
 import { METRICS_GROUP } from '../api/metrics/kinds.js';
 import { handleComputed } from './handlers/computed.js';
 import { apiError } from '../registry/errors.js';
+import { StatusError } from '../machinery/status.js';
 import { handleCreate } from './handlers/create.js';
 import { handleDeleteCollection } from './handlers/delete-collection.js';
 import { handleDelete } from './handlers/delete.js';
@@ -35,9 +35,33 @@ function handleActsOn(ctx: RequestContext, kv: KindVersion): Promise<void> {
   return handleSubresource(ctx);
 }
 
+/**
+ * What Kubernetes' CRD handler answers before serving a custom resource: the version's
+ * deprecation warning, no creates while the CRD is being deleted, no protobuf bodies.
+ */
+function checkCustomResourceRequest(ctx: RequestContext, kv: KindVersion): void {
+  const { info } = ctx;
+  if (kv.custom!.deprecationWarning) ctx.warnings.push(kv.custom!.deprecationWarning);
+  if (info.verb === 'create' && ctx.registry.customResources().get(kv.custom!.crd)?.terminating) {
+    throw new StatusError(405, 'MethodNotAllowed', `${info.verb} not allowed while custom resource definition is terminating`, {
+      details: { group: info.group, kind: info.resource },
+    });
+  }
+  const contentType = (ctx.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if ((info.verb === 'create' || info.verb === 'update') && contentType === 'application/vnd.kubernetes.protobuf') {
+    throw StatusError.unsupportedMediaType(`${UNKNOWN_FORMAT}application/json, application/yaml`);
+  }
+  if (info.verb === 'patch' && contentType === 'application/strategic-merge-patch+json') {
+    throw StatusError.unsupportedMediaType(`${UNKNOWN_FORMAT}application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`);
+  }
+}
+
+const UNKNOWN_FORMAT = 'the body of the request was in an unknown format - accepted media types include: ';
+
 export async function handleResource(ctx: RequestContext): Promise<void> {
   const { info } = ctx;
-  const virtual = findResource(info.group, info.version, info.resource);
+  const virtual = ctx.registry.findResource(info.group, info.version, info.resource);
+  if (virtual?.custom) checkCustomResourceRequest(ctx, virtual);
   if (virtual?.actsOn) return handleActsOn(ctx, virtual);
   // Computed kinds: the metrics of the simulated nodes' usage model, and component statuses.
   if (virtual?.computed) return virtual.group === METRICS_GROUP ? handleResourceMetrics(ctx) : handleComputed(ctx, virtual);

@@ -36,6 +36,7 @@ import { DEFAULT_INFLIGHT_LIMITS, InflightLimiter, type InflightLimits } from '.
 import { isPrettyPrint, writeBytes, writeError } from './http/respond.js';
 import { ApiServerMetrics, METRICS_CONTENT_TYPE } from './metrics.js';
 import { negotiateResource, wantsAggregatedDiscovery } from './negotiate.js';
+import { CustomResourceDefinitionController } from './crd/controller.js';
 import type { OpenApiDocuments } from './openapi.js';
 import type { OpenApiV2Endpoint } from './openapi-v2-serve.js';
 import { fieldSelectorOf, parseRequestInfo, selectedName } from './request/request-info.js';
@@ -152,13 +153,20 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   // Discovery and OpenAPI documents (and the OpenAPI modules) are built on the first request for
   // one, not on the way to ready: tens of milliseconds and megabytes that many clients never ask for.
   let discoveryDocs: Discovery | undefined;
-  const discovery = () => (discoveryDocs ??= new Discovery(allKinds));
+  const discovery = () => (discoveryDocs ??= new Discovery(registry.servedKinds()));
   let openapiDocs: Promise<{ docs: OpenApiDocuments; v2: OpenApiV2Endpoint }> | undefined;
   const openapi = () =>
     (openapiDocs ??= Promise.all([import('./openapi.js'), import('./openapi-v2-serve.js')]).then(([{ buildOpenApi }, { OpenApiV2Endpoint }]) => {
       const docs = buildOpenApi(allKinds, KUBERNETES_VERSION);
       return { docs, v2: new OpenApiV2Endpoint(docs.v2) };
     }));
+  // Custom resources come and go: the documents are built again on the next request for one.
+  registry.onKindsChanged(() => {
+    discoveryDocs = undefined;
+    openapiDocs = undefined;
+  });
+  // kube-apiserver's apiextensions controllers: CRDs served as they come (crd/controller.ts).
+  const customResources = new CustomResourceDefinitionController(registry, (fields) => log({ subsystem: 'apiextensions', ...fields }));
   const metrics = new ApiServerMetrics();
   const sa = opts.serviceAccountTokens;
   const saAuthenticator = sa
@@ -240,7 +248,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       res,
       info,
       query: url.searchParams,
-      format: negotiateResource(req.headers.accept, pretty, transforms, info.verb === 'watch'),
+      format: negotiateResource(req.headers.accept, pretty, transforms, info.verb === 'watch', registry.findResource(info.group, info.version, info.resource)?.custom !== undefined),
       registry,
       user,
       authorization,
@@ -327,6 +335,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     authorization.start(),
     bootstrapFlowControl(registry),
     bootstrapLocalAPIServices(registry),
+    customResources.start(),
   ]);
   bootstrapped = true;
   log({ msg: 'serving', url, storage: storage.backend });
@@ -339,6 +348,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     async close() {
       await listener.close();
       authorization.stop();
+      customResources.stop();
       await registry.stop();
       if (!opts.storageInstance) await storage.close();
     },

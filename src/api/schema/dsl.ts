@@ -62,6 +62,11 @@ export interface StructType<F extends Fields = Fields> {
   readonly description?: string;
   /** `+structType=atomic` (e.g. LabelSelector, OwnerReference): replaced whole by apply and merge. */
   readonly structType?: 'atomic' | 'granular';
+  /**
+   * Fields beyond `fields` are kept as given instead of pruned (a custom resource whose schema
+   * preserves unknown fields at its root: its own schema machinery decides what stays).
+   */
+  readonly open?: boolean;
 }
 
 export type Type = ScalarType | ListType | MapType | StructType;
@@ -182,6 +187,14 @@ export function struct<F extends Fields>(
   const s: StructType<F> = Object.freeze({ kind: 'struct', name, fields: Object.freeze(fields), ...options });
   structNames.set(name, s as StructType);
   return s;
+}
+
+/**
+ * A struct made while serving (a custom resource's, from its CRD), not part of the declared schema:
+ * it is not registered under its name (CRDs come and go, and two may share a kind name).
+ */
+export function dynamicStruct<F extends Fields>(name: string, fields: F, options: { description?: string; open?: boolean } = {}): StructType<F> {
+  return Object.freeze({ kind: 'struct', name, fields: Object.freeze(fields), ...options });
 }
 
 /**

@@ -38,6 +38,19 @@ export interface KindVersion {
   computed?: boolean;
   /** True for the one version objects of this kind are stored in (the hub of conversion). */
   storage: boolean;
+  /**
+   * Served from a CustomResourceDefinition (named `crd`): JSON and YAML only, as Kubernetes serves
+   * custom resources (protobuf is refused, strategic merge patch too). `hub` is the version its
+   * objects are stored in (absent on that version).
+   */
+  custom?: {
+    readonly crd: string;
+    readonly hub?: KindVersion;
+    /** The Warning every request to this version gets (a deprecated version). */
+    readonly deprecationWarning?: string;
+    /** Removes, in place, what the version's schema does not specify; returns those paths (`.spec.foo`). */
+    prune(obj: KubeObject): string[];
+  };
   /** Sets this version's server-side defaults in place (Kubernetes' SetObjectDefaults_<Kind>). */
   defaults?: (obj: KubeObject) => void;
   /** This version → storage version (absent on the storage version). Must not mutate its input. */

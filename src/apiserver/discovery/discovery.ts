@@ -109,6 +109,7 @@ export class Discovery {
   }
 
   private storageOf(k: KindVersion): KindVersion {
+    if (k.custom) return k.custom.hub ?? k;
     return this.kinds.find((s) => s.storage && s.kind === k.kind && s.resource === k.resource) ?? k;
   }
 

@@ -18,6 +18,7 @@ import { readBody } from '../http/body.js';
 import { admissionOf, type RequestContext } from '../request/context.js';
 import { dryRunOf, fieldValidationOf, validatePatchOptions } from '../request/options.js';
 import { reply, tableOptions } from '../request/reply.js';
+import { pruneUnknownFields } from '../request/prune-unknown.js';
 
 interface Patched {
   object: KubeObject;
@@ -57,6 +58,7 @@ export async function handlePatch(ctx: RequestContext, kv: KindVersion, store: S
       // A patch may pin the version it was made against: then a changed object is a conflict.
       const pinned = resourceVersionOf(obj);
       if (pinned !== '' && pinned !== resourceVersionOf(served)) throw apiError.modified(store.kind, info.name);
+      pruneUnknownFields(kv, obj, fieldValidationOf(ctx.query, ctx.info.verb), ctx.warnings);
       kv.defaults?.(obj);
       const next = kv.toHub ? kv.toHub(obj) : obj;
       if (hub.kind !== str(next.kind)) throw apiError.internal('conversion produced another kind');

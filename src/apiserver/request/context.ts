@@ -2,7 +2,6 @@
 // the server parts that answer it. Also what every handler derives from it: the served kind and
 // its store, the namespace for the store, the admission hook of a write.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findResource } from '../../api/kinds.js';
 import type { KindVersion } from '../../api/schema/kind.js';
 import { apiError } from '../../registry/errors.js';
 import type { Registry } from '../../registry/registry.js';
@@ -47,7 +46,7 @@ export function admissionOf(ctx: RequestContext, store: Store, dryRun: boolean, 
 
 /** The served kind addressed, or 404 (405) for anything the server does not serve at this path. */
 export function resolveKind(ctx: RequestContext): KindVersion {
-  const kv = findResource(ctx.info.group, ctx.info.version, ctx.info.resource);
+  const kv = ctx.registry.findResource(ctx.info.group, ctx.info.version, ctx.info.resource);
   if (!kv) throw apiError.unknownResource();
   // A cluster-scoped resource under /namespaces/<ns>/ does not exist.
   if (!kv.namespaced && namespaceScoped(ctx.info)) throw apiError.unknownResource();

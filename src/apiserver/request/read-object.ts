@@ -10,6 +10,7 @@ import { decodeBody, isJsonBody, type DecodedBody } from '../decode.js';
 import { readBody } from '../http/body.js';
 import type { RequestContext } from './context.js';
 import { fieldValidationOf, type FieldValidation } from './options.js';
+import { pruneUnknownFields } from './prune-unknown.js';
 
 /** The Go package of a group's internal types, as conversion errors name them (core.ConfigMap, apps.Deployment). */
 function internalPackage(group: string): string {
@@ -17,7 +18,7 @@ function internalPackage(group: string): string {
 }
 
 /** A decoded request body as an object of the served kind: its kind checked, defaulted, converted to the storage version. */
-function objectFromBody(kv: KindVersion, body: DecodedBody): KubeObject {
+function objectFromBody(kv: KindVersion, body: DecodedBody, validation: FieldValidation, warnings: string[]): KubeObject {
   const obj = body.object;
   const apiVersion = str(obj.apiVersion);
   const kind = str(obj.kind);
@@ -28,6 +29,7 @@ function objectFromBody(kv: KindVersion, body: DecodedBody): KubeObject {
   }
   obj.apiVersion = apiVersionOf(kv);
   obj.kind = kv.kind;
+  pruneUnknownFields(kv, obj, validation, warnings);
   kv.defaults?.(obj);
   return kv.toHub ? kv.toHub(obj) : obj;
 }
@@ -40,7 +42,7 @@ function decodeBytes(ctx: RequestContext, kv: KindVersion, bytes: Buffer, fieldV
 export async function readObject(ctx: RequestContext, kv: KindVersion): Promise<KubeObject> {
   const decoded = decodeBytes(ctx, kv, await readBody(ctx.req), fieldValidationOf(ctx.query, ctx.info.verb));
   ctx.warnings.push(...decoded.warnings);
-  return objectFromBody(kv, decoded);
+  return objectFromBody(kv, decoded, fieldValidationOf(ctx.query, ctx.info.verb), ctx.warnings);
 }
 
 /**
@@ -53,7 +55,7 @@ export async function readNewObject(ctx: RequestContext, kv: KindVersion): Promi
   const decode = () => decodeBytes(ctx, kv, bytes, fieldValidation);
   const finish = (decoded: DecodedBody) => {
     ctx.warnings.push(...decoded.warnings);
-    return objectFromBody(kv, decoded);
+    return objectFromBody(kv, decoded, fieldValidation, ctx.warnings);
   };
   if (!isJsonBody(ctx.req.headers['content-type'])) return finish(decode());
   return ctx.registry.fastPath.createFromBody(`${apiVersionOf(kv)}/${kv.kind}\u0000${fieldValidation}`, bytes, decode, finish);

@@ -480,12 +480,13 @@ function compileStruct(s: StructType): NormFn {
   if (o == null) o = H.EMPTY;
   if (d > H.MAX_DEPTH) H.deep(p);
   const K = ${K};
-  let n = 0;
-  for (const k in o) { n++; if (K[k] !== 1) H.unknownField(c, p, k, o[k], d); }
+  let n = 0;${s.open ? '\n  let kept = false;' : ''}
+  for (const k in o) { n++; if (K[k] !== 1) ${s.open ? 'kept = true' : 'H.unknownField(c, p, k, o[k], d)'}; }
   c.keys += n;
   const r = {};
   let v;
   ${parts.join('\n  ')}
+  ${s.open ? 'if (kept) for (const k in o) if (K[k] !== 1) { H.walkRaw(o[k], c, p, d + 1); if (k === \'__proto__\') H.defineKey(r, k, o[k]); else r[k] = o[k]; }' : ''}
   return r;
 }`;
   cached = new Function('H', 'D', src)(H, g.deps) as NormFn;

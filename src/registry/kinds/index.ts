@@ -68,6 +68,11 @@ export function moduleOf(kind: KindVersion): KindModule {
   return m;
 }
 
+/** Makes `module` the module of `kind` (a custom resource's KindVersion, built while serving). */
+export function registerModule(kind: KindVersion, module: KindModule): void {
+  found.set(kind, module);
+}
+
 /** Whether a kind has a module of its own (not the generic one). */
 export function hasOwnModule(kind: KindVersion): boolean {
   return byGroupKind.has(keyOf(storageVersionOf(kind)));

@@ -137,6 +137,17 @@ export class Cacher implements ResourceHost {
     return resource;
   }
 
+  /**
+   * Stops caching a prefix registered after start (a custom resource no longer served): its
+   * watchers end; registering the prefix again lists it afresh.
+   */
+  unregister(prefix: string): void {
+    const resource = this.resources.get(prefix);
+    if (resource === undefined) return;
+    this.resources.delete(prefix);
+    resource.stop(new CacheError('Stopped', `the resource ${prefix} is no longer served`));
+  }
+
   /** The resource registered for exactly this prefix. */
   resource(prefix: string): ResourceCache | undefined {
     return this.resources.get(prefix);

@@ -85,6 +85,8 @@ export class ResourceCache implements WatcherHost {
   private readonly watchers = new Set<CacheWatcher>();
   /** Watchers waiting for the resource to be (re)loaded before they start. */
   private readonly waitingForLoad = new Map<CacheWatcher, WatchOptions>();
+  /** Callers of whenLoaded() waiting for the next install. */
+  private loadedCallbacks: Array<() => void> = [];
   private rootBucket: Bucket | undefined;
   private readonly prefixBuckets = new Map<string, Bucket>();
   private readonly keyBuckets = new Map<string, Bucket>();
@@ -478,6 +480,9 @@ export class ResourceCache implements WatcherHost {
     this.index = builder.index;
     this.window = new EventWindow(this.windowOptions, revision);
     this.loaded = true;
+    const callbacks = this.loadedCallbacks;
+    this.loadedCallbacks = [];
+    for (const cb of callbacks) cb();
     const waiting = [...this.waitingForLoad];
     this.waitingForLoad.clear();
     for (const [w, opts] of waiting) this.tryStart(w, opts);
@@ -493,6 +498,12 @@ export class ResourceCache implements WatcherHost {
     this.loadGeneration++;
     this.loadBuffer = undefined;
     for (const w of [...this.watchers]) if (w.started) w.terminate(error);
+  }
+
+  /** Resolves once the resource holds a listed state (at once if it does). */
+  whenLoaded(): Promise<void> {
+    if (this.loaded) return Promise.resolve();
+    return new Promise((resolve) => this.loadedCallbacks.push(resolve));
   }
 
   /** Ends every watcher, started or not. */

