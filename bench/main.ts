@@ -16,6 +16,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   controllers: () => import('./controllers.js'),
   authz: () => import('./authz.js'),
   cluster: () => import('./cluster.js'),
+  crd: () => import('./crd.js'),
 };
 
 async function main(argv: string[]): Promise<number> {
