@@ -80,3 +80,8 @@ export function storageVersionOf(k: KindVersion): KindVersion {
 export function apiVersionOf(k: Pick<KindVersion, 'group' | 'version'>): string {
   return k.group === '' ? k.version : `${k.group}/${k.version}`;
 }
+
+/** The kind of a list of `k`'s objects (`PodList`; a custom resource's CRD may name its own). */
+export function listKindOf(k: Pick<KindVersion, 'kind' | 'custom'>): string {
+  return k.custom?.listKind ?? `${k.kind}List`;
+}

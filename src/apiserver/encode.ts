@@ -2,7 +2,7 @@
 // (converted from the storage version), in JSON, YAML or protobuf, or as a Table or
 // PartialObjectMetadata(List). Lists in the storage version's JSON are assembled from the watch
 // cache's bytes without decoding them.
-import { apiVersionOf } from '../api/kinds.js';
+import { apiVersionOf, listKindOf } from '../api/kinds.js';
 import { resourceVersionOf } from '../api/meta/object.js';
 import { ListMeta, PartialObjectMetadata, PartialObjectMetadataList, Table } from '../api/meta/v1.js';
 import type { StructType } from '../api/schema/dsl.js';
@@ -197,7 +197,7 @@ export function encodeListStreamed(page: ListPage, kv: KindVersion, fmt: Respons
     };
     return encodeAs(list, PartialObjectMetadataList, fmt);
   }
-  const listKind = `${kv.kind}List`;
+  const listKind = listKindOf(kv);
   const apiVersion = apiVersionOf(kv);
   if (fmt.mediaType === 'application/json' && kv.storage && !fmt.pretty) {
     const prefix = encoder.encode(`{"kind":"${kv.kind}","apiVersion":"${apiVersion}",`);
@@ -417,7 +417,7 @@ function protobufSplicing(kv: KindVersion): boolean {
     const sample: KubeObject = { kind: kv.kind, apiVersion: apiVersionOf(kv), metadata: { name: 'a', namespace: 'b', resourceVersion: '2', labels: { c: 'd' } } };
     const o: CachedObject = { key: '/k', namespace: 'b', name: 'a', revision: 2, json: encoder.encode(JSON.stringify(sample)), labels: {}, fields: {} };
     const listMeta = { resourceVersion: '3', continue: 'x' };
-    const listKind = `${kv.kind}List`;
+    const listKind = listKindOf(kv);
     const streamed = protobufList([o, o], listMeta, listKind, apiVersionOf(kv), kv, (item, message) => partsOf(message(item), [], []));
     const spliced = Buffer.concat([...streamed.chunks], streamed.length);
     const whole = encodeBody('protobuf', slowList([o, o], listMeta, listKind, apiVersionOf(kv), kv), kv.list!);

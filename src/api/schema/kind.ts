@@ -46,6 +46,8 @@ export interface KindVersion {
   custom?: {
     readonly crd: string;
     readonly hub?: KindVersion;
+    /** The kind of its lists (spec.names.listKind). */
+    readonly listKind: string;
     /** The Warning every request to this version gets (a deprecated version). */
     readonly deprecationWarning?: string;
     /** Removes, in place, what the version's schema does not specify; returns those paths (`.spec.foo`). */

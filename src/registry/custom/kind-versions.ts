@@ -68,7 +68,7 @@ export function customKindVersions(crd: CustomResourceDefinition, schemaOf: (ver
       storage: hub === undefined,
       defaults: (obj) => schema.applyDefaults(obj),
       subresources: { status: v.subresources?.status !== undefined, scale: v.subresources?.scale !== undefined },
-      custom: { crd: crd.metadata.name, hub, deprecationWarning, prune: (obj) => schema.prune(obj) },
+      custom: { crd: crd.metadata.name, hub, listKind, deprecationWarning, prune: (obj) => schema.prune(obj) },
     };
     if (hub) {
       const hubApiVersion = `${group}/${hub.version}`;
