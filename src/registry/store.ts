@@ -174,7 +174,7 @@ export class Store {
   }
 
   private validateMeta(obj: KubeObject): FieldError[] {
-    return validateObjectMeta(obj, { namespaced: this.kind.namespaced, nameValidator: this.strategy.nameValidator });
+    return validateObjectMeta(obj, { namespaced: this.kind.namespaced, nameValidator: this.strategy.nameValidator, generic: this.strategy.genericObjectMeta });
   }
 
   /**
@@ -399,7 +399,7 @@ export class Store {
     const next = this.canonical(obj);
     const errors = [
       ...allocationErrors,
-      ...validateObjectMetaUpdate(next, old),
+      ...validateObjectMetaUpdate(next, old, 'metadata', strategy.genericObjectMeta),
       ...(subresource === 'status'
         ? (strategy.validateStatusUpdate?.(next, old, ctx) ?? [])
         : [...this.validateMeta(next), ...strategy.validateUpdate(next, old, ctx)]),

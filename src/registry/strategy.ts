@@ -99,4 +99,9 @@ export interface ResourceStrategy<T extends object = KubeObject> {
    * validateObjectMeta then reports nothing.
    */
   nameValidator?: NameValidator | null;
+  /**
+   * ObjectMeta is validated as apimachinery does for kinds outside the core API (CRDs, custom
+   * resources): any qualified finalizer name, standard or not.
+   */
+  genericObjectMeta?: boolean;
 }

@@ -4,6 +4,7 @@
 // when it is deleted removes its custom resources (the customresourcecleanup finalizer) before
 // letting it go. Every API server sharing a storage runs this, so each serves every CRD.
 import type { KubeObject } from '../../api/schema/kind.js';
+import { StatusError } from '../../machinery/status.js';
 import { decodeCached } from '../../registry/decode-cached.js';
 import {
   conditionOf,
@@ -105,6 +106,8 @@ export class CustomResourceDefinitionController {
         try {
           await this.sync(name);
         } catch (err) {
+          // Gone meanwhile: its DELETED event is on the way and syncs it again.
+          if (err instanceof StatusError && err.code === 404) continue;
           this.log({ msg: 'custom resource definition sync failed', crd: name, error: err instanceof Error ? err.message : String(err) });
           this.later(name, CLEANUP_RETRY_MS);
         }
@@ -191,7 +194,7 @@ export class CustomResourceDefinitionController {
         try {
           await store.delete(item.namespace, item.name, { propagationPolicy: 'Background' });
         } catch (err) {
-          if (!(err instanceof Error && 'code' in err && (err as { code: number }).code === 404)) throw err;
+          if (!(err instanceof StatusError && err.code === 404)) throw err;
         }
       }
       if (store.listNames('').length > 0) {

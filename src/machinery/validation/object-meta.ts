@@ -16,6 +16,12 @@ export interface ObjectMetaOptions {
   nameValidator?: NameValidator | null;
   /** Field path of the metadata (`metadata`, or `spec.template.metadata` for embedded objects). */
   path?: string;
+  /**
+   * Validated as apimachinery's ValidateObjectMeta alone, without core's rule that an unqualified
+   * finalizer name must be a standard one (CRDs and custom resources: their own finalizers are
+   * unqualified, and custom resources only warn).
+   */
+  generic?: boolean;
 }
 
 const FinalizerOrphanDependents = 'orphan';
@@ -166,7 +172,7 @@ export function validateObjectMeta(o: MetaObject, opts: ObjectMetaOptions): Fiel
   }
   errs.push(...validateNonnegativeField(num(meta.generation), child(path, 'generation')));
   errs.push(...validateMetaCommon(meta, path, true));
-  strs(meta.finalizers).forEach((f, i) => errs.push(...validateKubeFinalizerName(f, index(child(path, 'finalizers'), i))));
+  if (!opts.generic) strs(meta.finalizers).forEach((f, i) => errs.push(...validateKubeFinalizerName(f, index(child(path, 'finalizers'), i))));
   return errs;
 }
 
@@ -188,7 +194,7 @@ function validateNoNewFinalizers(newF: string[], oldF: string[], path: string): 
 }
 
 /** ValidateObjectMetaUpdate (core's): immutable identity and timestamps, then the metadata's own rules. */
-export function validateObjectMetaUpdate(newObj: MetaObject, oldObj: MetaObject, path = 'metadata'): FieldError[] {
+export function validateObjectMetaUpdate(newObj: MetaObject, oldObj: MetaObject, path = 'metadata', generic = false): FieldError[] {
   const n = metadataOf(newObj);
   const o = metadataOf(oldObj);
   const errs: FieldError[] = [];
@@ -207,6 +213,6 @@ export function validateObjectMetaUpdate(newObj: MetaObject, oldObj: MetaObject,
   immutable('deletionTimestamp', (v) => (v === undefined || v === null ? '"null"' : goTime(v)));
   immutable('deletionGracePeriodSeconds', (v) => (typeof v === 'number' ? String(v) : '"null"'));
   errs.push(...validateMetaCommon(n, path, false));
-  strs(n.finalizers).forEach((f, i) => errs.push(...validateKubeFinalizerName(f, index(child(path, 'finalizers'), i))));
+  if (!generic) strs(n.finalizers).forEach((f, i) => errs.push(...validateKubeFinalizerName(f, index(child(path, 'finalizers'), i))));
   return errs;
 }

@@ -67,6 +67,7 @@ export function customResourceStrategy(opts: CustomResourceStrategyOptions): Res
   return {
     hasStatus: opts.status,
     tracksGeneration: true,
+    genericObjectMeta: true,
     prepareForUpdate(obj, old) {
       // Every change outside metadata counts (the status too, when it is not a subresource).
       if (!sameContent(obj, old)) {
