@@ -47,6 +47,14 @@ function leaf(name: ScalarName): LeafNode {
   return n;
 }
 
+/**
+ * Gives a struct made while serving (a custom resource's, whose fields the DSL keeps as raw JSON)
+ * the node its own schema implies (its CRD's structural schema), for server-side apply.
+ */
+export function defineStructNode(type: StructType, node: StructNode): void {
+  structs.set(type, node);
+}
+
 /** The node of a struct (compiled once, recursion-safe). */
 export function structNode(type: StructType, forceAtomic = false): StructNode {
   if (forceAtomic && type.structType !== 'atomic') {
