@@ -45,6 +45,19 @@ export async function readObject(ctx: RequestContext, kv: KindVersion): Promise<
   return objectFromBody(kv, decoded, fieldValidationOf(ctx.query, ctx.info.verb), ctx.warnings);
 }
 
+// A custom resource's kind is rebuilt whenever its CRD changes: templates decoded for one
+// build are not reused by the next.
+const builds = new WeakMap<KindVersion, number>();
+let nextBuild = 0;
+
+/** What create-body templates are remembered under: the served kind (and build, for custom resources). */
+function templateScope(kv: KindVersion): string {
+  if (!kv.custom) return `${apiVersionOf(kv)}/${kv.kind}`;
+  let build = builds.get(kv);
+  if (build === undefined) builds.set(kv, (build = nextBuild++));
+  return `${apiVersionOf(kv)}/${kv.kind}#${build}`;
+}
+
 /**
  * readObject for a create: a JSON body through the registry's fast path, which decodes a body
  * from a template it has seen once per template.
@@ -58,5 +71,5 @@ export async function readNewObject(ctx: RequestContext, kv: KindVersion): Promi
     return objectFromBody(kv, decoded, fieldValidation, ctx.warnings);
   };
   if (!isJsonBody(ctx.req.headers['content-type'])) return finish(decode());
-  return ctx.registry.fastPath.createFromBody(`${apiVersionOf(kv)}/${kv.kind}\u0000${fieldValidation}`, bytes, decode, finish);
+  return ctx.registry.fastPath.createFromBody(`${templateScope(kv)}\u0000${fieldValidation}`, bytes, decode, finish);
 }
