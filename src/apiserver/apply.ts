@@ -22,6 +22,7 @@ import { readBody } from './http/body.js';
 import { admissionOf, type RequestContext } from './request/context.js';
 import { dryRunOf, fieldValidationOf, optionsKindOf } from './request/options.js';
 import { pruneUnknownFields } from './request/prune-unknown.js';
+import { hubOf, prepareServed } from './request/conversion.js';
 import { admitSubresourceWrite } from './subresource-admission.js';
 
 export const APPLY_MEDIA_TYPE = 'application/apply-patch+yaml';
@@ -143,25 +144,26 @@ export async function applyObject(
   const grantsPermissions = moduleOf(kv).grantsPermissions === true;
   const opts = { force, objectName: `${namespace}/${name}`, gvkString: gvkString(apiVersionOf(kv), kv.kind) };
   const pinned = resourceVersionOf(config);
-  const finish = (obj: KubeObject): KubeObject => {
+  const finish = (obj: KubeObject): Promise<KubeObject> => {
     pruneUnknownFields(kv, obj, fieldValidationOf(ctx.query, ctx.info.verb), ctx.warnings);
     kv.defaults?.(obj);
-    return kv.toHub ? kv.toHub(obj) : obj;
+    return hubOf(kv, obj);
   };
   try {
     const result = await store.guaranteedUpdate(
       namespace,
       name,
-      (current) => {
+      async (current) => {
+        await prepareServed(kv, [current]);
         const served = kv.fromHub ? kv.fromHub(current) : current;
         if (pinned !== '' && pinned !== resourceVersionOf(served)) throw apiError.modified(store.kind, name);
         const r = apply(served, config, actor, kind, opts);
         // A re-apply of what is there already: nothing to validate or write (the resourceVersion stays).
         if (!r.changed && !r.managedFieldsChanged) return UNCHANGED;
-        const next = finish(r.object);
-        if (!grantsPermissions) return next;
+        const next = await finish(r.object);
         // Objects that grant permissions: no one grants what they do not hold (as for any other write).
-        return ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, next).then(() => next);
+        if (grantsPermissions) await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, next);
+        return next;
       },
       { dryRun, subresource, admission: admissionOf(ctx, store, dryRun, subresource), warnings: ctx.warnings },
     );
@@ -175,7 +177,7 @@ export async function applyObject(
   const { decision, reason } = await ctx.authorization.authorizer.authorize(attrs);
   if (decision !== 'allow') throw authError.forbidden(attrs, reason);
   const empty: KubeObject = { ...cloneJson(zeroObject(kv.type)), apiVersion: apiVersionOf(kv), kind: kv.kind, metadata: kv.namespaced ? { name, namespace } : { name } };
-  const obj = finish(apply(empty, config, actor, kind, opts).object);
+  const obj = await finish(apply(empty, config, actor, kind, opts).object);
   await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
   return { object: await store.create(namespace, obj, { dryRun, consumeInput: true, admission: admissionOf(ctx, store, dryRun, ''), user: ctx.user, warnings: ctx.warnings }), created: true };
 }

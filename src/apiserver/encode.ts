@@ -12,6 +12,7 @@ import { canonicalize } from '../machinery/codec/normalize.js';
 import { goEscape, StatusError } from '../machinery/status.js';
 import { servedJsonOf, type ProtobufItems } from '../registry/fast-path/index.js';
 import { printerOf } from '../registry/kinds/index.js';
+import { decodedOrFresh } from '../registry/decode-cached.js';
 import type { TablePrinter } from '../registry/printers/types.js';
 import { forEachRange, jsonLength, partsOf, partsPieces, partsStartWith, type CachedObject, type JsonParts } from '../storage/cacher/index.js';
 
@@ -158,8 +159,9 @@ function listMetaOf(page: ListPage): KubeObject {
   return m;
 }
 
+/** A cached object decoded (the shared decoding a conversion was prepared on, when there is one). */
 function decodeCached(o: CachedObject): KubeObject {
-  return JSON.parse(decoder.decode(o.json)) as KubeObject;
+  return decodedOrFresh(o);
 }
 
 /** A body written in chunks as the socket takes them (a list of thousands of objects is never one buffer). */
@@ -199,7 +201,7 @@ export function encodeListStreamed(page: ListPage, kv: KindVersion, fmt: Respons
   }
   const listKind = listKindOf(kv);
   const apiVersion = apiVersionOf(kv);
-  if (fmt.mediaType === 'application/json' && kv.storage && !fmt.pretty) {
+  if (fmt.mediaType === 'application/json' && kv.storage && !fmt.pretty && !kv.custom) {
     const prefix = encoder.encode(`{"kind":"${kv.kind}","apiVersion":"${apiVersion}",`);
     const head = encoder.encode(`{"kind":"${listKind}","apiVersion":"${apiVersion}","metadata":${JSON.stringify(canonicalize(listMeta, ListMeta))},"items":[`);
     const tail = encoder.encode(']}\n');
@@ -228,8 +230,11 @@ function slowList(items: readonly CachedObject[], listMeta: KubeObject, listKind
     kind: listKind,
     apiVersion,
     metadata: listMeta,
+    // Custom resources are unstructured in Kubernetes: their list items keep apiVersion and kind.
     items: items.map((o) => {
-      const { kind: _k, apiVersion: _a, ...rest } = toServed(decodeCached(o), kv);
+      const served = toServed(decodeCached(o), kv);
+      if (kv.custom) return served;
+      const { kind: _k, apiVersion: _a, ...rest } = served;
       return rest;
     }),
   };

@@ -37,6 +37,7 @@ import { isPrettyPrint, writeBytes, writeError } from './http/respond.js';
 import { ApiServerMetrics, METRICS_CONTENT_TYPE } from './metrics.js';
 import { negotiateResource, wantsAggregatedDiscovery } from './negotiate.js';
 import { CustomResourceDefinitionController } from './crd/controller.js';
+import type { ConversionWebhook } from '../registry/custom/index.js';
 import type { OpenApiDocuments } from './openapi.js';
 import type { OpenApiV2Endpoint } from './openapi-v2-serve.js';
 import { fieldSelectorOf, parseRequestInfo, selectedName } from './request/request-info.js';
@@ -48,6 +49,8 @@ import { KUBERNETES_VERSION, versionInfo } from './version.js';
 
 export interface ApiServerOptions {
   storage?: StorageBackend;
+  /** Calls CRDs' conversion webhooks (tests may give their own). */
+  conversionWebhook?: ConversionWebhook;
   dataDir?: string;
   etcdServers?: readonly string[];
   /**
@@ -166,7 +169,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     openapiDocs = undefined;
   });
   // kube-apiserver's apiextensions controllers: CRDs served as they come (crd/controller.ts).
-  const customResources = new CustomResourceDefinitionController(registry, (fields) => log({ subsystem: 'apiextensions', ...fields }));
+  const customResources = new CustomResourceDefinitionController(registry, (fields) => log({ subsystem: 'apiextensions', ...fields }), opts.conversionWebhook);
   const metrics = new ApiServerMetrics();
   const sa = opts.serviceAccountTokens;
   const saAuthenticator = sa

@@ -12,3 +12,11 @@ export function decodeCached(cached: CachedObject): KubeObject {
   if (!obj) decoded.set(cached, (obj = JSON.parse(decoder.decode(cached.json)) as KubeObject));
   return obj;
 }
+
+/**
+ * The shared decoding of a watch-cache object if some reader made it already, else a fresh one
+ * that is not kept (encoders of big lists should not hold a second copy of every object).
+ */
+export function decodedOrFresh(cached: CachedObject): KubeObject {
+  return decoded.get(cached) ?? (JSON.parse(decoder.decode(cached.json)) as KubeObject);
+}

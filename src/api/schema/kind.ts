@@ -52,6 +52,11 @@ export interface KindVersion {
     readonly deprecationWarning?: string;
     /** Removes, in place, what the version's schema does not specify; returns those paths (`.spec.foo`). */
     prune(obj: KubeObject): string[];
+    /**
+     * Conversion by webhook: converts `objects` to `apiVersion` ahead of toHub/fromHub, which then
+     * only read the results (absent: conversion needs no call).
+     */
+    prepare?(objects: readonly KubeObject[], apiVersion: string): Promise<void>;
   };
   /** Sets this version's server-side defaults in place (Kubernetes' SetObjectDefaults_<Kind>). */
   defaults?: (obj: KubeObject) => void;

@@ -13,6 +13,7 @@ import {
   CUSTOM_RESOURCE_CLEANUP_FINALIZER,
   customResourceServing,
   servingFingerprint,
+  type ConversionWebhook,
   type CRDCondition,
   type CustomResourceDefinition,
 } from '../../registry/custom/index.js';
@@ -40,6 +41,8 @@ export class CustomResourceDefinitionController {
   constructor(
     private readonly registry: Registry,
     private readonly log: Log = () => undefined,
+    /** Calls a CRD's conversion webhook (CRDs with conversion strategy Webhook). */
+    private readonly conversionWebhook?: ConversionWebhook,
   ) {}
 
   /** Starts following CRDs; resolves once the CRDs present at start are served. */
@@ -139,7 +142,7 @@ export class CustomResourceDefinitionController {
     if (namesAccepted.status === 'True' || wasEstablished) {
       const current = this.registry.customResources().get(name);
       if (!current || current.fingerprint !== servingFingerprint(served)) {
-        await this.registry.serveCustom(customResourceServing(served, deleting));
+        await this.registry.serveCustom(customResourceServing(served, deleting, this.conversionWebhook));
       }
       established = { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' };
     } else {

@@ -7,6 +7,7 @@ import { fieldManagerOf } from '../apply.js';
 import { encodeObject } from '../encode.js';
 import { admissionOf, type RequestContext } from '../request/context.js';
 import { dryRunOf } from '../request/options.js';
+import { prepareServed } from '../request/conversion.js';
 import { readNewObject } from '../request/read-object.js';
 import { reply, tableOptions } from '../request/reply.js';
 
@@ -16,5 +17,6 @@ export async function handleCreate(ctx: RequestContext, kv: KindVersion, store: 
   const obj = await readNewObject(ctx, kv);
   await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
   const created = await store.create(namespace, obj, { dryRun, consumeInput: true, fieldManager: fieldManagerOf(ctx, kv), admission: admissionOf(ctx, store, dryRun), user: ctx.user, warnings: ctx.warnings });
+  await prepareServed(kv, [created]);
   return reply(ctx, 201, encodeObject(created, kv, ctx.format, tableOptions(ctx)));
 }

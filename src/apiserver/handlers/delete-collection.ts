@@ -5,6 +5,7 @@ import type { KindVersion } from '../../api/schema/kind.js';
 import { StatusError } from '../../machinery/status.js';
 import type { Store } from '../../registry/store.js';
 import { encodeList } from '../encode.js';
+import { prepareServedCached } from '../request/conversion.js';
 import { cacheFailure } from '../request/cache-failure.js';
 import type { RequestContext } from '../request/context.js';
 import { deleteOptions } from '../request/delete-options.js';
@@ -31,5 +32,6 @@ export async function handleDeleteCollection(ctx: RequestContext, kv: KindVersio
       if (!(err instanceof StatusError && err.code === 404)) throw err;
     }
   }
+  await prepareServedCached(kv, listed.items);
   return reply(ctx, 200, encodeList({ items: listed.items, resourceVersion: String(listed.revision) }, kv, ctx.format, ctx.registry.fastPath.protobufItem, tableOptions(ctx)));
 }

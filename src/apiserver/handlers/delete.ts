@@ -10,6 +10,7 @@ import type { Store } from '../../registry/store.js';
 import { encodeObject, encodeOther } from '../encode.js';
 import { admissionOf, type RequestContext } from '../request/context.js';
 import { deleteOptions } from '../request/delete-options.js';
+import { prepareServed } from '../request/conversion.js';
 import { reply, tableOptions } from '../request/reply.js';
 
 export async function handleDelete(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string): Promise<void> {
@@ -20,6 +21,7 @@ export async function handleDelete(ctx: RequestContext, kv: KindVersion, store: 
   const result = await store.delete(namespace, ctx.info.name, { ...opts, admission: admissionOf(ctx, store, opts.dryRun) });
   if (!result.deleted || moduleOf(kv).returnsDeletedObject) {
     // Kubernetes answers with the object while it still exists (and always for pods).
+    await prepareServed(kv, [result.object]);
     return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
   }
   const status: KubeObject = {

@@ -7,6 +7,7 @@ import type { Store } from '../../registry/store.js';
 import type { CachedObject } from '../../storage/cacher/types.js';
 import { encodeCachedObject, encodeObject } from '../encode.js';
 import { cacheFailure } from '../request/cache-failure.js';
+import { prepareServed, prepareServedCached } from '../request/conversion.js';
 import type { RequestContext } from '../request/context.js';
 import { refuseExport, requestTimeoutMs, withinDeadline } from '../request/query-params.js';
 import { reply, tableOptions } from '../request/reply.js';
@@ -40,7 +41,13 @@ async function readObject(ctx: RequestContext, kv: KindVersion, store: Store, na
     // revision on disk (its bytes served as they are, not decoded and encoded again); from
     // storage when the cache cannot answer (not ready, or not catching up in time).
     const cached = await freshCachedObject(ctx, store, namespace, ctx.info.name);
-    return cached !== undefined ? encodeCachedObject(cached, kv, ctx.format, tableOptions(ctx)) : encodeObject(await store.get(namespace, ctx.info.name), kv, ctx.format, tableOptions(ctx));
+    if (cached !== undefined) {
+      await prepareServedCached(kv, [cached]);
+      return encodeCachedObject(cached, kv, ctx.format, tableOptions(ctx));
+    }
+    const obj = await store.get(namespace, ctx.info.name);
+    await prepareServed(kv, [obj]);
+    return encodeObject(obj, kv, ctx.format, tableOptions(ctx));
   }
   // resourceVersion=N: from the watch cache, once it is at least at N ("0": whatever it has).
   try {
@@ -48,5 +55,7 @@ async function readObject(ctx: RequestContext, kv: KindVersion, store: Store, na
   } catch (err) {
     cacheFailure(err);
   }
-  return encodeCachedObject(store.getCached(namespace, ctx.info.name), kv, ctx.format, tableOptions(ctx));
+  const cached = store.getCached(namespace, ctx.info.name);
+  await prepareServedCached(kv, [cached]);
+  return encodeCachedObject(cached, kv, ctx.format, tableOptions(ctx));
 }

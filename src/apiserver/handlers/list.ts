@@ -12,6 +12,7 @@ import { isCacheError } from '../../storage/cacher/index.js';
 import type { CachedObject, ObjectFilter } from '../../storage/cacher/types.js';
 import { isStorageError } from '../../storage/types.js';
 import { encodeListStreamed } from '../encode.js';
+import { prepareServedCached } from '../request/conversion.js';
 import { writeBytes, writeStreamed } from '../http/respond.js';
 import { ContinueTokenError, decodeContinue, encodeContinue } from '../list/continue-token.js';
 import { cacheFailure } from '../request/cache-failure.js';
@@ -128,6 +129,7 @@ export async function handleList(ctx: RequestContext, kv: KindVersion, store: St
     ]);
   }
   const { items, revision, continueToken, remaining } = await withinDeadline(deadlineMs, readPage(ctx, store, namespace, { limit, rv, match, filter }));
+  await prepareServedCached(kv, items);
   const body = encodeListStreamed({ items, resourceVersion: String(revision), continue: continueToken, remainingItemCount: remaining }, kv, ctx.format, ctx.registry.fastPath.protobufItem, tableOptions(ctx));
   if ('chunks' in body) await writeStreamed(ctx.res, 200, body, { warnings: ctx.warnings });
   else writeBytes(ctx.res, 200, body.contentType, body.body, { warnings: ctx.warnings });

@@ -19,6 +19,7 @@ import { admissionOf, type RequestContext } from '../request/context.js';
 import { dryRunOf, fieldValidationOf, validatePatchOptions } from '../request/options.js';
 import { reply, tableOptions } from '../request/reply.js';
 import { pruneUnknownFields } from '../request/prune-unknown.js';
+import { hubOf, prepareServed } from '../request/conversion.js';
 
 interface Patched {
   object: KubeObject;
@@ -41,6 +42,7 @@ export async function handlePatch(ctx: RequestContext, kv: KindVersion, store: S
   validatePatchOptions(ctx);
   if (isApply(ctx)) {
     const applied = await applyObject(ctx, kv, store, namespace, info.subresource === 'status' ? 'status' : '');
+    await prepareServed(kv, [applied.object]);
     return reply(ctx, applied.created ? 201 : 200, encodeObject(applied.object, kv, ctx.format, tableOptions(ctx)));
   }
   const bytes = await readBody(ctx.req);
@@ -49,7 +51,8 @@ export async function handlePatch(ctx: RequestContext, kv: KindVersion, store: S
   const result = await store.guaranteedUpdate(
     namespace,
     info.name,
-    (current) => {
+    async (current) => {
+      await prepareServed(kv, [current]);
       const served = kv.fromHub ? kv.fromHub(current) : current;
       const patched = applyPatch(ctx, kv, served, bytes);
       ctx.warnings.length = 0;
@@ -60,11 +63,11 @@ export async function handlePatch(ctx: RequestContext, kv: KindVersion, store: S
       if (pinned !== '' && pinned !== resourceVersionOf(served)) throw apiError.modified(store.kind, info.name);
       pruneUnknownFields(kv, obj, fieldValidationOf(ctx.query, ctx.info.verb), ctx.warnings);
       kv.defaults?.(obj);
-      const next = kv.toHub ? kv.toHub(obj) : obj;
+      const next = await hubOf(kv, obj);
       if (hub.kind !== str(next.kind)) throw apiError.internal('conversion produced another kind');
-      if (!grantsPermissions) return next;
       // Objects that grant permissions: no one grants what they do not hold (as on create and update).
-      return ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, next).then(() => next);
+      if (grantsPermissions) await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, next);
+      return next;
     },
     {
       dryRun,
@@ -75,5 +78,6 @@ export async function handlePatch(ctx: RequestContext, kv: KindVersion, store: S
       warnings: ctx.warnings,
     },
   );
+  await prepareServed(kv, [result.object]);
   return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
 }

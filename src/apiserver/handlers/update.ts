@@ -7,6 +7,7 @@ import { fieldManagerOf } from '../apply.js';
 import { encodeObject } from '../encode.js';
 import { admissionOf, type RequestContext } from '../request/context.js';
 import { dryRunOf } from '../request/options.js';
+import { prepareServed } from '../request/conversion.js';
 import { readObject } from '../request/read-object.js';
 import { reply, tableOptions } from '../request/reply.js';
 
@@ -18,5 +19,6 @@ export async function handleUpdate(ctx: RequestContext, kv: KindVersion, store: 
   await ctx.authorization.checkWrite(ctx.user, store.kind.group, store.kind.resource, namespace, obj);
   const subresource = ctx.info.subresource === 'status' ? 'status' : '';
   const result = await store.update(namespace, ctx.info.name, obj, { dryRun, subresource, fieldManager: fieldManagerOf(ctx, kv, subresource), admission: admissionOf(ctx, store, dryRun), warnings: ctx.warnings });
+  await prepareServed(kv, [result.object]);
   return reply(ctx, 200, encodeObject(result.object, kv, ctx.format, tableOptions(ctx)));
 }

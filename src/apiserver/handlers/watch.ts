@@ -25,6 +25,8 @@ import { filterOf } from '../request/filter.js';
 import { int64Param, timeoutSecondsOf } from '../request/query-params.js';
 import { parseBool } from '../request/request-info.js';
 import type { RequestContext } from '../request/context.js';
+import { prepareServedCached } from '../request/conversion.js';
+import { decodedOrFresh } from '../../registry/decode-cached.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -86,8 +88,8 @@ export class WatchEncoder {
   }
 
   /** The object of an event as the client wants it, as a JS object (for non-fast paths). */
-  private served(hubJson: Uint8Array): KubeObject {
-    const hub = JSON.parse(decoder.decode(hubJson)) as KubeObject;
+  private served(object: CachedObject): KubeObject {
+    const hub = decodedOrFresh(object);
     if (this.format.as === 'Table') {
       return buildTable([hub], this.kv, { resourceVersion: resourceVersionOf(hub) }, this.format, { includeObject: 'Metadata', now: this.now() });
     }
@@ -97,7 +99,7 @@ export class WatchEncoder {
   private encodeObjectEvent(type: string, object: CachedObject): Uint8Array {
     const protobuf = this.format.mediaType === 'application/vnd.kubernetes.protobuf';
     if (!protobuf && this.format.as === '' && this.kv.storage) return cachedEventLine(type, object);
-    const obj = this.served(object.json);
+    const obj = this.served(object);
     if (protobuf) return encodeWatchFrame(type, encodeProtobuf(obj, this.format.as === 'Table' ? Table : this.kv.type));
     return jsonLine(type, encodeJson(obj));
   }
@@ -220,6 +222,7 @@ export async function handleWatch(ctx: RequestContext, kv: KindVersion, store: S
     for (;;) {
       const batch = await watch.nextBatch(256);
       if (batch.length === 0 || ended) break;
+      await prepareServedCached(kv, batch.flatMap((ev) => (ev.type === 'BOOKMARK' || ev.type === 'ERROR' ? [] : [ev.object])));
       let ok = true;
       for (const ev of batch) ok = res.write(enc.encode(ev)) && ok;
       if (batch.some((ev) => ev.type === 'ERROR')) break;

@@ -11,14 +11,15 @@ import { readBody } from '../http/body.js';
 import type { RequestContext } from './context.js';
 import { fieldValidationOf, type FieldValidation } from './options.js';
 import { pruneUnknownFields } from './prune-unknown.js';
+import { hubOf } from './conversion.js';
 
 /** The Go package of a group's internal types, as conversion errors name them (core.ConfigMap, apps.Deployment). */
 function internalPackage(group: string): string {
   return group === '' ? 'core' : group.split('.')[0]!;
 }
 
-/** A decoded request body as an object of the served kind: its kind checked, defaulted, converted to the storage version. */
-function objectFromBody(kv: KindVersion, body: DecodedBody, validation: FieldValidation, warnings: string[]): KubeObject {
+/** A decoded request body as an object of the served kind: its kind checked, pruned and defaulted. */
+function servedFromBody(kv: KindVersion, body: DecodedBody, validation: FieldValidation, warnings: string[]): KubeObject {
   const obj = body.object;
   const apiVersion = str(obj.apiVersion);
   const kind = str(obj.kind);
@@ -31,6 +32,12 @@ function objectFromBody(kv: KindVersion, body: DecodedBody, validation: FieldVal
   obj.kind = kv.kind;
   pruneUnknownFields(kv, obj, validation, warnings);
   kv.defaults?.(obj);
+  return obj;
+}
+
+/** servedFromBody, converted to the storage version. */
+function objectFromBody(kv: KindVersion, body: DecodedBody, validation: FieldValidation, warnings: string[]): KubeObject {
+  const obj = servedFromBody(kv, body, validation, warnings);
   return kv.toHub ? kv.toHub(obj) : obj;
 }
 
@@ -42,7 +49,7 @@ function decodeBytes(ctx: RequestContext, kv: KindVersion, bytes: Buffer, fieldV
 export async function readObject(ctx: RequestContext, kv: KindVersion): Promise<KubeObject> {
   const decoded = decodeBytes(ctx, kv, await readBody(ctx.req), fieldValidationOf(ctx.query, ctx.info.verb));
   ctx.warnings.push(...decoded.warnings);
-  return objectFromBody(kv, decoded, fieldValidationOf(ctx.query, ctx.info.verb), ctx.warnings);
+  return hubOf(kv, servedFromBody(kv, decoded, fieldValidationOf(ctx.query, ctx.info.verb), ctx.warnings));
 }
 
 // A custom resource's kind is rebuilt whenever its CRD changes: templates decoded for one
@@ -70,6 +77,12 @@ export async function readNewObject(ctx: RequestContext, kv: KindVersion): Promi
     ctx.warnings.push(...decoded.warnings);
     return objectFromBody(kv, decoded, fieldValidation, ctx.warnings);
   };
+  // Conversion by webhook is a call: it cannot happen inside the fast path's synchronous finish.
+  if (kv.custom?.prepare) {
+    const decoded = decode();
+    ctx.warnings.push(...decoded.warnings);
+    return hubOf(kv, servedFromBody(kv, decoded, fieldValidation, ctx.warnings));
+  }
   if (!isJsonBody(ctx.req.headers['content-type'])) return finish(decode());
   return ctx.registry.fastPath.createFromBody(`${templateScope(kv)}\u0000${fieldValidation}`, bytes, decode, finish);
 }

@@ -12,10 +12,12 @@ import { customResourcePrinter } from './printer.js';
 import { customResourceScale } from './scale.js';
 import { versionSchema, type VersionSchema } from './schema.js';
 import { customResourceStrategy } from './strategy.js';
+import type { ConversionWebhook } from './conversion.js';
 
 export { CRD_GROUP, CRD_RESOURCE, CUSTOM_RESOURCE_CLEANUP_FINALIZER, conditionOf, isConditionTrue, type CustomResourceDefinition, type CRDCondition, type CRDNames } from './crd.js';
 export { servedNames, definitionName } from './kind-versions.js';
 export { findAll, findFirst } from './jsonpath.js';
+export type { ConversionWebhook } from './conversion.js';
 
 export interface CustomResourceServing {
   /** The CRD's name and uid. */
@@ -57,7 +59,7 @@ function fieldLabels(v: CRDVersion): FieldLabelConversion {
   return { ...defaultFieldLabelConversion, labels: [...defaultFieldLabelConversion.labels, ...labels] };
 }
 
-export function customResourceServing(crd: CustomResourceDefinition, terminating: boolean): CustomResourceServing {
+export function customResourceServing(crd: CustomResourceDefinition, terminating: boolean, webhook?: ConversionWebhook): CustomResourceServing {
   const schemas = new Map<string, VersionSchema>();
   const schemaOf = (version: string): VersionSchema => {
     let s = schemas.get(version);
@@ -68,7 +70,7 @@ export function customResourceServing(crd: CustomResourceDefinition, terminating
     return s;
   };
   const stored = storageVersion(crd);
-  const { storage, served } = customKindVersions(crd, schemaOf);
+  const { storage, served } = customKindVersions(crd, schemaOf, webhook);
   const group = crd.spec.group;
   const strategy = customResourceStrategy({
     status: stored.subresources?.status !== undefined,

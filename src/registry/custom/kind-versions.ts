@@ -7,6 +7,7 @@ import { dynamicStruct, field, listOf, t, type Fields } from '../../api/schema/d
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import { storageVersion, type CRDNames, type CRDVersion, type CustomResourceDefinition } from './crd.js';
 import type { VersionSchema } from './schema.js';
+import { WebhookConversion, type ConversionWebhook } from './conversion.js';
 
 /** The names a CRD is served under: its accepted names (the spec's until the naming check ran). */
 export function servedNames(crd: CustomResourceDefinition): CRDNames {
@@ -38,8 +39,9 @@ function objectStruct(crd: CustomResourceDefinition, v: CRDVersion, kind: string
  * The KindVersions of a CRD: `storage` (the hub) and the served ones (which include it when it
  * is served). `schemaOf` gives each version's compiled schema.
  */
-export function customKindVersions(crd: CustomResourceDefinition, schemaOf: (version: string) => VersionSchema): { storage: KindVersion; served: KindVersion[] } {
+export function customKindVersions(crd: CustomResourceDefinition, schemaOf: (version: string) => VersionSchema, webhook?: ConversionWebhook): { storage: KindVersion; served: KindVersion[] } {
   const names = servedNames(crd);
+  const conversion = crd.spec.conversion?.strategy === 'Webhook' && webhook ? new WebhookConversion(crd, webhook) : undefined;
   const group = crd.spec.group;
   const stored = storageVersion(crd);
   const make = (v: CRDVersion, hub: KindVersion | undefined): KindVersion => {
@@ -68,12 +70,20 @@ export function customKindVersions(crd: CustomResourceDefinition, schemaOf: (ver
       storage: hub === undefined,
       defaults: (obj) => schema.applyDefaults(obj),
       subresources: { status: v.subresources?.status !== undefined, scale: v.subresources?.scale !== undefined },
-      custom: { crd: crd.metadata.name, hub, listKind, deprecationWarning, prune: (obj) => schema.prune(obj) },
+      custom: {
+        crd: crd.metadata.name,
+        hub,
+        listKind,
+        deprecationWarning,
+        prune: (obj) => schema.prune(obj),
+        prepare: conversion && hub ? (objects, to) => conversion.prepare(objects, to) : undefined,
+      },
     };
     if (hub) {
       const hubApiVersion = `${group}/${hub.version}`;
-      kv.toHub = (obj: KubeObject) => ({ ...obj, apiVersion: hubApiVersion });
-      kv.fromHub = (obj: KubeObject) => ({ ...obj, apiVersion });
+      // Strategy None: only the apiVersion changes. Webhook: what the webhook answered.
+      kv.toHub = conversion ? (obj: KubeObject) => conversion.convert(obj, hubApiVersion) : (obj: KubeObject) => ({ ...obj, apiVersion: hubApiVersion });
+      kv.fromHub = conversion ? (obj: KubeObject) => conversion.convert(obj, apiVersion) : (obj: KubeObject) => ({ ...obj, apiVersion });
     }
     return kv;
   };
