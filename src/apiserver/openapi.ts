@@ -30,11 +30,17 @@ function pathParam(version: OpenApiVersion, name: string, description: string): 
     : { name, in: 'path', required: true, schema: { type: 'string', uniqueItems: true }, description };
 }
 
-function body(version: OpenApiVersion, schemaName: string): Obj {
+function body(version: OpenApiVersion, schemaName: string, consumes: readonly string[]): Obj {
   return version === 'v2'
     ? { name: 'body', in: 'body', required: true, schema: ref(version, schemaName) }
-    : { requestBody: { content: { '*/*': { schema: ref(version, schemaName) } }, required: true } };
+    : { requestBody: { content: Object.fromEntries(consumes.map((c) => [c, { schema: ref(version, schemaName) }])), required: true } };
 }
+
+/**
+ * What a custom resource's PATCH takes: no strategic merge patch (kubectl reads this list in the
+ * v3 document to choose a JSON merge patch for `kubectl apply` of a custom resource).
+ */
+const CRD_PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
 
 const MEDIA = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
@@ -49,7 +55,7 @@ function responses(version: OpenApiVersion, codes: number[], schemaName: string)
   return out;
 }
 
-function operation(version: OpenApiVersion, kv: KindVersion, action: string, id: string, params: Obj[], resp: Obj, requestSchema?: string): Obj {
+function operation(version: OpenApiVersion, kv: KindVersion, action: string, id: string, params: Obj[], resp: Obj, requestSchema?: string, consumes: readonly string[] = ['*/*']): Obj {
   const op: Obj = {
     description: `${action} ${kv.kind}`,
     operationId: id,
@@ -60,12 +66,12 @@ function operation(version: OpenApiVersion, kv: KindVersion, action: string, id:
     'x-kubernetes-group-version-kind': { group: kv.group, kind: kv.kind, version: kv.version },
   };
   if (requestSchema) {
-    const b = body(version, requestSchema);
+    const b = body(version, requestSchema, consumes);
     if (version === 'v2') (op.parameters as Obj[]).push(b);
     else Object.assign(op, b);
   }
   if (version === 'v2') {
-    op.consumes = ['*/*'];
+    op.consumes = [...consumes];
     op.produces = MEDIA;
     op.schemes = ['https'];
   }
@@ -148,6 +154,7 @@ function pathsFor(version: OpenApiVersion, kinds: readonly KindVersion[], crds: 
       paths[`${base}/${kv.resource}`] = { get: operation(version, kv, 'list', `list${allId}ForAllNamespaces`, listParams(version), responses(version, [200], listSchema)), parameters: [pretty] };
     }
     const patchParams = [...writeParams(version), queryParam(version, 'force', 'boolean', 'Force an apply request.')];
+    const patchTypes = crd ? CRD_PATCH_TYPES : undefined;
     paths[collection] = {
       get: operation(version, kv, 'list', `list${id}`, listParams(version), responses(version, [200], listSchema)),
       post: operation(version, kv, 'post', `create${id}`, writeParams(version), responses(version, [200, 201, 202], schema), schema),
@@ -157,7 +164,7 @@ function pathsFor(version: OpenApiVersion, kinds: readonly KindVersion[], crds: 
     paths[item] = {
       get: operation(version, kv, 'get', `read${id}`, [], responses(version, [200], schema)),
       put: operation(version, kv, 'put', `replace${id}`, writeParams(version), responses(version, [200, 201], schema), schema),
-      patch: operation(version, kv, 'patch', `patch${id}`, patchParams, responses(version, [200, 201], schema), 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch'),
+      patch: operation(version, kv, 'patch', `patch${id}`, patchParams, responses(version, [200, 201], schema), 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch', patchTypes),
       delete: operation(version, kv, 'delete', `delete${id}`, [
         queryParam(version, 'gracePeriodSeconds', 'integer', 'The grace period of the deletion.'),
         queryParam(version, 'propagationPolicy', 'string', 'Orphan, Background or Foreground.'),
@@ -174,7 +181,7 @@ function pathsFor(version: OpenApiVersion, kinds: readonly KindVersion[], crds: 
       paths[`${item}/${sub}`] = {
         get: operation(version, kv, 'get', `read${id}${Sub}`, [], responses(version, [200], subSchema)),
         put: operation(version, kv, 'put', `replace${id}${Sub}`, writeParams(version), responses(version, [200, 201], subSchema), subSchema),
-        patch: operation(version, kv, 'patch', `patch${id}${Sub}`, crd ? patchParams : writeParams(version), responses(version, [200, 201], subSchema), 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch'),
+        patch: operation(version, kv, 'patch', `patch${id}${Sub}`, crd ? patchParams : writeParams(version), responses(version, [200, 201], subSchema), 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch', patchTypes),
         parameters: [name, ...ns, pretty],
       };
     }

@@ -38,6 +38,7 @@ const CRONTAB: CrdForOpenApi = {
               type: 'object',
               description: 'What to run and when.',
               required: ['cronSpec'],
+              'x-kubernetes-validations': [{ rule: 'self.replicas <= 10', message: 'at most 10 replicas' }],
               properties: {
                 cronSpec: { type: 'string', description: 'The schedule in cron format.', pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$' },
                 image: { type: 'string', description: 'The container image.', nullable: true },
@@ -135,6 +136,9 @@ describe('kubectl explain on custom resources (buildOpenApi documents)', () => {
       '/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}/status',
     ]);
     assert.equal(doc.paths['/apis/stable.example.com/v1/crontabs']!.get!.operationId, 'listStableExampleComV1CronTabForAllNamespaces');
+    // No strategic merge patch for custom resources: kubectl apply falls back to a merge patch.
+    const patch = doc.paths['/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}']!.patch as unknown as { requestBody: { content: object } };
+    assert.deepEqual(Object.keys(patch.requestBody.content), ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
     for (const name of ['com.example.stable.v1.CronTab', 'com.example.stable.v1.CronTabList', 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', 'io.k8s.api.autoscaling.v1.Scale', 'io.k8s.apimachinery.pkg.apis.meta.v1.Status']) {
       assert.ok(doc.components.schemas[name], name);
     }
@@ -142,6 +146,7 @@ describe('kubectl explain on custom resources (buildOpenApi documents)', () => {
     const spec = v2.definitions['com.example.stable.v1.CronTab']!.properties.spec!.properties as Record<string, Record<string, unknown>>;
     assert.deepEqual(spec.image, { description: 'The container image.' }, 'v2: a nullable field loses its type');
     assert.deepEqual(spec.replicas, { type: 'integer', minimum: 1 }, 'v2: no defaults');
+    assert.deepEqual(v2.definitions['com.example.stable.v1.CronTab']!.properties.spec!['x-kubernetes-validations'], [{ rule: 'self.replicas <= 10', message: 'at most 10 replicas' }]);
     assert.ok(v2.paths['/apis/cert-manager.io/v1/namespaces/{namespace}/certificates/{name}/status']);
   });
 
