@@ -159,6 +159,9 @@ describe('kubectl explain on custom resources (buildOpenApi documents)', () => {
     assert.match(out, /^ {2}cronSpec\t<string> -required-$/m);
     assert.match(out, /^ {2}ports\t<\[\]Object>$/m);
     assert.match(out, /^ {2}replicas\t<integer>$/m);
+    // As against Kubernetes: kubectl prints an int-or-string custom field (no type, anyOf
+    // integer/string) as <Object> (kubernetes/kubernetes#130946).
+    assert.match(out, /^ {2}timeout\t<Object>$/m);
   });
 
   it('kubectl explain crontab (v3): apiVersion, kind, metadata (ObjectMeta), spec, status', async () => {
