@@ -6,7 +6,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
+import { ObjectMeta } from '../../api/meta/v1.js';
+import { field, struct, t } from '../../api/schema/dsl.js';
+import { apply, kindFields, type Actor } from '../managedfields/index.js';
 import { crdTypedNode } from '../typed/crd.js';
+import { setStructNode } from '../typed/schema.js';
 import { toFieldSet } from '../typed/fieldset.js';
 import { crdVersionSchemas } from './crd.js';
 import { isStructural } from './crd-structural.js';
@@ -129,3 +133,34 @@ for (const name of REAL_CRDS) {
     });
   });
 }
+
+describe('real CRD: server-side apply of cert-manager Certificate status conditions (a list-map keyed by type)', () => {
+  const crd = readCrd('certificate');
+  const type = struct('io.k8s.cert-manager.v1.Certificate.crd-real-test', {
+    kind: field(t.string, 1),
+    apiVersion: field(t.string, 2),
+    metadata: field(ObjectMeta, 3),
+    spec: field(t.rawExtension, 4, { pointer: true }),
+    status: field(t.rawExtension, 5, { pointer: true }),
+  });
+  setStructNode(type, crdTypedNode(crd, 'v1'));
+  const kind = kindFields(type, true);
+  const actor = (manager: string): Actor => ({ manager, apiVersion: 'cert-manager.io/v1', subresource: 'status', now: Date.parse('2026-11-28T10:00:00Z') });
+  const opts = { force: false, objectName: 'default/example-com', gvkString: 'cert-manager.io/v1, Kind=Certificate' };
+  const cond = (type: string, status: string) => ({ type, status, reason: 'R', lastTransitionTime: '2026-11-28T10:00:00Z' });
+  const config = (conditions: object[]) => ({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'example-com', namespace: 'default' }, status: { conditions } });
+
+  it('two controllers each own their condition; one re-applying its own leaves the other', () => {
+    const live = readExamples('certificate').valid[0]!;
+    const a = apply(structuredClone(live), config([cond('Ready', 'False')]), actor('ready-controller'), kind, opts).object as Record<string, any>;
+    const b = apply(structuredClone(a), config([cond('Issuing', 'True')]), actor('issuing-controller'), kind, opts).object as Record<string, any>;
+    assert.deepEqual(b.status.conditions.map((c: { type: string }) => c.type), ['Ready', 'Issuing']);
+    assert.deepEqual(b.spec, live.spec, 'the status subresource leaves spec alone');
+    const entry = (b.metadata.managedFields as Array<Record<string, any>>).find((e) => e.manager === 'issuing-controller')!;
+    assert.equal(entry.subresource, 'status');
+    assert.deepEqual(Object.keys(entry.fieldsV1['f:status']['f:conditions']), ['k:{"type":"Issuing"}']);
+    const c = apply(structuredClone(b), config([cond('Ready', 'True')]), actor('ready-controller'), kind, opts).object as Record<string, any>;
+    assert.deepEqual(c.status.conditions.map((x: { type: string; status: string }) => `${x.type}=${x.status}`), ['Ready=True', 'Issuing=True']);
+    assert.throws(() => apply(structuredClone(c), config([cond('Ready', 'Unknown')]), actor('issuing-controller'), kind, opts), /conflict with "ready-controller"[^]*\.status\.conditions\[type="Ready"\]\.status/);
+  });
+});
