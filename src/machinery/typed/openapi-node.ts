@@ -31,21 +31,21 @@ function refName(s: Schema): string | undefined {
 /** A property, item or additionalProperties schema: a named reference or an inlined schema. */
 function refOrInline(s: Schema, refs: RefResolver, preserve: boolean): TypedNode {
   const name = refName(s);
-  if (name === undefined) return convert(s, refs, preserve);
+  if (name === undefined) return openApiNode(s, refs, preserve);
   const type = refs(name);
   if (!type) return UNTYPED;
   return structNode(type, s['x-kubernetes-map-type'] === 'atomic');
 }
 
 /** One schema node; `preserve`: x-kubernetes-preserve-unknown-fields is set here or above. */
-export function convert(s: Schema, refs: RefResolver, preserve = false): TypedNode {
+export function openApiNode(s: Schema, refs: RefResolver, preserve = false): TypedNode {
   const keep = preserve || s['x-kubernetes-preserve-unknown-fields'] === true;
   const type = typeof s.type === 'string' ? s.type : '';
   switch (type) {
     case '':
-      return { kind: 'any', list: list(s, refs, keep), map: object(s, refs, keep, '') };
+      return { kind: 'any', list: list(s, refs, keep), map: object(s, refs, keep) };
     case 'object':
-      return object(s, refs, keep, '');
+      return object(s, refs, keep);
     case 'array':
       return list(s, refs, keep);
     case 'string':
@@ -59,7 +59,7 @@ export function convert(s: Schema, refs: RefResolver, preserve = false): TypedNo
   }
 }
 
-function object(s: Schema, refs: RefResolver, preserve: boolean, name: string): StructNode | MapNode {
+function object(s: Schema, refs: RefResolver, preserve: boolean): StructNode | MapNode {
   const props = (s.properties ?? {}) as Record<string, Schema>;
   const names = Object.keys(props);
   const ap = s.additionalProperties;
@@ -71,7 +71,8 @@ function object(s: Schema, refs: RefResolver, preserve: boolean, name: string): 
   if (names.length === 0 && rest) return { kind: 'map', atomic, elem: rest };
   const fields = new Map<string, TypedNode>();
   for (const n of names) fields.set(n, refOrInline(props[n]!, refs, preserve));
-  return rest ? { kind: 'struct', name, atomic, fields, rest } : { kind: 'struct', name, atomic, fields };
+  // Inlined objects have no definition name (structured-merge-diff's inlined atoms).
+  return rest ? { kind: 'struct', name: '', atomic, fields, rest } : { kind: 'struct', name: '', atomic, fields };
 }
 
 function list(s: Schema, refs: RefResolver, preserve: boolean): ListNode {
@@ -87,7 +88,7 @@ function list(s: Schema, refs: RefResolver, preserve: boolean): ListNode {
 
 /** The root of a kind: always a struct (a schema-less kind takes every key deduced). */
 export function rootNode(kindSchema: Schema, name: string, refs: RefResolver): StructNode {
-  const node = convert(kindSchema, refs);
+  const node = openApiNode(kindSchema, refs);
   if (node.kind === 'struct') return { ...node, name };
   if (node.kind === 'map') return { kind: 'struct', name, atomic: node.atomic, fields: new Map(), rest: node.elem };
   return { kind: 'struct', name, atomic: false, fields: new Map(), rest: DEDUCED };
