@@ -10,11 +10,12 @@ import type { SchemaObject } from './definitions.js';
 const OPENAPI_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object']);
 const UNSUPPORTED = ['id', '$schema', '$ref', 'patternProperties', 'dependencies', 'additionalItems', 'definitions'] as const;
 
-/** Fields of a schema node that only the structural part may carry (not allOf/anyOf/oneOf/not). */
+/** What only the structural part may carry, not allOf/anyOf/oneOf/not (ValidateStructural's strict options). */
 const GENERIC_OR_EXTENSION = [
   'type', 'description', 'title', 'default', 'nullable',
   'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string',
-  'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type',
+  'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-validations',
+  'additionalProperties',
 ] as const;
 
 function hasUnsupported(s: JSONSchemaProps): boolean {
@@ -55,6 +56,8 @@ function nestedValidation(v: JSONSchemaProps, structural: JSONSchemaProps | unde
     // int-or-string's own pattern: anyOf [{type: integer}, {type: string}] is the one exception.
     if (v[k] !== undefined && !(intOrString && k === 'type' && (v.type === 'integer' || v.type === 'string'))) return false;
   }
+  // Reasoning about metadata in a value validation is forbidden (it could restrict metadata).
+  if (v.properties?.metadata) return false;
   for (const [name, p] of Object.entries(v.properties ?? {})) {
     const sp = structural?.properties?.[name] ?? (typeof structural?.additionalProperties === 'object' ? structural.additionalProperties : undefined);
     if (!sp && !structural?.['x-kubernetes-preserve-unknown-fields']) return false;

@@ -165,5 +165,8 @@ describe('CRD OpenAPI: ToStructuralOpenAPIV2 (conversion_test.go)', () => {
     assert.equal(isStructural({ type: 'object', properties: { a: { type: 'string', anyOf: [{ type: 'string' }] } } }), false, 'a type inside a value validation');
     assert.equal(isStructural({ type: 'object', properties: { a: { type: 'object', anyOf: [{ properties: { b: { minLength: 1 } } }] } } }), false, 'a value validation on an undeclared property');
     assert.equal(isStructural({ type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'string' } }, anyOf: [{ required: ['b'] }, { properties: { b: { minLength: 1 } } }] } } }), true);
+    assert.equal(isStructural({ type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'string' } }, anyOf: [{ properties: { b: { description: 'd' } } }] } } }), false, 'a description inside a value validation');
+    assert.equal(isStructural({ type: 'object', properties: { a: { type: 'object', additionalProperties: { type: 'string' }, not: { additionalProperties: { minLength: 1 } } } } }), false, 'additionalProperties inside a value validation');
+    assert.equal(isStructural({ type: 'object', properties: { metadata: { type: 'object' } }, anyOf: [{ properties: { metadata: { required: ['name'] } } }] }), false, 'metadata inside a value validation');
   });
 });
