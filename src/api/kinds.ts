@@ -22,7 +22,6 @@ import { rbacKinds } from './rbac/kinds.js';
 import { schedulingKinds } from './scheduling/kinds.js';
 import { storageKinds } from './storage/kinds.js';
 import type { KindVersion } from './schema/kind.js';
-import { tmpCrdKinds } from './apiextensions/tmp-kinds.js';
 
 export const allKinds: readonly KindVersion[] = [
   ...coreV1Kinds,
@@ -46,7 +45,6 @@ export const allKinds: readonly KindVersion[] = [
   ...certificatesKinds,
   ...admissionregistrationKinds,
   ...storageKinds,
-  ...tmpCrdKinds,
 ];
 
 const byResource = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.resource}`, k]));

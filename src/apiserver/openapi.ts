@@ -5,9 +5,12 @@
 // /openapi/v2 (the same in Swagger 2.0, kubectl's fallback). Built and serialized once.
 import { createHash } from 'node:crypto';
 import { apiVersionOf } from '../api/kinds.js';
-import { DeleteOptions, Status } from '../api/meta/v1.js';
+import { Scale } from '../api/autoscaling/v1.js';
+import { DeleteOptions, ListMeta, ObjectMeta, Status } from '../api/meta/v1.js';
+import type { StructType } from '../api/schema/dsl.js';
 import type { KindVersion } from '../api/schema/kind.js';
-import { buildDefinitions, type OpenApiVersion } from '../machinery/openapi/definitions.js';
+import { crdVersionSchemas, type CrdForOpenApi, type CrdVersionSchemas } from '../machinery/openapi/crd.js';
+import { buildDefinitions, type OpenApiVersion, type SchemaObject } from '../machinery/openapi/definitions.js';
 
 type Obj = Record<string, unknown>;
 
@@ -27,11 +30,17 @@ function pathParam(version: OpenApiVersion, name: string, description: string): 
     : { name, in: 'path', required: true, schema: { type: 'string', uniqueItems: true }, description };
 }
 
-function body(version: OpenApiVersion, schemaName: string): Obj {
+function body(version: OpenApiVersion, schemaName: string, consumes: readonly string[]): Obj {
   return version === 'v2'
     ? { name: 'body', in: 'body', required: true, schema: ref(version, schemaName) }
-    : { requestBody: { content: { '*/*': { schema: ref(version, schemaName) } }, required: true } };
+    : { requestBody: { content: Object.fromEntries(consumes.map((c) => [c, { schema: ref(version, schemaName) }])), required: true } };
 }
+
+/**
+ * What a custom resource's PATCH takes: no strategic merge patch (kubectl reads this list in the
+ * v3 document to choose a JSON merge patch for `kubectl apply` of a custom resource).
+ */
+const CRD_PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
 
 const MEDIA = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
@@ -46,7 +55,7 @@ function responses(version: OpenApiVersion, codes: number[], schemaName: string)
   return out;
 }
 
-function operation(version: OpenApiVersion, kv: KindVersion, action: string, id: string, params: Obj[], resp: Obj, requestSchema?: string): Obj {
+function operation(version: OpenApiVersion, kv: KindVersion, action: string, id: string, params: Obj[], resp: Obj, requestSchema?: string, consumes: readonly string[] = ['*/*']): Obj {
   const op: Obj = {
     description: `${action} ${kv.kind}`,
     operationId: id,
@@ -57,12 +66,12 @@ function operation(version: OpenApiVersion, kv: KindVersion, action: string, id:
     'x-kubernetes-group-version-kind': { group: kv.group, kind: kv.kind, version: kv.version },
   };
   if (requestSchema) {
-    const b = body(version, requestSchema);
+    const b = body(version, requestSchema, consumes);
     if (version === 'v2') (op.parameters as Obj[]).push(b);
     else Object.assign(op, b);
   }
   if (version === 'v2') {
-    op.consumes = ['*/*'];
+    op.consumes = [...consumes];
     op.produces = MEDIA;
     op.schemes = ['https'];
   }
@@ -101,17 +110,30 @@ function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-function pathsFor(version: OpenApiVersion, kinds: readonly KindVersion[]): Obj {
+/** A served version of a CustomResourceDefinition: its KindVersion and the CRD it comes from. */
+export interface CustomResourceVersion {
+  kv: KindVersion;
+  crd: CrdForOpenApi;
+}
+
+/** The definitions of the custom resources, by their KindVersion. */
+type CrdSchemas = ReadonlyMap<KindVersion, CrdVersionSchemas>;
+
+const SCALE_SCHEMA = 'io.k8s.api.autoscaling.v1.Scale';
+
+function pathsFor(version: OpenApiVersion, kinds: readonly KindVersion[], crds: CrdSchemas = new Map()): Obj {
   const paths: Obj = {};
   for (const kv of kinds) {
+    const crd = crds.get(kv);
     const base = kv.group === '' ? `/api/${kv.version}` : `/apis/${kv.group}/${kv.version}`;
     const collection = kv.namespaced ? `${base}/namespaces/{namespace}/${kv.resource}` : `${base}/${kv.resource}`;
     const item = `${collection}/{name}`;
     const ns = kv.namespaced ? [pathParam(version, 'namespace', 'The namespace.')] : [];
     const pretty = queryParam(version, 'pretty', 'string', "If 'true', the output is pretty printed.");
-    const schema = kv.type.name;
+    const name = pathParam(version, 'name', `The name of the ${kv.kind}.`);
+    const schema = crd ? crd.kindName : kv.type.name;
     const id = opName(kv);
-    if (kv.list === undefined) {
+    if (kv.list === undefined && !crd) {
       // A virtual create-only kind (an access review): POST on the collection, nothing else.
       paths[collection] = {
         post: operation(version, kv, 'post', `create${id}`, writeParams(version), responses(version, [200, 201, 202], schema), schema),
@@ -119,13 +141,20 @@ function pathsFor(version: OpenApiVersion, kinds: readonly KindVersion[]): Obj {
       };
       continue;
     }
-    const listSchema = kv.list.name;
+    const listSchema = crd ? crd.listName : kv.list!.name;
     if (kv.computed) {
       // A read-only computed kind (metrics): list and read, nothing else.
       paths[collection] = { get: operation(version, kv, 'list', `list${id}`, listParams(version), responses(version, [200], listSchema)), parameters: [...ns, pretty] };
-      paths[item] = { get: operation(version, kv, 'get', `read${id}`, [], responses(version, [200], schema)), parameters: [pathParam(version, 'name', `The name of the ${kv.kind}.`), ...ns, pretty] };
+      paths[item] = { get: operation(version, kv, 'get', `read${id}`, [], responses(version, [200], schema)), parameters: [name, ...ns, pretty] };
       continue;
     }
+    if (crd && kv.namespaced) {
+      // apiextensions-apiserver's builder also lists a namespaced custom resource across namespaces.
+      const allId = opName({ ...kv, namespaced: false });
+      paths[`${base}/${kv.resource}`] = { get: operation(version, kv, 'list', `list${allId}ForAllNamespaces`, listParams(version), responses(version, [200], listSchema)), parameters: [pretty] };
+    }
+    const patchParams = [...writeParams(version), queryParam(version, 'force', 'boolean', 'Force an apply request.')];
+    const patchTypes = crd ? CRD_PATCH_TYPES : undefined;
     paths[collection] = {
       get: operation(version, kv, 'list', `list${id}`, listParams(version), responses(version, [200], listSchema)),
       post: operation(version, kv, 'post', `create${id}`, writeParams(version), responses(version, [200, 201, 202], schema), schema),
@@ -135,24 +164,48 @@ function pathsFor(version: OpenApiVersion, kinds: readonly KindVersion[]): Obj {
     paths[item] = {
       get: operation(version, kv, 'get', `read${id}`, [], responses(version, [200], schema)),
       put: operation(version, kv, 'put', `replace${id}`, writeParams(version), responses(version, [200, 201], schema), schema),
-      patch: operation(version, kv, 'patch', `patch${id}`, [...writeParams(version), queryParam(version, 'force', 'boolean', 'Force an apply request.')], responses(version, [200, 201], schema), 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch'),
+      patch: operation(version, kv, 'patch', `patch${id}`, patchParams, responses(version, [200, 201], schema), 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch', patchTypes),
       delete: operation(version, kv, 'delete', `delete${id}`, [
         queryParam(version, 'gracePeriodSeconds', 'integer', 'The grace period of the deletion.'),
         queryParam(version, 'propagationPolicy', 'string', 'Orphan, Background or Foreground.'),
         queryParam(version, 'dryRun', 'string', 'When present, modifications are not persisted.'),
       ], responses(version, [200, 202], Status.name), DeleteOptions.name),
-      parameters: [pathParam(version, 'name', `The name of the ${kv.kind}.`), ...ns, pretty],
+      parameters: [name, ...ns, pretty],
     };
-    if (kv.subresources?.status) {
-      paths[`${item}/status`] = {
-        get: operation(version, kv, 'get', `read${id}Status`, [], responses(version, [200], schema)),
-        put: operation(version, kv, 'put', `replace${id}Status`, writeParams(version), responses(version, [200, 201], schema), schema),
-        patch: operation(version, kv, 'patch', `patch${id}Status`, writeParams(version), responses(version, [200, 201], schema), 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch'),
-        parameters: [pathParam(version, 'name', `The name of the ${kv.kind}.`), ...ns, pretty],
+    // Custom resources publish status and scale (autoscaling/v1 Scale) as their CRD declares them;
+    // the built-in kinds publish status only (as they always have here).
+    const subs = crd ? ([['status', schema], ['scale', SCALE_SCHEMA]] as const) : ([['status', schema]] as const);
+    for (const [sub, subSchema] of subs) {
+      if (!kv.subresources?.[sub]) continue;
+      const Sub = cap(sub);
+      paths[`${item}/${sub}`] = {
+        get: operation(version, kv, 'get', `read${id}${Sub}`, [], responses(version, [200], subSchema)),
+        put: operation(version, kv, 'put', `replace${id}${Sub}`, writeParams(version), responses(version, [200, 201], subSchema), subSchema),
+        patch: operation(version, kv, 'patch', `patch${id}${Sub}`, crd ? patchParams : writeParams(version), responses(version, [200, 201], subSchema), 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch', patchTypes),
+        parameters: [name, ...ns, pretty],
       };
     }
   }
   return paths;
+}
+
+/** The shared definitions custom resources refer to (their metadata, list metadata, Scale). */
+function crdRoots(crds: CrdSchemas, kinds: readonly KindVersion[]) {
+  const mine = kinds.filter((kv) => crds.has(kv));
+  if (mine.length === 0) return [];
+  const roots: Array<{ type: StructType; gvks?: Array<{ group: string; version: string; kind: string }> }> = [{ type: ObjectMeta }, { type: ListMeta }];
+  if (mine.some((kv) => kv.subresources?.scale)) roots.push({ type: Scale, gvks: [{ group: 'autoscaling', version: 'v1', kind: 'Scale' }] });
+  return roots;
+}
+
+function definitionsFor(version: OpenApiVersion, kinds: readonly KindVersion[], crds: CrdSchemas): Record<string, SchemaObject> {
+  const builtIn = kinds.filter((kv) => !crds.has(kv));
+  const defs = buildDefinitions(builtIn, version, [...extraRoots(), ...crdRoots(crds, kinds)]);
+  defs['io.k8s.apimachinery.pkg.apis.meta.v1.Patch'] = PATCH_SCHEMA;
+  const custom = kinds.filter((kv) => crds.has(kv));
+  if (custom.length === 0) return defs;
+  for (const kv of custom) Object.assign(defs, crds.get(kv)!.schemas);
+  return Object.fromEntries(Object.keys(defs).sort().map((k) => [k, defs[k]!]));
 }
 
 const PATCH_SCHEMA = { description: 'A patch document (JSON patch, merge patch or strategic merge patch).', type: 'object' };
@@ -173,11 +226,21 @@ export interface OpenApiDocuments {
   v3: Map<string, { body: Buffer; hash: string }>;
 }
 
-export function buildOpenApi(kinds: readonly KindVersion[], gitVersion: string): OpenApiDocuments {
+/**
+ * The documents of the built-in kinds and of the served versions of the custom resources
+ * (rebuilt whenever a CRD changes; without custom resources the bytes are the built-ins' alone).
+ */
+export function buildOpenApi(builtIn: readonly KindVersion[], gitVersion: string, customResources: readonly CustomResourceVersion[] = []): OpenApiDocuments {
   const info = { title: 'Kubernetes', version: gitVersion };
-  const v2Definitions = buildDefinitions(kinds, 'v2', extraRoots());
-  v2Definitions['io.k8s.apimachinery.pkg.apis.meta.v1.Patch'] = PATCH_SCHEMA;
-  const v2 = Buffer.from(JSON.stringify({ swagger: '2.0', info, paths: pathsFor('v2', kinds), definitions: v2Definitions }));
+  const crds = new Map<KindVersion, CrdVersionSchemas>();
+  const v2Crds = new Map<KindVersion, CrdVersionSchemas>();
+  for (const { kv, crd } of customResources) {
+    crds.set(kv, crdVersionSchemas(crd, kv.version, 'v3'));
+    v2Crds.set(kv, crdVersionSchemas(crd, kv.version, 'v2'));
+  }
+  const kinds = [...builtIn, ...customResources.map((c) => c.kv)];
+  const v2Definitions = definitionsFor('v2', kinds, v2Crds);
+  const v2 = Buffer.from(JSON.stringify({ swagger: '2.0', info, paths: pathsFor('v2', kinds, v2Crds), definitions: v2Definitions }));
 
   const byGv = new Map<string, KindVersion[]>();
   for (const kv of kinds) {
@@ -187,9 +250,8 @@ export function buildOpenApi(kinds: readonly KindVersion[], gitVersion: string):
   const v3 = new Map<string, { body: Buffer; hash: string }>();
   const index: Record<string, { serverRelativeURL: string }> = {};
   for (const [path, list] of [...byGv.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const schemas = buildDefinitions(list, 'v3', extraRoots());
-    schemas['io.k8s.apimachinery.pkg.apis.meta.v1.Patch'] = PATCH_SCHEMA;
-    const doc = { openapi: '3.0.0', info, paths: pathsFor('v3', list), components: { schemas } };
+    const schemas = definitionsFor('v3', list, crds);
+    const doc = { openapi: '3.0.0', info, paths: pathsFor('v3', list, crds), components: { schemas } };
     const bodyBytes = Buffer.from(JSON.stringify(doc));
     const hash = createHash('sha512').update(bodyBytes).digest('hex').toUpperCase().slice(0, 128);
     v3.set(path, { body: bodyBytes, hash });

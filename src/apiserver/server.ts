@@ -160,7 +160,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   let openapiDocs: Promise<{ docs: OpenApiDocuments; v2: OpenApiV2Endpoint }> | undefined;
   const openapi = () =>
     (openapiDocs ??= Promise.all([import('./openapi.js'), import('./openapi-v2-serve.js')]).then(([{ buildOpenApi }, { OpenApiV2Endpoint }]) => {
-      const docs = buildOpenApi(allKinds, KUBERNETES_VERSION);
+      const custom = [...registry.customResources().values()].flatMap((c) => c.served.map((kv) => ({ kv, crd: c.definition })));
+      const docs = buildOpenApi(allKinds, KUBERNETES_VERSION, custom);
       return { docs, v2: new OpenApiV2Endpoint(docs.v2) };
     }));
   // Custom resources come and go: the documents are built again on the next request for one.

@@ -6,7 +6,7 @@
 import { fieldElement, type PathElement } from '../fieldpath/element.js';
 import { FieldSet } from '../fieldpath/set.js';
 import { indexItems } from './items.js';
-import { childNode, deepEqual, isObject, UNTYPED, type ListNode, type TypedNode } from './schema.js';
+import { childNode, deepEqual, isObject, shaped, UNTYPED, type ListNode, type ShapedNode, type TypedNode } from './schema.js';
 
 export interface Comparison {
   added: FieldSet;
@@ -57,8 +57,9 @@ function below(exclude: FieldSet | undefined, pe: PathElement): FieldSet | undef
   return e.member ? 'skip' : e.child;
 }
 
-function walk(c: Comparison, node: TypedNode, l: unknown, r: unknown, path: PathElement[], exclude: FieldSet | undefined): void {
+function walk(c: Comparison, declared: TypedNode, l: unknown, r: unknown, path: PathElement[], exclude: FieldSet | undefined): void {
   if (l === undefined && r === undefined) return;
+  const node = shapedPair(declared, l, r);
   switch (node.kind) {
     case 'leaf':
       return leafChange(c, l, r, path);
@@ -98,6 +99,14 @@ function walk(c: Comparison, node: TypedNode, l: unknown, r: unknown, path: Path
       return containerChange(c, l, r, path);
     }
   }
+}
+
+/** An AnyNode's shape on both sides: values of different shapes compare as whole values. */
+function shapedPair(node: TypedNode, l: unknown, r: unknown): ShapedNode {
+  if (node.kind !== 'any') return node;
+  const a = shaped(node, l);
+  const b = shaped(node, r);
+  return l === undefined ? b : r === undefined || a === b ? a : UNTYPED;
 }
 
 function compareItems(c: Comparison, node: ListNode, la: unknown[], ra: unknown[], path: PathElement[]): void {

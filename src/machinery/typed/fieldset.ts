@@ -5,7 +5,7 @@
 import { fieldElement, pathToString, type PathElement } from '../fieldpath/element.js';
 import { FieldSet } from '../fieldpath/set.js';
 import { ItemKeyError, itemElement } from './items.js';
-import { childNode, isObject, type LeafNode, type TypedNode } from './schema.js';
+import { childNode, isObject, shaped, type LeafNode, type TypedNode } from './schema.js';
 
 export class TypedError extends Error {
   constructor(readonly errors: string[]) {
@@ -55,7 +55,8 @@ function fail(errors: string[], path: PathElement[], message: string): void {
   errors.push(path.length > 0 ? `${pathToString(path)}: ${message}` : message);
 }
 
-function walk(set: FieldSet, errors: string[], node: TypedNode, v: unknown, path: PathElement[]): void {
+function walk(set: FieldSet, errors: string[], declared: TypedNode, v: unknown, path: PathElement[]): void {
+  const node = shaped(declared, v);
   switch (node.kind) {
     case 'leaf': {
       const e = scalarError(node, v);
@@ -80,7 +81,7 @@ function walk(set: FieldSet, errors: string[], node: TypedNode, v: unknown, path
           const cv = v[k];
           walk(set, errors, child, cv, path);
           // Map entries, nulls and empty objects are owned themselves (struct fields with content are not).
-          if (cv === null || (isObject(cv) && Object.keys(cv).length === 0) || node.kind === 'map') set.insert(path);
+          if (cv === null || (isObject(cv) && Object.keys(cv).length === 0) || node.kind === 'map' || !node.fields.has(k)) set.insert(path);
         }
         path.pop();
       }

@@ -5,11 +5,12 @@
 // order (structured-merge-diff's ordering rules). Inputs are not mutated.
 import type { PathElement } from '../fieldpath/element.js';
 import { indexItems } from './items.js';
-import { childNode, isObject, UNTYPED, type ListNode, type TypedNode } from './schema.js';
+import { childNode, isObject, shaped, UNTYPED, type ListNode, type TypedNode } from './schema.js';
 
-export function merge(lhs: unknown, rhs: unknown, node: TypedNode): unknown {
+export function merge(lhs: unknown, rhs: unknown, declared: TypedNode): unknown {
   if (rhs === undefined) return lhs;
   if (lhs === undefined) return rhs;
+  const node = shaped(declared, rhs);
   switch (node.kind) {
     case 'leaf':
       return rhs;

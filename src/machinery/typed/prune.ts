@@ -6,14 +6,15 @@
 
 import type { FieldSet } from '../fieldpath/set.js';
 import { itemElement } from './items.js';
-import { isObject, type TypedNode } from './schema.js';
+import { childNode, isObject, shaped, type TypedNode } from './schema.js';
 
 /** Returns `merged` with the abandoned fields removed (copies only what changes). */
 export function prune(merged: unknown, node: TypedNode, last: FieldSet, owned: FieldSet): unknown {
   return walk(merged, node, last, owned, false);
 }
 
-function walk(v: unknown, node: TypedNode, last: FieldSet, owned: FieldSet | undefined, unowned: boolean): unknown {
+function walk(v: unknown, declared: TypedNode, last: FieldSet, owned: FieldSet | undefined, unowned: boolean): unknown {
+  const node = shaped(declared, v);
   if (node.kind === 'leaf') return v;
   if (node.kind === 'struct' || node.kind === 'map') {
     if (node.atomic || !isObject(v)) return v;
@@ -22,10 +23,10 @@ function walk(v: unknown, node: TypedNode, last: FieldSet, owned: FieldSet | und
       if (e.pe.kind !== 'field' || !(e.pe.name in v)) continue;
       const k = e.pe.name;
       const o = owned?.entry(e.pe);
-      const isField = node.kind === 'struct';
+      const isField = node.kind === 'struct' && node.fields.has(k);
       const ownedHere = !!o && (o.member || (isField && !!o.child && !o.child.isEmpty()));
       const gone = unowned || !ownedHere;
-      const child = node.kind === 'struct' ? node.fields.get(k) : node.elem;
+      const child = childNode(node, k);
       if (e.member && gone) {
         out ??= { ...v };
         delete out[k];

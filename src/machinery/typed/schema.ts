@@ -6,7 +6,9 @@
 // missing from an item take the key field's declared default (as for ports' protocol "TCP").
 import { goZeroJson, type Field, type ScalarName, type StructType, type Type } from '../../api/schema/dsl.js';
 
-export type TypedNode = LeafNode | StructNode | MapNode | ListNode;
+export type TypedNode = LeafNode | StructNode | MapNode | ListNode | AnyNode;
+/** A node whose shape is known (an AnyNode resolved against a value). */
+export type ShapedNode = Exclude<TypedNode, AnyNode>;
 
 export interface LeafNode {
   readonly kind: 'leaf';
@@ -18,6 +20,11 @@ export interface StructNode {
   readonly name: string;
   readonly atomic: boolean;
   readonly fields: ReadonlyMap<string, TypedNode>;
+  /**
+   * The node of keys that are not declared fields (a custom resource's object with
+   * additionalProperties or x-kubernetes-preserve-unknown-fields); absent: undeclared keys are errors.
+   */
+  readonly rest?: TypedNode;
 }
 
 export interface MapNode {
@@ -35,8 +42,36 @@ export interface ListNode {
   readonly elem: TypedNode;
 }
 
+/**
+ * A value that may be a scalar, a list or a map, its shape read from the value itself
+ * (structured-merge-diff's untyped atom with a list and a map: a custom resource's schema without
+ * a type, the values x-kubernetes-preserve-unknown-fields keeps). Scalars are leaves.
+ */
+export interface AnyNode {
+  readonly kind: 'any';
+  readonly list: ListNode;
+  readonly map: StructNode | MapNode;
+}
+
 /** A node for values the schema does not describe (treated as one opaque value). */
 export const UNTYPED: LeafNode = Object.freeze({ kind: 'leaf', scalar: 'rawExtension' });
+
+/** The node `node` means for the value `v`: an AnyNode takes the shape of the value. */
+export function shaped(node: TypedNode, v: unknown): ShapedNode {
+  if (node.kind !== 'any') return node;
+  return Array.isArray(v) ? node.list : isObject(v) ? node.map : UNTYPED;
+}
+
+/**
+ * structured-merge-diff's `__untyped_deduced_`: unknown values kept by
+ * x-kubernetes-preserve-unknown-fields. Maps are granular (their keys deduced in turn), lists atomic.
+ */
+export const DEDUCED: AnyNode = (() => {
+  const map: { kind: 'map'; atomic: boolean; elem: TypedNode } = { kind: 'map', atomic: false, elem: UNTYPED };
+  const node: AnyNode = { kind: 'any', list: { kind: 'list', relationship: 'atomic', keys: [], keyDefaults: {}, elem: UNTYPED }, map };
+  map.elem = node;
+  return node;
+})();
 
 const leaves = new Map<ScalarName, LeafNode>();
 const structs = new WeakMap<StructType, StructNode>();
@@ -45,14 +80,6 @@ function leaf(name: ScalarName): LeafNode {
   let n = leaves.get(name);
   if (!n) leaves.set(name, (n = Object.freeze({ kind: 'leaf', scalar: name })));
   return n;
-}
-
-/**
- * Gives a struct made while serving (a custom resource's, whose fields the DSL keeps as raw JSON)
- * the node its own schema implies (its CRD's structural schema), for server-side apply.
- */
-export function defineStructNode(type: StructType, node: StructNode): void {
-  structs.set(type, node);
 }
 
 /** The node of a struct (compiled once, recursion-safe). */
@@ -67,6 +94,14 @@ export function structNode(type: StructType, forceAtomic = false): StructNode {
   structs.set(type, n);
   for (const [name, f] of Object.entries(type.fields)) fields.set(name, fieldNode(f));
   return n;
+}
+
+/**
+ * Makes `type` (a custom resource's synthetic StructType) use `node`, built from its CRD's schema
+ * (crdTypedNode), wherever the field manager asks structNode(type) for it.
+ */
+export function setStructNode(type: StructType, node: StructNode): void {
+  structs.set(type, node);
 }
 
 function fieldNode(f: Field): TypedNode {
@@ -112,7 +147,7 @@ function listNode(of: Type, f: Field | undefined): ListNode {
 
 /** The node of a struct field or map value named `key` under `node` (undefined: not declared). */
 export function childNode(node: StructNode | MapNode, key: string): TypedNode | undefined {
-  return node.kind === 'struct' ? node.fields.get(key) : node.elem;
+  return node.kind === 'struct' ? (node.fields.get(key) ?? node.rest) : node.elem;
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {

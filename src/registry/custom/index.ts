@@ -13,6 +13,7 @@ import { customResourceScale } from './scale.js';
 import { versionSchema, type VersionSchema } from './schema.js';
 import { customResourceStrategy } from './strategy.js';
 import type { ConversionWebhook } from './conversion.js';
+import { crdTypedNode, setStructNode } from '../../machinery/typed/index.js';
 
 export { CRD_GROUP, CRD_RESOURCE, CUSTOM_RESOURCE_CLEANUP_FINALIZER, conditionOf, isConditionTrue, type CustomResourceDefinition, type CRDCondition, type CRDNames } from './crd.js';
 export { servedNames, definitionName } from './kind-versions.js';
@@ -20,8 +21,9 @@ export { findAll, findFirst } from './jsonpath.js';
 export type { ConversionWebhook } from './conversion.js';
 
 export interface CustomResourceServing {
-  /** The CRD's name and uid. */
+  /** The CRD's name and uid, and the CRD as served (its accepted names in spec.names). */
   readonly crd: string;
+  readonly definition: CustomResourceDefinition;
   readonly uid: string;
   /** The version objects are stored in (served or not). */
   readonly storage: KindVersion;
@@ -71,6 +73,9 @@ export function customResourceServing(crd: CustomResourceDefinition, terminating
   };
   const stored = storageVersion(crd);
   const { storage, served } = customKindVersions(crd, schemaOf, webhook);
+  const definition: CustomResourceDefinition = { ...crd, spec: { ...crd.spec, names: servedNames(crd) } };
+  // Server-side apply merges by the CRD's schema (list types, map types), not the synthetic struct's.
+  for (const kv of new Set([storage, ...served])) setStructNode(kv.type, crdTypedNode(definition, kv.version));
   const group = crd.spec.group;
   const strategy = customResourceStrategy({
     status: stored.subresources?.status !== undefined,
@@ -95,5 +100,5 @@ export function customResourceServing(crd: CustomResourceDefinition, terminating
       subresources: scale ? { scale: customResourceScale(scale) } : undefined,
     });
   }
-  return { crd: crd.metadata.name, uid: crd.metadata.uid ?? '', storage, served, modules, terminating, fingerprint: servingFingerprint(crd) };
+  return { crd: crd.metadata.name, definition, uid: crd.metadata.uid ?? '', storage, served, modules, terminating, fingerprint: servingFingerprint(crd) };
 }

@@ -27,7 +27,6 @@ import { nodeModules } from './node/index.js';
 import { rbacModules } from './rbac/index.js';
 import { schedulingModules } from './scheduling/index.js';
 import { storageModules } from './storage/index.js';
-import { tmpCrdModule } from './tmp-crd.js';
 
 export const kindModules: readonly KindModule[] = [
   ...coreModules,
@@ -47,7 +46,6 @@ export const kindModules: readonly KindModule[] = [
   ...certificatesModules,
   ...admissionregistrationModules,
   ...storageModules,
-  tmpCrdModule,
 ];
 
 const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;
