@@ -22,6 +22,7 @@ import { rbacKinds } from './rbac/kinds.js';
 import { schedulingKinds } from './scheduling/kinds.js';
 import { storageKinds } from './storage/kinds.js';
 import type { KindVersion } from './schema/kind.js';
+import { apiextensionsKinds } from './apiextensions/kinds.js';
 
 export const allKinds: readonly KindVersion[] = [
   ...coreV1Kinds,
@@ -45,6 +46,7 @@ export const allKinds: readonly KindVersion[] = [
   ...certificatesKinds,
   ...admissionregistrationKinds,
   ...storageKinds,
+  ...apiextensionsKinds,
 ];
 
 const byResource = new Map<string, KindVersion>(allKinds.map((k) => [`${k.group}/${k.version}/${k.resource}`, k]));

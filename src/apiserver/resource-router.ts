@@ -47,10 +47,8 @@ function checkCustomResourceRequest(ctx: RequestContext, kv: KindVersion): void 
       details: { group: info.group, kind: info.resource },
     });
   }
+  refuseProtobufBody(ctx);
   const contentType = (ctx.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if ((info.verb === 'create' || info.verb === 'update') && contentType === 'application/vnd.kubernetes.protobuf') {
-    throw StatusError.unsupportedMediaType(`${UNKNOWN_FORMAT}application/json, application/yaml`);
-  }
   if (info.verb === 'patch' && contentType === 'application/strategic-merge-patch+json') {
     throw StatusError.unsupportedMediaType(`${UNKNOWN_FORMAT}application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`);
   }
@@ -58,10 +56,19 @@ function checkCustomResourceRequest(ctx: RequestContext, kv: KindVersion): void 
 
 const UNKNOWN_FORMAT = 'the body of the request was in an unknown format - accepted media types include: ';
 
+/** A create or update of a kind served in JSON and YAML only, with a protobuf body: 415. */
+function refuseProtobufBody(ctx: RequestContext): void {
+  const contentType = (ctx.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if ((ctx.info.verb === 'create' || ctx.info.verb === 'update') && contentType === 'application/vnd.kubernetes.protobuf') {
+    throw StatusError.unsupportedMediaType(`${UNKNOWN_FORMAT}application/json, application/yaml`);
+  }
+}
+
 export async function handleResource(ctx: RequestContext): Promise<void> {
   const { info } = ctx;
   const virtual = ctx.registry.findResource(info.group, info.version, info.resource);
   if (virtual?.custom) checkCustomResourceRequest(ctx, virtual);
+  else if (virtual?.jsonOnly) refuseProtobufBody(ctx);
   if (virtual?.actsOn) return handleActsOn(ctx, virtual);
   // Computed kinds: the metrics of the simulated nodes' usage model, and component statuses.
   if (virtual?.computed) return virtual.group === METRICS_GROUP ? handleResourceMetrics(ctx) : handleComputed(ctx, virtual);

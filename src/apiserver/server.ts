@@ -252,7 +252,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       res,
       info,
       query: url.searchParams,
-      format: negotiateResource(req.headers.accept, pretty, transforms, info.verb === 'watch', registry.findResource(info.group, info.version, info.resource)?.custom !== undefined),
+      format: negotiateResource(req.headers.accept, pretty, transforms, info.verb === 'watch', registry.findResource(info.group, info.version, info.resource)?.jsonOnly === true),
       registry,
       user,
       authorization,

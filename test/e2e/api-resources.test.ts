@@ -11,9 +11,7 @@ import { kubectlOk } from '../support/kubectl.js';
 import { writeKubeconfig } from '../support/kubelite.js';
 
 /** Groups Kubernetes 1.33 serves that kubelite does not serve yet, each with the issue that adds it. */
-const NOT_YET_SERVED: Readonly<Record<string, string>> = {
-  'apiextensions.k8s.io/v1': 'CustomResourceDefinitions: issue #20',
-};
+const NOT_YET_SERVED: Readonly<Record<string, string>> = {};
 /** What kubelite serves beyond kube-apiserver: metrics.k8s.io, which a real cluster gets from metrics-server. */
 const METRICS_SERVER = ['nodes\t\tmetrics.k8s.io/v1beta1\tfalse\tNodeMetrics\tget,list\t', 'pods\t\tmetrics.k8s.io/v1beta1\ttrue\tPodMetrics\tget,list\t'];
 

@@ -179,15 +179,16 @@ describe('custom resources through kubectl', () => {
     assert.equal(fallback.headers.get('content-type'), 'application/json');
   });
 
-  it('a second CRD claiming the same plural in the group is not established', async () => {
-    await k(['apply', '-f', '-'], CRONTAB_CRD.replace('name: crontabs.stable.example.com', 'name: crontabs2.stable.example.com').replace('kind: CronTab', 'kind: CronTab2').replace('singular: crontab', 'singular: crontab2').replace('shortNames: [ct]', 'shortNames: [ct2]'));
+  it('a second CRD claiming a kind the group has accepted is not established', async () => {
+    await k(['apply', '-f', '-'], CRONTAB_CRD.replace('name: crontabs.stable.example.com', 'name: crontabs2.stable.example.com').replace('plural: crontabs', 'plural: crontabs2').replace('singular: crontab', 'singular: crontab2').replace('shortNames: [ct]', 'shortNames: [ct2]'));
     const crd = await waitFor(async () => {
       const c = JSON.parse(await k(['get', 'crd', 'crontabs2.stable.example.com', '-o', 'json']));
       return c.status?.conditions?.length ? c : undefined;
     }, 'the conflicting CRD to get conditions');
     const names = crd.status.conditions.find((c: any) => c.type === 'NamesAccepted');
-    assert.deepEqual([names.status, names.reason, names.message], ['False', 'PluralConflict', '"crontabs" is already in use']);
+    assert.deepEqual([names.status, names.reason, names.message], ['False', 'ListKindConflict', '"CronTabList" is already in use']);
     assert.equal(crd.status.conditions.find((c: any) => c.type === 'Established').status, 'False');
+    assert.equal((await http.get('/apis/stable.example.com/v1/crontabs2')).status, 404);
     await k(['delete', 'crd', 'crontabs2.stable.example.com']);
   });
 

@@ -107,6 +107,8 @@ function minimal(kind: string, name: string): KubeObject {
       return { spec: {} };
     case 'CSINode':
       return { spec: { drivers: [{ name: 'example.com', nodeID: 'n1', topologyKeys: null }] } };
+    case 'CustomResourceDefinition':
+      return { spec: { group: 'every.example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] } };
     case 'CSIStorageCapacity':
       return { storageClassName: 'standard', capacity: '1Gi' };
     case 'VolumeAttachment':
@@ -117,7 +119,9 @@ function minimal(kind: string, name: string): KubeObject {
 }
 
 /** Kinds whose names must say something: an APIService is `<version>.<group>`, an IPAddress its address. */
-const NAMES: Record<string, string> = { APIService: 'v1.every.example.com', IPAddress: '10.250.0.10' };
+const NAMES: Record<string, string> = { APIService: 'v1.every.example.com', IPAddress: '10.250.0.10', CustomResourceDefinition: 'widgets.every.example.com' };
+/** Kinds whose status the API server writes right after a create (a CRD's names and conditions). */
+const STATUS_WRITTEN_AT_ONCE = new Set(['CustomResourceDefinition']);
 
 /** The name of the kind's object in this test. */
 function nameFor(k: KindVersion): string {
@@ -191,7 +195,7 @@ describe('every kind in every served version', () => {
         assert.equal(got.status, 200, `${apiVersionOf(other)}: ${JSON.stringify(got.body)}`);
         assert.equal(got.body.apiVersion, apiVersionOf(other));
         assert.equal(got.body.metadata.uid, created.body.metadata.uid);
-        if (other === k) assert.deepEqual(got.body, created.body);
+        if (other === k && !STATUS_WRITTEN_AT_ONCE.has(k.kind)) assert.deepEqual(got.body, created.body);
       }
       const list = await call('GET', `${collection(k)}?fieldSelector=metadata.name%3D${name}`);
       assert.equal(list.status, 200);

@@ -39,6 +39,11 @@ export interface KindVersion {
   /** True for the one version objects of this kind are stored in (the hub of conversion). */
   storage: boolean;
   /**
+   * Served in JSON and YAML only: protobuf is refused (406 for responses, 415 for bodies) and
+   * clients fall back to JSON (CRDs, whose schemas kubelite keeps as JSON; custom resources).
+   */
+  jsonOnly?: boolean;
+  /**
    * Served from a CustomResourceDefinition (named `crd`): JSON and YAML only, as Kubernetes serves
    * custom resources (protobuf is refused, strategic merge patch too). `hub` is the version its
    * objects are stored in (absent on that version).

@@ -68,6 +68,7 @@ export function customKindVersions(crd: CustomResourceDefinition, schemaOf: (ver
       type,
       list,
       storage: hub === undefined,
+      jsonOnly: true,
       defaults: (obj) => schema.applyDefaults(obj),
       subresources: { status: v.subresources?.status !== undefined, scale: v.subresources?.scale !== undefined },
       custom: {

@@ -27,6 +27,7 @@ import { nodeModules } from './node/index.js';
 import { rbacModules } from './rbac/index.js';
 import { schedulingModules } from './scheduling/index.js';
 import { storageModules } from './storage/index.js';
+import { apiextensionsModules } from './apiextensions/index.js';
 
 export const kindModules: readonly KindModule[] = [
   ...coreModules,
@@ -46,6 +47,7 @@ export const kindModules: readonly KindModule[] = [
   ...certificatesModules,
   ...admissionregistrationModules,
   ...storageModules,
+  ...apiextensionsModules,
 ];
 
 const keyOf = (gk: GroupKind): string => `${gk.group}/${gk.kind}`;
