@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
+import { formatFieldError } from '../validation/field-errors.js';
+import { validateCustomResourceSchema } from './index.js';
+
+const P = 'spec.validation.openAPIV3Schema';
+const errs = (s: JSONSchemaProps): string[] => validateCustomResourceSchema(s, P, {}).map(formatFieldError);
+const root = (properties: Record<string, JSONSchemaProps>): JSONSchemaProps => ({ type: 'object', properties });
+
+test('a structural schema passes', () => {
+  assert.deepEqual(
+    errs(
+      root({
+        spec: {
+          type: 'object',
+          properties: {
+            replicas: { type: 'integer', default: 1, minimum: 0 },
+            port: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
+            list: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
+          },
+        },
+        metadata: { type: 'object', properties: { name: { type: 'string', maxLength: 10 } } },
+      }),
+    ),
+    [],
+  );
+});
+
+test('the structural invariants (schema validation_test cases)', () => {
+  assert.deepEqual(errs(root({ a: {} })), [`${P}.properties[a].type: Required value: must not be empty for specified object fields`]);
+  assert.deepEqual(errs(root({ a: { type: 'array' } })), [`${P}.properties[a].items: Required value: must be specified`]);
+  assert.deepEqual(errs(root({ a: { type: 'array', items: {} } })), [`${P}.properties[a].items.type: Required value: must not be empty for specified array items`]);
+  assert.deepEqual(errs({ properties: {} }), [`${P}.type: Required value: must not be empty at the root`]);
+  assert.deepEqual(errs({ type: 'string' }), [`${P}.type: Invalid value: "string": must be object at the root`]);
+  assert.deepEqual(errs({ type: 'object', additionalProperties: { type: 'string' } }), [`${P}.additionalProperties: Forbidden: must not be used at the root`]);
+  assert.deepEqual(errs(root({ a: { type: 'object', 'x-kubernetes-embedded-resource': true } })), [
+    `${P}.properties[a].properties: Required value: must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields`,
+  ]);
+  assert.deepEqual(errs(root({ a: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-preserve-unknown-fields': true } })), [
+    `${P}.properties[a].x-kubernetes-preserve-unknown-fields: Invalid value: true: must be false if x-kubernetes-int-or-string is true`,
+  ]);
+  assert.deepEqual(errs(root({ a: { type: 'string', allOf: [{ type: 'string', description: 'd' }] } })), [
+    `${P}.properties[a].allOf[0].description: Forbidden: must be empty to be structural`,
+    `${P}.properties[a].allOf[0].type: Forbidden: must be empty to be structural`,
+  ]);
+  assert.deepEqual(errs(root({ a: { type: 'object', anyOf: [{ properties: { b: { minimum: 1 } } }] } })), [
+    `${P}.properties[a].properties[b]: Required value: because it is defined in ${P}.properties[a].anyOf[0].properties[b]`,
+  ]);
+  assert.deepEqual(errs(root({ metadata: { type: 'object', properties: { labels: { type: 'object' } } } })), [
+    `${P}.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified`,
+  ]);
+  assert.deepEqual(errs(root({ kind: { type: 'integer' } })), [`${P}.properties[kind].type: Invalid value: "integer": must be string`]);
+  assert.deepEqual(errs(root({ a: { type: 'string', pattern: '(' } })).length, 1);
+});
+
+test('the v1 JSONSchemaProps rules (apiextensions validation_test cases)', () => {
+  assert.deepEqual(errs(root({ a: { type: 'string', $ref: '#/x' } })), [`${P}.properties[a].$ref: Forbidden: $ref is not supported`]);
+  assert.deepEqual(errs(root({ a: { type: 'array', items: { type: 'string' }, uniqueItems: true } })), [
+    `${P}.properties[a].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic`,
+  ]);
+  assert.deepEqual(errs(root({ a: { type: 'object', properties: { b: { type: 'string' } }, additionalProperties: false } })), [
+    `${P}.properties[a].additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive`,
+  ]);
+  assert.deepEqual(errs(root({ a: { type: 'foo' } })), [`${P}.properties[a].type: Unsupported value: "foo": supported values: "array", "boolean", "integer", "number", "object", "string"`]);
+  assert.deepEqual(errs(root({ a: { type: 'string', 'x-kubernetes-list-type': 'set' } })), [`${P}.properties[a].type: Invalid value: "string": must be array if x-kubernetes-list-type is specified`]);
+  assert.deepEqual(errs(root({ a: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'map' } })), [
+    `${P}.properties[a].x-kubernetes-list-map-keys: Required value: must not be empty if x-kubernetes-list-type is map`,
+    `${P}.properties[a].items.type: Invalid value: "string": must be object if parent array's x-kubernetes-list-type is map`,
+  ]);
+  assert.deepEqual(errs(root({ a: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } } }, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['x'] } })), [
+    `${P}.properties[a].x-kubernetes-list-map-keys: Invalid value: []string{"x"}: entries must all be names of item properties`,
+  ]);
+  assert.deepEqual(errs(root({ a: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'bag' } })), [
+    `${P}.properties[a].x-kubernetes-list-type: Unsupported value: "bag": supported values: "atomic", "set", "map"`,
+  ]);
+  assert.deepEqual(errs(root({ a: { type: 'string', 'x-kubernetes-preserve-unknown-fields': false } })), [`${P}.properties[a].x-kubernetes-preserve-unknown-fields: Invalid value: false: must be true or undefined`]);
+  assert.deepEqual(errs(root({ metadata: { type: 'object', default: { name: 'x' } } })), [`${P}.properties[metadata].default: Forbidden: must not be set in top-level metadata`]);
+});
