@@ -12,10 +12,10 @@ import { validateNode } from './validate.js';
 
 export { compileSchema, schemaAt, type SchemaNode } from './compile.js';
 
-/** Every error of Kubernetes' CRD validation about one version's openAPIV3Schema, under `path`.
- * `statusSubresource` is accepted for the CEL part's rules; the rules here do not depend on it. */
-export function validateCustomResourceSchema(schema: JSONSchemaProps, path: string, _opts: { statusSubresource?: boolean }): FieldError[] {
-  return validateSchema(schema, path);
+/** Every error of Kubernetes' CRD validation about one version's openAPIV3Schema, under `path`:
+ * the root rules (status subresource, nullable), structural-schema rules, defaults, JSONSchemaProps rules. */
+export function validateCustomResourceSchema(schema: JSONSchemaProps, path: string, opts: { statusSubresource?: boolean }): FieldError[] {
+  return validateSchema(schema, path, opts.statusSubresource === true);
 }
 
 /** Removes in place every field `schema` does not specify; returns the removed paths, sorted, as

@@ -4,9 +4,18 @@
 import { fieldError, type FieldError } from '../validation/field-errors.js';
 import { isDNS1035Label } from '../validation/names.js';
 import type { SchemaNode } from './compile.js';
+import { goBadValue, goSyntax } from './go-format.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const child = (path: string, k: string): string => (path === '' ? k : `${path}.${k}`);
+
+/** The schema of key `k` and its field path: a property is a child (`a.b`), a map entry a key (`a[b]`). */
+function childOf(node: SchemaNode, k: string, path: string): [SchemaNode | undefined, string] {
+  const prop = node.properties?.get(k);
+  if (prop !== undefined) return [prop, child(path, k)];
+  if (typeof node.additional === 'object') return [node.additional, `${path}[${k}]`];
+  return [undefined, ''];
+}
 
 /** The indices of second occurrences (reported once per value), compared as JSON like Kubernetes. */
 function duplicates(values: readonly unknown[]): number[] {
@@ -34,33 +43,26 @@ function listMap(node: SchemaNode, list: unknown[], path: string, out: FieldErro
     if (isObject(x)) for (const f of keyFields) if (f in x) key[f] = x[f];
     return key;
   });
-  for (const i of duplicates(keys)) out.push({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, badValue: { kind: 'raw', text: goMap(keys[i]!) }, detail: '' });
-}
-
-/** %#v of a map[string]interface{} (how field errors print a map): keys sorted, Go syntax values. */
-function goMap(m: Record<string, unknown>): string {
-  const entries = Object.keys(m)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${typeof m[k] === 'string' ? JSON.stringify(m[k]) : String(m[k])}`);
-  return `map[string]interface {}{${entries.join(', ')}}`;
+  for (const i of duplicates(keys)) out.push({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, badValue: { kind: 'raw', text: goSyntax(keys[i]!) }, detail: '' });
 }
 
 export function validateListTypes(x: unknown, node: SchemaNode | undefined, path: string, out: FieldError[]): void {
   if (node === undefined) return;
   if (Array.isArray(x)) {
     const lt = node.schema['x-kubernetes-list-type'];
-    if (lt === 'set') for (const i of duplicates(x)) out.push(fieldError.duplicate(`${path}[${i}]`, x[i]));
+    if (lt === 'set') for (const i of duplicates(x)) out.push({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, badValue: { kind: 'raw', text: goBadValue(x[i]) }, detail: '' });
     else if (lt === 'map') listMap(node, x, path, out);
     if (node.items) for (let i = 0; i < x.length; i++) validateListTypes(x[i], node.items, `${path}[${i}]`, out);
   } else if (isObject(x)) {
     for (const k of Object.keys(x)) {
-      const c = node.properties?.get(k) ?? (typeof node.additional === 'object' ? node.additional : undefined);
-      validateListTypes(x[k], c, child(path, k), out);
+      const [c, p] = childOf(node, k, path);
+      validateListTypes(x[k], c, p, out);
     }
   }
 }
 
-function validateEmbedded(x: Record<string, unknown>, path: string, out: FieldError[]): void {
+/** apiVersion and kind of one embedded resource (objectmeta's validateEmbeddedResource, without metadata). */
+export function validateEmbedded(x: Record<string, unknown>, path: string, out: FieldError[]): void {
   if (!('apiVersion' in x)) out.push(fieldError.required(child(path, 'apiVersion'), 'must not be empty'));
   if (!('kind' in x)) out.push(fieldError.required(child(path, 'kind'), 'must not be empty'));
   const apiVersion = x.apiVersion;
@@ -92,7 +94,7 @@ export function validateEmbeddedResources(x: unknown, node: SchemaNode | undefin
   if (!isObject(x)) return;
   if (node.embedded && !isRoot) validateEmbedded(x, path, out);
   for (const k of Object.keys(x)) {
-    const c = node.properties?.get(k) ?? (typeof node.additional === 'object' ? node.additional : undefined);
-    validateEmbeddedResources(x[k], c, child(path, k), false, out);
+    const [c, p] = childOf(node, k, path);
+    validateEmbeddedResources(x[k], c, p, false, out);
   }
 }

@@ -77,3 +77,44 @@ test('the v1 JSONSchemaProps rules (apiextensions validation_test cases)', () =>
   assert.deepEqual(errs(root({ a: { type: 'string', 'x-kubernetes-preserve-unknown-fields': false } })), [`${P}.properties[a].x-kubernetes-preserve-unknown-fields: Invalid value: false: must be true or undefined`]);
   assert.deepEqual(errs(root({ metadata: { type: 'object', default: { name: 'x' } } })), [`${P}.properties[metadata].default: Forbidden: must not be set in top-level metadata`]);
 });
+
+test('defaults must be pruned and valid against their schema (apiextensions validation_test defaults case)', () => {
+  const obj = (properties: Record<string, JSONSchemaProps>, d: unknown, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'object', properties, default: d, ...extra });
+  const schema = root({
+    a: obj({ foo: { type: 'string' } }, { foo: 'abc', bar: 42 }),
+    b: obj({ foo: { type: 'string' } }, { foo: 'abc' }),
+    c: obj({ foo: { type: 'string' } }, { foo: 42 }),
+    d: obj({ good: { type: 'string', pattern: 'a' }, bad: { type: 'string', pattern: 'b' } }, { good: 'a', bad: 'a' }),
+    e: {
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      properties: {
+        preserveUnknownFields: { type: 'object', default: { foo: 'abc', bar: 42 } },
+        nestedProperties: obj({ foo: { type: 'string' } }, { foo: 'abc', bar: 42 }),
+      },
+    },
+    'embedded-fine': obj({ foo: { type: 'string' } }, { foo: 'abc', apiVersion: 'foo/v1', kind: 'v1', metadata: { name: 'foo' } }, { 'x-kubernetes-embedded-resource': true }),
+    'embedded-preserve-unpruned-objectmeta': obj(
+      { foo: { type: 'string' } },
+      { foo: 'abc', apiVersion: 'foo/v1', kind: 'v1', metadata: { name: 'foo', unspecified: 'bar' }, bar: 42 },
+      { 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+    ),
+  });
+  assert.deepEqual(errs(schema), [
+    `${P}.properties[a].default: Invalid value: map[string]interface {}{"bar":42, "foo":"abc"}: must not have unknown fields`,
+    `${P}.properties[c].default.foo: Invalid value: "integer": foo in body must be of type string: "integer"`,
+    `${P}.properties[d].default.bad: Invalid value: "a": bad in body should match 'b'`,
+    `${P}.properties[e].properties[preserveUnknownFields].default: Invalid value: map[string]interface {}{"bar":42, "foo":"abc"}: must not have unknown fields`,
+    `${P}.properties[e].properties[nestedProperties].default: Invalid value: map[string]interface {}{"bar":42, "foo":"abc"}: must not have unknown fields`,
+  ]);
+});
+
+test('root rules: nullable, and what the root may hold with the status subresource', () => {
+  assert.deepEqual(errs({ type: 'object', nullable: true }), [`${P}.nullable: Forbidden: nullable cannot be true at the root`]);
+  const ok: JSONSchemaProps = { type: 'object', description: 'd', required: ['spec'], properties: { spec: { type: 'object' } } };
+  assert.deepEqual(validateCustomResourceSchema(ok, P, { statusSubresource: true }), []);
+  assert.deepEqual(validateCustomResourceSchema({ type: 'object', minProperties: 1 }, P, { statusSubresource: true }).map(formatFieldError), [
+    `${P}: Invalid value: only [Description Type Format Title Maximum ExclusiveMaximum Minimum ExclusiveMinimum MaxLength MinLength Pattern MaxItems MinItems UniqueItems MultipleOf Required Items Properties ExternalDocs Example XPreserveUnknownFields XValidations] fields are allowed at the root of the schema if the status subresource is enabled`,
+  ]);
+  assert.deepEqual(validateCustomResourceSchema({ minProperties: 1 }, P, {}).map(formatFieldError), [`${P}.type: Required value: must not be empty at the root`]);
+});

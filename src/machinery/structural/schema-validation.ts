@@ -5,6 +5,7 @@
 // checked by the CEL part. Messages and paths are Kubernetes'.
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 import { fieldError, formatFieldError, type FieldError } from '../validation/field-errors.js';
+import { validateDefaults } from './default-validation.js';
 import { compileGoRegexp } from './go-regexp.js';
 
 const openapiV3Types = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
@@ -223,13 +224,55 @@ function completeness(s: JSONSchemaProps, path: string, out: FieldError[]): void
   walk(s, path);
 }
 
-export function validateSchema(schema: JSONSchemaProps, path: string): FieldError[] {
+/** The JSONSchemaProps fields in Go struct order, and those allowed at the root when the status subresource is on. */
+const fieldOrder: [keyof JSONSchemaProps, string][] = [
+  ['id', 'ID'], ['$schema', 'Schema'], ['$ref', 'Ref'], ['description', 'Description'], ['type', 'Type'], ['nullable', 'Nullable'], ['format', 'Format'], ['title', 'Title'],
+  ['default', 'Default'], ['maximum', 'Maximum'], ['exclusiveMaximum', 'ExclusiveMaximum'], ['minimum', 'Minimum'], ['exclusiveMinimum', 'ExclusiveMinimum'], ['maxLength', 'MaxLength'],
+  ['minLength', 'MinLength'], ['pattern', 'Pattern'], ['maxItems', 'MaxItems'], ['minItems', 'MinItems'], ['uniqueItems', 'UniqueItems'], ['multipleOf', 'MultipleOf'], ['enum', 'Enum'],
+  ['maxProperties', 'MaxProperties'], ['minProperties', 'MinProperties'], ['required', 'Required'], ['items', 'Items'], ['allOf', 'AllOf'], ['oneOf', 'OneOf'], ['anyOf', 'AnyOf'],
+  ['not', 'Not'], ['properties', 'Properties'], ['additionalProperties', 'AdditionalProperties'], ['patternProperties', 'PatternProperties'], ['dependencies', 'Dependencies'],
+  ['additionalItems', 'AdditionalItems'], ['definitions', 'Definitions'], ['externalDocs', 'ExternalDocs'], ['example', 'Example'],
+  ['x-kubernetes-preserve-unknown-fields', 'XPreserveUnknownFields'], ['x-kubernetes-embedded-resource', 'XEmbeddedResource'], ['x-kubernetes-int-or-string', 'XIntOrString'],
+  ['x-kubernetes-list-map-keys', 'XListMapKeys'], ['x-kubernetes-list-type', 'XListType'], ['x-kubernetes-map-type', 'XMapType'], ['x-kubernetes-validations', 'XValidations'],
+];
+const allowedAtRootWithStatus = ['Description', 'Type', 'Format', 'Title', 'Maximum', 'ExclusiveMaximum', 'Minimum', 'ExclusiveMinimum', 'MaxLength', 'MinLength', 'Pattern', 'MaxItems', 'MinItems', 'UniqueItems', 'MultipleOf', 'Required', 'Items', 'Properties', 'ExternalDocs', 'Example', 'XPreserveUnknownFields', 'XValidations'];
+
+const isZero = (v: unknown): boolean => v === undefined || v === false || v === 0 || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** With the status subresource on, the root may only hold fields whose meaning survives extracting properties[status]. */
+function statusRoot(s: JSONSchemaProps, path: string, out: FieldError[]): void {
+  for (const [key, goName] of fieldOrder) {
+    if (isZero(s[key])) continue;
+    if (goName === 'Type') {
+      if (s.type !== 'object') {
+        out.push(fieldError.invalid(`${path}.type`, s.type, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled'));
+        break;
+      }
+      continue;
+    }
+    if (!allowedAtRootWithStatus.includes(goName)) {
+      // Kubernetes prints the whole schema struct as the value; the message carries the rule.
+      out.push(fieldError.invalidOmit(path, `only [${allowedAtRootWithStatus.join(' ')}] fields are allowed at the root of the schema if the status subresource is enabled`));
+      break;
+    }
+  }
+}
+
+export function validateSchema(schema: JSONSchemaProps, path: string, statusSubresource: boolean): FieldError[] {
   const out: FieldError[] = [];
-  validateOpenAPI(schema, path, { insideResourceMeta: false }, true, out);
+  if (statusSubresource) statusRoot(schema, path, out);
+  if (schema.nullable) out.push(fieldError.forbidden(`${path}.nullable`, 'nullable cannot be true at the root'));
   const structuralErrs: FieldError[] = [];
   structural(schema, 'root', path, structuralErrs);
   completeness(schema, path, structuralErrs);
-  // ValidateStructural sorts its errors by their text.
-  const keyed = structuralErrs.map((e) => [formatFieldError(e), e] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return [...out, ...keyed.map(([, e]) => e)];
+  if (structuralErrs.length > 0) {
+    // ValidateStructural sorts its errors by their text.
+    const keyed = structuralErrs.map((e) => [formatFieldError(e), e] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    out.push(...keyed.map(([, e]) => e));
+  } else {
+    // Defaults are only checked on a structural schema.
+    out.push(...validateDefaults(schema, path));
+  }
+  validateOpenAPI(schema, path, { insideResourceMeta: false }, true, out);
+  return out;
 }

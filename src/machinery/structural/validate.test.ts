@@ -125,3 +125,17 @@ test('a 50-field object validates well under 50 µs once the schema is compiled'
   const perCall = Number(process.hrtime.bigint() - start) / n / 1000;
   assert.ok(perCall < 50, `${perCall.toFixed(1)} µs per validation`);
 });
+
+test('map entries are keys in list-type and embedded-resource paths', () => {
+  const s: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      m: { type: 'object', additionalProperties: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'integer' } } },
+      r: { type: 'object', additionalProperties: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } },
+    },
+  };
+  assert.deepEqual(errs({ m: { k: [1, 1] }, r: { x: { apiVersion: 'v1', kind: 'bad kind' } } }, s), [
+    `r[x].kind: Invalid value: "bad kind": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+    'm[k][1]: Duplicate value: 1',
+  ]);
+});
