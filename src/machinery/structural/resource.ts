@@ -2,7 +2,9 @@
 // set/map uniqueness (pkg/apiserver/schema/listtype) and the apiVersion/kind of
 // x-kubernetes-embedded-resource objects (pkg/apiserver/schema/objectmeta). Paths are field paths.
 import { fieldError, type FieldError } from '../validation/field-errors.js';
-import { isDNS1035Label } from '../validation/names.js';
+import { isDNS1035Label, isValidPathSegmentName } from '../validation/names.js';
+import { validateObjectMeta } from '../validation/object-meta.js';
+import type { ObjectMeta } from '../../api/types.js';
 import type { SchemaNode } from './compile.js';
 import { goBadValue, goSyntax } from './go-format.js';
 
@@ -61,7 +63,7 @@ export function validateListTypes(x: unknown, node: SchemaNode | undefined, path
   }
 }
 
-/** apiVersion and kind of one embedded resource (objectmeta's validateEmbeddedResource, without metadata). */
+/** apiVersion, kind and metadata of one embedded resource (objectmeta's validateEmbeddedResource). */
 export function validateEmbedded(x: Record<string, unknown>, path: string, out: FieldError[]): void {
   if (!('apiVersion' in x)) out.push(fieldError.required(child(path, 'apiVersion'), 'must not be empty'));
   if (!('kind' in x)) out.push(fieldError.required(child(path, 'kind'), 'must not be empty'));
@@ -82,6 +84,18 @@ export function validateEmbedded(x: Record<string, unknown>, path: string, out: 
       if (errs.length > 0) out.push(fieldError.invalid(p, kind, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
     }
   }
+  if (isObject(x.metadata)) {
+    // Kubernetes validates embedded metadata with a stand-in name when none is set, path-segment names,
+    // and a namespace only where one is given.
+    const meta = { ...x.metadata } as ObjectMeta;
+    if (!meta.name) meta.name = 'fakename';
+    out.push(...validateObjectMeta({ metadata: meta }, { namespaced: Boolean(meta.namespace), nameValidator: pathSegmentName, path: child(path, 'metadata') }));
+  }
+}
+
+/** path.ValidatePathSegmentName: a prefix may not hold '/' or '%'; a name may also not be '.' or '..'. */
+function pathSegmentName(name: string, prefix: boolean): string[] {
+  return prefix ? isValidPathSegmentName(name).filter((m) => m.startsWith('may not contain')) : isValidPathSegmentName(name);
 }
 
 /** apiVersion and kind of every embedded resource below the root (the root's are the API server's). */

@@ -51,7 +51,7 @@ test('the structural invariants (schema validation_test cases)', () => {
     `${P}.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified`,
   ]);
   assert.deepEqual(errs(root({ kind: { type: 'integer' } })), [`${P}.properties[kind].type: Invalid value: "integer": must be string`]);
-  assert.deepEqual(errs(root({ a: { type: 'string', pattern: '(' } })).length, 1);
+  assert.deepEqual(errs(root({ a: { type: 'string', pattern: '(' } })), [`${P}.properties[a].pattern: Invalid value: "(": must be a valid regular expression, but isn't: error parsing regexp: missing closing ): \`(\``]);
 });
 
 test('the v1 JSONSchemaProps rules (apiextensions validation_test cases)', () => {

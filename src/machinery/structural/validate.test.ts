@@ -139,3 +139,12 @@ test('map entries are keys in list-type and embedded-resource paths', () => {
     'm[k][1]: Duplicate value: 1',
   ]);
 });
+
+test('embedded resources’ metadata is validated as ObjectMeta', () => {
+  const s: JSONSchemaProps = { type: 'object', properties: { e: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } };
+  assert.deepEqual(errs({ e: { apiVersion: 'v1', kind: 'Pod', metadata: { labels: { 'bad key!': 'x' } } } }, s), [
+    `e.metadata.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+  ]);
+  assert.deepEqual(errs({ e: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a/b' } } }, s), [`e.metadata.name: Invalid value: "a/b": may not contain '/'`]);
+  assert.deepEqual(errs({ e: { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'ns' } } }, s), []);
+});
