@@ -37,8 +37,9 @@ export function pruneNode(x: unknown, node: SchemaNode | undefined, embedded: bo
 function pruneKnown(v: unknown, k: string, node: SchemaNode, parent: string, removed: string[]): boolean {
   const prop = node.properties?.get(k);
   if (prop !== undefined) pruneNode(v, prop, prop.embedded, keyPath(parent, k), removed);
-  else if (node.additional !== undefined && node.additional !== false) {
-    const ap = node.additional === true ? undefined : node.additional;
+  else if (node.additional !== undefined) {
+    // additionalProperties true or false keeps the key but specifies nothing below it.
+    const ap = typeof node.additional === 'boolean' ? undefined : node.additional;
     pruneNode(v, ap, ap?.embedded ?? false, keyPath(parent, k), removed);
   } else return false;
   return true;
