@@ -38,6 +38,70 @@ const cases: { name: string; json: unknown; schema?: JSONSchemaProps; expected: 
     expected: { a: 1, c: { a: 1, b: 2, c: {} } },
     pruned: ['b', 'c.c.a', 'c.c.apiVersion'],
   },
+  {
+    name: 'nested x-kubernetes-preserve-unknown-fields',
+    json: {
+      unspecified: 'bar',
+      alpha: 'abc',
+      beta: 42.5,
+      unspecifiedObject: { unspecified: 'bar' },
+      pruning: { unspecified: 'bar', unspecifiedObject: { unspecified: 'bar' }, pruning: { unspecified: 'bar' }, apiVersion: 'unknown', preserving: { unspecified: 'bar' } },
+      preserving: {
+        unspecified: 'bar',
+        unspecifiedObject: { unspecified: 'bar' },
+        pruning: { unspecified: 'bar' },
+        preserving: { unspecified: 'bar' },
+        preservingUnknownType: [{ foo: true }, { bar: true }],
+      },
+      preservingAdditionalPropertiesNotInheritingXPreserveUnknownFields: { foo: { specified: { unspecified: 'bar' }, unspecified: 'bar' } },
+      preservingAdditionalPropertiesKeyPruneValues: { foo: { specified: { unspecified: 'bar' }, unspecified: 'bar' } },
+    },
+    schema: {
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      properties: {
+        alpha: { type: 'string' },
+        beta: { type: 'number' },
+        pruning: { type: 'object', properties: { preserving: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, pruning: { type: 'object' } } },
+        preserving: {
+          type: 'object',
+          'x-kubernetes-preserve-unknown-fields': true,
+          properties: {
+            preserving: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+            preservingUnknownType: { 'x-kubernetes-preserve-unknown-fields': true },
+            pruning: { type: 'object' },
+          },
+        },
+        preservingAdditionalPropertiesNotInheritingXPreserveUnknownFields: {
+          type: 'object',
+          'x-kubernetes-preserve-unknown-fields': true,
+          additionalProperties: { type: 'object', properties: { specified: { type: 'object' } } },
+        },
+        preservingAdditionalPropertiesKeyPruneValues: { type: 'object', additionalProperties: { type: 'object', properties: { specified: { type: 'object' } } } },
+      },
+    },
+    expected: {
+      unspecified: 'bar',
+      alpha: 'abc',
+      beta: 42.5,
+      unspecifiedObject: { unspecified: 'bar' },
+      pruning: { pruning: {}, preserving: { unspecified: 'bar' } },
+      preserving: { unspecified: 'bar', unspecifiedObject: { unspecified: 'bar' }, pruning: {}, preserving: { unspecified: 'bar' }, preservingUnknownType: [{ foo: true }, { bar: true }] },
+      preservingAdditionalPropertiesNotInheritingXPreserveUnknownFields: { foo: { specified: {} } },
+      preservingAdditionalPropertiesKeyPruneValues: { foo: { specified: {} } },
+    },
+    pruned: [
+      'preserving.pruning.unspecified',
+      'preservingAdditionalPropertiesKeyPruneValues.foo.specified.unspecified',
+      'preservingAdditionalPropertiesKeyPruneValues.foo.unspecified',
+      'preservingAdditionalPropertiesNotInheritingXPreserveUnknownFields.foo.specified.unspecified',
+      'preservingAdditionalPropertiesNotInheritingXPreserveUnknownFields.foo.unspecified',
+      'pruning.apiVersion',
+      'pruning.pruning.unspecified',
+      'pruning.unspecified',
+      'pruning.unspecifiedObject',
+    ],
+  },
 ];
 
 test('TestPrune cases', () => {
