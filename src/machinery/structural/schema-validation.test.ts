@@ -44,9 +44,15 @@ test('the structural invariants (schema validation_test cases)', () => {
     `${P}.properties[a].allOf[0].description: Forbidden: must be empty to be structural`,
     `${P}.properties[a].allOf[0].type: Forbidden: must be empty to be structural`,
   ]);
-  assert.deepEqual(errs(root({ a: { type: 'object', anyOf: [{ properties: { b: { minimum: 1 } } }] } })), [
-    `${P}.properties[a].properties[b]: Required value: because it is defined in ${P}.properties[a].anyOf[0].properties[b]`,
+  // Completeness is checked for the root's value validations (TestValidateStructuralCompleteness).
+  assert.deepEqual(errs({ type: 'object', properties: { foo: { type: 'string' } }, allOf: [{ properties: { notfoo: { minLength: 2 } } }] }), [
+    `${P}.properties[notfoo]: Required value: because it is defined in ${P}.allOf[0].properties[notfoo]`,
   ]);
+  assert.deepEqual(errs({ type: 'object', properties: { foo: { type: 'string' } }, allOf: [{ properties: { foo: { minLength: 2 } } }] }), []);
+  assert.deepEqual(errs({ type: 'object', properties: { foo: { type: 'string' } }, allOf: [{ items: { minLength: 2 } }] }), [
+    `${P}.items: Required value: because it is defined in ${P}.allOf[0].items`,
+  ]);
+  assert.deepEqual(errs(root({ a: { type: 'object', anyOf: [{ properties: { b: { minimum: 1 } } }] } })), []);
   assert.deepEqual(errs(root({ metadata: { type: 'object', properties: { labels: { type: 'object' } } } })), [
     `${P}.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified`,
   ]);

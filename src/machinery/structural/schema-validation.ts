@@ -198,30 +198,27 @@ function nested(v: JSONSchemaProps, skipAnyOf: boolean, path: string, out: Field
   if (v.properties?.metadata !== undefined) out.push(fieldError.forbidden(`${prop(path, 'metadata')}`, 'must not be specified in a nested context'));
 }
 
-/** validateStructuralCompleteness: what value validations name (properties, items) must exist in the structural part. */
-function completeness(s: JSONSchemaProps, path: string, out: FieldError[]): void {
-  const check = (v: JSONSchemaProps, node: JSONSchemaProps | undefined, sPath: string, vPath: string): void => {
-    if (node === undefined) return void out.push(fieldError.required(sPath, `because it is defined in ${vPath}`));
-    (v.allOf ?? []).forEach((x, i) => check(x, node, sPath, `${vPath}.allOf[${i}]`));
-    (v.anyOf ?? []).forEach((x, i) => check(x, node, sPath, `${vPath}.anyOf[${i}]`));
-    (v.oneOf ?? []).forEach((x, i) => check(x, node, sPath, `${vPath}.oneOf[${i}]`));
-    if (v.not) check(v.not, node, sPath, `${vPath}.not`);
-    if (v.items !== undefined && !Array.isArray(v.items)) check(v.items, node.items !== undefined && !Array.isArray(node.items) ? node.items : undefined, `${sPath}.items`, `${vPath}.items`);
-    for (const [k, p] of Object.entries(v.properties ?? {})) {
-      const sp = node.properties?.[k] ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
-      check(p, sp, prop(sPath, k), prop(vPath, k));
+/** validateStructuralCompleteness: what the root's value validations name (properties, items) must
+ * exist in the structural part. Kubernetes checks the root's value validations only. */
+function completeness(root: JSONSchemaProps, path: string, out: FieldError[]): void {
+  const required = (sPath: string, vPath: string): void => void out.push(fieldError.required(sPath, `because it is defined in ${vPath}`));
+  const compositions = (v: JSONSchemaProps, s: JSONSchemaProps, sPath: string, vPath: string): void => {
+    if (v.not) nestedCheck(v.not, s, sPath, `${vPath}.not`);
+    (v.allOf ?? []).forEach((x, i) => nestedCheck(x, s, sPath, `${vPath}.allOf[${i}]`));
+    (v.anyOf ?? []).forEach((x, i) => nestedCheck(x, s, sPath, `${vPath}.anyOf[${i}]`));
+    (v.oneOf ?? []).forEach((x, i) => nestedCheck(x, s, sPath, `${vPath}.oneOf[${i}]`));
+  };
+  const nestedCheck = (v: JSONSchemaProps, s: JSONSchemaProps | undefined, sPath: string, vPath: string): void => {
+    if (s === undefined) return required(sPath, vPath);
+    compositions(v, s, sPath, vPath);
+    if (v.items !== undefined && !Array.isArray(v.items)) nestedCheck(v.items, s.items !== undefined && !Array.isArray(s.items) ? s.items : undefined, `${sPath}.items`, `${vPath}.items`);
+    for (const [k, vf] of Object.entries(v.properties ?? {})) {
+      const sf = s.properties?.[k];
+      if (sf === undefined) required(prop(sPath, k), prop(vPath, k));
+      else nestedCheck(vf, sf, prop(sPath, k), prop(vPath, k));
     }
   };
-  const walk = (node: JSONSchemaProps, p: string): void => {
-    (node.allOf ?? []).forEach((x, i) => check(x, node, p, `${p}.allOf[${i}]`));
-    (node.anyOf ?? []).forEach((x, i) => check(x, node, p, `${p}.anyOf[${i}]`));
-    (node.oneOf ?? []).forEach((x, i) => check(x, node, p, `${p}.oneOf[${i}]`));
-    if (node.not) check(node.not, node, p, `${p}.not`);
-    if (node.items !== undefined && !Array.isArray(node.items)) walk(node.items, `${p}.items`);
-    for (const [k, c] of Object.entries(node.properties ?? {})) walk(c, prop(p, k));
-    if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, `${p}.additionalProperties`);
-  };
-  walk(s, path);
+  compositions(root, root, path, path);
 }
 
 /** The JSONSchemaProps fields in Go struct order, and those allowed at the root when the status subresource is on. */
