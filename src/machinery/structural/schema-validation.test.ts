@@ -80,6 +80,17 @@ test('the v1 JSONSchemaProps rules (apiextensions validation_test cases)', () =>
   assert.deepEqual(errs(root({ a: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'bag' } })), [
     `${P}.properties[a].x-kubernetes-list-type: Unsupported value: "bag": supported values: "atomic", "set", "map"`,
   ]);
+  assert.deepEqual(
+    errs(root({ a: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', nullable: true, properties: { k: { type: 'string', nullable: true } } } } })),
+    [
+      `${P}.properties[a].items.nullable: Forbidden: cannot be nullable when x-kubernetes-list-type is map`,
+      `${P}.properties[a].items.properties[k].default: Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property`,
+      `${P}.properties[a].items.properties[k].nullable: Forbidden: this property is in x-kubernetes-list-map-keys, so it cannot be nullable`,
+    ],
+  );
+  assert.deepEqual(errs(root({ a: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'object', properties: { k: { type: 'string' } } } } })), [
+    `${P}.properties[a].items.x-kubernetes-map-type: Invalid value: "null": must be atomic as item of a list with x-kubernetes-list-type=set`,
+  ]);
   assert.deepEqual(errs(root({ a: { type: 'string', 'x-kubernetes-preserve-unknown-fields': false } })), [`${P}.properties[a].x-kubernetes-preserve-unknown-fields: Invalid value: false: must be true or undefined`]);
   assert.deepEqual(errs(root({ metadata: { type: 'object', default: { name: 'x' } } })), [`${P}.properties[metadata].default: Forbidden: must not be set in top-level metadata`]);
 });

@@ -109,6 +109,25 @@ function extensions(s: JSONSchemaProps, path: string, out: FieldError[]): void {
       }
     }
   }
+  mapListKeysMapSet(s, path, out);
+}
+
+/** validateMapListKeysMapSet: items of sets and maps are never null, and map keys always have a value. */
+function mapListKeysMapSet(s: JSONSchemaProps, path: string, out: FieldError[]): void {
+  const listType = s['x-kubernetes-list-type'];
+  const items = s.items !== undefined && !Array.isArray(s.items) ? s.items : undefined;
+  if (items === undefined || (listType !== 'set' && listType !== 'map')) return;
+  if (items.nullable) out.push(fieldError.forbidden(`${path}.items.nullable`, `cannot be nullable when x-kubernetes-list-type is ${listType}`));
+  if (listType !== 'map') return;
+  const required = new Set(items.required ?? []);
+  for (const k of s['x-kubernetes-list-map-keys'] ?? []) {
+    const p = items.properties?.[k];
+    if (p === undefined) continue;
+    if (!required.has(k) && p.default === undefined) {
+      out.push(fieldError.required(`${prop(`${path}.items`, k)}.default`, 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'));
+    }
+    if (p.nullable) out.push(fieldError.forbidden(`${prop(`${path}.items`, k)}.nullable`, 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'));
+  }
 }
 
 type Level = 'root' | 'item' | 'field';
