@@ -29,7 +29,13 @@ export const openAPIError = {
   required: (name: string): FieldError => fieldError.required(fieldOf(name), ''),
   enum: (name: string, value: unknown, values: readonly unknown[]): FieldError =>
     fieldError.notSupported(fieldOf(name), value === undefined ? null : value, values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)))),
-  tooLong: (name: string, max: number): FieldError => fieldError.tooLong(fieldOf(name), max),
+  /** field.TooLong as apimachinery 1.33 words it ("may not be more than 2 bytes", validation_test's maxLength case). */
+  tooLong: (name: string, max: number): FieldError => ({
+    type: 'FieldValueTooLong',
+    field: fieldOf(name),
+    badValue: { kind: 'none' },
+    detail: max >= 0 ? `may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}` : 'value is too long',
+  }),
   tooShort: (name: string, value: string, min: number): FieldError => invalid(name, value, `${name} in ${IN} should be at least ${min} chars long`),
   pattern: (name: string, value: string, pattern: string): FieldError => invalid(name, value, `${name} in ${IN} should match '${pattern}'`),
   tooManyItems: (name: string, size: number, max: number): FieldError => fieldError.tooMany(fieldOf(name), size, max),
