@@ -135,3 +135,23 @@ test('root rules: nullable, and what the root may hold with the status subresour
   ]);
   assert.deepEqual(validateCustomResourceSchema({ minProperties: 1 }, P, {}).map(formatFieldError), [`${P}.type: Required value: must not be empty at the root`]);
 });
+
+test('defaults inside an embedded resource’s type and object meta must make them valid (validation_test v3 case)', () => {
+  const schema = root({
+    embedded: {
+      type: 'object',
+      'x-kubernetes-embedded-resource': true,
+      properties: {
+        apiVersion: { type: 'string', default: 'v1' },
+        kind: { type: 'string', default: '%' },
+        metadata: { type: 'object', default: { labels: { bar: 'x y' } } },
+      },
+    },
+  });
+  const DNS1035 = `a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`;
+  const LABEL_VALUE = `a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`;
+  assert.deepEqual(errs(schema), [
+    `${P}.properties[embedded].properties[kind].default: Invalid value: "%": must result in valid metadata: kind: Invalid value: "%": may have mixed case, but should otherwise match: ${DNS1035}`,
+    `${P}.properties[embedded].properties[metadata].default: Invalid value: map[string]interface {}{"labels":map[string]interface {}{"bar":"x y"}}: must result in valid metadata: metadata.labels: Invalid value: "x y": ${LABEL_VALUE}`,
+  ]);
+});
