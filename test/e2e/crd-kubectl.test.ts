@@ -124,6 +124,28 @@ describe('custom resources through kubectl', () => {
     assert.equal(obj.apiVersion, 'stable.example.com/v1');
   });
 
+  it('the schema: invalid values are refused with Kubernetes\' messages; unknown fields are pruned with a warning, refused when strict', async () => {
+    const bad = await kubectl(api.kubeconfig, ['create', '-f', '-'], { input: crontab('negative', '* * * * *', -1) });
+    assert.notEqual(bad.code, 0);
+    // The schema's rule and the scale subresource's own check, both, as Kubernetes reports them.
+    assert.match(bad.stderr, /The CronTab "negative" is invalid: \n\* spec\.replicas: Invalid value: -1: spec\.replicas in body should be greater than or equal to 0\n\* \.spec\.replicas: Invalid value: -1: should be a non-negative integer/);
+    const extra = { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'extra' }, spec: { cronSpec: '1 1 * * *', color: 'blue' } };
+    const warned = await http.post(BASE, extra);
+    assert.equal(warned.status, 201, warned.text);
+    assert.deepEqual(warnings(warned.headers), ['unknown field "spec.color"']);
+    assert.equal(warned.json.spec.color, undefined);
+    const strict = await http.post(`${BASE}?fieldValidation=Strict`, { ...extra, metadata: { name: 'strict' } });
+    assert.equal(strict.status, 400);
+    assert.match(strict.json.message, /strict decoding error: unknown field "spec\.color"/);
+    assert.equal((await http.get(`${BASE}/strict`)).status, 404);
+  });
+
+  it('a CRD whose schema is not structural is refused', async () => {
+    const r = await kubectl(api.kubeconfig, ['create', '-f', '-'], { input: CRONTAB_CRD.replace('name: crontabs.stable.example.com', 'name: gizmos.stable.example.com').replace('plural: crontabs', 'plural: gizmos').replace('singular: crontab', 'singular: gizmo').replace('kind: CronTab', 'kind: Gizmo').replace('shortNames: [ct]', 'shortNames: [gz]').replace('              cronSpec: {type: string}', '              cronSpec: {}') });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /The CustomResourceDefinition "gizmos.stable.example.com" is invalid: [^]*spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.properties\[cronSpec\]\.type: Required value: must not be empty for specified object fields/);
+  });
+
   it('patches: merge and JSON patch; strategic merge patch is refused with 415', async () => {
     await k(['patch', 'ct', 'every-five', '--type', 'merge', '-p', '{"spec":{"image":"other"}}']);
     await k(['patch', 'ct', 'every-five', '--type', 'json', '-p', '[{"op":"replace","path":"/spec/replicas","value":4}]']);

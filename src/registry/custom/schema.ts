@@ -3,23 +3,32 @@
 // schema, its list types, embedded resources and CEL rules (run by the strategy).
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 import type { KubeObject } from '../../api/schema/kind.js';
+import { applyDefaults, compileSchema, prune, pruneNonNullableNulls, validateCustomResource } from '../../machinery/structural/index.js';
 import type { FieldError } from '../../machinery/validation/field-errors.js';
 
 export interface VersionSchema {
   readonly schema: JSONSchemaProps | undefined;
-  /** Removes what the schema does not specify; the removed paths (`.spec.foo`), for field validation. */
+  /** Removes what the schema does not specify; the removed paths (`spec.foo`), for field validation. */
   prune(obj: KubeObject): string[];
-  /** Sets the schema's defaults where values are absent. */
+  /** Sets the schema's defaults where values are absent (and drops nulls no field allows). */
   applyDefaults(obj: KubeObject): void;
   /** The errors of an object (and, on update, the transition rules against `old`). */
   validate(obj: KubeObject, old: KubeObject | undefined): FieldError[];
 }
 
+/** No schema (a version that preserves everything): nothing is pruned, defaulted or checked. */
+const OPEN: VersionSchema = { schema: undefined, prune: () => [], applyDefaults: () => undefined, validate: () => [] };
+
 export function versionSchema(schema: JSONSchemaProps | undefined): VersionSchema {
+  if (schema === undefined) return OPEN;
+  compileSchema(schema);
   return {
     schema,
-    prune: () => [],
-    applyDefaults: () => undefined,
-    validate: () => [],
+    prune: (obj) => prune(obj, schema, { isResourceRoot: true }),
+    applyDefaults(obj) {
+      applyDefaults(obj, schema);
+      pruneNonNullableNulls(obj, schema);
+    },
+    validate: (obj) => validateCustomResource(obj, schema),
   };
 }
