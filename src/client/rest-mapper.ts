@@ -1,0 +1,133 @@
+// A RESTMapper over cached discovery (client-go's DeferredDiscoveryRESTMapper over a memory-cached
+// discovery client): kind ↔ resource and scope for whatever the server serves, built-in or custom.
+// Discovery is read at the first lookup and kept; a lookup that misses re-reads it once unless the
+// cache was filled since the last reset (a kind created since is then found; a kind that does not
+// exist costs one discovery round per reset, not one per lookup). reset() — which the controllers
+// call on their periodic discovery resync — marks the cache stale.
+import { ErrGroupDiscoveryFailed, type APIResourceInfo, type DiscoveryDocument, type DiscoveryInterface } from './discovery.js';
+import type { ResourceRef } from './types.js';
+
+/** Where a kind lives: the resource to call and its scope. */
+export interface RESTMapping {
+  resource: ResourceRef;
+  kind: string;
+  namespaced: boolean;
+  /** group/version of the mapping (`apps/v1`, `v1`). */
+  apiVersion: string;
+}
+
+/** The kind is not served in that version (client-go's NoKindMatchError). */
+export class NoKindMatchError extends Error {
+  constructor(
+    readonly group: string,
+    readonly kind: string,
+    readonly version: string | undefined,
+  ) {
+    const gv = version === undefined ? group : group === '' ? version : `${group}/${version}`;
+    super(version === undefined ? `no matches for kind "${kind}" in group "${group}"` : `no matches for kind "${kind}" in version "${gv}"`);
+    this.name = 'NoKindMatchError';
+  }
+}
+
+export function isNoMatchError(e: unknown): e is NoKindMatchError {
+  return e instanceof NoKindMatchError;
+}
+
+function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const i = apiVersion.lastIndexOf('/');
+  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+}
+
+export class DeferredDiscoveryRESTMapper {
+  private cached: Promise<DiscoveryDocument> | undefined;
+  private fresh = false;
+  private lastFailed: ReadonlyMap<string, Error> | undefined;
+
+  constructor(private readonly discovery: DiscoveryInterface) {}
+
+  /** The cached discovery document (read now if there is none). */
+  document(): Promise<DiscoveryDocument> {
+    if (!this.cached) {
+      this.fresh = true;
+      const p = this.discovery.serverGroupsAndResources();
+      this.cached = p;
+      // a failed read is not kept: the next lookup tries again
+      p.catch(() => {
+        if (this.cached === p) this.cached = undefined;
+      });
+    }
+    return this.cached;
+  }
+
+  /** Marks the cache stale: the next lookup that misses re-reads discovery. */
+  reset(): void {
+    this.fresh = false;
+  }
+
+  /** Drops the cache: the next lookup re-reads discovery. */
+  invalidate(): void {
+    this.cached = undefined;
+    this.fresh = false;
+  }
+
+  /** The mapping of an object's apiVersion and kind (as owner references name them). */
+  async mappingFor(apiVersion: string, kind: string): Promise<RESTMapping> {
+    const { group, version } = splitApiVersion(apiVersion);
+    return this.restMapping(group, kind, version);
+  }
+
+  /** client-go's RESTMapping: the kind in `version`, or in the group's preferred version that serves it. */
+  async restMapping(group: string, kind: string, version?: string): Promise<RESTMapping> {
+    const found = await this.lookup(
+      (doc) => {
+        const candidates = doc.resources.filter((r) => r.group === group && r.kind === kind && (version === undefined || r.version === version));
+        if (candidates.length === 0) return undefined;
+        const order = doc.groups.find((g) => g.name === group)?.versions ?? [];
+        candidates.sort((a, b) => order.indexOf(a.version) - order.indexOf(b.version));
+        return candidates[0];
+      },
+      () => {
+        // a miss in a group whose discovery failed says nothing of the kind: report the failure
+        const failed = new Map([...(this.lastFailed ?? [])].filter(([gv]) => (gv.includes('/') ? gv.slice(0, gv.lastIndexOf('/')) : '') === group));
+        return failed.size > 0 ? new ErrGroupDiscoveryFailed(failed) : new NoKindMatchError(group, kind, version);
+      },
+    );
+    return toMapping(found);
+  }
+
+  /** What discovery says of a resource (its kind and scope), or undefined when it is not served. */
+  async resourceFor(ref: ResourceRef): Promise<APIResourceInfo | undefined> {
+    try {
+      return await this.lookup(
+        (doc) => doc.resources.find((r) => r.group === ref.group && r.version === ref.version && r.resource === ref.resource),
+        () => new Error('not served'),
+      );
+    } catch (e) {
+      if (e instanceof Error && e.message === 'not served') return undefined;
+      throw e;
+    }
+  }
+
+  private async lookup(find: (doc: DiscoveryDocument) => APIResourceInfo | undefined, miss: () => Error): Promise<APIResourceInfo> {
+    let doc = await this.document();
+    const found = find(doc);
+    if (found) return found;
+    if (!this.fresh) {
+      this.invalidate();
+      doc = await this.document();
+      const again = find(doc);
+      if (again) return again;
+    }
+    this.lastFailed = doc.failed;
+    throw miss();
+  }
+}
+
+function toMapping(r: APIResourceInfo): RESTMapping {
+  return {
+    resource: { group: r.group, version: r.version, resource: r.resource },
+    kind: r.kind,
+    namespaced: r.namespaced,
+    apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`,
+  };
+}
