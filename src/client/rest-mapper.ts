@@ -79,13 +79,7 @@ export class DeferredDiscoveryRESTMapper {
   /** client-go's RESTMapping: the kind in `version`, or in the group's preferred version that serves it. */
   async restMapping(group: string, kind: string, version?: string): Promise<RESTMapping> {
     const found = await this.lookup(
-      (doc) => {
-        const candidates = doc.resources.filter((r) => r.group === group && r.kind === kind && (version === undefined || r.version === version));
-        if (candidates.length === 0) return undefined;
-        const order = doc.groups.find((g) => g.name === group)?.versions ?? [];
-        candidates.sort((a, b) => order.indexOf(a.version) - order.indexOf(b.version));
-        return candidates[0];
-      },
+      (doc) => preferredFirst(doc, group, doc.resources.filter((r) => r.group === group && r.kind === kind && (version === undefined || r.version === version))),
       () => {
         // a miss in a group whose discovery failed says nothing of the kind: report the failure
         const failed = new Map([...(this.lastFailed ?? [])].filter(([gv]) => (gv.includes('/') ? gv.slice(0, gv.lastIndexOf('/')) : '') === group));
@@ -95,11 +89,16 @@ export class DeferredDiscoveryRESTMapper {
     return toMapping(found);
   }
 
-  /** What discovery says of a resource (its kind and scope), or undefined when it is not served. */
-  async resourceFor(ref: ResourceRef): Promise<APIResourceInfo | undefined> {
+  /**
+   * What discovery says of a resource (its kind and scope) in `version`, or without one in the
+   * group's preferred version that serves it; undefined when it is not served.
+   */
+  async resourceFor(ref: { group: string; resource: string; version?: string }): Promise<APIResourceInfo | undefined> {
     try {
       return await this.lookup(
-        (doc) => doc.resources.find((r) => r.group === ref.group && r.version === ref.version && r.resource === ref.resource),
+        (doc) => {
+          return preferredFirst(doc, ref.group, doc.resources.filter((r) => r.group === ref.group && r.resource === ref.resource && (ref.version === undefined || r.version === ref.version)));
+        },
         () => new Error('not served'),
       );
     } catch (e) {
@@ -121,6 +120,12 @@ export class DeferredDiscoveryRESTMapper {
     this.lastFailed = doc.failed;
     throw miss();
   }
+}
+
+/** The candidate in the group's most preferred version. */
+function preferredFirst(doc: DiscoveryDocument, group: string, candidates: APIResourceInfo[]): APIResourceInfo | undefined {
+  const order = doc.groups.find((g) => g.name === group)?.versions ?? [];
+  return candidates.sort((a, b) => order.indexOf(a.version) - order.indexOf(b.version))[0];
 }
 
 function toMapping(r: APIResourceInfo): RESTMapping {
