@@ -179,3 +179,42 @@ test('controller: a namespace deleted later is processed after the grace delay a
     await done;
   }
 });
+
+test('resources known only from discovery are emptied with the namespace; those without list or delete, or cluster-scoped, are left alone', async () => {
+  const ctx = setup([namespace('n'), namespace('keep', { deleting: false })]);
+  const widgets = { group: 'example.com', version: 'v1', resource: 'widgets', namespaced: true, kind: 'Widget' };
+  const d = ctx.clientset.fakeDiscovery;
+  d.add({ ...widgets, verbs: ['create', 'delete', 'get', 'list', 'watch'] });
+  d.add({ group: 'example.com', version: 'v1', resource: 'readonly', kind: 'ReadOnly', namespaced: true, verbs: ['get', 'list'] });
+  d.add({ group: 'example.com', version: 'v1', resource: 'globals', kind: 'Global', namespaced: false, verbs: ['delete', 'list'] });
+  const w = ctx.clientset.resource(widgets);
+  await w.create('n', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' } });
+  await w.create('keep', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w2' } });
+  const deleter = new NamespacedResourcesDeleter(ctx.clientset, ctx.now);
+  await deleter.delete('n');
+  assert.equal(nsOf(ctx, 'n'), undefined);
+  assert.equal(ctx.clientset.tracker.get(widgets, 'n', 'w1'), undefined, 'the widget went with its namespace');
+  assert.ok(ctx.clientset.tracker.get(widgets, 'keep', 'w2'), "another namespace's widget stays");
+  const touched = new Set(ctx.clientset.actions.filter((a) => a.ref.group === 'example.com').map((a) => `${a.verb} ${a.resource}`));
+  assert.deepEqual([...touched].sort(), ['create widgets', 'delete widgets', 'list widgets']);
+  // discovery is read at each sync: a resource served later is covered by the next namespace deletion
+  d.add({ group: 'example.com', version: 'v1', resource: 'gadgets', kind: 'Gadget', namespaced: true, verbs: ['delete', 'list'] });
+  const gadgets = { group: 'example.com', version: 'v1', resource: 'gadgets', namespaced: true, kind: 'Gadget' };
+  await ctx.clientset.resource(gadgets).create('keep', { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' } });
+  const keep = nsOf(ctx, 'keep')!;
+  metadataOf(keep).deletionTimestamp = iso(NOW);
+  ctx.clientset.tracker.add(keep);
+  await deleter.delete('keep');
+  assert.equal(ctx.clientset.tracker.get(gadgets, 'keep', 'g'), undefined);
+  assert.equal(nsOf(ctx, 'keep'), undefined);
+});
+
+test('a failing discovery group is reported in the conditions while the rest is deleted', async () => {
+  const ctx = setup([namespace('n'), obj('v1', 'ConfigMap', 'cm', { namespace: 'n' })]);
+  ctx.clientset.fakeDiscovery.failing.set('metrics.k8s.io/v1beta1', new Error('the server is currently unable to handle the request'));
+  await assert.rejects(new NamespacedResourcesDeleter(ctx.clientset, ctx.now).delete('n'), (e) => e instanceof AggregateError && e.errors[0] instanceof ErrGroupDiscoveryFailed);
+  assert.deepEqual(conditions(nsOf(ctx, 'n')), [
+    ['NamespaceDeletionDiscoveryFailure', 'DiscoveryFailed', 'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request'],
+  ]);
+  assert.equal(ctx.clientset.tracker.get({ group: '', resource: 'configmaps' }, 'n', 'cm'), undefined);
+});
