@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fakeControllerContext } from '../../client/fake/index.js';
-import { emulateDeletePropagation, obj, ownerRef, waitFor } from '../common/testutil.js';
-import { deletableResources, GarbageCollectorController } from './controller.js';
+import { obj, ownerRef, waitFor } from '../common/testutil.js';
+import { deletableResources } from './controller.js';
+import { startGc } from './gc.testutil.js';
 
 const NS = 'default';
 const WIDGETS = { group: 'example.com', version: 'v1', resource: 'widgets', namespaced: true, kind: 'Widget' };
@@ -14,20 +15,7 @@ const VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 const CMS = { group: '', resource: 'configmaps' };
 
 function setup() {
-  const ctx = fakeControllerContext({});
-  emulateDeletePropagation(ctx.clientset);
-  ctx.clientset.fakeDiscovery.add({ ...WIDGETS, verbs: VERBS });
-  const gc = new GarbageCollectorController(ctx, { discoveryResyncMs: 20 });
-  const ac = new AbortController();
-  const done = gc.run(2, ac.signal);
-  return {
-    ctx,
-    gc,
-    async stop() {
-      ac.abort();
-      await done;
-    },
-  };
+  return startGc([], {}, { discoveryResyncMs: 20 }, (ctx) => ctx.clientset.fakeDiscovery.add({ ...WIDGETS, verbs: VERBS }));
 }
 
 test('monitors are what discovery lists with delete, list and watch (preferred versions), minus events', async () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fakeControllerContext, type FakeControllerContext } from '../../client/fake/index.js';
+import type { FakeControllerContext } from '../../client/fake/index.js';
 import type { KubeObject } from '../../client/types.js';
 import { metadataOf } from '../../api/meta/object.js';
-import { emulateDeletePropagation, obj, ownerRef, waitFor } from '../common/testutil.js';
-import { GarbageCollectorController } from './controller.js';
+import { obj, ownerRef, waitFor } from '../common/testutil.js';
+import { startGc } from './gc.testutil.js';
 
 const NS = 'default';
 const deploy = (name: string, o: Parameters<typeof obj>[3] = {}) => obj('apps/v1', 'Deployment', name, { namespace: NS, ...o });
@@ -31,19 +31,7 @@ function get(ctx: FakeControllerContext, res: keyof typeof REF, name: string): K
 }
 
 async function start(objects: KubeObject[], options: Record<string, unknown> = {}) {
-  const ctx = fakeControllerContext({ objects, options });
-  emulateDeletePropagation(ctx.clientset);
-  const gc = new GarbageCollectorController(ctx);
-  const ac = new AbortController();
-  const done = gc.run(2, ac.signal);
-  return {
-    ctx,
-    gc,
-    async stop() {
-      ac.abort();
-      await done;
-    },
-  };
+  return startGc(objects, options);
 }
 
 test('background: dependents of an absent owner are deleted (live GET, uid precondition), cascading', async () => {
