@@ -8,7 +8,6 @@
 // A group version that failed (legacy request error, or aggregated freshness "Stale") does not
 // fail the whole answer: its error is collected in ErrGroupDiscoveryFailed next to the resources
 // that were found, as client-go's ServerGroupsAndResources does.
-import type { KubeObject } from './types.js';
 
 /** One resource of one group version as discovery lists it. */
 export interface APIResourceInfo {
@@ -135,7 +134,7 @@ export class RestDiscoveryClient implements DiscoveryInterface {
       const res = await this.get(root, AGGREGATED_ACCEPT);
       if (res.status === 404 && root === '/apis') continue; // a server of the core group only
       if (res.status < 200 || res.status >= 300) throw statusError(root, res);
-      const body = JSON.parse(res.body) as KubeObject;
+      const body = JSON.parse(res.body) as Record<string, unknown>;
       if (body.kind === 'APIGroupDiscoveryList') this.readAggregated(body.items as AggregatedGroup[] | undefined, doc);
       else await this.readLegacy(root, body, doc);
     }
@@ -174,7 +173,7 @@ export class RestDiscoveryClient implements DiscoveryInterface {
     }
   }
 
-  private async readLegacy(root: string, body: KubeObject, doc: DiscoveryDocument): Promise<void> {
+  private async readLegacy(root: string, body: Record<string, unknown>, doc: DiscoveryDocument): Promise<void> {
     const groups: APIGroupInfo[] = [];
     if (root === '/api') {
       // APIVersions: the core group's versions; the first is preferred.

@@ -4,18 +4,16 @@
 // resources the controllers had no special code for (leases, ingresses): their monitors, their
 // deletion with a namespace and their count quotas come from discovery alone.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { deletableResources, GarbageCollectorController } from '../../src/controllers/garbagecollector/controller.js';
 import { NamespaceController } from '../../src/controllers/namespace/controller.js';
 import { quotableResources, ResourceQuotaController } from '../../src/controllers/resourcequota/controller.js';
 import { preferredResources } from '../../src/client/discovery.js';
-import { SharedInformerFactory } from '../../src/client/informers.js';
-import { loadRestConfig } from '../../src/client/kubeconfig.js';
-import { newClientset, type RestClientset } from '../../src/client/rest.js';
-import type { ControllerContext, KubeObject } from '../../src/client/types.js';
-import { kubectl, kubectlOk } from '../support/kubectl.js';
-import { startApiserver, writeKubeconfig, type RunningApiserver } from '../support/kubelite.js';
+import type { RestClientset } from '../../src/client/rest.js';
+import type { KubeObject } from '../../src/client/types.js';
+import { startControllerEnv } from '../support/controllers.js';
+import { kubectlOk } from '../support/kubectl.js';
+import type { RunningApiserver } from '../support/kubelite.js';
 import { waitFor } from '../support/wait.js';
 
 let api: RunningApiserver;
@@ -43,14 +41,10 @@ function lease(name: string, ns: string, owner?: { apiVersion: string; kind: str
 
 describe('controllers driven by discovery against kubelite apiserver', () => {
   before(async () => {
-    api = await startApiserver(['--storage', 'memory']);
-    kc = join(api.dir, 'kubeconfig');
-    writeKubeconfig(kc, api.url);
-    const ns = await kubectl(kc, ['create', 'namespace', 'default']);
-    assert.ok(ns.code === 0 || /AlreadyExists/.test(ns.stderr), ns.stderr);
-    clientset = newClientset({ config: loadRestConfig({ kubeconfig: kc }), qps: 0 });
-    const informers = new SharedInformerFactory(clientset, { resyncPeriodMs: 0 });
-    const ctx: ControllerContext = { clientset, informers, recorder: () => ({ event() {} }), options: {}, now: () => Date.now(), log: () => {} };
+    const env = await startControllerEnv();
+    ({ api, clientset } = env);
+    kc = env.kubeconfig;
+    const { informers, ctx } = env;
     gc = new GarbageCollectorController(ctx, { discoveryResyncMs: 500 });
     quota = new ResourceQuotaController(ctx, { discoveryResyncMs: 500 });
     const controllers: [{ run(w: number, s: AbortSignal): Promise<void> }, number][] = [
