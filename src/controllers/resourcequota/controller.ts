@@ -111,9 +111,12 @@ export class ResourceQuotaController implements Controller {
       this.monitors.delete(key);
     }
     for (const [key, r] of wanted) {
-      if (this.monitors.has(key) || (r.group === '' && this.listers.has(r.resource))) continue;
+      if (r.group === '' && this.listers.has(r.resource)) continue;
       const ref: ResourceRef = { group: r.group, version: r.version, resource: r.resource, namespaced: true, kind: r.kind };
+      // the shared informer, which the garbage collector may have stopped and replaced (its
+      // resource went and came back) since this monitor took it: follow it
       const informer = this.ctx.informers.informer(ref, { metadataOnly: !hasSpecificEvaluator(r.group, r.resource) });
+      if (this.monitors.get(key)?.informer === informer) continue;
       const m = { resource: r, informer };
       this.monitors.set(key, m);
       this.replenishFrom(ref, informer, () => this.monitors.get(key) === m);
