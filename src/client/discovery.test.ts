@@ -88,7 +88,7 @@ test('legacy discovery when the server does not answer the aggregated form: pref
   const err = discoveryError(doc);
   assert.ok(err instanceof ErrGroupDiscoveryFailed);
   assert.deepEqual([...err.groups.keys()], ['metrics.k8s.io/v1beta1']);
-  assert.match(err.message, /^unable to retrieve the complete list of server APIs: metrics\.k8s\.io\/v1beta1: the server could not find the requested resource \(get \/apis\/metrics\.k8s\.io\/v1beta1\): the server is currently unable to handle the request$/);
+  assert.equal(err.message, 'unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request');
 });
 
 test('a failure of /api itself is an error, not a partial answer', async () => {

@@ -113,15 +113,16 @@ interface LegacyResource {
   categories?: string[];
 }
 
-function statusError(path: string, res: { status: number; body: string }): Error {
-  let msg = res.body.trim().slice(0, 300);
+/** The error of a non-2xx answer: the Status's message, as client-go's StatusError reads. */
+function statusError(res: { status: number; body: string }): Error {
+  let msg = '';
   try {
-    const s = JSON.parse(res.body) as { message?: string };
+    const s = JSON.parse(res.body) as { message?: unknown };
     if (typeof s.message === 'string') msg = s.message;
   } catch {
-    // not a Status: keep the text
+    msg = res.body.trim().slice(0, 300);
   }
-  return Object.assign(new Error(`the server could not find the requested resource (get ${path}): ${msg || `status ${res.status}`}`), { code: res.status });
+  return Object.assign(new Error(msg || `the server responded with status ${res.status}`), { code: res.status });
 }
 
 /** Discovery over HTTP: aggregated first, legacy when the server does not answer in the aggregated form. */
@@ -133,7 +134,7 @@ export class RestDiscoveryClient implements DiscoveryInterface {
     for (const root of ['/api', '/apis']) {
       const res = await this.get(root, AGGREGATED_ACCEPT);
       if (res.status === 404 && root === '/apis') continue; // a server of the core group only
-      if (res.status < 200 || res.status >= 300) throw statusError(root, res);
+      if (res.status < 200 || res.status >= 300) throw statusError(res);
       const body = JSON.parse(res.body) as Record<string, unknown>;
       if (body.kind === 'APIGroupDiscoveryList') this.readAggregated(body.items as AggregatedGroup[] | undefined, doc);
       else await this.readLegacy(root, body, doc);
@@ -193,7 +194,7 @@ export class RestDiscoveryClient implements DiscoveryInterface {
           const path = g.name === '' ? `/api/${version}` : `/apis/${gv}`;
           try {
             const res = await this.get(path, LEGACY_ACCEPT);
-            if (res.status < 200 || res.status >= 300) throw statusError(path, res);
+            if (res.status < 200 || res.status >= 300) throw statusError(res);
             return { group: g.name, version, list: ((JSON.parse(res.body) as { resources?: LegacyResource[] }).resources ?? []) };
           } catch (e) {
             doc.failed.set(gv, e instanceof Error ? e : new Error(String(e)));

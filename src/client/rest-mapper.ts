@@ -41,7 +41,6 @@ function splitApiVersion(apiVersion: string): { group: string; version: string }
 export class DeferredDiscoveryRESTMapper {
   private cached: Promise<DiscoveryDocument> | undefined;
   private fresh = false;
-  private lastFailed: ReadonlyMap<string, Error> | undefined;
 
   constructor(private readonly discovery: DiscoveryInterface) {}
 
@@ -78,15 +77,11 @@ export class DeferredDiscoveryRESTMapper {
 
   /** client-go's RESTMapping: the kind in `version`, or in the group's preferred version that serves it. */
   async restMapping(group: string, kind: string, version?: string): Promise<RESTMapping> {
-    const found = await this.lookup(
-      (doc) => preferredFirst(doc, group, doc.resources.filter((r) => r.group === group && r.kind === kind && (version === undefined || r.version === version))),
-      () => {
-        // a miss in a group whose discovery failed says nothing of the kind: report the failure
-        const failed = new Map([...(this.lastFailed ?? [])].filter(([gv]) => (gv.includes('/') ? gv.slice(0, gv.lastIndexOf('/')) : '') === group));
-        return failed.size > 0 ? new ErrGroupDiscoveryFailed(failed) : new NoKindMatchError(group, kind, version);
-      },
-    );
-    return toMapping(found);
+    const { found, doc } = await this.lookup(group, (r) => r.kind === kind && (version === undefined || r.version === version));
+    if (found) return toMapping(found);
+    // a miss in a group whose discovery failed says nothing of the kind: report the failure
+    const failed = new Map([...doc.failed].filter(([gv]) => groupOf(gv) === group));
+    throw failed.size > 0 ? new ErrGroupDiscoveryFailed(failed) : new NoKindMatchError(group, kind, version);
   }
 
   /**
@@ -94,32 +89,26 @@ export class DeferredDiscoveryRESTMapper {
    * group's preferred version that serves it; undefined when it is not served.
    */
   async resourceFor(ref: { group: string; resource: string; version?: string }): Promise<APIResourceInfo | undefined> {
-    try {
-      return await this.lookup(
-        (doc) => {
-          return preferredFirst(doc, ref.group, doc.resources.filter((r) => r.group === ref.group && r.resource === ref.resource && (ref.version === undefined || r.version === ref.version)));
-        },
-        () => new Error('not served'),
-      );
-    } catch (e) {
-      if (e instanceof Error && e.message === 'not served') return undefined;
-      throw e;
-    }
+    return (await this.lookup(ref.group, (r) => r.resource === ref.resource && (ref.version === undefined || r.version === ref.version))).found;
   }
 
-  private async lookup(find: (doc: DiscoveryDocument) => APIResourceInfo | undefined, miss: () => Error): Promise<APIResourceInfo> {
+  /** The matching resource of the group in its most preferred version; on a miss, discovery is read again once if stale. */
+  private async lookup(group: string, match: (r: APIResourceInfo) => boolean): Promise<{ found: APIResourceInfo | undefined; doc: DiscoveryDocument }> {
+    const find = (doc: DiscoveryDocument) => preferredFirst(doc, group, doc.resources.filter((r) => r.group === group && match(r)));
     let doc = await this.document();
-    const found = find(doc);
-    if (found) return found;
-    if (!this.fresh) {
+    let found = find(doc);
+    if (!found && !this.fresh) {
       this.invalidate();
       doc = await this.document();
-      const again = find(doc);
-      if (again) return again;
+      found = find(doc);
     }
-    this.lastFailed = doc.failed;
-    throw miss();
+    return { found, doc };
   }
+}
+
+function groupOf(groupVersion: string): string {
+  const i = groupVersion.lastIndexOf('/');
+  return i < 0 ? '' : groupVersion.slice(0, i);
 }
 
 /** The candidate in the group's most preferred version. */
