@@ -21,5 +21,22 @@ export {
   type WorkQueueMetrics,
   type WorkQueueOptions,
 } from './workqueue.js';
+export {
+  AGGREGATED_ACCEPT,
+  ErrGroupDiscoveryFailed,
+  RestDiscoveryClient,
+  apiVersionOfResource,
+  discoveryError,
+  isGroupDiscoveryFailed,
+  preferredResources,
+  withVerbs,
+  type APIGroupInfo,
+  type APIResourceInfo,
+  type DiscoveryDocument,
+  type DiscoveryInterface,
+  type RawGet,
+} from './discovery.js';
+export { CompiledKindsDiscovery, discoveryOf } from './static-discovery.js';
+export { DeferredDiscoveryRESTMapper, NoKindMatchError, isNoMatchError, type RESTMapping } from './rest-mapper.js';
 export { EventBroadcaster, objectReference, type EventBroadcasterOptions } from './events.js';
 export { newControllerContext, type ControllerContextOptions } from './context.js';

@@ -17,6 +17,7 @@ import { keyOf, Store } from './cache.js';
 import { realClock, type Clock, type TimerHandle } from './clock.js';
 import { isApiStatusError, isResourceExpired } from './errors.js';
 import { toPartialObjectMetadata } from './fake/informers.js';
+import { plainRef } from './rest.js';
 import type { Clientset, EventHandler, InformerFactory, InformerOptions, KubeObject, ResourceClient, ResourceRef, SharedInformer, Tombstone, Watch } from './types.js';
 
 export interface SharedInformerFactoryOptions {
@@ -307,6 +308,8 @@ export class RestSharedInformer implements SharedInformer {
 
 export class SharedInformerFactory implements InformerFactory {
   private readonly informers = new Map<string, RestSharedInformer>();
+  /** Each informer's own stop, so that one can end (its resource is no longer served) while the others run. */
+  private readonly stops = new Map<string, AbortController>();
   private signal: AbortSignal | undefined;
   private readonly fo: FactoryOptions;
 
@@ -330,16 +333,36 @@ export class SharedInformerFactory implements InformerFactory {
     const k = `${ref.group}/${ref.version}/${ref.resource}${opts.metadataOnly ? '#meta' : ''}`;
     let inf = this.informers.get(k);
     if (!inf) {
-      inf = new RestSharedInformer({ group: ref.group, version: ref.version, resource: ref.resource }, this.clientset, opts, this.fo);
+      inf = new RestSharedInformer(plainRef(ref), this.clientset, opts, this.fo);
       this.informers.set(k, inf);
-      if (this.signal) inf.run(this.signal);
+      if (this.signal) this.run(k, inf, this.signal);
     }
     return inf;
   }
 
+  private run(key: string, inf: RestSharedInformer, signal: AbortSignal): void {
+    const stop = new AbortController();
+    this.stops.set(key, stop);
+    const onAbort = () => stop.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    stop.signal.addEventListener('abort', () => signal.removeEventListener('abort', onAbort), { once: true });
+    inf.run(stop.signal);
+  }
+
   start(signal: AbortSignal): void {
     this.signal = signal;
-    for (const inf of this.informers.values()) inf.run(signal);
+    for (const [k, inf] of this.informers) if (!inf.isStarted) this.run(k, inf, signal);
+  }
+
+  /**
+   * Stops an informer and forgets it (its resource is gone from discovery): waitForCacheSync no
+   * longer waits for it, and a later informer() for the resource starts afresh.
+   */
+  remove(ref: ResourceRef, opts: InformerOptions = {}): void {
+    const k = `${ref.group}/${ref.version}/${ref.resource}${opts.metadataOnly ? '#meta' : ''}`;
+    this.stops.get(k)?.abort();
+    this.stops.delete(k);
+    this.informers.delete(k);
   }
 
   async waitForCacheSync(signal?: AbortSignal): Promise<boolean> {

@@ -21,6 +21,7 @@ import { Status } from '../api/meta/v1.js';
 import type { StructType } from '../api/schema/dsl.js';
 import { JsonWatchDecoder, WatchFrameDecoder, decodeProtobuf, decodeWatchFrame, encodeProtobuf, type TypeMeta } from '../machinery/codec/index.js';
 import { realClock, type Clock } from './clock.js';
+import { RestDiscoveryClient } from './discovery.js';
 import { ClientStatusError } from './errors.js';
 import type { RestConfig } from './kubeconfig.js';
 import { QueueWatch } from './queue-watch.js';
@@ -175,6 +176,7 @@ export class RestClientset implements Clientset {
   private readonly jsonOnly = new Set<string>();
   private readonly clients = new Map<string, RestResourceClient>();
   private closed = false;
+  private discoveryClient: RestDiscoveryClient | undefined;
 
   constructor(opts: RestClientOptions) {
     this.config = opts.config;
@@ -213,8 +215,18 @@ export class RestClientset implements Clientset {
   private client(ref: ResourceRef, metadataOnly: boolean): RestResourceClient {
     const k = `${ref.group}/${ref.version}/${ref.resource}${metadataOnly ? '#meta' : ''}`;
     let c = this.clients.get(k);
-    if (!c) this.clients.set(k, (c = new RestResourceClient(this, { group: ref.group, version: ref.version, resource: ref.resource }, metadataOnly)));
+    if (!c || (ref.namespaced !== undefined && c.ref.namespaced !== ref.namespaced) || (ref.kind !== undefined && c.ref.kind !== ref.kind)) {
+      this.clients.set(k, (c = new RestResourceClient(this, plainRef(ref), metadataOnly)));
+    }
     return c;
+  }
+
+  /** The server's discovery, read with this client's connection pool, credentials and rate limiter. */
+  discovery(): RestDiscoveryClient {
+    return (this.discoveryClient ??= new RestDiscoveryClient(async (path, accept) => {
+      const res = await this.send({ method: 'GET', path, accept, idempotent: true });
+      return { status: res.status, contentType: String(res.headers['content-type'] ?? ''), body: res.body.toString('utf8') };
+    }));
   }
 
   /** Closes idle keep-alive connections (open watches end when closed). */
@@ -223,9 +235,9 @@ export class RestClientset implements Clientset {
     this.agent.destroy();
   }
 
-  /** @internal */
+  /** @internal Protobuf only for compiled kinds: a custom resource has no schema to encode with (nor does its server speak protobuf for it). */
   usesProtobuf(ref: ResourceRef): boolean {
-    return this.contentType.startsWith(PROTOBUF) && !this.jsonOnly.has(`${ref.group}/${ref.resource}`);
+    return this.contentType.startsWith(PROTOBUF) && !this.jsonOnly.has(`${ref.group}/${ref.resource}`) && findResource(ref.group, ref.version, ref.resource) !== undefined;
   }
 
   /** @internal */
@@ -366,6 +378,14 @@ export class RestClientset implements Clientset {
   }
 }
 
+/** A ResourceRef without extra properties (callers may pass richer objects). */
+export function plainRef(ref: ResourceRef): ResourceRef {
+  const out: ResourceRef = { group: ref.group, version: ref.version, resource: ref.resource };
+  if (ref.namespaced !== undefined) out.namespaced = ref.namespaced;
+  if (ref.kind !== undefined) out.kind = ref.kind;
+  return out;
+}
+
 function listQuery(opts: ListOptions | undefined): Record<string, string | number | boolean | undefined> {
   if (!opts) return {};
   return {
@@ -393,7 +413,7 @@ class RestResourceClient implements ResourceClient {
   private path(namespace: string, name?: string, subresource?: string): string {
     const { group, version, resource } = this.ref;
     let p = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
-    const namespaced = this.kind ? this.kind.namespaced : namespace !== '';
+    const namespaced = this.kind ? this.kind.namespaced : (this.ref.namespaced ?? namespace !== '');
     if (namespaced && namespace !== '') p += `/namespaces/${encodeURIComponent(namespace)}`;
     p += `/${resource}`;
     if (name !== undefined) {
@@ -442,7 +462,7 @@ class RestResourceClient implements ResourceClient {
 
   private typeMeta(): TypeMeta {
     const apiVersion = this.ref.group === '' ? this.ref.version : `${this.ref.group}/${this.ref.version}`;
-    return { apiVersion, kind: this.kind?.kind ?? '' };
+    return { apiVersion, kind: this.kind?.kind ?? this.ref.kind ?? '' };
   }
 
   async get(namespace: string, name: string): Promise<KubeObject> {

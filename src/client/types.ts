@@ -2,6 +2,8 @@
 // nodes reach the API server only through these. Implementations: the HTTP client and shared
 // informers (src/client/), and in-memory fakes for unit tests (src/client/fake/).
 
+import type { DiscoveryInterface } from './discovery.js';
+
 /** A Kubernetes object in JSON form. */
 export type KubeObject = Record<string, unknown>;
 
@@ -10,6 +12,12 @@ export interface ResourceRef {
   group: string;
   version: string;
   resource: string;
+  /**
+   * Scope and kind of a resource the compiled kind table does not know (a custom resource), as
+   * discovery tells them; ignored for built-in resources.
+   */
+  namespaced?: boolean;
+  kind?: string;
 }
 
 /** The error every client call throws for a non-2xx answer: the server's Status. */
@@ -88,6 +96,8 @@ export interface ResourceClient {
 /** The client of a whole cluster: one ResourceClient per resource, sharing one connection pool and rate limiter. */
 export interface Clientset {
   resource(ref: ResourceRef): ResourceClient;
+  /** The server's discovery (absent from clientsets that cannot read it). */
+  discovery?(): DiscoveryInterface;
 }
 
 /** Reads an informer's local cache (client-go's lister + indexer). Never hits the API server. */
@@ -136,6 +146,8 @@ export interface InformerFactory {
   start(signal: AbortSignal): void;
   /** Resolves when every started informer has listed once. */
   waitForCacheSync(signal?: AbortSignal): Promise<boolean>;
+  /** Stops and forgets an informer whose resource is no longer served (the garbage collector's monitors). */
+  remove?(ref: ResourceRef, opts?: InformerOptions): void;
 }
 
 /** client-go's rate-limited, de-duplicating work queue. */

@@ -3,19 +3,16 @@
 // cascading deletion in the three modes, namespace deletion, orphaned pods, node TTLs and a
 // DaemonSet following node labels.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SharedInformerFactory } from '../../src/client/informers.js';
-import { newClientset } from '../../src/client/rest.js';
-import { loadRestConfig } from '../../src/client/kubeconfig.js';
-import type { ControllerContext, KubeObject } from '../../src/client/types.js';
+import type { KubeObject } from '../../src/client/types.js';
 import { DaemonSetController } from '../../src/controllers/daemonset/controller.js';
 import { GarbageCollectorController } from '../../src/controllers/garbagecollector/controller.js';
 import { NamespaceController } from '../../src/controllers/namespace/controller.js';
 import { PodGCController } from '../../src/controllers/podgc/controller.js';
 import { TTLController } from '../../src/controllers/ttl/controller.js';
+import { startControllerEnv } from '../support/controllers.js';
 import { kubectl, kubectlOk } from '../support/kubectl.js';
-import { startApiserver, writeKubeconfig, type RunningApiserver } from '../support/kubelite.js';
+import type { RunningApiserver } from '../support/kubelite.js';
 import { waitFor } from '../support/wait.js';
 
 let api: RunningApiserver;
@@ -46,22 +43,10 @@ async function ownedReplicaSet(name: string, owner: string, extra: Record<string
 
 describe('garbagecollector, namespace, podgc, ttl and daemonset controllers against kubelite apiserver', () => {
   before(async () => {
-    api = await startApiserver(['--storage', 'memory']);
-    kc = join(api.dir, 'kubeconfig');
-    writeKubeconfig(kc, api.url);
-    // (the API server may create it itself, as kube-apiserver does)
-    const ns = await kubectl(kc, ['create', 'namespace', 'default']);
-    assert.ok(ns.code === 0 || /AlreadyExists/.test(ns.stderr), ns.stderr);
-    const clientset = newClientset({ config: loadRestConfig({ kubeconfig: kc }), qps: 0 });
-    const informers = new SharedInformerFactory(clientset, { resyncPeriodMs: 0 });
-    const ctx: ControllerContext = {
-      clientset,
-      informers,
-      recorder: () => ({ event() {} }),
-      options: {},
-      now: () => Date.now(),
-      log: () => {},
-    };
+    const env = await startControllerEnv();
+    api = env.api;
+    kc = env.kubeconfig;
+    const { informers, ctx } = env;
     const controllers: [{ run(w: number, s: AbortSignal): Promise<void> }, number][] = [
       [new GarbageCollectorController(ctx), 5],
       [new NamespaceController(ctx, { deletionGraceMs: 100 }), 2],

@@ -17,7 +17,7 @@
 // - watch delivers the tracker's events from the moment it is opened (resourceVersion is ignored;
 //   sendInitialEvents adds ADDED events of the current objects first).
 import { randomUUID } from 'node:crypto';
-import { findKind, findResource } from '../../api/kinds.js';
+import { allKinds, findKind, findResource } from '../../api/kinds.js';
 import { applyPatch } from '../../machinery/patch/index.js';
 import { compileLabelSelector, parseFieldSelector } from '../../machinery/selectors/index.js';
 import { labelsOf, metadataOf, nameOf } from '../../api/meta/object.js';
@@ -37,6 +37,8 @@ import type {
   WatchOptions,
   WriteOptions,
 } from '../types.js';
+import { plainRef } from '../rest.js';
+import { FakeDiscovery } from './discovery.js';
 import { QueueWatch } from './watch.js';
 
 export type FakeVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
@@ -72,9 +74,22 @@ export type TrackerListener = (type: WatchEventType, obj: KubeObject, old: KubeO
 
 const clone = <T>(v: T): T => structuredClone(v);
 
+/**
+ * The store of a resource: that of its storage kind, so that a resource served in two groups
+ * (deployments in apps and extensions) holds one set of objects, as on the server.
+ */
 function resourceKey(ref: { group: string; resource: string }): string {
-  return `${ref.group}/${ref.resource}`;
+  const k = `${ref.group}/${ref.resource}`;
+  let stored = storedAs.get(k);
+  if (stored === undefined) {
+    const kv = allKinds.find((x) => x.group === ref.group && x.resource === ref.resource);
+    const hub = kv && !kv.storage && !kv.computed ? allKinds.find((s) => s.storage && s.kind === kv.kind && s.resource === kv.resource) : undefined;
+    stored = hub ? `${hub.group}/${hub.resource}` : k;
+    storedAs.set(k, stored);
+  }
+  return stored;
 }
+const storedAs = new Map<string, string>();
 
 function apiVersionOfRef(ref: ResourceRef): string {
   return ref.group === '' ? ref.version : `${ref.group}/${ref.version}`;
@@ -113,7 +128,7 @@ function selectorMatcher(opts: ListOptions | undefined): (obj: KubeObject) => bo
 
 function isNamespaced(ref: ResourceRef, namespace: string): boolean {
   const kv = findResource(ref.group, ref.version, ref.resource);
-  return kv ? kv.namespaced : namespace !== '';
+  return kv ? kv.namespaced : (ref.namespaced ?? namespace !== '');
 }
 
 function hasStatusSubresource(ref: ResourceRef): boolean {
@@ -228,6 +243,8 @@ export class FakeClientset implements Clientset {
   readonly actions: FakeAction[] = [];
   private readonly reactors: { verb: string; resource: string; fn: Reactor }[] = [];
   private readonly clients = new Map<string, FakeResourceClient>();
+  /** What discovery answers: the compiled kinds, plus and minus what a test changes. */
+  readonly fakeDiscovery = new FakeDiscovery();
 
   constructor(opts: FakeClientsetOptions = {}) {
     for (const o of opts.objects ?? []) this.tracker.add(o);
@@ -236,8 +253,12 @@ export class FakeClientset implements Clientset {
   resource(ref: ResourceRef): ResourceClient {
     const k = `${ref.group}/${ref.version}/${ref.resource}`;
     let c = this.clients.get(k);
-    if (!c) this.clients.set(k, (c = new FakeResourceClient(this, { group: ref.group, version: ref.version, resource: ref.resource })));
+    if (!c || (ref.namespaced !== undefined && c.ref.namespaced !== ref.namespaced)) this.clients.set(k, (c = new FakeResourceClient(this, plainRef(ref))));
     return c;
+  }
+
+  discovery(): FakeDiscovery {
+    return this.fakeDiscovery;
   }
 
   /** Runs `fn` before the tracker for matching calls ('*' matches any verb or resource). Newest first. */

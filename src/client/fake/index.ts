@@ -4,3 +4,4 @@ export { FakeInformerFactory, FakeSharedInformer, flush, toPartialObjectMetadata
 export { FakeRecorder, type RecordedEvent } from './recorder.js';
 export { FakeClock, fakeControllerContext, type FakeControllerContext, type FakeControllerContextOptions } from './context.js';
 export { QueueWatch } from './watch.js';
+export { FakeDiscovery } from './discovery.js';

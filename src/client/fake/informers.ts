@@ -21,6 +21,7 @@ export class FakeSharedInformer implements SharedInformer {
   readonly lister: Store;
   private readonly handlers: EventHandler[] = [];
   private started = false;
+  private unsubscribe: (() => void) | undefined;
 
   constructor(
     readonly ref: ResourceRef,
@@ -30,7 +31,7 @@ export class FakeSharedInformer implements SharedInformer {
     this.lister = new Store();
     if (clientset) {
       for (const o of clientset.tracker.list(ref)) this.lister.set(this.view(o));
-      clientset.tracker.subscribe(ref, (type, obj) => {
+      this.unsubscribe = clientset.tracker.subscribe(ref, (type, obj) => {
         if (type === 'DELETED') this.delete(obj);
         else this.update(obj);
       });
@@ -61,6 +62,12 @@ export class FakeSharedInformer implements SharedInformer {
     this.started = true;
     const objs = this.lister.list();
     for (const h of this.handlers) for (const o of objs) h.onAdd?.(o, true);
+  }
+
+  /** @internal called by the factory: no more events from the tracker. */
+  stop(): void {
+    this.unsubscribe?.();
+    this.handlers.length = 0;
   }
 
   /** Adds or updates an object in the cache (and tells the handlers), as a watch event would. */
@@ -120,6 +127,13 @@ export class FakeInformerFactory implements InformerFactory {
 
   async waitForCacheSync(): Promise<boolean> {
     return this.started;
+  }
+
+  /** Forgets an informer (its resource is no longer served); it receives no further events. */
+  remove(ref: ResourceRef, opts: InformerOptions = {}): void {
+    const k = `${ref.group}/${ref.version}/${ref.resource}${opts.metadataOnly ? '#meta' : ''}`;
+    this.informers.get(k)?.stop();
+    this.informers.delete(k);
   }
 
   /** Resyncs every informer (handlers' onUpdate with identical objects). */

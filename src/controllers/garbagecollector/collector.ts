@@ -3,15 +3,15 @@
 // own finalizers ask for), keeps it, or drops dangling references; it also finishes foreground
 // deletions. attemptToOrphan strips an owner's references from its dependents and then the
 // `orphan` finalizer from the owner.
-import { findKind, storageVersionOf } from '../../api/kinds.js';
-import type { KindVersion } from '../../api/schema/kind.js';
+import { isGroupDiscoveryFailed } from '../../client/discovery.js';
 import { isConflict, isNotFound } from '../../client/errors.js';
+import { isNoMatchError, type DeferredDiscoveryRESTMapper, type RESTMapping } from '../../client/rest-mapper.js';
 import type { Clientset, DeleteOptions, KubeObject, ResourceClient } from '../../client/types.js';
 import { ownerRefsOf, type OwnerReference } from '../common/controller-ref.js';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, finalizersOf, hasFinalizer, isBeingDeleted, resourceVersionOf, uidOf } from '../../api/meta/object.js';
 import { identityKey, type GraphBuilder, type GraphNode, type Identity } from './graph.js';
 
-/** The owner's kind is not served (Kubernetes' restMappingError: retried). */
+/** The kind is not in discovery (yet) (Kubernetes' restMappingError: retried after the next discovery). */
 export class RestMappingError extends Error {}
 /** attemptToDeleteItem handed a verified absence to the graph: nothing to retry. */
 export const enqueuedVirtualDelete = new Error('enqueued virtual delete event');
@@ -25,39 +25,43 @@ export interface CollectorLog {
 export class Collector {
   constructor(
     private readonly clientset: Clientset,
+    private readonly mapper: DeferredDiscoveryRESTMapper,
     private readonly graph: GraphBuilder,
     private readonly enqueueDelete: (uid: string) => void,
     private readonly log: CollectorLog,
   ) {}
 
-  /** The storage-version kind of an apiVersion/kind, or a RestMappingError. */
-  kindOf(apiVersion: string, kind: string): KindVersion {
-    const kv = findKind(apiVersion, kind);
-    if (!kv) throw new RestMappingError(`unable to get REST mapping for ${apiVersion}/${kind}`);
-    return storageVersionOf(kv);
+  /** Where an apiVersion/kind is served, from discovery; a RestMappingError when it is not (yet). */
+  async mappingOf(apiVersion: string, kind: string): Promise<RESTMapping> {
+    try {
+      return await this.mapper.mappingFor(apiVersion, kind);
+    } catch (e) {
+      if (isNoMatchError(e) || isGroupDiscoveryFailed(e)) throw new RestMappingError(`unable to get REST mapping for ${apiVersion}/${kind}: ${e.message}`);
+      throw e;
+    }
   }
 
-  private client(id: Pick<Identity, 'apiVersion' | 'kind'>): { client: ResourceClient; namespaced: boolean } {
-    const kv = this.kindOf(id.apiVersion, id.kind);
-    return { client: this.clientset.resource({ group: kv.group, version: kv.version, resource: kv.resource }), namespaced: kv.namespaced };
+  private async client(id: Pick<Identity, 'apiVersion' | 'kind'>): Promise<{ client: ResourceClient; namespaced: boolean }> {
+    const m = await this.mappingOf(id.apiVersion, id.kind);
+    return { client: this.clientset.resource({ ...m.resource, namespaced: m.namespaced, kind: m.kind }), namespaced: m.namespaced };
   }
 
   async getObject(id: Identity): Promise<KubeObject> {
-    const { client, namespaced } = this.client(id);
+    const { client, namespaced } = await this.client(id);
     // a namespaced type without a namespace: only a cluster-scoped dependent names an owner so
     if (namespaced && id.namespace === '') throw namespacedOwnerOfClusterScoped;
     return client.get(namespaced ? id.namespace : '', id.name);
   }
 
   async deleteObject(id: Identity, policy: NonNullable<DeleteOptions['propagationPolicy']>): Promise<void> {
-    const { client, namespaced } = this.client(id);
+    const { client, namespaced } = await this.client(id);
     this.log({ msg: 'deleting object', object: id, propagationPolicy: policy });
     await client.delete(namespaced ? id.namespace : '', id.name, { propagationPolicy: policy, preconditions: { uid: id.uid } });
   }
 
   /** A strategic merge patch, falling back to a JSON merge patch built from a fresh GET where the server refuses it. */
   private async patch(id: Identity, smp: KubeObject, mergeFn: (latest: KubeObject) => KubeObject): Promise<void> {
-    const { client, namespaced } = this.client(id);
+    const { client, namespaced } = await this.client(id);
     const ns = namespaced ? id.namespace : '';
     try {
       await client.patch(ns, id.name, 'strategic', smp);
@@ -98,7 +102,7 @@ export class Collector {
 
   /** Removes one finalizer from the object (GET, then a merge patch with its resourceVersion; retried on conflict). */
   async removeFinalizer(id: Identity, finalizer: string): Promise<void> {
-    const { client, namespaced } = this.client(id);
+    const { client, namespaced } = await this.client(id);
     const ns = namespaced ? id.namespace : '';
     for (let attempt = 0; ; attempt++) {
       let obj: KubeObject;
@@ -133,19 +137,18 @@ export class Collector {
     if (this.graph.absentOwnerCache.has(clusterKey)) return { dangling: true };
     const nsKey = identityKey({ apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, namespace: item.identity.namespace });
     if (this.graph.absentOwnerCache.has(nsKey)) return { dangling: true };
-    const kv = this.kindOf(ref.apiVersion, ref.kind);
-    if (item.identity.namespace === '' && kv.namespaced) throw namespacedOwnerOfClusterScoped;
-    const client = this.clientset.resource({ group: kv.group, version: kv.version, resource: kv.resource });
+    const { client, namespaced } = await this.client(ref);
+    if (item.identity.namespace === '' && namespaced) throw namespacedOwnerOfClusterScoped;
     let owner: KubeObject;
     try {
-      owner = await client.get(kv.namespaced ? item.identity.namespace : '', ref.name);
+      owner = await client.get(namespaced ? item.identity.namespace : '', ref.name);
     } catch (e) {
       if (!isNotFound(e)) throw e;
-      this.graph.absentOwnerCache.add(kv.namespaced ? nsKey : clusterKey);
+      this.graph.absentOwnerCache.add(namespaced ? nsKey : clusterKey);
       return { dangling: true };
     }
     if (uidOf(owner) !== ref.uid) {
-      this.graph.absentOwnerCache.add(kv.namespaced ? nsKey : clusterKey);
+      this.graph.absentOwnerCache.add(namespaced ? nsKey : clusterKey);
       return { dangling: true };
     }
     return { dangling: false, owner };

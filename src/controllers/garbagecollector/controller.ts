@@ -1,11 +1,16 @@
-// The garbage collector controller: metadata-only informers over every served resource (storage
-// versions; events are ignored, as Kubernetes' default ignored resources), the dependency graph
+// The garbage collector controller: metadata-only informers ("monitors") over every resource
+// discovery lists with the verbs delete, list and watch in its preferred version (custom resources
+// included; events are ignored, as Kubernetes' default ignored resources), the dependency graph
 // they feed, and `--concurrent-gc-syncs` workers for each of the attemptToDelete and
-// attemptToOrphan queues. `--enable-garbage-collector=false` turns it into a no-op.
-import { allKinds, apiVersionOf } from '../../api/kinds.js';
-import type { KindVersion } from '../../api/schema/kind.js';
+// attemptToOrphan queues. Every 30 s discovery is read again, as kube-controller-manager does:
+// monitors start for new resources and stop for those gone, and the RESTMapper that resolves
+// owner references is reset. `--enable-garbage-collector=false` turns it into a no-op.
 import { objectOf } from '../../client/cache.js';
-import type { Controller, ControllerContext, EventRecorder, WorkQueue } from '../../client/types.js';
+import { apiVersionOfResource, discoveryError, preferredResources, withVerbs, type APIResourceInfo } from '../../client/discovery.js';
+import { DeferredDiscoveryRESTMapper } from '../../client/rest-mapper.js';
+import { discoveryOf } from '../../client/static-discovery.js';
+import type { Controller, ControllerContext, EventRecorder, ResourceRef, WorkQueue } from '../../client/types.js';
+import { sleep } from '../../client/wait.js';
 import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
 import { boolOption } from '../common/options.js';
 import { Collector, enqueuedVirtualDelete, namespacedOwnerOfClusterScoped, RestMappingError } from './collector.js';
@@ -14,14 +19,32 @@ import { GraphBuilder } from './graph.js';
 /** Resources the collector never watches (Kubernetes' DefaultIgnoredResources). */
 const IGNORED = new Set(['/events', 'events.k8s.io/events']);
 
-/** The resources whose objects form the graph: one storage version per resource. */
-export function gcResources(): KindVersion[] {
-  return allKinds.filter((k) => k.storage && !IGNORED.has(`${k.group}/${k.resource}`));
+/** kube-controller-manager re-reads discovery for the garbage collector every 30 s. */
+export const DISCOVERY_RESYNC_MS = 30_000;
+
+/** The verbs a resource needs for the collector to watch and delete its objects (Kubernetes' GetDeletableResources). */
+const DELETABLE_VERBS = ['delete', 'list', 'watch'];
+
+/** The resources whose objects form the graph, from a discovery read: the preferred version of each, minus the ignored. */
+export function deletableResources(resources: readonly APIResourceInfo[]): APIResourceInfo[] {
+  return withVerbs(resources, DELETABLE_VERBS).filter((r) => !IGNORED.has(`${r.group}/${r.resource}`));
 }
 
 export interface GarbageCollectorOptions {
   /** The work queues (default: a rate-limited de-duplicating queue per name). */
   newQueue?: (name: string) => WorkQueue<string>;
+  /** How often discovery is read again (default 30 s; ≤ 0: never). */
+  discoveryResyncMs?: number;
+}
+
+/** One watched resource. */
+interface Monitor {
+  ref: ResourceRef;
+  resource: APIResourceInfo;
+}
+
+function monitorKey(r: { group: string; version: string; resource: string }): string {
+  return `${r.group}/${r.version}/${r.resource}`;
 }
 
 export class GarbageCollectorController implements Controller {
@@ -31,7 +54,11 @@ export class GarbageCollectorController implements Controller {
   readonly collector: Collector;
   readonly attemptToDelete: WorkQueue<string>;
   readonly attemptToOrphan: WorkQueue<string>;
+  readonly mapper: DeferredDiscoveryRESTMapper;
+  /** The monitors running, by group/version/resource. */
+  readonly monitors = new Map<string, Monitor>();
   private readonly recorder: EventRecorder;
+  private readonly discoveryResyncMs: number;
 
   constructor(
     private readonly ctx: ControllerContext,
@@ -51,16 +78,62 @@ export class GarbageCollectorController implements Controller {
         this.recorder.event(obj, 'Warning', 'OwnerRefInvalidNamespace', `ownerRef ${invalid} does not exist in namespace "${dep.namespace}"`);
       },
     });
-    this.collector = new Collector(ctx.clientset, this.graph, (uid) => this.attemptToDelete.add(uid), (f) => ctx.log({ controller: this.name, ...f }));
-    if (!this.enabled) return;
-    for (const kv of gcResources()) {
-      const apiVersion = apiVersionOf(kv);
-      const inf = ctx.informers.informer({ group: kv.group, version: kv.version, resource: kv.resource }, { metadataOnly: true });
-      inf.addEventHandler({
-        onAdd: (obj) => this.graph.observe('add', apiVersion, kv.kind, obj),
-        onUpdate: (oldObj, obj) => this.graph.observe('update', apiVersion, kv.kind, obj, oldObj),
-        onDelete: (obj) => this.graph.observe('delete', apiVersion, kv.kind, objectOf(obj)),
-      });
+    this.mapper = new DeferredDiscoveryRESTMapper(discoveryOf(ctx.clientset));
+    this.discoveryResyncMs = opts.discoveryResyncMs ?? DISCOVERY_RESYNC_MS;
+    this.collector = new Collector(ctx.clientset, this.mapper, this.graph, (uid) => this.attemptToDelete.add(uid), (f) => ctx.log({ controller: this.name, ...f }));
+  }
+
+  /**
+   * Reads discovery and brings the monitors in line with it (Kubernetes' resyncMonitors): new
+   * deletable resources get a monitor, resources no longer listed lose theirs — except those of
+   * group versions whose discovery failed this time, which keep running. Returns whether anything changed.
+   */
+  async syncMonitors(): Promise<boolean> {
+    this.mapper.invalidate();
+    const doc = await this.mapper.document();
+    const err = discoveryError(doc);
+    if (err) this.ctx.log({ controller: this.name, msg: 'failed to discover some groups', err: err.message });
+    const wanted = new Map(deletableResources(preferredResources(doc)).map((r) => [monitorKey(r), r]));
+    let changed = false;
+    for (const [key, m] of this.monitors) {
+      if (wanted.has(key) || doc.failed.has(apiVersionOfResource(m.resource))) continue;
+      this.monitors.delete(key);
+      this.ctx.informers.remove?.(m.ref, { metadataOnly: true });
+      this.ctx.log({ controller: this.name, msg: 'stopped monitor', resource: key });
+      changed = true;
+    }
+    for (const [key, r] of wanted) {
+      if (this.monitors.has(key)) continue;
+      this.startMonitor(key, r);
+      changed = true;
+    }
+    return changed;
+  }
+
+  private startMonitor(key: string, r: APIResourceInfo): void {
+    const ref: ResourceRef = { group: r.group, version: r.version, resource: r.resource, namespaced: r.namespaced, kind: r.kind };
+    const m: Monitor = { ref, resource: r };
+    this.monitors.set(key, m);
+    const apiVersion = apiVersionOfResource(r);
+    // a stopped monitor's informer may still deliver what it had queued: ignore it
+    const live = () => this.monitors.get(key) === m;
+    this.ctx.informers.informer(ref, { metadataOnly: true }).addEventHandler({
+      onAdd: (obj) => live() && this.graph.observe('add', apiVersion, r.kind, obj),
+      onUpdate: (oldObj, obj) => live() && this.graph.observe('update', apiVersion, r.kind, obj, oldObj),
+      onDelete: (obj) => live() && this.graph.observe('delete', apiVersion, r.kind, objectOf(obj)),
+    });
+  }
+
+  /**
+   * One discovery resync (Kubernetes' GarbageCollector.Sync body); failures are logged and retried
+   * at the next. The workers go on meanwhile: an object seen only as some owner's reference until
+   * its new monitor lists it is requeued (processDelete's `observed` check).
+   */
+  private async resync(): Promise<void> {
+    try {
+      await this.syncMonitors();
+    } catch (e) {
+      this.ctx.log({ controller: this.name, msg: 'failed to discover deletable resources', err: e instanceof Error ? e.message : String(e) });
     }
   }
 
@@ -71,6 +144,7 @@ export class GarbageCollectorController implements Controller {
       this.attemptToOrphan.shutDown();
       return;
     }
+    await this.resync();
     const synced = await this.ctx.informers.waitForCacheSync(signal);
     if (!synced || signal.aborted) {
       this.attemptToDelete.shutDown();
@@ -80,7 +154,17 @@ export class GarbageCollectorController implements Controller {
     await Promise.all([
       runWorkers(this.attemptToDelete, workers, signal, (uid) => this.processDelete(uid)),
       runWorkers(this.attemptToOrphan, workers, signal, (uid) => this.processOrphan(uid)),
+      this.resyncLoop(signal),
     ]);
+  }
+
+  private async resyncLoop(signal: AbortSignal): Promise<void> {
+    if (!(this.discoveryResyncMs > 0)) return;
+    for (;;) {
+      await sleep(this.discoveryResyncMs, signal);
+      if (signal.aborted) return;
+      await this.resync();
+    }
   }
 
   /** One attemptToDelete item (Kubernetes' attemptToDeleteWorker). */

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fakeControllerContext, type FakeControllerContext } from '../../client/fake/index.js';
+import type { FakeControllerContext } from '../../client/fake/index.js';
 import type { KubeObject } from '../../client/types.js';
 import { metadataOf } from '../../api/meta/object.js';
-import { emulateDeletePropagation, obj, ownerRef, waitFor } from '../common/testutil.js';
-import { GarbageCollectorController } from './controller.js';
+import { obj, ownerRef, waitFor } from '../common/testutil.js';
+import { startGc } from './gc.testutil.js';
 
 const NS = 'default';
 const deploy = (name: string, o: Parameters<typeof obj>[3] = {}) => obj('apps/v1', 'Deployment', name, { namespace: NS, ...o });
@@ -31,19 +31,7 @@ function get(ctx: FakeControllerContext, res: keyof typeof REF, name: string): K
 }
 
 async function start(objects: KubeObject[], options: Record<string, unknown> = {}) {
-  const ctx = fakeControllerContext({ objects, options });
-  emulateDeletePropagation(ctx.clientset);
-  const gc = new GarbageCollectorController(ctx);
-  const ac = new AbortController();
-  const done = gc.run(2, ac.signal);
-  return {
-    ctx,
-    gc,
-    async stop() {
-      ac.abort();
-      await done;
-    },
-  };
+  return startGc(objects, options);
 }
 
 test('background: dependents of an absent owner are deleted (live GET, uid precondition), cascading', async () => {
@@ -248,8 +236,9 @@ test('owner references in another served version of the owner (extensions/v1beta
     await waitFor(() => !exists(ctx, 'replicasets', 'orphan'), 2000, 'orphan collected');
     await new Promise((res) => setTimeout(res, 30));
     assert.ok(exists(ctx, 'replicasets', 'kept'));
+    // read in the version the reference names (Kubernetes' RESTMapping(groupKind, version)): the server serves one set of objects in both
     const gets = ctx.clientset.actions.filter((a) => a.verb === 'get' && a.resource === 'deployments');
-    assert.ok(gets.every((a) => a.ref.group === 'apps' && a.ref.version === 'v1'), 'owners are read in their storage version');
+    assert.ok(gets.length > 0 && gets.every((a) => a.ref.group === 'extensions' && a.ref.version === 'v1beta1'), 'owners are read in the version named');
   } finally {
     await stop();
   }

@@ -1,5 +1,6 @@
 // The namespace conditions the namespace deleter maintains (Kubernetes' namespaceConditionUpdater):
 // each sync computes the failing ones; the others get their "ok" form; only changes are written.
+import { ErrGroupDiscoveryFailed } from '../../client/discovery.js';
 import type { NamespaceCondition, NamespaceStatus } from '../../api/types.js';
 
 export type { NamespaceCondition };
@@ -28,13 +29,6 @@ const OK_REASONS: Record<string, string> = {
   NamespaceFinalizersRemaining: 'ContentHasNoFinalizers',
 };
 
-/** Discovery answered only in part (client-go's ErrGroupDiscoveryFailed). */
-export class GroupDiscoveryFailedError extends Error {
-  constructor(readonly groups: Map<string, Error>) {
-    super(`unable to retrieve the complete list of server APIs: ${[...groups].map(([gv, e]) => `${gv}: ${e.message}`).join(', ')}`);
-  }
-}
-
 /** What remains of the content, by resource (`pods.`, `deployments.apps`) and by finalizer. */
 export interface ContentTotals {
   /** key: `${resource}.${group}` */
@@ -53,7 +47,7 @@ export class NamespaceConditionUpdater {
   }
 
   processDiscoverResourcesErr(err: Error): void {
-    const message = err instanceof GroupDiscoveryFailedError ? `Discovery failed for some groups, ${err.groups.size} failing: ${err.message}` : err.message;
+    const message = err instanceof ErrGroupDiscoveryFailed ? `Discovery failed for some groups, ${err.groups.size} failing: ${err.message}` : err.message;
     this.newConditions.push({ type: 'NamespaceDeletionDiscoveryFailure', status: 'True', lastTransitionTime: this.now(), reason: 'DiscoveryFailed', message });
   }
 

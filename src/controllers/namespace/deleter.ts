@@ -1,10 +1,11 @@
 // Emptying a Terminating namespace (Kubernetes' namespacedResourcesDeleter): every namespaced
-// resource is listed and its objects deleted (Background propagation, so the namespace controller
+// resource discovery lists with the verbs list and delete (read afresh at each sync, so custom
+// resources are covered) is listed and its objects deleted (Background propagation, so the namespace controller
 // never orphans), what remains is reported in the namespace's conditions, and once nothing
 // remains the `kubernetes` finalizer is removed through namespaces/<name>/finalize.
-import { allKinds } from '../../api/kinds.js';
-import type { KindVersion } from '../../api/schema/kind.js';
 import type { Namespace, Pod } from '../../api/types.js';
+import { discoveryError, preferredResources, withVerbs, type APIResourceInfo, type DiscoveryInterface } from '../../client/discovery.js';
+import { discoveryOf } from '../../client/static-discovery.js';
 import { isConflict, isNotFound } from '../../client/errors.js';
 import type { Clientset, ResourceClient } from '../../client/types.js';
 import { deletionTimestampOf, finalizersOf, isBeingDeleted, metadataOf, nameOf, uidOf } from '../../api/meta/object.js';
@@ -21,13 +22,23 @@ export class ResourcesRemainingError extends Error {
   }
 }
 
-/** What the deleter works through: the namespaced resources (one version each) or a discovery error with a partial answer. */
+/** What the deleter works through: the namespaced resources (one version each) with a discovery error when the answer is partial. */
 export interface Discovery {
-  (): Promise<{ resources: KindVersion[]; error?: Error }>;
+  (): Promise<{ resources: APIResourceInfo[]; error?: Error }>;
 }
 
-/** Every namespaced resource served, in its storage version (one per resource). */
-export const servedNamespacedResources: Discovery = async () => ({ resources: allKinds.filter((k) => k.storage && k.namespaced) });
+/**
+ * The namespaced resources of each group's preferred version that can be listed and deleted
+ * (Kubernetes' ServerPreferredNamespacedResources filtered by SupportsAllVerbs{list, delete}).
+ */
+export function deletableNamespacedResources(discovery: DiscoveryInterface): Discovery {
+  return async () => {
+    const doc = await discovery.serverGroupsAndResources();
+    const resources = withVerbs(preferredResources(doc), ['delete', 'list']).filter((r) => r.namespaced);
+    const error = discoveryError(doc);
+    return error ? { resources, error } : { resources };
+  };
+}
 
 interface ResourceOutcome {
   estimate: number;
@@ -35,7 +46,7 @@ interface ResourceOutcome {
   byFinalizer: Map<string, number>;
 }
 
-function gvrString(kv: KindVersion): string {
+function gvrString(kv: APIResourceInfo): string {
   return `${kv.group}/${kv.version}, Resource=${kv.resource}`;
 }
 
@@ -45,13 +56,15 @@ function rfc3339(ms: number): string {
 
 export class NamespacedResourcesDeleter {
   private readonly nsClient: ResourceClient;
+  private readonly discover: Discovery;
 
   constructor(
     private readonly clientset: Clientset,
     private readonly now: () => number,
-    private readonly discover: Discovery = servedNamespacedResources,
+    discover?: Discovery,
     private readonly finalizerToken = FINALIZER_KUBERNETES,
   ) {
+    this.discover = discover ?? deletableNamespacedResources(discoveryOf(clientset));
     this.nsClient = clientset.resource({ group: '', version: 'v1', resource: 'namespaces' });
   }
 
@@ -124,7 +137,7 @@ export class NamespacedResourcesDeleter {
     const deletedAt = Date.parse(deletionTimestampOf(ns) ?? '') || this.now();
     const errs: Error[] = [];
     const updater = new NamespaceConditionUpdater(() => rfc3339(this.now()));
-    let resources: KindVersion[] = [];
+    let resources: APIResourceInfo[] = [];
     try {
       const d = await this.discover();
       resources = d.resources;
@@ -171,8 +184,8 @@ export class NamespacedResourcesDeleter {
     return estimate;
   }
 
-  private async deleteAllContentFor(kv: KindVersion, namespace: string, deletedAt: number): Promise<ResourceOutcome> {
-    const client = this.clientset.resource({ group: kv.group, version: kv.version, resource: kv.resource });
+  private async deleteAllContentFor(kv: APIResourceInfo, namespace: string, deletedAt: number): Promise<ResourceOutcome> {
+    const client = this.clientset.resource({ group: kv.group, version: kv.version, resource: kv.resource, namespaced: true, kind: kv.kind });
     const items = (await client.list(namespace)).items;
     let estimate = 0;
     if (kv.group === '' && kv.resource === 'pods') estimate = this.estimateGracefulTerminationForPods(items, deletedAt);

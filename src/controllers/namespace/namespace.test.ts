@@ -5,8 +5,8 @@ import type { KubeObject } from '../../client/types.js';
 import { metadataOf } from '../../api/meta/object.js';
 import { emulateGracefulPods, emulateNamespaces, obj, waitFor } from '../common/testutil.js';
 import type { NamespaceCondition } from './conditions.js';
-import { GroupDiscoveryFailedError } from './conditions.js';
-import { NamespacedResourcesDeleter, ResourcesRemainingError, servedNamespacedResources } from './deleter.js';
+import { ErrGroupDiscoveryFailed } from '../../client/discovery.js';
+import { deletableNamespacedResources, NamespacedResourcesDeleter, ResourcesRemainingError } from './deleter.js';
 import { NamespaceController } from './controller.js';
 
 const NOW = Date.UTC(2026, 0, 1);
@@ -46,9 +46,9 @@ test('a Terminating namespace is emptied of every kind, then finalized through n
   const deletes = ctx.clientset.actionStrings({ writesOnly: true }).filter((a) => a.startsWith('delete')).sort();
   assert.deepEqual(deletes, ['delete configmaps doomed/cm', 'delete deployments doomed/d', 'delete jobs doomed/j', 'delete pods doomed/p', 'delete secrets doomed/s']);
   for (const a of ctx.clientset.actions.filter((x) => x.verb === 'delete')) assert.deepEqual(a.options, { propagationPolicy: 'Background' });
-  // every namespaced resource was listed in its storage version; those that had content once more to verify
+  // every namespaced resource discovery lists was listed in its preferred version; those that had content once more to verify
   const lists = ctx.clientset.actions.filter((a) => a.verb === 'list').map((a) => `${a.ref.group}/${a.ref.version}/${a.resource}`);
-  const served = (await servedNamespacedResources()).resources.map((k) => `${k.group}/${k.version}/${k.resource}`);
+  const served = (await deletableNamespacedResources(ctx.clientset.discovery())()).resources.map((k) => `${k.group}/${k.version}/${k.resource}`);
   assert.deepEqual([...new Set(lists)].sort(), served.sort());
   assert.deepEqual(lists.filter((l, i) => lists.indexOf(l) !== i).sort(), ['/v1/configmaps', '/v1/pods', '/v1/secrets', 'apps/v1/deployments', 'batch/v1/jobs']);
   const writes = ctx.clientset.actionStrings({ writesOnly: true });
@@ -125,9 +125,11 @@ test('objects held by finalizers: estimate 15 s and NamespaceFinalizersRemaining
     obj('apps/v1', 'Deployment', 'b', { namespace: 'n', finalizers: ['example.com/keep', 'foregroundDeletion'], spec: {} }),
   ]);
   await assert.rejects(new NamespacedResourcesDeleter(ctx.clientset, ctx.now).delete('n'), (e: unknown) => e instanceof ResourcesRemainingError && e.estimate === 15);
+  // deployments are served in apps and in extensions (one set of objects): discovery lists both
+  // groups, so the deployment is counted in each, as kube-apiserver's deleter did while it served extensions
   assert.deepEqual(conditions(nsOf(ctx, 'n')), [
-    ['NamespaceContentRemaining', 'SomeResourcesRemain', 'Some resources are remaining: configmaps. has 1 resource instances, deployments.apps has 1 resource instances'],
-    ['NamespaceFinalizersRemaining', 'SomeFinalizersRemain', 'Some content in the namespace has finalizers remaining: example.com/keep in 2 resource instances, foregroundDeletion in 1 resource instances'],
+    ['NamespaceContentRemaining', 'SomeResourcesRemain', 'Some resources are remaining: configmaps. has 1 resource instances, deployments.apps has 1 resource instances, deployments.extensions has 1 resource instances'],
+    ['NamespaceFinalizersRemaining', 'SomeFinalizersRemain', 'Some content in the namespace has finalizers remaining: example.com/keep in 3 resource instances, foregroundDeletion in 2 resource instances'],
   ]);
 });
 
@@ -135,8 +137,8 @@ test('discovery and list failures are reported in conditions and the namespace i
   const ctx = setup([namespace('n'), obj('v1', 'ConfigMap', 'cm', { namespace: 'n' })]);
   ctx.clientset.prependReactor('list', 'secrets', () => ({ handled: true, error: Object.assign(new Error('etcdserver: request timed out'), { code: 500, reason: 'InternalError', status: {} }) }));
   const discover = async () => {
-    const { resources } = await servedNamespacedResources();
-    return { resources, error: new GroupDiscoveryFailedError(new Map([['metrics.k8s.io/v1beta1', new Error('the server is currently unable to handle the request')]])) };
+    const { resources } = await deletableNamespacedResources(ctx.clientset.discovery())();
+    return { resources, error: new ErrGroupDiscoveryFailed(new Map([['metrics.k8s.io/v1beta1', new Error('the server is currently unable to handle the request')]])) };
   };
   await assert.rejects(new NamespacedResourcesDeleter(ctx.clientset, ctx.now, discover).delete('n'));
   assert.deepEqual(conditions(nsOf(ctx, 'n')), [
@@ -176,4 +178,43 @@ test('controller: a namespace deleted later is processed after the grace delay a
     ac.abort();
     await done;
   }
+});
+
+test('resources known only from discovery are emptied with the namespace; those without list or delete, or cluster-scoped, are left alone', async () => {
+  const ctx = setup([namespace('n'), namespace('keep', { deleting: false })]);
+  const widgets = { group: 'example.com', version: 'v1', resource: 'widgets', namespaced: true, kind: 'Widget' };
+  const d = ctx.clientset.fakeDiscovery;
+  d.add({ ...widgets, verbs: ['create', 'delete', 'get', 'list', 'watch'] });
+  d.add({ group: 'example.com', version: 'v1', resource: 'readonly', kind: 'ReadOnly', namespaced: true, verbs: ['get', 'list'] });
+  d.add({ group: 'example.com', version: 'v1', resource: 'globals', kind: 'Global', namespaced: false, verbs: ['delete', 'list'] });
+  const w = ctx.clientset.resource(widgets);
+  await w.create('n', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' } });
+  await w.create('keep', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w2' } });
+  const deleter = new NamespacedResourcesDeleter(ctx.clientset, ctx.now);
+  await deleter.delete('n');
+  assert.equal(nsOf(ctx, 'n'), undefined);
+  assert.equal(ctx.clientset.tracker.get(widgets, 'n', 'w1'), undefined, 'the widget went with its namespace');
+  assert.ok(ctx.clientset.tracker.get(widgets, 'keep', 'w2'), "another namespace's widget stays");
+  const touched = new Set(ctx.clientset.actions.filter((a) => a.ref.group === 'example.com').map((a) => `${a.verb} ${a.resource}`));
+  assert.deepEqual([...touched].sort(), ['create widgets', 'delete widgets', 'list widgets']);
+  // discovery is read at each sync: a resource served later is covered by the next namespace deletion
+  d.add({ group: 'example.com', version: 'v1', resource: 'gadgets', kind: 'Gadget', namespaced: true, verbs: ['delete', 'list'] });
+  const gadgets = { group: 'example.com', version: 'v1', resource: 'gadgets', namespaced: true, kind: 'Gadget' };
+  await ctx.clientset.resource(gadgets).create('keep', { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' } });
+  const keep = nsOf(ctx, 'keep')!;
+  metadataOf(keep).deletionTimestamp = iso(NOW);
+  ctx.clientset.tracker.add(keep);
+  await deleter.delete('keep');
+  assert.equal(ctx.clientset.tracker.get(gadgets, 'keep', 'g'), undefined);
+  assert.equal(nsOf(ctx, 'keep'), undefined);
+});
+
+test('a failing discovery group is reported in the conditions while the rest is deleted', async () => {
+  const ctx = setup([namespace('n'), obj('v1', 'ConfigMap', 'cm', { namespace: 'n' })]);
+  ctx.clientset.fakeDiscovery.failing.set('metrics.k8s.io/v1beta1', new Error('the server is currently unable to handle the request'));
+  await assert.rejects(new NamespacedResourcesDeleter(ctx.clientset, ctx.now).delete('n'), (e) => e instanceof AggregateError && e.errors[0] instanceof ErrGroupDiscoveryFailed);
+  assert.deepEqual(conditions(nsOf(ctx, 'n')), [
+    ['NamespaceDeletionDiscoveryFailure', 'DiscoveryFailed', 'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request'],
+  ]);
+  assert.equal(ctx.clientset.tracker.get({ group: '', resource: 'configmaps' }, 'n', 'cm'), undefined);
 });

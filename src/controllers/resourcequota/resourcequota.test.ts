@@ -110,3 +110,41 @@ test('--resource-quota-sync-period resyncs every quota; --concurrent-resource-qu
   ac.abort();
   await running;
 });
+
+test('count/<resource>.<group> counts a resource known only from discovery; its monitor replenishes on deletion; an unserved or cluster-scoped one counts nothing', async () => {
+  const widgets = { group: 'example.com', version: 'v1', resource: 'widgets', namespaced: true, kind: 'Widget' };
+  const ctx = fakeControllerContext({ objects: [quota('q', { 'count/widgets.example.com': '3', 'count/nothings.example.com': '1', 'count/globals.example.com': '1' })] });
+  ctx.clientset.fakeDiscovery.add({ ...widgets, verbs: ['create', 'delete', 'get', 'list', 'watch'] });
+  ctx.clientset.fakeDiscovery.add({ group: 'example.com', version: 'v1', resource: 'globals', kind: 'Global', namespaced: false, verbs: ['create', 'delete', 'get', 'list', 'watch'] });
+  const w = ctx.clientset.resource(widgets);
+  await w.create('ns', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'a' } });
+  await w.create('ns', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'b' } });
+  await w.create('other', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'c' } });
+  const c = new ResourceQuotaController(ctx, { discoveryResyncMs: 20 });
+  // before any discovery resync: listed in the version discovery prefers
+  await c.sync('ns/q');
+  assert.deepEqual(statusOf(ctx, 'q'), {
+    hard: { 'count/globals.example.com': '1', 'count/nothings.example.com': '1', 'count/widgets.example.com': '3' },
+    used: { 'count/globals.example.com': '0', 'count/nothings.example.com': '0', 'count/widgets.example.com': '2' },
+  });
+  assert.ok(ctx.clientset.actions.some((a) => a.verb === 'list' && a.resource === 'widgets' && a.namespace === 'ns'));
+  // running: a monitor watches widgets (metadata only) and a deletion replenishes the quota at once
+  const ac = new AbortController();
+  const running = c.run(1, ac.signal);
+  try {
+    const deadline = Date.now() + 2000;
+    while (!c.monitors.has('widgets.example.com') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    assert.ok(c.monitors.has('widgets.example.com'));
+    assert.ok(!c.monitors.has('globals.example.com'), 'cluster-scoped resources are not quotable');
+    await w.delete('ns', 'a');
+    while ((statusOf(ctx, 'q') as { used: Record<string, string> }).used['count/widgets.example.com'] !== '1' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    assert.equal((statusOf(ctx, 'q') as { used: Record<string, string> }).used['count/widgets.example.com'], '1');
+    // a resource that stops being served loses its monitor at the next resync
+    ctx.clientset.fakeDiscovery.remove('example.com', 'widgets');
+    while (c.monitors.has('widgets.example.com') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    assert.ok(!c.monitors.has('widgets.example.com'));
+  } finally {
+    ac.abort();
+    await running;
+  }
+});

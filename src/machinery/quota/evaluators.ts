@@ -161,6 +161,11 @@ export function evaluatorFor(group: string, resource: string): Evaluator {
   return e;
 }
 
+/** Whether the resource's usage is more than a count of its objects (pods, services, PVCs): it needs whole objects. */
+export function hasSpecificEvaluator(group: string, resource: string): boolean {
+  return SPECIFIC.some((e) => e.group === group && e.resource === resource);
+}
+
 /** The group/resources a quota resource name may be charged by (the controller lists these). */
 export function resourcesCountedBy(name: string): Array<{ group: string; resource: string }> {
   if (name.startsWith('count/')) {
