@@ -109,4 +109,37 @@ describe('controllers driven by discovery against kubelite apiserver', () => {
     await k('-n', 'q', 'delete', 'lease', 'a');
     await waitFor(async () => (await used()) === '1', 'the deletion replenished the quota');
   });
+
+  it('custom resources: found once their CRD is served, deleted with their namespace, counted by count/<plural>.<group>, collected with their owner', async () => {
+    await kubectlOk(kc, ['apply', '-f', '-'], { input: GADGET_CRD });
+    await k('wait', '--for', 'condition=Established', '--timeout', '10s', 'crd/gadgets.disco.example.com');
+    await waitFor(() => gc.monitors.has('disco.example.com/v1/gadgets') && quota.monitors.has('gadgets.disco.example.com'), 'monitors for the new resource');
+    const gadget = (name: string, ns: string, owner?: Record<string, string>) =>
+      JSON.stringify({ apiVersion: 'disco.example.com/v1', kind: 'Gadget', metadata: { name, namespace: ns, ...(owner ? { ownerReferences: [owner] } : {}) }, size: 1 });
+    await k('create', 'namespace', 'gq');
+    await k('-n', 'gq', 'create', 'quota', 'gadgets', '--hard=count/gadgets.disco.example.com=2');
+    for (const n of ['a', 'b']) await kubectlOk(kc, ['create', '-f', '-'], { input: gadget(n, 'gq') });
+    const used = async () => ((await getJson('/api/v1/namespaces/gq/resourcequotas/gadgets'))?.status as { used?: Record<string, string> } | undefined)?.used?.['count/gadgets.disco.example.com'];
+    await waitFor(async () => (await used()) === '2', 'two gadgets counted');
+    // An owned custom resource goes with its owner.
+    await k('-n', 'gq', 'create', 'configmap', 'owner');
+    const cm = await getJson('/api/v1/namespaces/gq/configmaps/owner');
+    await k('-n', 'gq', 'delete', 'gadget', 'b');
+    await kubectlOk(kc, ['create', '-f', '-'], { input: gadget('owned', 'gq', { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: uidOf(cm) }) });
+    await k('-n', 'gq', 'delete', 'configmap', 'owner');
+    await waitFor(async () => (await getJson('/apis/disco.example.com/v1/namespaces/gq/gadgets/owned')) === undefined, 'the owned gadget collected');
+    await k('delete', 'namespace', 'gq', '--timeout=60s');
+    assert.equal(await getJson('/apis/disco.example.com/v1/namespaces/gq/gadgets/a'), undefined);
+  });
 });
+
+const GADGET_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.disco.example.com}
+spec:
+  group: disco.example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+`;
