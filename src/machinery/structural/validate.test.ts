@@ -178,3 +178,17 @@ test('apiextensions validation_test: required/enum, nullable int-or-string anyOf
   assert.deepEqual(errs({ fieldX: ['a', 'b', 'c'] }, { type: 'object', properties: { fieldX: { type: 'array', maxItems: 2 } } }), ['fieldX: Too many: 3: must have at most 2 items']);
   assert.deepEqual(errs({ fieldX: 'abc' }, { type: 'object', properties: { fieldX: { type: 'string', maxLength: 2 } } }), ['fieldX: Too long: may not be more than 2 bytes']);
 });
+
+test('a failing anyOf reports the alternative that matched most (kube-openapi MatchCount)', () => {
+  const s: JSONSchemaProps = {
+    type: 'object',
+    properties: { v: { type: 'object', properties: { a: {}, b: {} }, anyOf: [{ properties: { a: { type: 'string' } } }, { properties: { a: { type: 'integer' }, b: { type: 'integer' } } }] } },
+  };
+  assert.deepEqual(errs({ v: { a: 1, b: 'x' } }, s), [
+    '<nil>: Invalid value: "": "v" must validate at least one schema (anyOf)',
+    'v.b: Invalid value: "string": v.b in body must be of type integer: "string"',
+  ]);
+  const oneOf: JSONSchemaProps = { type: 'object', properties: { v: { type: 'integer', oneOf: [{ minimum: 0 }, { maximum: 10 }] } } };
+  assert.deepEqual(errs({ v: 5 }, oneOf), ['<nil>: Invalid value: "": "v" must validate one and only one schema (oneOf). Found 2 valid alternatives']);
+  assert.deepEqual(errs({ v: 20 }, oneOf), []);
+});
