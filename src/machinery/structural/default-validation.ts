@@ -8,6 +8,7 @@ import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 import { fieldError, formatFieldError, type FieldError } from '../validation/field-errors.js';
 import { compileSchema, type SchemaNode } from './compile.js';
 import { goBadValue } from './go-format.js';
+import { rebase } from './messages.js';
 import { pruneNode } from './prune.js';
 import { validateEmbedded, validateListTypes } from './resource.js';
 import { deepEqual } from './values.js';
@@ -15,12 +16,12 @@ import { validateNode } from './validate.js';
 
 const metaFields = new Set(['apiVersion', 'kind', 'metadata']);
 
-/** Validation errors of `value` against `node`, re-rooted under `base` as Kubernetes' fldPath does. */
+/** Validation errors of `value` against `node` (schema and list types), under `base`. */
 function againstSchema(node: SchemaNode, value: unknown, base: string): FieldError[] {
   const errs: FieldError[] = [];
   validateNode(node, value, '', errs);
   validateListTypes(value, node, '', errs);
-  return errs.map((e) => ({ ...e, field: e.field === '<nil>' ? base : e.field === '' ? base : `${base}.${e.field}` }));
+  return rebase(errs, base);
 }
 
 /** A step from the enclosing resource down to a default: a property name, or an array item. */

@@ -9,6 +9,7 @@ import { pruneNode } from './prune.js';
 import { validateEmbeddedResources, validateListTypes } from './resource.js';
 import { validateSchema } from './schema-validation.js';
 import { validateNode } from './validate.js';
+import { rebase } from './messages.js';
 
 export { compileSchema, schemaAt, type SchemaNode } from './compile.js';
 
@@ -34,6 +35,15 @@ export function applyDefaults(obj: unknown, schema: JSONSchemaProps): void {
 /** Drops the nulls of non-nullable fields without a default, as Kubernetes does on decode after defaulting. */
 export function pruneNonNullableNulls(obj: unknown, schema: JSONSchemaProps): void {
   pruneNullsNode(obj, compileSchema(schema));
+}
+
+/** Errors of a part of a custom resource validated on its own, as Kubernetes validates `status` on
+ * status writes: `schema` is the part's schema (schemaAt(root, 'status')), errors sit under `basePath`
+ * while messages name fields from the part (`status.num: Invalid value: 15: num in body ...`). */
+export function validateCustomResourceValue(value: unknown, schema: JSONSchemaProps, basePath: string): FieldError[] {
+  const out: FieldError[] = [];
+  validateNode(compileSchema(schema), value, '', out);
+  return rebase(out, basePath);
 }
 
 /** Errors of a custom resource against its version's schema, in Kubernetes' order: the OpenAPI

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 import { formatFieldError } from '../validation/field-errors.js';
-import { validateCustomResource } from './index.js';
+import { schemaAt, validateCustomResource, validateCustomResourceValue } from './index.js';
 
 const errs = (obj: Record<string, unknown>, schema: JSONSchemaProps): string[] => validateCustomResource(obj, schema).map(formatFieldError);
 const field = (f: JSONSchemaProps): JSONSchemaProps => ({ type: 'object', properties: { field: f } });
@@ -191,4 +191,11 @@ test('a failing anyOf reports the alternative that matched most (kube-openapi Ma
   const oneOf: JSONSchemaProps = { type: 'object', properties: { v: { type: 'integer', oneOf: [{ minimum: 0 }, { maximum: 10 }] } } };
   assert.deepEqual(errs({ v: 5 }, oneOf), ['<nil>: Invalid value: "": "v" must validate one and only one schema (oneOf). Found 2 valid alternatives']);
   assert.deepEqual(errs({ v: 20 }, oneOf), []);
+});
+
+test('a part validated on its own: status on status writes (integration subresources_test message)', () => {
+  const schema: JSONSchemaProps = { type: 'object', properties: { status: { type: 'object', properties: { num: { type: 'integer', maximum: 10 } } } } };
+  const status = schemaAt(schema, 'status')!;
+  assert.deepEqual(validateCustomResourceValue({ num: 15 }, status, 'status').map(formatFieldError), ['status.num: Invalid value: 15: num in body should be less than or equal to 10']);
+  assert.deepEqual(validateCustomResourceValue('x', status, 'status').map(formatFieldError), ['status: Invalid value: "string":  in body must be of type object: "string"']);
 });
