@@ -56,3 +56,17 @@ export function validateCustomResource(obj: Record<string, unknown>, schema: JSO
   validateListTypes(obj, node, '', out);
   return out;
 }
+
+/** Errors of an update of a custom resource, as Kubernetes 1.33 reports them: schema validation with
+ * ratcheting (errors of values unchanged from `old` are dropped), embedded resources, and list-type
+ * uniqueness only when the old object had none of those errors. */
+export function validateCustomResourceUpdate(obj: Record<string, unknown>, old: Record<string, unknown>, schema: JSONSchemaProps): FieldError[] {
+  const node = compileSchema(schema);
+  const out: FieldError[] = [];
+  validateNode(node, obj, '', out, { value: old });
+  validateEmbeddedResources(obj, node, '', true, out);
+  const oldListErrs: FieldError[] = [];
+  validateListTypes(old, node, '', oldListErrs);
+  if (oldListErrs.length === 0) validateListTypes(obj, node, '', out);
+  return out;
+}

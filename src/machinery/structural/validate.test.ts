@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 import { formatFieldError } from '../validation/field-errors.js';
-import { schemaAt, validateCustomResource, validateCustomResourceValue } from './index.js';
+import { schemaAt, validateCustomResource, validateCustomResourceUpdate, validateCustomResourceValue } from './index.js';
 
 const errs = (obj: Record<string, unknown>, schema: JSONSchemaProps): string[] => validateCustomResource(obj, schema).map(formatFieldError);
 const field = (f: JSONSchemaProps): JSONSchemaProps => ({ type: 'object', properties: { field: f } });
@@ -198,4 +198,41 @@ test('a part validated on its own: status on status writes (integration subresou
   const status = schemaAt(schema, 'status')!;
   assert.deepEqual(validateCustomResourceValue({ num: 15 }, status, 'status').map(formatFieldError), ['status.num: Invalid value: 15: num in body should be less than or equal to 10']);
   assert.deepEqual(validateCustomResourceValue('x', status, 'status').map(formatFieldError), ['status: Invalid value: "string":  in body must be of type object: "string"']);
+});
+
+test('updates ratchet: errors of unchanged values are dropped (ratcheting_test behaviour)', () => {
+  const schema: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: {
+          small: { type: 'integer', maximum: 5 },
+          name: { type: 'string', maxLength: 3 },
+          list: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'integer', minimum: 0 } } } },
+          atomic: { type: 'array', items: { type: 'integer', minimum: 0 } },
+          set: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+        },
+      },
+    },
+  };
+  const old = { spec: { small: 10, name: 'toolong', list: [{ k: 'a', v: -1 }], atomic: [-1], set: ['x', 'x'] } };
+  const upd = (spec: Record<string, unknown>) => validateCustomResourceUpdate({ spec: { ...old.spec, ...spec } }, old, schema).map(formatFieldError);
+  // Unchanged invalid values pass; the old object's duplicate set entries do not block updates.
+  assert.deepEqual(upd({}), []);
+  // A changed value is validated again.
+  assert.deepEqual(upd({ small: 11 }), ['spec.small: Invalid value: 11: spec.small in body should be less than or equal to 5']);
+  // Map-list items correlate by key, atomic lists not at all.
+  assert.deepEqual(upd({ list: [{ k: 'b', v: 0 }, { k: 'a', v: -1 }] }), []);
+  assert.deepEqual(upd({ atomic: [-1, 0] }), ['spec.atomic[0]: Invalid value: -1: spec.atomic[0] in body should be greater than or equal to 0']);
+  // On create (no old object) everything is reported.
+  assert.deepEqual(validateCustomResource(structuredClone(old), schema).map(formatFieldError), [
+    'spec.small: Invalid value: 10: spec.small in body should be less than or equal to 5',
+    'spec.name: Too long: may not be more than 3 bytes',
+    'spec.list[0].v: Invalid value: -1: spec.list[0].v in body should be greater than or equal to 0',
+    'spec.atomic[0]: Invalid value: -1: spec.atomic[0] in body should be greater than or equal to 0',
+    'spec.set[1]: Duplicate value: "x"',
+  ]);
+  // With a clean old object, new duplicates are reported.
+  assert.deepEqual(validateCustomResourceUpdate({ spec: { set: ['y', 'y'] } }, { spec: {} }, schema).map(formatFieldError), ['spec.set[1]: Duplicate value: "y"']);
 });

@@ -24,7 +24,11 @@ const goFormatOf: Record<JSONKind, string> = { null: '', string: '', boolean: ''
 /** Appends to `out` every error of `data` against `node`, naming fields from `path`. Returns
  * kube-openapi's MatchCount of the validation (how many checks applied), which picks the failure
  * reported for anyOf/oneOf: one per applicable validator, plus what the nested validators count. */
-export function validateNode(node: SchemaNode, data: unknown, path: string, out: FieldError[]): number {
+export function validateNode(node: SchemaNode, data: unknown, path: string, out: FieldError[], old?: Old): number {
+  return old === undefined ? validateNodeCorrelated(node, data, path, out, undefined) : ratcheted(node, data, path, out, old);
+}
+
+function validateNodeCorrelated(node: SchemaNode, data: unknown, path: string, out: FieldError[], old: Old | undefined): number {
   const s = node.schema;
   const kind = kindOf(data);
   if (kind === 'null') {
@@ -39,7 +43,7 @@ export function validateNode(node: SchemaNode, data: unknown, path: string, out:
   let count = 1;
   if (node.types.length > 0 || node.format) count += checkType(node, kind, path, out) ? 2 : 1;
   count += 2;
-  if (node.allOf.length > 0 || node.anyOf.length > 0 || node.oneOf.length > 0 || node.not) count += checkComposition(node, data, path, out);
+  if (node.allOf.length > 0 || node.anyOf.length > 0 || node.oneOf.length > 0 || node.not) count += checkComposition(node, data, path, out, old);
   if (kind === 'string') {
     checkString(node, data as string, path, out);
     count++;
@@ -51,11 +55,11 @@ export function validateNode(node: SchemaNode, data: unknown, path: string, out:
     checkNumber(node, data as number, kind === 'integer', path, out);
     count += 2;
   } else if (kind === 'array') {
-    count += checkArray(node, data as unknown[], path, out) + 2;
+    count += checkArray(node, data as unknown[], path, out, old) + 2;
   }
   if (s.enum && s.enum.length > 0 && !s.enum.some((e) => deepEqual(e, data))) out.push(E.enum(path, data, s.enum));
   count++;
-  if (kind === 'object') count += checkObject(node, data as Record<string, unknown>, path, out) + 1;
+  if (kind === 'object') count += checkObject(node, data as Record<string, unknown>, path, out, old) + 1;
   return count;
 }
 
@@ -115,10 +119,10 @@ function checkNumber(node: SchemaNode, v: number, int: boolean, path: string, ou
 }
 
 /** Array checks; returns the items' MatchCount. */
-function checkArray(node: SchemaNode, v: unknown[], path: string, out: FieldError[]): number {
+function checkArray(node: SchemaNode, v: unknown[], path: string, out: FieldError[], old: Old | undefined): number {
   const s = node.schema;
   let count = 0;
-  if (node.items) for (let i = 0; i < v.length; i++) count += validateNode(node.items, v[i], `${path}[${i}]`, out);
+  if (node.items) for (let i = 0; i < v.length; i++) count += validateNode(node.items, v[i], `${path}[${i}]`, out, old && oldItem(node, v[i], old.value));
   if (s.minItems !== undefined && v.length < s.minItems) out.push(E.tooFewItems(path, v.length, s.minItems));
   if (s.maxItems !== undefined && v.length > s.maxItems) out.push(E.tooManyItems(path, v.length, s.maxItems));
   if (s.uniqueItems === true) {
@@ -135,7 +139,7 @@ function checkArray(node: SchemaNode, v: unknown[], path: string, out: FieldErro
 }
 
 /** Object checks; returns the properties' MatchCount. */
-function checkObject(node: SchemaNode, v: Record<string, unknown>, path: string, out: FieldError[]): number {
+function checkObject(node: SchemaNode, v: Record<string, unknown>, path: string, out: FieldError[], old: Old | undefined): number {
   const s = node.schema;
   let count = 0;
   const keys = Object.keys(v);
@@ -145,11 +149,11 @@ function checkObject(node: SchemaNode, v: Record<string, unknown>, path: string,
   if (node.additional === false) {
     for (const k of keys) if (!props?.has(k)) out.push(E.forbiddenProperty(path, k));
   } else if (typeof node.additional === 'object') {
-    for (const k of keys) if (!props?.has(k)) count += validateNode(node.additional, v[k], `${path}.${k}`, out);
+    for (const k of keys) if (!props?.has(k)) count += validateNode(node.additional, v[k], `${path}.${k}`, out, old && oldKey(old.value, k, false));
   }
   if (props) {
     for (const [name, child] of props) {
-      if (name in v) count += validateNode(child, v[name], path === '' ? name : `${path}.${name}`, out);
+      if (name in v) count += validateNode(child, v[name], path === '' ? name : `${path}.${name}`, out, old && oldKey(old.value, name, path === ''));
     }
   }
   for (const k of node.required) if (!(k in v)) out.push(E.required(`${path}.${k}`));
@@ -157,20 +161,20 @@ function checkObject(node: SchemaNode, v: Record<string, unknown>, path: string,
 }
 
 /** One branch of a composition: its errors and MatchCount. */
-function branch(node: SchemaNode, data: unknown, path: string): { errs: FieldError[]; count: number } {
+function branch(node: SchemaNode, data: unknown, path: string, old: Old | undefined): { errs: FieldError[]; count: number } {
   const errs: FieldError[] = [];
-  const count = validateNode(node, data, path, errs);
+  const count = validateNode(node, data, path, errs, old);
   return { errs, count };
 }
 
 /** allOf/anyOf/oneOf/not as kube-openapi's schemaPropsValidator; returns the MatchCount it merges. */
-function checkComposition(node: SchemaNode, data: unknown, path: string, out: FieldError[]): number {
+function checkComposition(node: SchemaNode, data: unknown, path: string, out: FieldError[], old: Old | undefined): number {
   let count = 0;
   if (node.anyOf.length > 0) {
     let best: { errs: FieldError[]; count: number } | undefined;
     let success: number | undefined;
     for (const alt of node.anyOf) {
-      const r = branch(alt, data, path);
+      const r = branch(alt, data, path, old);
       if (r.errs.length === 0) {
         success = r.count;
         break;
@@ -189,7 +193,7 @@ function checkComposition(node: SchemaNode, data: unknown, path: string, out: Fi
     let best: { errs: FieldError[]; count: number } | undefined;
     let first: number | undefined;
     for (const alt of node.oneOf) {
-      const r = branch(alt, data, path);
+      const r = branch(alt, data, path, old);
       if (r.errs.length === 0) {
         valid++;
         best = undefined;
@@ -207,13 +211,49 @@ function checkComposition(node: SchemaNode, data: unknown, path: string, out: Fi
   if (node.allOf.length > 0) {
     let valid = 0;
     for (const alt of node.allOf) {
-      const r = branch(alt, data, path);
+      const r = branch(alt, data, path, old);
       if (r.errs.length === 0) valid++;
       out.push(...r.errs);
       count += r.count;
     }
     if (valid !== node.allOf.length) out.push(E.composite(`${JSON.stringify(path)} must validate all the schemas (allOf)${valid === 0 ? '. None validated' : ''}`));
   }
-  if (node.not && branch(node.not, data, path).errs.length === 0) out.push(E.composite(`${JSON.stringify(path)} must not validate the schema (not)`));
+  if (node.not && branch(node.not, data, path, old).errs.length === 0) out.push(E.composite(`${JSON.stringify(path)} must not validate the schema (not)`));
+  return count;
+}
+
+/** The old value a new value correlates with (ratcheting, GA in Kubernetes 1.33). */
+export interface Old {
+  value: unknown;
+}
+
+/** Kubernetes' CorrelatedObject.Key: the old field of the same name when old and new both have it;
+ * at the root, apiVersion and kind never ratchet. */
+function oldKey(old: unknown, k: string, atRoot: boolean): Old | undefined {
+  if (atRoot && (k === 'apiVersion' || k === 'kind')) return undefined;
+  if (typeof old !== 'object' || old === null || Array.isArray(old) || !(k in old)) return undefined;
+  return { value: (old as Record<string, unknown>)[k] };
+}
+
+/** CorrelatedObject.Index: only items of list-type map correlate, with the old item of the same keys. */
+function oldItem(node: SchemaNode, item: unknown, old: unknown): Old | undefined {
+  if (node.schema['x-kubernetes-list-type'] !== 'map' || !Array.isArray(old) || typeof item !== 'object' || item === null) return undefined;
+  const keys = node.schema['x-kubernetes-list-map-keys'] ?? [];
+  const it = item as Record<string, unknown>;
+  for (const o of old) {
+    if (typeof o !== 'object' || o === null) continue;
+    const oo = o as Record<string, unknown>;
+    if (keys.every((k) => deepEqual(oo[k], it[k]))) return { value: o };
+  }
+  return undefined;
+}
+
+/** Validation with ratcheting: errors of a value that equals its old value are dropped (Kubernetes
+ * turns them into warnings), so that objects stored before a schema got stricter stay updatable. */
+function ratcheted(node: SchemaNode, data: unknown, path: string, out: FieldError[], old: Old): number {
+  const errs: FieldError[] = [];
+  const count = validateNodeCorrelated(node, data, path, errs, old);
+  if (errs.length > 0 && deepEqual(data, old.value)) return count;
+  for (const e of errs) out.push(e);
   return count;
 }
