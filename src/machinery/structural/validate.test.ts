@@ -5,7 +5,8 @@ import { formatFieldError } from '../validation/field-errors.js';
 import { schemaAt, validateCustomResource, validateCustomResourceUpdate, validateCustomResourceValue } from './index.js';
 
 const errs = (obj: Record<string, unknown>, schema: JSONSchemaProps): string[] => validateCustomResource(obj, schema).map(formatFieldError);
-const field = (f: JSONSchemaProps): JSONSchemaProps => ({ type: 'object', properties: { field: f } });
+const objectOf = (properties: Record<string, JSONSchemaProps>): JSONSchemaProps => ({ type: 'object', properties });
+const field = (f: JSONSchemaProps): JSONSchemaProps => objectOf({ field: f });
 
 test('type errors name the type found (apiextensions validation_test cases)', () => {
   const obj = field({ type: 'object' });
@@ -201,21 +202,14 @@ test('a part validated on its own: status on status writes (integration subresou
 });
 
 test('updates ratchet: errors of unchanged values are dropped (ratcheting_test behaviour)', () => {
-  const schema: JSONSchemaProps = {
-    type: 'object',
-    properties: {
-      spec: {
-        type: 'object',
-        properties: {
-          small: { type: 'integer', maximum: 5 },
-          name: { type: 'string', maxLength: 3 },
-          list: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'integer', minimum: 0 } } } },
-          atomic: { type: 'array', items: { type: 'integer', minimum: 0 } },
-          set: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
-        },
-      },
-    },
+  const specProps: Record<string, JSONSchemaProps> = {
+    small: { type: 'integer', maximum: 5 },
+    name: { type: 'string', maxLength: 3 },
+    list: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'integer', minimum: 0 } } } },
+    atomic: { type: 'array', items: { type: 'integer', minimum: 0 } },
+    set: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
   };
+  const schema = objectOf({ spec: objectOf(specProps) });
   const old = { spec: { small: 10, name: 'toolong', list: [{ k: 'a', v: -1 }], atomic: [-1], set: ['x', 'x'] } };
   const upd = (spec: Record<string, unknown>) => validateCustomResourceUpdate({ spec: { ...old.spec, ...spec } }, old, schema).map(formatFieldError);
   // Unchanged invalid values pass; the old object's duplicate set entries do not block updates.
