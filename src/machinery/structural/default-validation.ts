@@ -10,17 +10,16 @@ import { compileSchema, type SchemaNode } from './compile.js';
 import { goBadValue } from './go-format.js';
 import { rebase } from './messages.js';
 import { pruneNode } from './prune.js';
-import { validateEmbedded, validateListTypes } from './resource.js';
+import { validateEmbedded, validateEmbeddedResources } from './resource.js';
 import { deepEqual } from './values.js';
 import { validateNode } from './validate.js';
 
 const metaFields = new Set(['apiVersion', 'kind', 'metadata']);
 
-/** Validation errors of `value` against `node` (schema and list types), under `base`. */
+/** kube-openapi validation errors of `value` against `node`, under `base` (ValidateCustomResource). */
 function againstSchema(node: SchemaNode, value: unknown, base: string): FieldError[] {
   const errs: FieldError[] = [];
   validateNode(node, value, '', errs);
-  validateListTypes(value, node, '', errs);
   return rebase(errs, base);
 }
 
@@ -67,7 +66,7 @@ function walk(s: JSONSchemaProps, path: string, insideMeta: boolean, isRoot: boo
       pruneNode(pruned, node, embedded, '', []);
       if (!deepEqual(pruned, d)) out.push(fieldError.invalidRaw(base, goBadValue(d), 'must not have unknown fields'));
       const metaErrs: FieldError[] = [];
-      if (node.embedded && typeof d === 'object' && !Array.isArray(d)) validateEmbedded(d as Record<string, unknown>, base, metaErrs);
+      validateEmbeddedResources(d, node, base, false, metaErrs);
       out.push(...(metaErrs.length > 0 ? metaErrs : againstSchema(node, d, base)));
     }
   }

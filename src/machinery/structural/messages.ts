@@ -9,10 +9,10 @@ import { goNumber } from './go-format.js';
 const IN = 'body';
 
 /** Errors of a value validated on its own, moved under `base` as Kubernetes' fldPath.Child(name) does
- * (the value's own errors, on the nil path, land on `base`). */
+ * (the value's own errors, on the nil path, land on `base`; a name is always a child, even `[0]`). */
 export function rebase(errs: readonly FieldError[], base: string): FieldError[] {
   if (base === '') return [...errs];
-  return errs.map((e) => ({ ...e, field: e.field === '<nil>' || e.field === '' ? base : e.field.startsWith('[') ? `${base}${e.field}` : `${base}.${e.field}` }));
+  return errs.map((e) => ({ ...e, field: e.field === '<nil>' ? base : `${base}.${e.field}` }));
 }
 
 export function fieldOf(name: string): string {

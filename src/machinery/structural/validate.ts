@@ -4,7 +4,7 @@
 // Names are kube-openapi's (`spec.list[0].name`); messages.ts turns them into field errors.
 import type { FieldError } from '../validation/field-errors.js';
 import type { SchemaNode } from './compile.js';
-import { goFloat, goNumber } from './go-format.js';
+import { goFloat } from './go-format.js';
 import { openAPIError as E } from './messages.js';
 import { deepEqual } from './values.js';
 
