@@ -101,6 +101,8 @@ test('list-type set and map duplicates (listtype validation_test cases)', () => 
   assert.deepEqual(errs({ map: [{ k: 'a', v: 1 }, { k: 'a', v: 2 }] }, s), ['map[1]: Duplicate value: map[string]interface {}{"k":"a"}']);
   assert.deepEqual(errs({ map2: [{ a: 'x', b: 1 }, { a: 'x', b: 2 }, { a: 'x', b: 1 }] }, s), ['map2[2]: Duplicate value: map[string]interface {}{"a":"x", "b":1}']);
   assert.deepEqual(errs({ map: [{ k: 'a' }, { k: 'b' }] }, s), []);
+  // Compound values compare whatever their key order.
+  assert.deepEqual(errs({ map2: [{ a: 'x', b: 1 }, { b: 1, a: 'x' }] }, s), ['map2[1]: Duplicate value: map[string]interface {}{"a":"x", "b":1}']);
 });
 
 test('embedded resources need apiVersion and kind of the right shape', () => {
