@@ -4,7 +4,7 @@
 // (an empty name) becomes the nil path, which Kubernetes prints as `<nil>`.
 import type { FieldError } from '../validation/field-errors.js';
 import { fieldError } from '../validation/field-errors.js';
-import { goNumber } from './go-format.js';
+import { goBadValue, goNumber } from './go-format.js';
 
 const IN = 'body';
 
@@ -34,8 +34,11 @@ export const openAPIError = {
     detail: `${name} in ${IN} must be of type ${typeName}: ${JSON.stringify(found)}`,
   }),
   required: (name: string): FieldError => fieldError.required(fieldOf(name), ''),
-  enum: (name: string, value: unknown, values: readonly unknown[]): FieldError =>
-    fieldError.notSupported(fieldOf(name), value === undefined ? null : value, values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)))),
+  enum: (name: string, value: unknown, values: readonly unknown[]): FieldError => {
+    const e = fieldError.notSupported(fieldOf(name), value === undefined ? null : value, values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))));
+    // Objects and arrays print as Go's %#v of the decoded value.
+    return typeof value === 'object' && value !== null ? { ...e, badValue: { kind: 'raw', text: goBadValue(value) } } : e;
+  },
   /** field.TooLong as apimachinery 1.33 words it ("may not be more than 2 bytes", validation_test's maxLength case). */
   tooLong: (name: string, max: number): FieldError => ({
     type: 'FieldValueTooLong',

@@ -55,6 +55,7 @@ test('value validations render kube-openapi’s messages on Kubernetes’ field 
   assert.deepEqual(errs({ name: 'n', s: 'a' }, s), ['s: Invalid value: "a": s in body should be at least 2 chars long']);
   assert.deepEqual(errs({ name: 'n', s: 'A1' }, s), [`s: Invalid value: "A1": s in body should match '^[a-z]+$'`]);
   assert.deepEqual(errs({ name: 'n', e: 'c' }, s), ['e: Unsupported value: "c": supported values: "a", "b"']);
+  assert.deepEqual(errs({ o: { a: 1 } }, objectOf({ o: { type: 'object', enum: [{ a: 2 }] } })), ['o: Unsupported value: map[string]interface {}{"a":1}: supported values: "{\\"a\\":2}"']);
   assert.deepEqual(errs({ name: 'n', n: 0 }, s), ['n: Invalid value: 0: n in body should be greater than or equal to 1']);
   assert.deepEqual(errs({ name: 'n', n: 12 }, s), ['n: Invalid value: 12: n in body should be less than or equal to 10']);
   assert.deepEqual(errs({ name: 'n', n: 3 }, s), ['n: Invalid value: 3: n in body should be a multiple of 2']);
