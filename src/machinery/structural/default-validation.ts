@@ -8,19 +8,19 @@ import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 import { fieldError, formatFieldError, type FieldError } from '../validation/field-errors.js';
 import { compileSchema, type SchemaNode } from './compile.js';
 import { goBadValue } from './go-format.js';
+import { rebase } from './messages.js';
 import { pruneNode } from './prune.js';
-import { validateEmbedded, validateListTypes } from './resource.js';
+import { validateEmbedded, validateEmbeddedResources } from './resource.js';
 import { deepEqual } from './values.js';
 import { validateNode } from './validate.js';
 
 const metaFields = new Set(['apiVersion', 'kind', 'metadata']);
 
-/** Validation errors of `value` against `node`, re-rooted under `base` as Kubernetes' fldPath does. */
+/** kube-openapi validation errors of `value` against `node`, under `base` (ValidateCustomResource). */
 function againstSchema(node: SchemaNode, value: unknown, base: string): FieldError[] {
   const errs: FieldError[] = [];
   validateNode(node, value, '', errs);
-  validateListTypes(value, node, '', errs);
-  return errs.map((e) => ({ ...e, field: e.field === '<nil>' ? base : e.field === '' ? base : `${base}.${e.field}` }));
+  return rebase(errs, base);
 }
 
 /** A step from the enclosing resource down to a default: a property name, or an array item. */
@@ -66,7 +66,7 @@ function walk(s: JSONSchemaProps, path: string, insideMeta: boolean, isRoot: boo
       pruneNode(pruned, node, embedded, '', []);
       if (!deepEqual(pruned, d)) out.push(fieldError.invalidRaw(base, goBadValue(d), 'must not have unknown fields'));
       const metaErrs: FieldError[] = [];
-      if (node.embedded && typeof d === 'object' && !Array.isArray(d)) validateEmbedded(d as Record<string, unknown>, base, metaErrs);
+      validateEmbeddedResources(d, node, base, false, metaErrs);
       out.push(...(metaErrs.length > 0 ? metaErrs : againstSchema(node, d, base)));
     }
   }

@@ -10,7 +10,8 @@ const uuid4 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a
 const uuid5 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
 const hostname = /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
 const date = /^(\d{4})-(\d{2})-(\d{2})$/;
-const dateTime = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})?$/;
+/** strfmt's time part of a date-time (after lower-casing): seconds and a zone are required. */
+const timePart = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/;
 const mac = /^([0-9A-Fa-f]{2}[:-]){5}([0-9A-Fa-f]{2})$|^([0-9A-Fa-f]{4}\.){2}[0-9A-Fa-f]{4}$|^([0-9A-Fa-f]{2}[:-]){7}([0-9A-Fa-f]{2})$|^([0-9A-Fa-f]{2}[:-]){19}([0-9A-Fa-f]{2})$/;
 const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;
 const email = /^[^\s@<>()]+@[^\s@<>()]+$/;
@@ -29,10 +30,18 @@ function validDate(y: number, m: number, d: number): boolean {
   return d <= days[m - 1]!;
 }
 
-function isDateTime(s: string): boolean {
-  const m = dateTime.exec(s);
-  if (!m) return false;
-  return validDate(+m[1]!, +m[2]!, +m[3]!) && +m[4]! < 24 && +m[5]! < 60 && +m[6]! < 60;
+/** strfmt.IsDateTime: a full date, "t" (any case), and an RFC 3339 time with zone. */
+function isDateTime(str: string): boolean {
+  if (str.length < 4) return false;
+  const parts = str.toLowerCase().split('t');
+  if (parts.length < 2 || !isDate(parts[0]!)) return false;
+  const m = timePart.exec(parts[1]!);
+  return m !== null && m[1]! <= '23' && m[2]! <= '59' && m[3]! <= '59';
+}
+
+function isDate(s: string): boolean {
+  const m = date.exec(s);
+  return m !== null && validDate(+m[1]!, +m[2]!, +m[3]!);
 }
 
 function isbn10(s: string): boolean {
@@ -51,12 +60,15 @@ function isbn13(s: string): boolean {
   return (10 - (sum % 10)) % 10 === +d[12]!;
 }
 
+/** Drops the leading zeros of dotted IPv4 parts, which Kubernetes' sloppy parsing accepts. */
+const sloppy = (s: string): string => s.replace(/(^|[.:])0+(\d)/g, '$1$2');
+
 function isCIDR(s: string): boolean {
   const slash = s.indexOf('/');
   if (slash < 0) return false;
   const ip = s.slice(0, slash);
   const bits = s.slice(slash + 1);
-  const family = isIP(ip);
+  const family = isIP(sloppy(ip));
   if (family === 0 || !/^\d{1,3}$/.test(bits)) return false;
   return +bits <= (family === 4 ? 32 : 128);
 }
@@ -74,7 +86,8 @@ const checks: Record<string, (s: string) => boolean> = {
   },
   email: (s) => email.test(s),
   hostname: (s) => s.length <= 255 && hostname.test(s) && s.split('.').every((p) => p.length <= 63),
-  ipv4: (s) => isIP(s) === 4 || (isIP(s.replace(/(^|\.)0+(\d)/g, '$1$2')) === 4 && s.includes('.')),
+  // ParseIPSloppy: leading zeros allowed; an IPv6 form with a dotted tail counts too.
+  ipv4: (s) => s.includes('.') && isIP(sloppy(s)) !== 0,
   ipv6: (s) => isIP(s) === 6,
   cidr: isCIDR,
   mac: (s) => mac.test(s),
@@ -89,12 +102,9 @@ const checks: Record<string, (s: string) => boolean> = {
   ssn: (s) => ssn.test(s),
   hexcolor: (s) => hexcolor.test(s),
   rgbcolor: (s) => rgbcolor.test(s),
-  byte: (s) => base64.test(s) || s === '',
+  byte: (s) => base64.test(s),
   password: () => true,
-  date: (s) => {
-    const m = date.exec(s);
-    return m !== null && validDate(+m[1]!, +m[2]!, +m[3]!);
-  },
+  date: isDate,
   duration: (s) => {
     if (goDuration.test(s) || s === '0') return true;
     const m = duration.exec(s.trim());

@@ -9,6 +9,7 @@ import { pruneNode } from './prune.js';
 import { validateEmbeddedResources, validateListTypes } from './resource.js';
 import { validateSchema } from './schema-validation.js';
 import { validateNode } from './validate.js';
+import { rebase } from './messages.js';
 
 export { compileSchema, schemaAt, type SchemaNode } from './compile.js';
 
@@ -36,6 +37,15 @@ export function pruneNonNullableNulls(obj: unknown, schema: JSONSchemaProps): vo
   pruneNullsNode(obj, compileSchema(schema));
 }
 
+/** Errors of a part of a custom resource validated on its own, as Kubernetes validates `status` on
+ * status writes: `schema` is the part's schema (schemaAt(root, 'status')), errors sit under `basePath`
+ * while messages name fields from the part (`status.num: Invalid value: 15: num in body ...`). */
+export function validateCustomResourceValue(value: unknown, schema: JSONSchemaProps, basePath: string): FieldError[] {
+  const out: FieldError[] = [];
+  validateNode(compileSchema(schema), value, '', out);
+  return rebase(out, basePath);
+}
+
 /** Errors of a custom resource against its version's schema, in Kubernetes' order: the OpenAPI
  * schema validation, then embedded resources' apiVersion/kind, then list-type set/map uniqueness. */
 export function validateCustomResource(obj: Record<string, unknown>, schema: JSONSchemaProps): FieldError[] {
@@ -44,5 +54,19 @@ export function validateCustomResource(obj: Record<string, unknown>, schema: JSO
   validateNode(node, obj, '', out);
   validateEmbeddedResources(obj, node, '', true, out);
   validateListTypes(obj, node, '', out);
+  return out;
+}
+
+/** Errors of an update of a custom resource, as Kubernetes 1.33 reports them: schema validation with
+ * ratcheting (errors of values unchanged from `old` are dropped), embedded resources, and list-type
+ * uniqueness only when the old object had none of those errors. */
+export function validateCustomResourceUpdate(obj: Record<string, unknown>, old: Record<string, unknown>, schema: JSONSchemaProps): FieldError[] {
+  const node = compileSchema(schema);
+  const out: FieldError[] = [];
+  validateNode(node, obj, '', out, { value: old });
+  validateEmbeddedResources(obj, node, '', true, out);
+  const oldListErrs: FieldError[] = [];
+  validateListTypes(old, node, '', oldListErrs);
+  if (oldListErrs.length === 0) validateListTypes(obj, node, '', out);
   return out;
 }

@@ -4,9 +4,16 @@
 // (an empty name) becomes the nil path, which Kubernetes prints as `<nil>`.
 import type { FieldError } from '../validation/field-errors.js';
 import { fieldError } from '../validation/field-errors.js';
-import { goNumber } from './go-format.js';
+import { goBadValue, goNumber } from './go-format.js';
 
 const IN = 'body';
+
+/** Errors of a value validated on its own, moved under `base` as Kubernetes' fldPath.Child(name) does
+ * (the value's own errors, on the nil path, land on `base`; a name is always a child, even `[0]`). */
+export function rebase(errs: readonly FieldError[], base: string): FieldError[] {
+  if (base === '') return [...errs];
+  return errs.map((e) => ({ ...e, field: e.field === '<nil>' ? base : `${base}.${e.field}` }));
+}
 
 export function fieldOf(name: string): string {
   if (name === '' || name === '.') return '<nil>';
@@ -27,8 +34,11 @@ export const openAPIError = {
     detail: `${name} in ${IN} must be of type ${typeName}: ${JSON.stringify(found)}`,
   }),
   required: (name: string): FieldError => fieldError.required(fieldOf(name), ''),
-  enum: (name: string, value: unknown, values: readonly unknown[]): FieldError =>
-    fieldError.notSupported(fieldOf(name), value === undefined ? null : value, values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)))),
+  enum: (name: string, value: unknown, values: readonly unknown[]): FieldError => {
+    const e = fieldError.notSupported(fieldOf(name), value === undefined ? null : value, values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))));
+    // Objects and arrays print as Go's %#v of the decoded value.
+    return typeof value === 'object' && value !== null ? { ...e, badValue: { kind: 'raw', text: goBadValue(value) } } : e;
+  },
   /** field.TooLong as apimachinery 1.33 words it ("may not be more than 2 bytes", validation_test's maxLength case). */
   tooLong: (name: string, max: number): FieldError => ({
     type: 'FieldValueTooLong',

@@ -1,5 +1,5 @@
 // The checks Kubernetes runs on a custom resource after schema validation: x-kubernetes-list-type
-// set/map uniqueness (pkg/apiserver/schema/listtype) and the apiVersion/kind of
+// set/map uniqueness (pkg/apiserver/schema/listtype) and the apiVersion, kind and metadata of
 // x-kubernetes-embedded-resource objects (pkg/apiserver/schema/objectmeta). Paths are field paths.
 import { fieldError, type FieldError } from '../validation/field-errors.js';
 import { isDNS1035Label, isValidPathSegmentName } from '../validation/names.js';
@@ -19,13 +19,14 @@ function childOf(node: SchemaNode, k: string, path: string): [SchemaNode | undef
   return [undefined, ''];
 }
 
-/** The indices of second occurrences (reported once per value), compared as JSON like Kubernetes. */
+/** The indices of second occurrences (reported once per value); objects and arrays compare by their
+ * JSON with sorted keys, as Kubernetes compares their json.Marshal output. */
 function duplicates(values: readonly unknown[]): number[] {
   const seen = new Map<string, number>();
   const out: number[] = [];
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    const key = typeof v === 'object' && v !== null ? `o${JSON.stringify(v)}` : `s${typeof v}:${String(v)}`;
+    const key = typeof v === 'object' && v !== null ? `o${goSyntax(v)}` : `s${typeof v}:${String(v)}`;
     const times = seen.get(key) ?? 0;
     if (times === 1) out.push(i);
     seen.set(key, times + 1);

@@ -155,3 +155,14 @@ test('defaults inside an embedded resource’s type and object meta must make th
     `${P}.properties[embedded].properties[metadata].default: Invalid value: map[string]interface {}{"labels":map[string]interface {}{"bar":"x y"}}: must result in valid metadata: metadata.labels: Invalid value: "x y": ${LABEL_VALUE}`,
   ]);
 });
+
+test('defaults of embedded resources carry a valid apiVersion and kind, nested ones included', () => {
+  const schema = root({
+    outer: {
+      type: 'object',
+      default: { inner: { kind: 'Pod' } },
+      properties: { inner: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } },
+    },
+  });
+  assert.deepEqual(errs(schema), [`${P}.properties[outer].default.inner.apiVersion: Required value: must not be empty`]);
+});

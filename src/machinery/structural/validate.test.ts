@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 import { formatFieldError } from '../validation/field-errors.js';
-import { validateCustomResource } from './index.js';
+import { schemaAt, validateCustomResource, validateCustomResourceUpdate, validateCustomResourceValue } from './index.js';
 
 const errs = (obj: Record<string, unknown>, schema: JSONSchemaProps): string[] => validateCustomResource(obj, schema).map(formatFieldError);
-const field = (f: JSONSchemaProps): JSONSchemaProps => ({ type: 'object', properties: { field: f } });
+const objectOf = (properties: Record<string, JSONSchemaProps>): JSONSchemaProps => ({ type: 'object', properties });
+const field = (f: JSONSchemaProps): JSONSchemaProps => objectOf({ field: f });
 
 test('type errors name the type found (apiextensions validation_test cases)', () => {
   const obj = field({ type: 'object' });
@@ -54,6 +55,7 @@ test('value validations render kube-openapi’s messages on Kubernetes’ field 
   assert.deepEqual(errs({ name: 'n', s: 'a' }, s), ['s: Invalid value: "a": s in body should be at least 2 chars long']);
   assert.deepEqual(errs({ name: 'n', s: 'A1' }, s), [`s: Invalid value: "A1": s in body should match '^[a-z]+$'`]);
   assert.deepEqual(errs({ name: 'n', e: 'c' }, s), ['e: Unsupported value: "c": supported values: "a", "b"']);
+  assert.deepEqual(errs({ o: { a: 1 } }, objectOf({ o: { type: 'object', enum: [{ a: 2 }] } })), ['o: Unsupported value: map[string]interface {}{"a":1}: supported values: "{\\"a\\":2}"']);
   assert.deepEqual(errs({ name: 'n', n: 0 }, s), ['n: Invalid value: 0: n in body should be greater than or equal to 1']);
   assert.deepEqual(errs({ name: 'n', n: 12 }, s), ['n: Invalid value: 12: n in body should be less than or equal to 10']);
   assert.deepEqual(errs({ name: 'n', n: 3 }, s), ['n: Invalid value: 3: n in body should be a multiple of 2']);
@@ -100,6 +102,8 @@ test('list-type set and map duplicates (listtype validation_test cases)', () => 
   assert.deepEqual(errs({ map: [{ k: 'a', v: 1 }, { k: 'a', v: 2 }] }, s), ['map[1]: Duplicate value: map[string]interface {}{"k":"a"}']);
   assert.deepEqual(errs({ map2: [{ a: 'x', b: 1 }, { a: 'x', b: 2 }, { a: 'x', b: 1 }] }, s), ['map2[2]: Duplicate value: map[string]interface {}{"a":"x", "b":1}']);
   assert.deepEqual(errs({ map: [{ k: 'a' }, { k: 'b' }] }, s), []);
+  // Compound values compare whatever their key order.
+  assert.deepEqual(errs({ map2: [{ a: 'x', b: 1 }, { b: 1, a: 'x' }] }, s), ['map2[1]: Duplicate value: map[string]interface {}{"a":"x", "b":1}']);
 });
 
 test('embedded resources need apiVersion and kind of the right shape', () => {
@@ -177,4 +181,55 @@ test('apiextensions validation_test: required/enum, nullable int-or-string anyOf
   assert.deepEqual(errs({ fieldX: { a: true, b: true, c: true } }, { type: 'object', properties: { fieldX: { type: 'object', maxProperties: 2 } } }), ['fieldX: Too many: 3: must have at most 2 items']);
   assert.deepEqual(errs({ fieldX: ['a', 'b', 'c'] }, { type: 'object', properties: { fieldX: { type: 'array', maxItems: 2 } } }), ['fieldX: Too many: 3: must have at most 2 items']);
   assert.deepEqual(errs({ fieldX: 'abc' }, { type: 'object', properties: { fieldX: { type: 'string', maxLength: 2 } } }), ['fieldX: Too long: may not be more than 2 bytes']);
+});
+
+test('a failing anyOf reports the alternative that matched most (kube-openapi MatchCount)', () => {
+  const s: JSONSchemaProps = {
+    type: 'object',
+    properties: { v: { type: 'object', properties: { a: {}, b: {} }, anyOf: [{ properties: { a: { type: 'string' } } }, { properties: { a: { type: 'integer' }, b: { type: 'integer' } } }] } },
+  };
+  assert.deepEqual(errs({ v: { a: 1, b: 'x' } }, s), [
+    '<nil>: Invalid value: "": "v" must validate at least one schema (anyOf)',
+    'v.b: Invalid value: "string": v.b in body must be of type integer: "string"',
+  ]);
+  const oneOf: JSONSchemaProps = { type: 'object', properties: { v: { type: 'integer', oneOf: [{ minimum: 0 }, { maximum: 10 }] } } };
+  assert.deepEqual(errs({ v: 5 }, oneOf), ['<nil>: Invalid value: "": "v" must validate one and only one schema (oneOf). Found 2 valid alternatives']);
+  assert.deepEqual(errs({ v: 20 }, oneOf), []);
+});
+
+test('a part validated on its own: status on status writes (integration subresources_test message)', () => {
+  const schema: JSONSchemaProps = { type: 'object', properties: { status: { type: 'object', properties: { num: { type: 'integer', maximum: 10 } } } } };
+  const status = schemaAt(schema, 'status')!;
+  assert.deepEqual(validateCustomResourceValue({ num: 15 }, status, 'status').map(formatFieldError), ['status.num: Invalid value: 15: num in body should be less than or equal to 10']);
+  assert.deepEqual(validateCustomResourceValue('x', status, 'status').map(formatFieldError), ['status: Invalid value: "string":  in body must be of type object: "string"']);
+});
+
+test('updates ratchet: errors of unchanged values are dropped (ratcheting_test behaviour)', () => {
+  const specProps: Record<string, JSONSchemaProps> = {
+    small: { type: 'integer', maximum: 5 },
+    name: { type: 'string', maxLength: 3 },
+    list: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'integer', minimum: 0 } } } },
+    atomic: { type: 'array', items: { type: 'integer', minimum: 0 } },
+    set: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+  };
+  const schema = objectOf({ spec: objectOf(specProps) });
+  const old = { spec: { small: 10, name: 'toolong', list: [{ k: 'a', v: -1 }], atomic: [-1], set: ['x', 'x'] } };
+  const upd = (spec: Record<string, unknown>) => validateCustomResourceUpdate({ spec: { ...old.spec, ...spec } }, old, schema).map(formatFieldError);
+  // Unchanged invalid values pass; the old object's duplicate set entries do not block updates.
+  assert.deepEqual(upd({}), []);
+  // A changed value is validated again.
+  assert.deepEqual(upd({ small: 11 }), ['spec.small: Invalid value: 11: spec.small in body should be less than or equal to 5']);
+  // Map-list items correlate by key, atomic lists not at all.
+  assert.deepEqual(upd({ list: [{ k: 'b', v: 0 }, { k: 'a', v: -1 }] }), []);
+  assert.deepEqual(upd({ atomic: [-1, 0] }), ['spec.atomic[0]: Invalid value: -1: spec.atomic[0] in body should be greater than or equal to 0']);
+  // On create (no old object) everything is reported.
+  assert.deepEqual(validateCustomResource(structuredClone(old), schema).map(formatFieldError), [
+    'spec.small: Invalid value: 10: spec.small in body should be less than or equal to 5',
+    'spec.name: Too long: may not be more than 3 bytes',
+    'spec.list[0].v: Invalid value: -1: spec.list[0].v in body should be greater than or equal to 0',
+    'spec.atomic[0]: Invalid value: -1: spec.atomic[0] in body should be greater than or equal to 0',
+    'spec.set[1]: Duplicate value: "x"',
+  ]);
+  // With a clean old object, new duplicates are reported.
+  assert.deepEqual(validateCustomResourceUpdate({ spec: { set: ['y', 'y'] } }, { spec: {} }, schema).map(formatFieldError), ['spec.set[1]: Duplicate value: "y"']);
 });

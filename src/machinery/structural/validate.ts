@@ -4,7 +4,7 @@
 // Names are kube-openapi's (`spec.list[0].name`); messages.ts turns them into field errors.
 import type { FieldError } from '../validation/field-errors.js';
 import type { SchemaNode } from './compile.js';
-import { goFloat, goNumber } from './go-format.js';
+import { goFloat } from './go-format.js';
 import { openAPIError as E } from './messages.js';
 import { deepEqual } from './values.js';
 
@@ -21,40 +21,61 @@ function kindOf(v: unknown): JSONKind {
 /** The format name kube-openapi reports for a non-string value whose schema has a format. */
 const goFormatOf: Record<JSONKind, string> = { null: '', string: '', boolean: '', integer: 'int64', number: 'float64', array: '', object: '' };
 
-/** Appends to `out` every error of `data` against `node`, naming fields from `path`. */
-export function validateNode(node: SchemaNode, data: unknown, path: string, out: FieldError[]): void {
+/** Appends to `out` every error of `data` against `node`, naming fields from `path`. Returns
+ * kube-openapi's MatchCount of the validation (how many checks applied), which picks the failure
+ * reported for anyOf/oneOf: one per applicable validator, plus what the nested validators count. */
+export function validateNode(node: SchemaNode, data: unknown, path: string, out: FieldError[], old?: Old): number {
+  return old === undefined ? validateNodeCorrelated(node, data, path, out, undefined) : ratcheted(node, data, path, out, old);
+}
+
+function validateNodeCorrelated(node: SchemaNode, data: unknown, path: string, out: FieldError[], old: Old | undefined): number {
   const s = node.schema;
   const kind = kindOf(data);
   if (kind === 'null') {
-    if (node.types.length > 0 && !node.types.includes('null') && s.nullable !== true) out.push(E.invalidType(path, node.types.join(','), 'null'));
+    let count = 1;
+    if (node.types.length > 0 && !node.types.includes('null') && s.nullable !== true) {
+      out.push(E.invalidType(path, node.types.join(','), 'null'));
+      count = 0;
+    }
     if (s.enum && s.enum.length > 0) out.push(E.enum(path, data, s.enum));
-    return;
+    return count;
   }
-  checkType(node, data, kind, path, out);
-  if (node.allOf.length > 0 || node.anyOf.length > 0 || node.oneOf.length > 0 || node.not) checkComposition(node, data, path, out);
+  let count = 1;
+  if (node.types.length > 0 || node.format) count += checkType(node, kind, path, out) ? 2 : 1;
+  count += 2;
+  if (node.allOf.length > 0 || node.anyOf.length > 0 || node.oneOf.length > 0 || node.not) count += checkComposition(node, data, path, out, old);
   if (kind === 'string') {
     checkString(node, data as string, path, out);
-    if (node.format && !node.format.check(data as string)) out.push(E.invalidType(path, node.format.name, data as string));
+    count++;
+    if (node.format) {
+      if (!node.format.check(data as string)) out.push(E.invalidType(path, node.format.name, data as string));
+      count++;
+    }
   } else if (kind === 'integer' || kind === 'number') {
     checkNumber(node, data as number, kind === 'integer', path, out);
+    count += 2;
   } else if (kind === 'array') {
-    checkArray(node, data as unknown[], path, out);
+    count += checkArray(node, data as unknown[], path, out, old) + 2;
   }
   if (s.enum && s.enum.length > 0 && !s.enum.some((e) => deepEqual(e, data))) out.push(E.enum(path, data, s.enum));
-  if (kind === 'object') checkObject(node, data as Record<string, unknown>, path, out);
+  count++;
+  if (kind === 'object') count += checkObject(node, data as Record<string, unknown>, path, out, old) + 1;
+  return count;
 }
 
-function checkType(node: SchemaNode, data: unknown, kind: JSONKind, path: string, out: FieldError[]): void {
+/** The type check; false when it failed. */
+function checkType(node: SchemaNode, kind: JSONKind, path: string, out: FieldError[]): boolean {
   const types = node.types;
-  if (types.length === 0 && !node.format) return;
   // An integer is a number too; kube-openapi accepts int64 values where "number" is asked for.
   const fits = types.includes(kind) || (kind === 'integer' && types.includes('number'));
   if (kind !== 'string' && kind !== 'array' && node.format && !fits) {
     out.push(E.invalidType(path, node.format.name, goFormatOf[kind]));
-    return;
+    return false;
   }
-  if (!types.includes('number') && !types.includes('integer') && node.format && (kind === 'string' || kind === 'array')) return;
-  if (!fits) out.push(E.invalidType(path, types.join(','), kind));
+  if (!types.includes('number') && !types.includes('integer') && node.format && (kind === 'string' || kind === 'array')) return true;
+  if (fits) return true;
+  out.push(E.invalidType(path, types.join(','), kind));
+  return false;
 }
 
 function checkString(node: SchemaNode, v: string, path: string, out: FieldError[]): void {
@@ -97,9 +118,11 @@ function checkNumber(node: SchemaNode, v: number, int: boolean, path: string, ou
   }
 }
 
-function checkArray(node: SchemaNode, v: unknown[], path: string, out: FieldError[]): void {
+/** Array checks; returns the items' MatchCount. */
+function checkArray(node: SchemaNode, v: unknown[], path: string, out: FieldError[], old: Old | undefined): number {
   const s = node.schema;
-  if (node.items) for (let i = 0; i < v.length; i++) validateNode(node.items, v[i], `${path}[${i}]`, out);
+  let count = 0;
+  if (node.items) for (let i = 0; i < v.length; i++) count += validateNode(node.items, v[i], `${path}[${i}]`, out, old && oldItem(node, v[i], old.value));
   if (s.minItems !== undefined && v.length < s.minItems) out.push(E.tooFewItems(path, v.length, s.minItems));
   if (s.maxItems !== undefined && v.length > s.maxItems) out.push(E.tooManyItems(path, v.length, s.maxItems));
   if (s.uniqueItems === true) {
@@ -112,10 +135,13 @@ function checkArray(node: SchemaNode, v: unknown[], path: string, out: FieldErro
       }
     }
   }
+  return count;
 }
 
-function checkObject(node: SchemaNode, v: Record<string, unknown>, path: string, out: FieldError[]): void {
+/** Object checks; returns the properties' MatchCount. */
+function checkObject(node: SchemaNode, v: Record<string, unknown>, path: string, out: FieldError[], old: Old | undefined): number {
   const s = node.schema;
+  let count = 0;
   const keys = Object.keys(v);
   if (s.minProperties !== undefined && keys.length < s.minProperties) out.push(E.tooFewProperties(path, keys.length, s.minProperties));
   if (s.maxProperties !== undefined && keys.length > s.maxProperties) out.push(E.tooManyProperties(path, keys.length, s.maxProperties));
@@ -123,59 +149,111 @@ function checkObject(node: SchemaNode, v: Record<string, unknown>, path: string,
   if (node.additional === false) {
     for (const k of keys) if (!props?.has(k)) out.push(E.forbiddenProperty(path, k));
   } else if (typeof node.additional === 'object') {
-    for (const k of keys) if (!props?.has(k)) validateNode(node.additional, v[k], `${path}.${k}`, out);
+    for (const k of keys) if (!props?.has(k)) count += validateNode(node.additional, v[k], `${path}.${k}`, out, old && oldKey(old.value, k, false));
   }
   if (props) {
     for (const [name, child] of props) {
-      if (name in v) validateNode(child, v[name], path === '' ? name : `${path}.${name}`, out);
+      if (name in v) count += validateNode(child, v[name], path === '' ? name : `${path}.${name}`, out, old && oldKey(old.value, name, path === ''));
     }
   }
   for (const k of node.required) if (!(k in v)) out.push(E.required(`${path}.${k}`));
+  return count;
 }
 
-/** The result of one branch of a composition: its errors, valid when there are none. */
-function branch(node: SchemaNode, data: unknown, path: string): FieldError[] {
+/** One branch of a composition: its errors and MatchCount. */
+function branch(node: SchemaNode, data: unknown, path: string, old: Old | undefined): { errs: FieldError[]; count: number } {
   const errs: FieldError[] = [];
-  validateNode(node, data, path, errs);
-  return errs;
+  const count = validateNode(node, data, path, errs, old);
+  return { errs, count };
 }
 
-function checkComposition(node: SchemaNode, data: unknown, path: string, out: FieldError[]): void {
+/** allOf/anyOf/oneOf/not as kube-openapi's schemaPropsValidator; returns the MatchCount it merges. */
+function checkComposition(node: SchemaNode, data: unknown, path: string, out: FieldError[], old: Old | undefined): number {
+  let count = 0;
   if (node.anyOf.length > 0) {
-    let best: FieldError[] | undefined;
-    let ok = false;
+    let best: { errs: FieldError[]; count: number } | undefined;
+    let success: number | undefined;
     for (const alt of node.anyOf) {
-      const errs = branch(alt, data, path);
-      if (errs.length === 0) {
-        ok = true;
+      const r = branch(alt, data, path, old);
+      if (r.errs.length === 0) {
+        success = r.count;
         break;
       }
-      // kube-openapi keeps the failure that matched most; the one with fewest errors stands in for it.
-      if (best === undefined || errs.length < best.length) best = errs;
+      // The failure that matched most is reported (the first of equals).
+      if (best === undefined || r.count > best.count) best = r;
     }
-    if (!ok) out.push(E.composite(`${JSON.stringify(path)} must validate at least one schema (anyOf)`), ...best!);
+    if (success !== undefined) count += success;
+    else {
+      out.push(E.composite(`${JSON.stringify(path)} must validate at least one schema (anyOf)`), ...best!.errs);
+      count += best!.count;
+    }
   }
   if (node.oneOf.length > 0) {
     let valid = 0;
-    let best: FieldError[] | undefined;
+    let best: { errs: FieldError[]; count: number } | undefined;
+    let first: number | undefined;
     for (const alt of node.oneOf) {
-      const errs = branch(alt, data, path);
-      if (errs.length === 0) valid++;
-      else if (valid === 0 && (best === undefined || errs.length < best.length)) best = errs;
+      const r = branch(alt, data, path, old);
+      if (r.errs.length === 0) {
+        valid++;
+        best = undefined;
+        first ??= r.count;
+      } else if (valid === 0 && (best === undefined || r.count > best.count)) best = r;
     }
     if (valid !== 1) {
       out.push(E.composite(`${JSON.stringify(path)} must validate one and only one schema (oneOf). ${valid === 0 ? 'Found none valid' : `Found ${valid} valid alternatives`}`));
-      if (valid === 0 && best) out.push(...best);
-    }
+      if (best) {
+        out.push(...best.errs);
+        count += best.count;
+      }
+    } else count += first!;
   }
   if (node.allOf.length > 0) {
     let valid = 0;
     for (const alt of node.allOf) {
-      const errs = branch(alt, data, path);
-      if (errs.length === 0) valid++;
-      out.push(...errs);
+      const r = branch(alt, data, path, old);
+      if (r.errs.length === 0) valid++;
+      out.push(...r.errs);
+      count += r.count;
     }
     if (valid !== node.allOf.length) out.push(E.composite(`${JSON.stringify(path)} must validate all the schemas (allOf)${valid === 0 ? '. None validated' : ''}`));
   }
-  if (node.not && branch(node.not, data, path).length === 0) out.push(E.composite(`${JSON.stringify(path)} must not validate the schema (not)`));
+  if (node.not && branch(node.not, data, path, old).errs.length === 0) out.push(E.composite(`${JSON.stringify(path)} must not validate the schema (not)`));
+  return count;
+}
+
+/** The old value a new value correlates with (ratcheting, GA in Kubernetes 1.33). */
+export interface Old {
+  value: unknown;
+}
+
+/** Kubernetes' CorrelatedObject.Key: the old field of the same name when old and new both have it;
+ * at the root, apiVersion and kind never ratchet. */
+function oldKey(old: unknown, k: string, atRoot: boolean): Old | undefined {
+  if (atRoot && (k === 'apiVersion' || k === 'kind')) return undefined;
+  if (typeof old !== 'object' || old === null || Array.isArray(old) || !(k in old)) return undefined;
+  return { value: (old as Record<string, unknown>)[k] };
+}
+
+/** CorrelatedObject.Index: only items of list-type map correlate, with the old item of the same keys. */
+function oldItem(node: SchemaNode, item: unknown, old: unknown): Old | undefined {
+  if (node.schema['x-kubernetes-list-type'] !== 'map' || !Array.isArray(old) || typeof item !== 'object' || item === null) return undefined;
+  const keys = node.schema['x-kubernetes-list-map-keys'] ?? [];
+  const it = item as Record<string, unknown>;
+  for (const o of old) {
+    if (typeof o !== 'object' || o === null) continue;
+    const oo = o as Record<string, unknown>;
+    if (keys.every((k) => deepEqual(oo[k], it[k]))) return { value: o };
+  }
+  return undefined;
+}
+
+/** Validation with ratcheting: errors of a value that equals its old value are dropped (Kubernetes
+ * turns them into warnings), so that objects stored before a schema got stricter stay updatable. */
+function ratcheted(node: SchemaNode, data: unknown, path: string, out: FieldError[], old: Old): number {
+  const errs: FieldError[] = [];
+  const count = validateNodeCorrelated(node, data, path, errs, old);
+  if (errs.length > 0 && deepEqual(data, old.value)) return count;
+  for (const e of errs) out.push(e);
+  return count;
 }
