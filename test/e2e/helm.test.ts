@@ -1,6 +1,6 @@
 // End-to-end with Helm 4 and kubectl 1.35 (test/support/helm.ts fetches them):
-// (a) without apiextensions.k8s.io, a chart or manifest of an unknown kind is refused as by a
-//     cluster that lacks the CRD: the client's REST mapping finds no such kind;
+// (a) a chart or manifest of a kind no CRD defines is refused (the client's REST mapping finds no
+//     such kind); a chart that brings its CRD in crds/ installs it, then its custom resource;
 // (b) `helm create`'s scaffold — its defaults, then with every optional resource on (HPA, Ingress,
 //     ServiceAccount, and its test pod) — installs, upgrades, rolls back and uninstalls with --wait
 //     on `kubelite up`, and `helm test` passes;
@@ -67,7 +67,7 @@ function chart(dir: string, name: string, template: string, crd?: string): strin
   return root;
 }
 
-describe('helm 4 / kubectl 1.35: unknown kinds without apiextensions.k8s.io', { skip }, () => {
+describe('helm 4 / kubectl 1.35: CRDs and unknown kinds', { skip }, () => {
   let server: RunningApiserver;
   let home: string;
   let t: HelmTools;
@@ -83,16 +83,7 @@ describe('helm 4 / kubectl 1.35: unknown kinds without apiextensions.k8s.io', { 
     if (home) rmSync(home, { recursive: true, force: true });
   });
 
-  it('the CRD API is absent: 404 from the server, no resource type for kubectl', async () => {
-    const raw = await runTool(t.kubectl, server.kubeconfig, home, ['get', '--raw', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions']);
-    assert.notEqual(raw.code, 0);
-    assert.equal(raw.stderr, 'Error from server (NotFound): the server could not find the requested resource\n');
-    const get = await runTool(t.kubectl, server.kubeconfig, home, ['get', 'crd']);
-    assert.notEqual(get.code, 0);
-    assert.equal(get.stderr, 'error: the server doesn\'t have a resource type "crd"\n');
-  });
-
-  it('helm install of a chart with an unknown kind fails before creating anything', async () => {
+  it('helm install of a chart with a kind no CRD defines fails before creating anything', async () => {
     const r = await helm(['install', 'unknown', chart(home, 'unknown-kind', WIDGET)]);
     assert.equal(r.code, 1, r.stdout);
     assert.equal(
@@ -103,45 +94,7 @@ describe('helm 4 / kubectl 1.35: unknown kinds without apiextensions.k8s.io', { 
     assert.equal(ok(await helm(['list', '-q']), 'helm list').trim(), '');
   });
 
-  it('helm install of a chart that brings its CRD in crds/ fails on the CRD kind itself', async () => {
-    const r = await helm(['install', 'with-crd', chart(home, 'with-crd', WIDGET, WIDGET_CRD)]);
-    assert.equal(r.code, 1, r.stdout);
-    assert.equal(
-      r.stderr,
-      'Error: INSTALLATION FAILED: failed to install CRD crds/widgets.yaml: resource mapping not found for name: "widgets.example.com" namespace: "" from "": no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1"\nensure CRDs are installed first\n',
-    );
-  });
-
-  // A kind missing from a group-version the server does serve (apps/v1 here; a kind not yet served
-  // in core v1 such as PersistentVolumeClaim alike): the clients' validation finds the
-  // group-version in /openapi/v3 without the kind, looks for a CRD that would define it, and the
-  // CRD list is a 404 — the message of issue #19. --validate=false reaches the REST mapping instead.
-  it('an unknown kind in a served group-version: "failed to check CRD: failed to list CRDs"', async () => {
-    const template = WIDGET.replace('example.com/v1', 'apps/v1');
-    const r = await helm(['install', 'in-apps', chart(home, 'in-apps', template)]);
-    assert.equal(r.code, 1, r.stdout);
-    assert.equal(
-      r.stderr,
-      'Error: INSTALLATION FAILED: unable to build kubernetes objects from release manifest: error validating "": error validating data: failed to check CRD: failed to list CRDs: the server could not find the requested resource\n',
-    );
-    const file = join(home, 'widget-apps.yaml');
-    writeFileSync(file, template);
-    for (const out of [
-      await runTool(t.kubectl, server.kubeconfig, home, ['apply', '-f', file]),
-      await kubectl(server.kubeconfig, ['apply', '-f', file], { version: '1.33' }),
-    ]) {
-      assert.equal(out.code, 1, out.stdout);
-      assert.equal(
-        out.stderr,
-        `error: error validating "${file}": error validating data: failed to check CRD: failed to list CRDs: the server could not find the requested resource; if you choose to ignore these errors, turn validation off with --validate=false\n`,
-      );
-    }
-    const unvalidated = await runTool(t.kubectl, server.kubeconfig, home, ['apply', '--validate=false', '-f', file]);
-    assert.equal(unvalidated.code, 1);
-    assert.equal(unvalidated.stderr, `error: resource mapping not found for name: "w" namespace: "" from "${file}": no matches for kind "Widget" in version "apps/v1"\nensure CRDs are installed first\n`);
-  });
-
-  it('kubectl 1.35 and 1.33 apply (client-side validation) of an unknown kind', async () => {
+  it('kubectl 1.35 and 1.33 apply (client-side validation) of a kind no CRD defines', async () => {
     const file = join(home, 'widget.yaml');
     writeFileSync(file, WIDGET);
     const expected = `error: resource mapping not found for name: "w" namespace: "" from "${file}": no matches for kind "Widget" in version "example.com/v1"\nensure CRDs are installed first\n`;
@@ -152,6 +105,27 @@ describe('helm 4 / kubectl 1.35: unknown kinds without apiextensions.k8s.io', { 
       assert.equal(r.code, 1, r.stdout);
       assert.equal(r.stderr, expected);
     }
+  });
+
+  it('an unknown kind in a served group-version: no CRD defines it either', async () => {
+    const template = WIDGET.replace('example.com/v1', 'apps/v1');
+    const r = await helm(['install', 'in-apps', chart(home, 'in-apps', template)]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(
+      r.stderr,
+      'Error: INSTALLATION FAILED: unable to build kubernetes objects from release manifest: resource mapping not found for name: "w" namespace: "" from "": no matches for kind "Widget" in version "apps/v1"\nensure CRDs are installed first\n',
+    );
+  });
+
+  it('helm install of a chart that brings its CRD in crds/ installs the CRD, then its custom resource', async () => {
+    const r = await helm(['install', 'with-crd', chart(home, 'with-crd', WIDGET, WIDGET_CRD)]);
+    assert.equal(r.code, 0, r.stderr);
+    const got = ok(await runTool(t.kubectl, server.kubeconfig, home, ['get', 'widgets', 'w', '-o', 'jsonpath={.spec.size} {.metadata.labels.app\\.kubernetes\\.io/managed-by}']), 'kubectl get widget');
+    assert.equal(got, '1 Helm');
+    ok(await helm(['uninstall', 'with-crd']), 'helm uninstall');
+    // Helm leaves CRDs in place and deletes the custom resource.
+    await waitFor(async () => (await runTool(t.kubectl, server.kubeconfig, home, ['get', 'widgets', '-o', 'name'])).stdout.trim() === '', 'the widget to go');
+    ok(await runTool(t.kubectl, server.kubeconfig, home, ['get', 'crd', 'widgets.example.com']), 'the CRD stays');
   });
 });
 

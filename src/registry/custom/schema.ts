@@ -3,7 +3,7 @@
 // schema, its list types, embedded resources and CEL rules (run by the strategy).
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 import type { KubeObject } from '../../api/schema/kind.js';
-import { applyDefaults, compileSchema, prune, pruneNonNullableNulls, validateCustomResource } from '../../machinery/structural/index.js';
+import { applyDefaults, compileSchema, prune, pruneNonNullableNulls, validateCustomResource, validateCustomResourceUpdate } from '../../machinery/structural/index.js';
 import type { FieldError } from '../../machinery/validation/field-errors.js';
 
 export interface VersionSchema {
@@ -29,6 +29,7 @@ export function versionSchema(schema: JSONSchemaProps | undefined): VersionSchem
       applyDefaults(obj, schema);
       pruneNonNullableNulls(obj, schema);
     },
-    validate: (obj) => validateCustomResource(obj, schema),
+    // Updates ratchet as Kubernetes 1.33 does: what was already invalid and did not change is let be.
+    validate: (obj, old) => (old === undefined ? validateCustomResource(obj, schema) : validateCustomResourceUpdate(obj, old, schema)),
   };
 }
