@@ -21,6 +21,8 @@ import { SYSTEM_AUTHENTICATED, SYSTEM_MASTERS, type Attributes, type Authorizer,
 import { bootstrapSystemObjects } from './bootstrap.js';
 import { bootstrapLocalAPIServices } from './bootstrap-apiservices.js';
 import { bootstrapFlowControl } from './bootstrap-apf.js';
+import { PolicyStatusController } from './admission/policy/status-controller.js';
+import { PolicyTypeChecker } from './admission/policy/type-checking.js';
 import { DEFAULT_ADMISSION_PLUGINS, newAdmissionChain, type AdmissionPluginName } from './admission/index.js';
 import type { ServiceAccountTokenIssuer } from './auth/serviceaccount-token-issuer.js';
 import { registryLegacyTokenMarker, registryObjectGetter } from './auth/serviceaccount-token-lookup.js';
@@ -102,6 +104,8 @@ export interface ApiServerOptions {
   componentHealthURLs?: Readonly<Record<string, string>>;
   /** The admission plugins, in Kubernetes' order (default: DEFAULT_ADMISSION_PLUGINS). */
   admissionPlugins?: readonly AdmissionPluginName[];
+  /** Type-checks ValidatingAdmissionPolicy expressions for their status (default: none, no warnings). */
+  policyTypeChecker?: PolicyTypeChecker;
   /**
    * The fast path of creates and served bytes (registry/fast-path/); false serves everything the
    * plain way, the same bytes more slowly. Default: on, unless KUBELITE_FAST_PATH=off.
@@ -329,6 +333,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     bootstrapLocalAPIServices(registry),
   ]);
   bootstrapped = true;
+  const policyStatus = new PolicyStatusController(registry, opts.policyTypeChecker ?? new PolicyTypeChecker(), log);
+  policyStatus.start();
   log({ msg: 'serving', url, storage: storage.backend });
 
   return {
@@ -339,6 +345,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     async close() {
       await listener.close();
       authorization.stop();
+      policyStatus.stop();
       await registry.stop();
       if (!opts.storageInstance) await storage.close();
     },
