@@ -79,10 +79,14 @@ async function matchNamespace(criteria: MatchResources, a: AdmissionAttributes, 
   }
 }
 
-function matchObject(criteria: MatchResources, a: AdmissionAttributes): boolean {
-  const selector = selectorOf(criteria.objectSelector);
-  if (selector.isEmpty()) return true;
-  return [a.object, a.oldObject].some((o) => o !== undefined && selector.matches(labelsOf(o)));
+function matchObject(criteria: MatchResources, a: AdmissionAttributes): { ok: boolean; error?: Error } {
+  try {
+    const selector = selectorOf(criteria.objectSelector);
+    if (selector.isEmpty()) return { ok: true };
+    return { ok: [a.object, a.oldObject].some((o) => o !== undefined && selector.matches(labelsOf(o))) };
+  } catch (err) {
+    return { ok: false, error: err as Error };
+  }
 }
 
 /** The first rule matching the request, in its own version, then (Equivalent) in an equivalent one. */
@@ -100,11 +104,13 @@ function matchRules(rules: readonly NamedRuleWithOperations[], matchPolicy: stri
 export async function matches(criteria: MatchResources, a: AdmissionAttributes, ctx: MatchContext): Promise<MatchResult> {
   const ns = await matchNamespace(criteria, a, ctx);
   if (!ns.ok && !ns.error) return { matches: false };
-  if (!matchObject(criteria, a)) return { matches: false };
+  const obj = matchObject(criteria, a);
+  if (!obj.ok && !obj.error) return { matches: false };
   if (matchRules(criteria.excludeResourceRules ?? [], criteria.matchPolicy, a, ctx)) return { matches: false };
   const rules = criteria.resourceRules ?? [];
   const as = rules.length === 0 ? { kind: a.kind } : matchRules(rules, criteria.matchPolicy, a, ctx);
   if (!as) return { matches: false };
   if (ns.error) return { matches: false, error: ns.error };
+  if (obj.error) return { matches: false, error: obj.error };
   return { matches: true, as };
 }
