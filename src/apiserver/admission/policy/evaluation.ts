@@ -2,7 +2,7 @@
 // plugin/cel activation and composition): the variables object, oldObject, request, params,
 // namespaceObject, authorizer and `variables`, the composited variables evaluated at most once
 // each and only when an expression names them; runtime cost charged against one budget.
-import type { CompiledExpression, CompiledPolicy } from './compile.js';
+import type { CelEvalResult, CompiledExpression, CompiledPolicy } from './compile.js';
 
 /** The request's values an expression sees (JSON form; null where Kubernetes has null). */
 export interface PolicyInput {
@@ -37,6 +37,15 @@ export class Activation {
     this.byName = new Map(policy.variables.map((v) => [v.name, v.compiled]));
   }
 
+  /** A program's result; a library that throws is an evaluation error, never a failed request. */
+  private run(compiled: CompiledExpression, vars: Record<string, unknown>): CelEvalResult {
+    try {
+      return compiled.program!.evaluate(vars);
+    } catch (err) {
+      return { error: err instanceof Error ? err.message : String(err), cost: 0 };
+    }
+  }
+
   private charge(cost: number): void {
     this.budget -= cost;
     if (this.budget < 0) throw new OutOfBudget();
@@ -54,7 +63,7 @@ export class Activation {
       const vars = this.vars(compiled, true);
       if ('error' in vars) outcome = { error: `composited variable ${JSON.stringify(name)} fails to evaluate: ${vars.error}` };
       else {
-        const r = compiled.program.evaluate(vars.vars);
+        const r = this.run(compiled, vars.vars);
         this.charge(r.cost);
         outcome = r.error !== undefined ? { error: `composited variable ${JSON.stringify(name)} fails to evaluate: ${r.error}` } : { value: r.value };
       }
@@ -83,7 +92,7 @@ export class Activation {
     if (!compiled.program) return { error: 'unexpected internal error compiling expression' };
     const vars = this.vars(compiled, authorizer);
     if ('error' in vars) return { error: `expression '${compiled.expression}' resulted in error: ${vars.error}` };
-    const r = compiled.program.evaluate(vars.vars);
+    const r = this.run(compiled, vars.vars);
     this.charge(r.cost);
     if (r.error !== undefined) return { error: `expression '${compiled.expression}' resulted in error: ${r.error}` };
     return { value: r.value };

@@ -36,6 +36,12 @@ describe('ValidatingAdmissionPolicy cost budget', () => {
     assert.equal(validate(ok, input).decisions[0]!.message, 'msg');
   });
 
+  it('a program that throws is an evaluation error, per failurePolicy', () => {
+    const throwing: PolicyExpressionCompiler = () => ({ program: { evaluate: () => { throw new Error('boom'); } } });
+    const p = compilePolicy(policy('p', { validations: [{ expression: 'x' }] }), throwing);
+    assert.deepEqual(validate(p, input).decisions, [{ action: 'deny', evaluation: 'error', message: "expression 'x' resulted in error: boom", reason: '' }]);
+  });
+
   it('a composited variable costs once however many expressions use it', () => {
     const p = compilePolicy(policy('p', { variables: [{ name: 'v', expression: `cost:${half}:true` }], validations: [{ expression: 'cost:1:true variables.v' }, { expression: 'cost:1:true variables.v' }] }), costed);
     assert.deepEqual(validate(p, input).decisions.map((d) => d.action), ['admit', 'admit']);
