@@ -104,7 +104,7 @@ export interface ApiServerOptions {
   componentHealthURLs?: Readonly<Record<string, string>>;
   /** The admission plugins, in Kubernetes' order (default: DEFAULT_ADMISSION_PLUGINS). */
   admissionPlugins?: readonly AdmissionPluginName[];
-  /** Type-checks ValidatingAdmissionPolicy expressions for their status (default: none, no warnings). */
+  /** Type-checks ValidatingAdmissionPolicy expressions for their status (default: the built-in kinds' schema field check). */
   policyTypeChecker?: PolicyTypeChecker;
   /**
    * The fast path of creates and served bytes (registry/fast-path/); false serves everything the

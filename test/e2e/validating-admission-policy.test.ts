@@ -94,6 +94,26 @@ data: {max: "2"}
     assert.match((await createDeployment('params', 'one', 1)).stderr, /ValidatingAdmissionPolicy 'param-replicas' with binding 'param-replicas-binding' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction/);
   });
 
+  it('the status reports type checking warnings and the observed generation', async () => {
+    await apply(policy('typo', `  validations:
+  - expression: object.spec.replicass <= 5`));
+    /** The status once it has observed `generation` (the controller writes it shortly after the change). */
+    const statusAt = async (generation: number) => {
+      for (let i = 0; ; i++) {
+        const s = JSON.parse((await kubectlOk(api.kubeconfig, ['get', 'validatingadmissionpolicy', 'typo', '-o', 'jsonpath={.status}'])) || '{}');
+        if (s.observedGeneration === generation || i === 100) return s;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    assert.deepEqual(await statusAt(1), {
+      observedGeneration: 1,
+      typeChecking: { expressionWarnings: [{ fieldRef: 'spec.validations[0].expression', warning: "apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicass'\n | object.spec.replicass <= 5\n | ...........^\n" }] },
+    });
+    await apply(policy('typo', `  validations:
+  - expression: object.spec.replicas <= 5`));
+    assert.deepEqual(await statusAt(2), { observedGeneration: 2, typeChecking: {} });
+  });
+
   it('an expression that fails denies under failurePolicy Fail and is ignored under Ignore', async () => {
     const failing = (failurePolicy: string) =>
       policy('failing', `    namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: failing}}

@@ -4,7 +4,8 @@
 // exactly (no `*` group or version; resources without `*` or `/`; at most 10 kinds), with `params`
 // typed by its paramKind, and each compile error becomes a warning under the expression's field:
 // `<group>/<version>, Kind=<kind>: <errors>`. A kind without a schema is skipped.
-import { findResource } from '../../../api/kinds.js';
+import { findKind, findResource } from '../../../api/kinds.js';
+import { fieldChecker } from './field-check.js';
 import type { KindVersion } from '../../../api/schema/kind.js';
 import type { ValidatingAdmissionPolicy } from '../../../api/types.js';
 import { compareGoStrings } from '../../../machinery/selectors/labels.js';
@@ -65,20 +66,19 @@ export function typesToCheck(policy: ValidatingAdmissionPolicy, kindsFor: KindsF
 }
 
 /**
- * The type checker of the status controller. Without an expression checker (machinery/cel's typed
- * environment, wired in once merged) no expression can be checked, and there are no warnings.
+ * The type checker of the status controller: by default the schema field check (field-check.ts)
+ * until machinery/cel's typed environment is merged; the integrator passes CRD kinds' lookups.
  */
 export class PolicyTypeChecker {
   constructor(
-    private readonly check?: TypedExpressionChecker,
+    private readonly check: TypedExpressionChecker = fieldChecker,
     private readonly kindsFor: KindsFor = builtinKindsFor,
-    private readonly kindOf: (apiVersion: string, kind: string) => KindVersion | undefined = () => undefined,
+    private readonly kindOf: (apiVersion: string, kind: string) => KindVersion | undefined = findKind,
   ) {}
 
   /** The warnings of every validation's expression and messageExpression, in order. */
   warnings(policy: ValidatingAdmissionPolicy): ExpressionWarning[] {
     const check = this.check;
-    if (!check) return [];
     const kinds = typesToCheck(policy, this.kindsFor);
     const pk = policy.spec?.paramKind;
     const params = pk ? this.kindOf(pk.apiVersion ?? '', pk.kind ?? '') : undefined;
