@@ -78,7 +78,7 @@ describe('ValidatingAdmissionPolicy admission', () => {
   it('an expression error denies under failurePolicy Fail and is ignored under Ignore', async () => {
     const failing = (failurePolicy: string) => policy('p', { failurePolicy, validations: [{ expression: 'object.spec.missing > 1' }] });
     const err = await refused(pluginOf([failing('Fail')], [binding('b', 'p')]).validate(write(deployment(1))));
-    assert.match(err.message, /ValidatingAdmissionPolicy 'p' with binding 'b' denied request: expression 'object.spec.missing > 1' resulted in error: /);
+    assert.match(err.message, /ValidatingAdmissionPolicy 'p' with binding 'b' denied request: expression 'object.spec.missing > 1' resulted in error: no such key: missing$/);
     assert.equal(err.code, 422);
     await pluginOf([failing('Ignore')], [binding('b', 'p')]).validate(write(deployment(1)));
   });
@@ -134,7 +134,7 @@ describe('ValidatingAdmissionPolicy admission', () => {
     const p = policy('p', {
       variables: [
         { name: 'replicas', expression: 'object.spec.replicas' },
-        { name: 'double', expression: 'variables.replicas + variables.replicas' },
+        { name: 'double', expression: 'variables.replicas * 2' },
         { name: 'broken', expression: 'object.spec.nothere' },
       ],
       validations: [
