@@ -119,10 +119,14 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
         continue;
       }
       if (params.length === 0) continue;
+      // Objects are stored in the hub version; a policy that matched the request as another
+      // version (matchPolicy Equivalent) sees them in that version, as Kubernetes converts them.
+      const kind = m.as.kind;
+      const versioned = (o: KubeObject | undefined) => (o && kind !== a.kind && kind.fromHub ? kind.fromHub(o) : (o ?? null));
       const base = {
-        object: a.operation === 'DELETE' ? null : (a.object ?? null),
-        oldObject: a.oldObject ?? null,
-        request: admissionRequest(a, m.as.kind),
+        object: a.operation === 'DELETE' ? null : versioned(a.object),
+        oldObject: versioned(a.oldObject),
+        request: admissionRequest(a, kind),
         namespaceObject: await namespaceValue(),
         authorizer: ctx.authorizer?.(a),
       };

@@ -110,6 +110,21 @@ describe('ValidatingAdmissionPolicy admission', () => {
     assert.equal(await denies({ resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] }), false);
   });
 
+  it('a policy matching another version of the resource (Equivalent) sees the object converted to it', async () => {
+    const hpaV2 = findResource('autoscaling', 'v2', 'horizontalpodautoscalers') as KindVersion;
+    const hpa = { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h', namespace: 'default' }, spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 90 } } }] } };
+    const v1Policy = (matchPolicy: string) =>
+      policy('cpu', {
+        matchConstraints: { matchPolicy, namespaceSelector: {}, objectSelector: {}, resourceRules: [{ operations: ['CREATE'], apiGroups: ['autoscaling'], apiVersions: ['v1'], resources: ['horizontalpodautoscalers'] }] },
+        validations: [{ expression: "object.apiVersion == 'autoscaling/v1' && object.spec.targetCPUUtilizationPercentage <= 80 && request.kind.version == 'v1' && request.requestKind.version == 'v2'", message: 'cpu target above 80' }],
+      });
+    const a = { ...write(hpa), kind: hpaV2, group: 'autoscaling', resource: 'horizontalpodautoscalers' };
+    const err = await refused(pluginOf([v1Policy('Equivalent')], [binding('b', 'cpu')]).validate(a));
+    assert.match(err.message, /denied request: cpu target above 80$/);
+    await pluginOf([v1Policy('Equivalent')], [binding('b', 'cpu')]).validate({ ...a, object: { ...hpa, spec: { ...hpa.spec, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }] } } });
+    await pluginOf([v1Policy('Exact')], [binding('b', 'cpu')]).validate(a);
+  });
+
   it("narrows by the binding's matchResources", async () => {
     const b = binding('b', 'max-replicas', { matchResources: { namespaceSelector: { matchLabels: { env: 'test' } }, objectSelector: {} } });
     await pluginOf([maxReplicas], [b]).validate(write(deployment(7)));
