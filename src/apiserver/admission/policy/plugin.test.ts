@@ -125,6 +125,17 @@ describe('ValidatingAdmissionPolicy admission', () => {
     await pluginOf([v1Policy('Exact')], [binding('b', 'cpu')]).validate(a);
   });
 
+  it('on DELETE, object is null and oldObject the object deleted', async () => {
+    const p = policy('protect', {
+      matchConstraints: { namespaceSelector: {}, objectSelector: {}, resourceRules: [{ operations: ['DELETE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }] },
+      validations: [{ expression: "object == null && request.operation == 'DELETE' && request.options.kind == 'DeleteOptions' && !has(oldObject.metadata.labels.protected)", message: 'protected' }],
+    });
+    const plugin = pluginOf([p], [binding('b', 'protect')]);
+    const del = (labels: Record<string, string>) => write(deployment(1), { operation: 'DELETE', name: 'web', object: undefined, oldObject: deployment(1, labels) });
+    await plugin.validate(del({}));
+    assert.match((await refused(plugin.validate(del({ protected: 'true' })))).message, /^deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'protect' with binding 'b' denied request: protected$/);
+  });
+
   it("narrows by the binding's matchResources", async () => {
     const b = binding('b', 'max-replicas', { matchResources: { namespaceSelector: { matchLabels: { env: 'test' } }, objectSelector: {} } });
     await pluginOf([maxReplicas], [b]).validate(write(deployment(7)));
