@@ -92,6 +92,14 @@ data: {max: "2"}
     // Without the param, parameterNotFoundAction Deny refuses.
     await kubectlOk(api.kubeconfig, ['delete', 'configmap', 'limits', '-n', 'params']);
     assert.match((await createDeployment('params', 'one', 1)).stderr, /ValidatingAdmissionPolicy 'param-replicas' with binding 'param-replicas-binding' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction/);
+    // A paramKind that names no stored resource fails to configure the policy.
+    await kubectlOk(api.kubeconfig, ['delete', 'validatingadmissionpolicybinding', 'param-replicas-binding']);
+    await apply(policy('review-params', `    namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: params}}
+  paramKind: {apiVersion: authorization.k8s.io/v1, kind: SubjectAccessReview}
+  validations:
+  - expression: "true"`));
+    await apply(binding('review-params-binding', 'review-params', '  paramRef: {name: any, parameterNotFoundAction: Allow}\n  validationActions: [Deny]'));
+    assert.match((await createDeployment('params', 'one', 1)).stderr, /ValidatingAdmissionPolicy 'review-params' denied request: failed to configure policy: failed to find resource referenced by paramKind: 'authorization.k8s.io\/v1, Kind=SubjectAccessReview'$/m);
   });
 
   it('the status reports type checking warnings and the observed generation', async () => {

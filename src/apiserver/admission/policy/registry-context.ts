@@ -22,6 +22,15 @@ export interface RegistryPolicyOptions {
   authorizer?: (a: AdmissionAttributes) => unknown;
 }
 
+/** The stored version of a served kind (a CRD kind the table does not hold is its own). */
+function storedAs(kind: KindVersion): KindVersion {
+  try {
+    return storageVersionOf(kind);
+  } catch {
+    return kind;
+  }
+}
+
 export function registryPolicySources(registry: Registry): PolicySources {
   return {
     policies: registryClusterObjects<ValidatingAdmissionPolicy>(registry, 'admissionregistration.k8s.io', 'validatingadmissionpolicies'),
@@ -41,10 +50,13 @@ export function registryDispatchContext(registry: Registry, opts: RegistryPolicy
     equivalents: opts.equivalents ?? builtinEquivalents,
     authorizer: opts.authorizer,
     params: {
-      kind: opts.kindOf ?? findKind,
+      // A kind only served, never stored (reviews, metrics), has no objects to be params.
+      kind(apiVersion, kind) {
+        const k = (opts.kindOf ?? findKind)(apiVersion, kind);
+        return k && registry.store(storedAs(k).group, k.resource) ? k : undefined;
+      },
       objects(kind) {
-        const stored = storageVersionOf(kind);
-        return registryObjects<KubeObject>(registry, stored.group, stored.resource);
+        return registryObjects<KubeObject>(registry, storedAs(kind).group, kind.resource);
       },
     },
   };
