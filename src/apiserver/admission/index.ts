@@ -66,7 +66,7 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
       case 'StorageObjectInUseProtection':
         return new StorageObjectInUseProtection();
       case 'ValidatingAdmissionPolicy':
-        return new ValidatingAdmissionPolicyPlugin(registryPolicySources(registry), celPolicyCompiler, registryDispatchContext(registry, opts.policy));
+        return new ValidatingAdmissionPolicyPlugin(registryPolicySources(registry), celPolicyCompiler, registryDispatchContext(registry, { authorizer: opts.authorizer, ...opts.policy }));
     }
   });
   return new AdmissionChain(plugins);

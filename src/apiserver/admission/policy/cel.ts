@@ -11,10 +11,13 @@ const env = celEnv();
 /** Each input object converted once, however many expressions read it. */
 const converted = new WeakMap<object, unknown>();
 
-/** JSON numbers without a fraction become CEL ints (bigint); objects and lists are walked. */
+/** JSON numbers without a fraction become CEL ints (bigint); JSON objects and lists are walked. */
 function celValue(v: unknown): unknown {
   if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
   if (typeof v !== 'object' || v === null) return v;
+  // Only JSON is converted: library values (the authorizer) are not data.
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (!Array.isArray(v) && proto !== Object.prototype && proto !== null) return v;
   let out = converted.get(v);
   if (out !== undefined) return out;
   if (Array.isArray(v)) out = v.map(celValue);

@@ -9,6 +9,7 @@ import type { KindVersion, KubeObject } from '../../../api/schema/kind.js';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../../api/types.js';
 import { StatusError, type StatusReason } from '../../../machinery/status.js';
 import { admissionForbidden, type AdmissionAttributes } from '../types.js';
+import type { PolicyAuthorizer } from './authorizer.js';
 import type { CompiledPolicy } from './compile.js';
 import { matches, type MatchContext, type MatchResources } from './matching.js';
 import { collectParams, ParamError, type ParamSource } from './params.js';
@@ -30,8 +31,8 @@ export interface DispatchContext extends MatchContext {
   params: ParamSource;
   /** The request's namespace object, for `namespaceObject` (undefined when there is none). */
   namespace(name: string): Promise<KubeObject | undefined>;
-  /** The CEL `authorizer` for the request's user (absent: expressions see none). */
-  authorizer?(a: AdmissionAttributes): unknown;
+  /** The `authorizer` of the request's user (absent: expressions see none). */
+  authorizer?(a: AdmissionAttributes): PolicyAuthorizer;
 }
 
 interface Denial {
@@ -62,6 +63,9 @@ export function denialError(a: AdmissionAttributes, d: Denial): StatusError {
   return new StatusError(codeOf(reason), reason as StatusReason, forbidden.message, { details: { ...forbidden.details, causes: [{ message }] } });
 }
 
+/** How often evaluations are repeated to settle asynchronous authorizer answers. */
+const MAX_AUTHORIZATION_ROUNDS = 8;
+
 /** A warning once per request, however often the write is retried (Kubernetes' recorder keeps each text once). */
 function addWarning(a: AdmissionAttributes, text: string): void {
   const warnings = (a.warnings ??= []);
@@ -77,6 +81,8 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
     const text = failurePolicy === 'Fail' ? `failed to configure ${binding ? 'binding' : 'policy'}: ${message}` : `unrecognized failure policy: '${failurePolicy}'`;
     denied.push({ policy, binding: binding?.metadata?.name ?? undefined, decision: { action: 'deny', evaluation: 'error', message: text, reason: '' } });
   };
+  // One authorizer per request: its answers are cached across policies, bindings and params.
+  const authorizer = ctx.authorizer?.(a);
   // The namespace object is read once per request, and only if a binding applies.
   let nsObject: Promise<unknown> | undefined;
   const isNamespace = a.kind.group === '' && a.kind.version === 'v1' && a.kind.kind === 'Namespace';
@@ -128,11 +134,15 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
         oldObject: versioned(a.oldObject),
         request: admissionRequest(a, kind),
         namespaceObject: await namespaceValue(),
-        authorizer: ctx.authorizer?.(a),
+        authorizer,
       };
       const actions = binding.spec?.validationActions ?? [];
       for (const param of params) {
-        const result = validate(hook.compiled, { ...base, params: param });
+        let result = validate(hook.compiled, { ...base, params: param });
+        for (let round = 0; authorizer?.pending && round < MAX_AUTHORIZATION_ROUNDS; round++) {
+          await authorizer.settle();
+          result = validate(hook.compiled, { ...base, params: param });
+        }
         for (const decision of result.decisions) {
           if (decision.action !== 'deny') continue;
           if (actions.includes('Deny')) denied.push({ policy: policyName, binding: bindingName, decision });

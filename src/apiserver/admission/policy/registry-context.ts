@@ -9,6 +9,8 @@ import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from
 import type { Registry } from '../../../registry/registry.js';
 import { registryClusterObjects, registryObjects } from '../cluster-objects.js';
 import type { AdmissionAttributes } from '../types.js';
+import type { Authorizer } from '../../auth/types.js';
+import { PolicyAuthorizer } from './authorizer.js';
 import type { DispatchContext } from './dispatcher.js';
 import { builtinEquivalents } from './matching.js';
 import type { PolicySources } from './plugin.js';
@@ -18,8 +20,8 @@ export interface RegistryPolicyOptions {
   kindOf?: (apiVersion: string, kind: string) => KindVersion | undefined;
   /** The kinds serving the same objects in other versions (matchPolicy Equivalent). */
   equivalents?: (kind: KindVersion) => readonly KindVersion[];
-  /** The CEL `authorizer` value of a request (absent: expressions see none). */
-  authorizer?: (a: AdmissionAttributes) => unknown;
+  /** The API server's authorizer, which `authorizer` in expressions asks (absent: expressions see none). */
+  authorizer?: Authorizer;
 }
 
 /** The stored version of a served kind (a CRD kind the table does not hold is its own). */
@@ -48,7 +50,7 @@ export function registryDispatchContext(registry: Registry, opts: RegistryPolicy
       return metadataOf(ns).labels;
     },
     equivalents: opts.equivalents ?? builtinEquivalents,
-    authorizer: opts.authorizer,
+    authorizer: opts.authorizer ? (a: AdmissionAttributes) => PolicyAuthorizer.forRequest(opts.authorizer!, a) : undefined,
     params: {
       // A kind only served, never stored (reviews, metrics), has no objects to be params.
       kind(apiVersion, kind) {
