@@ -21,8 +21,6 @@ import { SYSTEM_AUTHENTICATED, SYSTEM_MASTERS, type Attributes, type Authorizer,
 import { bootstrapSystemObjects } from './bootstrap.js';
 import { bootstrapLocalAPIServices } from './bootstrap-apiservices.js';
 import { bootstrapFlowControl } from './bootstrap-apf.js';
-import { PolicyStatusController } from './admission/policy/status-controller.js';
-import { PolicyTypeChecker } from './admission/policy/type-checking.js';
 import { DEFAULT_ADMISSION_PLUGINS, newAdmissionChain, type AdmissionPluginName } from './admission/index.js';
 import type { ServiceAccountTokenIssuer } from './auth/serviceaccount-token-issuer.js';
 import { registryLegacyTokenMarker, registryObjectGetter } from './auth/serviceaccount-token-lookup.js';
@@ -104,8 +102,6 @@ export interface ApiServerOptions {
   componentHealthURLs?: Readonly<Record<string, string>>;
   /** The admission plugins, in Kubernetes' order (default: DEFAULT_ADMISSION_PLUGINS). */
   admissionPlugins?: readonly AdmissionPluginName[];
-  /** Type-checks ValidatingAdmissionPolicy expressions for their status (default: the built-in kinds' schema field check). */
-  policyTypeChecker?: PolicyTypeChecker;
   /**
    * The fast path of creates and served bytes (registry/fast-path/); false serves everything the
    * plain way, the same bytes more slowly. Default: on, unless KUBELITE_FAST_PATH=off.
@@ -333,8 +329,6 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     bootstrapLocalAPIServices(registry),
   ]);
   bootstrapped = true;
-  const policyStatus = new PolicyStatusController(registry, opts.policyTypeChecker ?? new PolicyTypeChecker(), log);
-  policyStatus.start();
   log({ msg: 'serving', url, storage: storage.backend });
 
   return {
@@ -345,7 +339,6 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     async close() {
       await listener.close();
       authorization.stop();
-      policyStatus.stop();
       await registry.stop();
       if (!opts.storageInstance) await storage.close();
     },

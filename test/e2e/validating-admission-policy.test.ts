@@ -1,13 +1,16 @@
 // ValidatingAdmissionPolicy through real kubectl against `kubelite apiserver`: a policy with a
 // binding denies a Deployment with too many replicas with Kubernetes' message, the Warn action
-// reaches kubectl as a warning, a param-driven policy reads its limit from a ConfigMap, and an
-// expression that fails denies under failurePolicy Fail and is ignored under Ignore.
+// reaches kubectl as a warning, a param-driven policy reads its limit from a ConfigMap, an
+// expression that fails denies under failurePolicy Fail and is ignored under Ignore, and
+// `kubelite controller-manager` reports the policies' type checking in their status.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { kubectl, kubectlOk } from '../support/kubectl.js';
+import { startControllerManager, type RunningControllerManager } from '../support/controller-manager.js';
 import { startApiserver, type RunningApiserver } from '../support/kubelite.js';
 
 let api: RunningApiserver;
+let manager: RunningControllerManager | undefined;
 
 const policy = (name: string, spec: string) => `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy
@@ -38,6 +41,7 @@ describe('ValidatingAdmissionPolicy with kubectl', () => {
   });
 
   after(async () => {
+    await manager?.stop();
     await api?.stop();
   });
 
@@ -102,14 +106,15 @@ data: {max: "2"}
     assert.match((await createDeployment('params', 'one', 1)).stderr, /ValidatingAdmissionPolicy 'review-params' denied request: failed to configure policy: failed to find resource referenced by paramKind: 'authorization.k8s.io\/v1, Kind=SubjectAccessReview'$/m);
   });
 
-  it('the status reports type checking warnings and the observed generation', async () => {
+  it("the controller manager's status controller reports type checking warnings and the observed generation", async () => {
+    manager = await startControllerManager(api.kubeconfig, ['--controllers=validatingadmissionpolicy-status-controller']);
     await apply(policy('typo', `  validations:
   - expression: object.spec.replicass <= 5`));
     /** The status once it has observed `generation` (the controller writes it shortly after the change). */
     const statusAt = async (generation: number) => {
       for (let i = 0; ; i++) {
         const s = JSON.parse((await kubectlOk(api.kubeconfig, ['get', 'validatingadmissionpolicy', 'typo', '-o', 'jsonpath={.status}'])) || '{}');
-        if (s.observedGeneration === generation || i === 100) return s;
+        if (s.observedGeneration === generation || i === 200) return s;
         await new Promise((r) => setTimeout(r, 50));
       }
     };

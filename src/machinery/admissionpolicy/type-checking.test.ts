@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { findKind } from '../../../api/kinds.js';
-import type { ValidatingAdmissionPolicy } from '../../../api/types.js';
-import { startApiServer, type ApiServer } from '../../server.js';
-import { policy } from './policy.testutil.js';
-import { PolicyStatusController, typeCheckedStatus } from './status-controller.js';
+import { describe, it } from 'node:test';
+import { findKind } from '../../api/kinds.js';
+import type { ValidatingAdmissionPolicy } from '../../api/types.js';
 import { PolicyTypeChecker, typesToCheck, builtinKindsFor, type TypedExpressionChecker } from './type-checking.js';
+
+const policy = (name: string, spec: NonNullable<ValidatingAdmissionPolicy['spec']>): ValidatingAdmissionPolicy => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec });
 
 const withRules = (resourceRules: Array<Record<string, unknown>>) => policy('p', { matchConstraints: { resourceRules } });
 const kinds = (p: ValidatingAdmissionPolicy) => typesToCheck(p, builtinKindsFor).map((k) => `${k.group}/${k.version}/${k.kind}`);
@@ -42,39 +41,6 @@ describe('ValidatingAdmissionPolicy type checking', () => {
       { fieldRef: 'spec.validations[1].expression', warning: `${issue('Deployment')}\n${issue('ReplicaSet')}` },
       { fieldRef: 'spec.validations[1].messageExpression', warning: `${issue('Deployment')}\n${issue('ReplicaSet')}` },
     ]);
-    assert.deepEqual(typeCheckedStatus({ ...p, metadata: { name: 'p', generation: 3 } }, new PolicyTypeChecker(checker, builtinKindsFor, findKind)).observedGeneration, 3);
-    assert.deepEqual(typeCheckedStatus({ ...p, spec: { ...p.spec, validations: [{ expression: 'true' }] }, metadata: { name: 'p', generation: 2 } }, new PolicyTypeChecker(checker)), { observedGeneration: 2, typeChecking: {} });
-  });
-});
-
-describe('the ValidatingAdmissionPolicy status controller', () => {
-  let server: ApiServer;
-  const store = () => server.registry.store('admissionregistration.k8s.io', 'validatingadmissionpolicies')!;
-  const get = async () => (await store().get('', 'p')) as ValidatingAdmissionPolicy;
-  const until = async (ok: (p: ValidatingAdmissionPolicy) => boolean) => {
-    for (let i = 0; i < 200; i++) {
-      const p = await get();
-      if (ok(p)) return p;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    assert.fail(`status never settled: ${JSON.stringify((await get()).status)}`);
-  };
-  before(async () => {
-    server = await startApiServer({ storage: 'memory', port: 0, log: () => {}, policyTypeChecker: new PolicyTypeChecker(checker) });
-  });
-  after(() => server.close());
-
-  it('reports the warnings and the observed generation of each spec change', async () => {
-    await store().create('', policy('p', { validations: [{ expression: 'object.spec.replicass > 1' }] }));
-    const first = await until((p) => p.status?.observedGeneration === 1 && (p.status.typeChecking?.expressionWarnings ?? []).length === 1);
-    assert.equal(first.status!.typeChecking!.expressionWarnings![0]!.fieldRef, 'spec.validations[0].expression');
-    assert.match(first.status!.typeChecking!.expressionWarnings![0]!.warning ?? '', /^apps\/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicass'/);
-    await store().guaranteedUpdate('', 'p', (cur) => ({ ...cur, spec: { ...(cur.spec as object), validations: [{ expression: 'object.spec.replicas > 1' }] } }));
-    const second = await until((p) => p.status?.observedGeneration === 2);
-    assert.deepEqual(second.status!.typeChecking, {});
-    // A status that is current is not written again.
-    const rv = second.metadata!.resourceVersion ?? '';
-    await new PolicyStatusController(server.registry, new PolicyTypeChecker(checker)).reconcile('p');
-    assert.equal((await get()).metadata!.resourceVersion, rv);
+    assert.deepEqual(new PolicyTypeChecker(checker).warnings({ ...p, spec: { ...p.spec, validations: [{ expression: 'object.spec.replicas > 1' }] } }), []);
   });
 });

@@ -5,8 +5,8 @@
 // values whose type is open (maps, raw extensions, int-or-string, comprehension variables) are
 // not checked, so this reports a subset of cel-go's issues and never one cel-go would not.
 import { parse } from '@bufbuild/cel';
-import type { StructType, Type } from '../../../api/schema/dsl.js';
-import type { KindVersion } from '../../../api/schema/kind.js';
+import type { StructType, Type } from '../../api/schema/dsl.js';
+import type { KindVersion } from '../../api/schema/kind.js';
 
 type Expr = NonNullable<ReturnType<typeof parse>['expr']>;
 

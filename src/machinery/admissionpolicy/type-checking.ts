@@ -4,11 +4,11 @@
 // exactly (no `*` group or version; resources without `*` or `/`; at most 10 kinds), with `params`
 // typed by its paramKind, and each compile error becomes a warning under the expression's field:
 // `<group>/<version>, Kind=<kind>: <errors>`. A kind without a schema is skipped.
-import { findKind, findResource } from '../../../api/kinds.js';
+import { findKind, findResource } from '../../api/kinds.js';
+import type { KindVersion } from '../../api/schema/kind.js';
+import type { ValidatingAdmissionPolicy } from '../../api/types.js';
+import { compareGoStrings } from '../selectors/labels.js';
 import { fieldChecker } from './field-check.js';
-import type { KindVersion } from '../../../api/schema/kind.js';
-import type { ValidatingAdmissionPolicy } from '../../../api/types.js';
-import { compareGoStrings } from '../../../machinery/selectors/labels.js';
 
 const MAX_TYPES_TO_CHECK = 10;
 
@@ -66,8 +66,9 @@ export function typesToCheck(policy: ValidatingAdmissionPolicy, kindsFor: KindsF
 }
 
 /**
- * The type checker of the status controller: by default the schema field check (field-check.ts)
- * until machinery/cel's typed environment is merged; the integrator passes CRD kinds' lookups.
+ * The type checker of the ValidatingAdmissionPolicy status controller: by default the schema field
+ * check (field-check.ts) until machinery/cel's typed environment is merged; the integrator passes
+ * CRD kinds' lookups.
  */
 export class PolicyTypeChecker {
   constructor(

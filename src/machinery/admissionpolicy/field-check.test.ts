@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findResource } from '../../../api/kinds.js';
-import type { KindVersion } from '../../../api/schema/kind.js';
+import { findResource } from '../../api/kinds.js';
+import type { KindVersion } from '../../api/schema/kind.js';
 import { fieldChecker } from './field-check.js';
 
 const deployment = findResource('apps', 'v1', 'deployments') as KindVersion;
