@@ -25,6 +25,7 @@ test('controller roles: derived from the descriptors, the ones Kubernetes bootst
     'service-account-controller',
     'ttl-after-finished-controller',
     'ttl-controller',
+    'validatingadmissionpolicy-status-controller',
   ]);
   assert.deepEqual(roles.find((r) => r.serviceAccount === 'deployment-controller')!.rules, [
     { verbs: ['get', 'list', 'update', 'watch'], apiGroups: ['apps', 'extensions'], resources: ['deployments'] },

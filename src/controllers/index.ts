@@ -18,6 +18,7 @@ import { serviceAccountDescriptor } from './serviceaccount/index.js';
 import { serviceAccountTokenDescriptor } from './serviceaccounttoken/index.js';
 import { ttlDescriptor } from './ttl/index.js';
 import { ttlAfterFinishedDescriptor } from './ttlafterfinished/index.js';
+import { validatingAdmissionPolicyStatusDescriptor } from './validatingadmissionpolicystatus/index.js';
 
 export type { ControllerDescriptor } from './common/descriptor.js';
 
@@ -40,4 +41,5 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   serviceAccountTokenDescriptor,
   ttlDescriptor,
   ttlAfterFinishedDescriptor,
+  validatingAdmissionPolicyStatusDescriptor,
 ];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { findResource } from '../../api/kinds.js';
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
-import { StatusError } from '../../machinery/status.js';
+import { refused } from './admission.testutil.js';
 import { AdmissionChain, enabledAdmissionPlugins } from './chain.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { NodeRestriction } from './node-restriction.js';
@@ -19,20 +19,10 @@ function attrs(resource: string, over: Partial<AdmissionAttributes>): AdmissionA
   return { operation: 'CREATE', kind, group, resource: res, subresource: '', namespace: 'ns', name: '', user: ADMIN, dryRun: false, ...over };
 }
 
-async function refused(p: Promise<unknown> | unknown): Promise<StatusError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof StatusError, String(err));
-    return err;
-  }
-  assert.fail('admitted');
-}
-
 describe('admission chain', () => {
   it('enables Kubernetes order whatever the flags order, refuses unknown plugins', () => {
-    assert.deepEqual(enabledAdmissionPlugins(), ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'ResourceQuota']);
-    assert.deepEqual(enabledAdmissionPlugins(['NodeRestriction'], ['ServiceAccount', 'Priority', 'CertificateSigning']), ['NamespaceLifecycle', 'LimitRanger', 'NodeRestriction', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'CertificateApproval', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'ResourceQuota']);
+    assert.deepEqual(enabledAdmissionPlugins(), ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'ValidatingAdmissionPolicy', 'ResourceQuota']);
+    assert.deepEqual(enabledAdmissionPlugins(['NodeRestriction'], ['ServiceAccount', 'Priority', 'CertificateSigning']), ['NamespaceLifecycle', 'LimitRanger', 'NodeRestriction', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'CertificateApproval', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'ValidatingAdmissionPolicy', 'ResourceQuota']);
     assert.throws(() => enabledAdmissionPlugins(['AlwaysPullImages']), /admission plugin "AlwaysPullImages" is not supported/);
   });
 

@@ -14,14 +14,19 @@ export function attrsOf(resource: string, over: Partial<AdmissionAttributes>): A
   return { operation: 'CREATE', kind, group, resource: res, subresource: '', namespace: group === '' ? 'ns' : '', name: '', user: { name: 'admin', groups: ['system:masters'] }, dryRun: false, ...over };
 }
 
-export async function refusal(p: Promise<unknown>): Promise<string> {
+/** The StatusError a refused admission throws (fails when admitted). */
+export async function refused(p: Promise<unknown> | unknown): Promise<StatusError> {
   try {
     await p;
   } catch (err) {
     assert.ok(err instanceof StatusError, String(err));
-    return err.message;
+    return err;
   }
   assert.fail('admitted');
+}
+
+export async function refusal(p: Promise<unknown>): Promise<string> {
+  return (await refused(p)).message;
 }
 
 export function memoryObjects<T extends object>(objects: T[]): ClusterObjects<T> {

@@ -21,6 +21,7 @@ export const ORDERED_ADMISSION_PLUGINS = [
   'CertificateSigning',
   'CertificateSubjectRestriction',
   'DefaultIngressClass',
+  'ValidatingAdmissionPolicy',
   'ResourceQuota',
 ] as const;
 export type AdmissionPluginName = (typeof ORDERED_ADMISSION_PLUGINS)[number];
@@ -50,6 +51,8 @@ export interface AdmissionRequest {
   name: string;
   user: UserInfo;
   dryRun: boolean;
+  /** The request's warnings, which plugins may add to. */
+  warnings?: string[];
 }
 
 export class AdmissionChain {
@@ -83,6 +86,7 @@ export class AdmissionChain {
       oldObject: old,
       user: req.user,
       dryRun: req.dryRun,
+      warnings: req.warnings,
     };
   }
 

@@ -16,26 +16,37 @@ export interface ClusterObjects<T extends object> {
 }
 
 export function registryClusterObjects<T extends object>(registry: Registry, group: string, resource: string): ClusterObjects<T> {
+  const objects = registryObjects<T>(registry, group, resource);
+  return { get: (name) => objects.get('', name), list: () => objects.list('') };
+}
+
+/** The objects of any resource, namespaced or not (ValidatingAdmissionPolicy's params): the same reads by namespace ('' = all). */
+export interface RegistryObjects<T extends object> {
+  get(namespace: string, name: string): Promise<T | undefined>;
+  list(namespace: string): Promise<T[]>;
+}
+
+export function registryObjects<T extends object>(registry: Registry, group: string, resource: string): RegistryObjects<T> {
   const storeOf = () => {
     const store = registry.store(group, resource);
     if (!store) throw new Error(`admission: no storage for ${resource}.${group}`);
     return store;
   };
   return {
-    async get(name) {
+    async get(namespace, name) {
       const store = storeOf();
-      const cached = store.cache.ready ? store.cache.get(store.key('', name)) : undefined;
+      const cached = store.cache.ready ? store.cache.get(store.key(namespace, name)) : undefined;
       if (cached) return decodeCached(cached) as T;
       try {
-        return (await store.get('', name)) as T;
+        return (await store.get(namespace, name)) as T;
       } catch (err) {
         if (err instanceof StatusError && err.code === 404) return undefined;
         throw err;
       }
     },
-    async list() {
+    async list(namespace) {
       const store = storeOf();
-      const prefix = store.prefix('');
+      const prefix = store.prefix(namespace);
       if (store.cache.ready) return store.cache.list({ prefix }).items.map((o) => decodeCached(o) as T);
       const items: T[] = [];
       let at: { revision: number; startAfter: string } | undefined;

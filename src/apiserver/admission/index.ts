@@ -26,10 +26,13 @@ import { ServiceAccountAdmission, type ServiceAccountAdmissionOptions } from './
 import { registryStorageClasses } from './storage-classes.js';
 import { StorageObjectInUseProtection } from './storage-object-in-use-protection.js';
 import type { AdmissionPlugin } from './types.js';
+import { celPolicyCompiler } from './policy/cel.js';
+import { ValidatingAdmissionPolicyPlugin } from './policy/plugin.js';
+import { registryDispatchContext, registryPolicySources, type RegistryPolicyOptions } from './policy/registry-context.js';
 
 export { AdmissionChain, DEFAULT_ADMISSION_PLUGINS, enabledAdmissionPlugins, ORDERED_ADMISSION_PLUGINS, type AdmissionPluginName } from './chain.js';
 
-export function newAdmissionChain(registry: Registry, names: readonly AdmissionPluginName[], opts: { serviceAccount?: ServiceAccountAdmissionOptions; authorizer?: Authorizer } = {}): AdmissionChain {
+export function newAdmissionChain(registry: Registry, names: readonly AdmissionPluginName[], opts: { serviceAccount?: ServiceAccountAdmissionOptions; authorizer?: Authorizer; policy?: RegistryPolicyOptions } = {}): AdmissionChain {
   const objects = registryObjectGetter(registry);
   const get = (resource: 'serviceaccounts' | 'pods', namespace: string, name: string): Promise<KubeObject | undefined> => objects.get(resource, namespace, name);
   const plugins: AdmissionPlugin[] = names.map((name) => {
@@ -62,6 +65,8 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
         return new DefaultStorageClass(registryStorageClasses(registry));
       case 'StorageObjectInUseProtection':
         return new StorageObjectInUseProtection();
+      case 'ValidatingAdmissionPolicy':
+        return new ValidatingAdmissionPolicyPlugin(registryPolicySources(registry), celPolicyCompiler, registryDispatchContext(registry, { authorizer: opts.authorizer, ...opts.policy }));
     }
   });
   return new AdmissionChain(plugins);

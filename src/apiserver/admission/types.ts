@@ -27,6 +27,8 @@ export interface AdmissionAttributes {
   oldObject?: KubeObject;
   user: UserInfo;
   dryRun: boolean;
+  /** The request's Warning headers: plugins add to it (ValidatingAdmissionPolicy's Warn action). */
+  warnings?: string[];
 }
 
 export interface AdmissionPlugin {

@@ -41,7 +41,7 @@ export interface RequestContext {
 
 /** The store's admission hook for this request's write of `store`'s kind. */
 export function admissionOf(ctx: RequestContext, store: Store, dryRun: boolean, subresource = ctx.info.subresource): AdmissionHook | undefined {
-  return ctx.admission?.hook({ kind: store.kind, subresource, namespace: ctx.info.namespace, name: ctx.info.name, user: ctx.user, dryRun });
+  return ctx.admission?.hook({ kind: store.kind, subresource, namespace: ctx.info.namespace, name: ctx.info.name, user: ctx.user, dryRun, warnings: ctx.warnings });
 }
 
 /** The served kind addressed, or 404 (405) for anything the server does not serve at this path. */
