@@ -140,6 +140,31 @@ describe('custom resources through kubectl', () => {
     assert.equal((await http.get(`${BASE}/strict`)).status, 404);
   });
 
+  it('a ValidatingAdmissionPolicy on a custom resource denies with its message', async () => {
+    await k(['apply', '-f', '-'], `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: crontab-replicas}
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [stable.example.com], apiVersions: ['*'], operations: [CREATE, UPDATE], resources: [crontabs]}
+  validations:
+  - expression: "!has(object.spec.replicas) || object.spec.replicas <= 10"
+    message: at most 10 replicas
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: crontab-replicas}
+spec: {policyName: crontab-replicas, validationActions: [Deny]}
+`);
+    const denied = await kubectl(api.kubeconfig, ['create', '-f', '-'], { input: crontab('big', '* * * * *', 11) });
+    assert.notEqual(denied.code, 0);
+    assert.match(denied.stderr, /ValidatingAdmissionPolicy 'crontab-replicas' with binding 'crontab-replicas' denied request: at most 10 replicas/);
+    await k(['create', '-f', '-'], crontab('small', '* * * * *', 10));
+    await k(['delete', 'validatingadmissionpolicybinding', 'crontab-replicas']);
+  });
+
   it('a CRD whose schema is not structural is refused', async () => {
     const r = await kubectl(api.kubeconfig, ['create', '-f', '-'], { input: CRONTAB_CRD.replace('name: crontabs.stable.example.com', 'name: gizmos.stable.example.com').replace('plural: crontabs', 'plural: gizmos').replace('singular: crontab', 'singular: gizmo').replace('kind: CronTab', 'kind: Gizmo').replace('shortNames: [ct]', 'shortNames: [gz]').replace('              cronSpec: {type: string}', '              cronSpec: {}') });
     assert.notEqual(r.code, 0);

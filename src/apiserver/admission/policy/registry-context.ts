@@ -2,7 +2,7 @@
 // watch cache (storage before the cache's first list), served kinds from the kind table. CRD
 // kinds are resolved by the integrator's `kindOf`/`equivalents` options (the kind table holds
 // built-in kinds only).
-import { findKind, storageVersionOf } from '../../../api/kinds.js';
+import { storageVersionOf } from '../../../api/kinds.js';
 import { metadataOf } from '../../../api/meta/object.js';
 import type { KindVersion, KubeObject } from '../../../api/schema/kind.js';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../../api/types.js';
@@ -40,6 +40,13 @@ export function registryPolicySources(registry: Registry): PolicySources {
   };
 }
 
+/** The served kinds sharing `kind`'s storage: built-in versions and a CRD's other versions. */
+function servedEquivalents(registry: Registry, kind: KindVersion): readonly KindVersion[] {
+  if (!kind.custom) return builtinEquivalents(kind);
+  const hub = storageVersionOf(kind);
+  return registry.servedKinds().filter((k) => k !== kind && k.custom?.crd === kind.custom!.crd && storageVersionOf(k) === hub);
+}
+
 export function registryDispatchContext(registry: Registry, opts: RegistryPolicyOptions = {}): DispatchContext {
   const namespaces = registryClusterObjects<KubeObject>(registry, '', 'namespaces');
   return {
@@ -49,12 +56,12 @@ export function registryDispatchContext(registry: Registry, opts: RegistryPolicy
       if (!ns) throw new Error(`namespaces "${name}" not found`);
       return metadataOf(ns).labels;
     },
-    equivalents: opts.equivalents ?? builtinEquivalents,
+    equivalents: opts.equivalents ?? ((kind) => servedEquivalents(registry, kind)),
     authorizer: opts.authorizer ? (a: AdmissionAttributes) => PolicyAuthorizer.forRequest(opts.authorizer!, a) : undefined,
     params: {
       // A kind only served, never stored (reviews, metrics), has no objects to be params.
       kind(apiVersion, kind) {
-        const k = (opts.kindOf ?? findKind)(apiVersion, kind);
+        const k = (opts.kindOf ?? ((av: string, kd: string) => registry.findKind(av, kd)))(apiVersion, kind);
         return k && registry.store(storedAs(k).group, k.resource) ? k : undefined;
       },
       objects(kind) {
