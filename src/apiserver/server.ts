@@ -37,6 +37,8 @@ import { isPrettyPrint, writeBytes, writeError } from './http/respond.js';
 import { ApiServerMetrics, METRICS_CONTENT_TYPE } from './metrics.js';
 import { negotiateResource, wantsAggregatedDiscovery } from './negotiate.js';
 import { CustomResourceDefinitionController } from './crd/controller.js';
+import { conversionWebhook } from './crd/conversion-webhook.js';
+import { registryServiceResolver } from './admission/webhooks/services.js';
 import type { ConversionWebhook } from '../registry/custom/index.js';
 import type { OpenApiDocuments } from './openapi.js';
 import type { OpenApiV2Endpoint } from './openapi-v2-serve.js';
@@ -170,7 +172,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     openapiDocs = undefined;
   });
   // kube-apiserver's apiextensions controllers: CRDs served as they come (crd/controller.ts).
-  const customResources = new CustomResourceDefinitionController(registry, (fields) => log({ subsystem: 'apiextensions', ...fields }), opts.conversionWebhook);
+  const customResources = new CustomResourceDefinitionController(registry, (fields) => log({ subsystem: 'apiextensions', ...fields }), opts.conversionWebhook ?? conversionWebhook(registryServiceResolver(registry)));
   const metrics = new ApiServerMetrics();
   const sa = opts.serviceAccountTokens;
   const saAuthenticator = sa

@@ -21,7 +21,9 @@ export const ORDERED_ADMISSION_PLUGINS = [
   'CertificateSigning',
   'CertificateSubjectRestriction',
   'DefaultIngressClass',
+  'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionWebhook',
   'ResourceQuota',
 ] as const;
 export type AdmissionPluginName = (typeof ORDERED_ADMISSION_PLUGINS)[number];

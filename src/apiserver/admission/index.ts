@@ -1,7 +1,7 @@
 // The API server's admission chain, built from the enabled plugin names over the registry (the
 // lookups the plugins need read the watch cache, then storage).
 import type { KubeObject } from '../../api/schema/kind.js';
-import type { PriorityClass, RuntimeClass } from '../../api/types.js';
+import type { MutatingWebhookConfiguration, PriorityClass, RuntimeClass, ValidatingWebhookConfiguration } from '../../api/types.js';
 import type { Registry } from '../../registry/registry.js';
 import { registryObjectGetter } from '../auth/serviceaccount-token-lookup.js';
 import { alwaysAllow } from '../auth/always-allow.js';
@@ -26,6 +26,8 @@ import { ServiceAccountAdmission, type ServiceAccountAdmissionOptions } from './
 import { registryStorageClasses } from './storage-classes.js';
 import { StorageObjectInUseProtection } from './storage-object-in-use-protection.js';
 import type { AdmissionPlugin } from './types.js';
+import { MutatingAdmissionWebhook, ValidatingAdmissionWebhook } from './webhooks/plugin.js';
+import { registryServiceResolver } from './webhooks/services.js';
 import { celPolicyCompiler } from './policy/cel.js';
 import { ValidatingAdmissionPolicyPlugin } from './policy/plugin.js';
 import { registryDispatchContext, registryPolicySources, type RegistryPolicyOptions } from './policy/registry-context.js';
@@ -35,6 +37,8 @@ export { AdmissionChain, DEFAULT_ADMISSION_PLUGINS, enabledAdmissionPlugins, ORD
 export function newAdmissionChain(registry: Registry, names: readonly AdmissionPluginName[], opts: { serviceAccount?: ServiceAccountAdmissionOptions; authorizer?: Authorizer; policy?: RegistryPolicyOptions } = {}): AdmissionChain {
   const objects = registryObjectGetter(registry);
   const get = (resource: 'serviceaccounts' | 'pods', namespace: string, name: string): Promise<KubeObject | undefined> => objects.get(resource, namespace, name);
+  // The webhooks match as the policies do (namespace labels, equivalent versions of a resource).
+  const webhookContext = () => ({ ...registryDispatchContext(registry, { authorizer: opts.authorizer }), resolveService: registryServiceResolver(registry) });
   const plugins: AdmissionPlugin[] = names.map((name) => {
     switch (name) {
       case 'NamespaceLifecycle':
@@ -67,6 +71,10 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
         return new StorageObjectInUseProtection();
       case 'ValidatingAdmissionPolicy':
         return new ValidatingAdmissionPolicyPlugin(registryPolicySources(registry), celPolicyCompiler, registryDispatchContext(registry, { authorizer: opts.authorizer, ...opts.policy }));
+      case 'MutatingAdmissionWebhook':
+        return new MutatingAdmissionWebhook(registryClusterObjects<MutatingWebhookConfiguration>(registry, 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations'), webhookContext());
+      case 'ValidatingAdmissionWebhook':
+        return new ValidatingAdmissionWebhook(registryClusterObjects<ValidatingWebhookConfiguration>(registry, 'admissionregistration.k8s.io', 'validatingwebhookconfigurations'), webhookContext());
     }
   });
   return new AdmissionChain(plugins);
