@@ -144,4 +144,39 @@ describe('admission webhooks', () => {
     assert.equal(created.status, 201, created.text);
     assert.equal(created.json.data.via, 'service');
   });
+
+  it('a CRD with conversion strategy Webhook: objects are converted by the webhook over HTTPS', async () => {
+    handlers.set('/convert', (body) => {
+      const request = (body as unknown as { request: { uid: string; desiredAPIVersion: string; objects: any[] } }).request;
+      const convertedObjects = request.objects.map((o) => {
+        const toV2 = request.desiredAPIVersion.endsWith('/v2');
+        const spec = toV2 ? { fahrenheit: o.spec.celsius * 1.8 + 32 } : { celsius: (o.spec.fahrenheit - 32) / 1.8 };
+        return { ...o, apiVersion: request.desiredAPIVersion, spec };
+      });
+      return { apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response: { uid: request.uid, convertedObjects, result: { status: 'Success' } } };
+    });
+    const schema = (prop: string) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { [prop]: { type: 'number' } } } } } });
+    await k(['create', '-f', '-'], JSON.stringify({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'thermostats.conv.example.com' },
+      spec: {
+        group: 'conv.example.com',
+        scope: 'Namespaced',
+        names: { plural: 'thermostats', kind: 'Thermostat' },
+        conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: `https://127.0.0.1:${port}/convert`, caBundle }, conversionReviewVersions: ['v1'] } },
+        versions: [{ name: 'v1', served: true, storage: true, schema: schema('celsius') }, { name: 'v2', served: true, storage: false, schema: schema('fahrenheit') }],
+      },
+    }));
+    await k(['wait', '--for', 'condition=Established', '--timeout', '10s', 'crd/thermostats.conv.example.com']);
+    await k(['create', '-f', '-'], JSON.stringify({ apiVersion: 'conv.example.com/v2', kind: 'Thermostat', metadata: { name: 'hall', namespace: 'default' }, spec: { fahrenheit: 212 } }));
+    assert.equal((await http.get('/apis/conv.example.com/v1/namespaces/default/thermostats/hall')).json.spec.celsius, 100);
+    assert.equal((await http.get('/apis/conv.example.com/v2/namespaces/default/thermostats/hall')).json.spec.fahrenheit, 212);
+    handlers.set('/convert', () => 'not json');
+    // (A version of an object once converted is not sent again: change it first.)
+    await http.patch('/apis/conv.example.com/v1/namespaces/default/thermostats/hall', { spec: { celsius: 20 } });
+    const broken = await http.get('/apis/conv.example.com/v2/namespaces/default/thermostats/hall');
+    assert.equal(broken.status, 500);
+    assert.match(broken.json.message, /conversion webhook for conv\.example\.com\/v2, Kind=Thermostat failed/);
+  });
 });
