@@ -61,6 +61,7 @@ describe('admission webhooks', () => {
         if (!handler) return res.writeHead(404).end();
         const answer = await handler(review);
         if (answer === 'hang') return; // never answers
+        if (answer === 'close') return req.socket.destroy();
         const body = typeof answer === 'string' ? answer : JSON.stringify(answer);
         res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
       });
@@ -69,7 +70,7 @@ describe('admission webhooks', () => {
     port = (server.address() as AddressInfo).port;
     api = await startApiserver(['--storage', 'memory']);
     http = new Client(api.url);
-    for (const ns of ['v', 'm', 'ignore', 'fail', 'slow', 'garbage', 'broken', 'dry', 'svc']) await k(['create', 'namespace', ns]);
+    for (const ns of ['v', 'm', 'ignore', 'fail', 'slow', 'garbage', 'closed', 'broken', 'dry', 'svc']) await k(['create', 'namespace', ns]);
   });
   after(async () => {
     await api?.stop();
@@ -108,12 +109,14 @@ describe('admission webhooks', () => {
     assert.equal((await http.get('/api/v1/namespaces/fail/configmaps/c')).status, 404);
   });
 
-  it('a webhook that hangs times out; one that answers garbage or a breaking patch fails cleanly, writing nothing', async () => {
+  it('a webhook that hangs times out; one that answers garbage, closes the connection or answers a breaking patch fails cleanly, writing nothing', async () => {
     handlers.set('/hang', () => 'hang');
     handlers.set('/garbage', () => 'this is not json');
+    handlers.set('/close', () => 'close');
     handlers.set('/break', (r) => allow(r, { patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'replace', path: '/data', value: 5 }])).toString('base64') }));
     await k(['create', '-f', '-'], configuration('Validating', 'slow', '/hang', { timeoutSeconds: 1 }));
     await k(['create', '-f', '-'], configuration('Validating', 'garbage', '/garbage'));
+    await k(['create', '-f', '-'], configuration('Validating', 'closed', '/close'));
     await k(['create', '-f', '-'], configuration('Mutating', 'broken', '/break'));
     const slow = await http.post('/api/v1/namespaces/slow/configmaps', configmap('slow', 'c'));
     assert.equal(slow.status, 500);
@@ -124,7 +127,10 @@ describe('admission webhooks', () => {
     const broken = await http.post('/api/v1/namespaces/broken/configmaps', configmap('broken', 'c'));
     assert.equal(broken.status, 500);
     assert.match(broken.json.message, /admission webhook "broken\.example\.com" returned a patch that breaks the object/);
-    for (const ns of ['slow', 'garbage', 'broken']) assert.equal((await http.get(`/api/v1/namespaces/${ns}/configmaps/c`)).status, 404);
+    const closed = await http.post('/api/v1/namespaces/closed/configmaps', configmap('closed', 'c'));
+    assert.equal(closed.status, 500);
+    assert.match(closed.json.message, /failed calling webhook "closed\.example\.com": failed to call webhook: Post "[^"]+": socket hang up/);
+    for (const ns of ['slow', 'garbage', 'broken', 'closed']) assert.equal((await http.get(`/api/v1/namespaces/${ns}/configmaps/c`)).status, 404);
   });
 
   it('a dry run reaches a webhook without side effects on dry run, marked dryRun, and writes nothing', async () => {
