@@ -21,8 +21,8 @@ function attrs(resource: string, over: Partial<AdmissionAttributes>): AdmissionA
 
 describe('admission chain', () => {
   it('enables Kubernetes order whatever the flags order, refuses unknown plugins', () => {
-    assert.deepEqual(enabledAdmissionPlugins(), ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'ValidatingAdmissionPolicy', 'ResourceQuota']);
-    assert.deepEqual(enabledAdmissionPlugins(['NodeRestriction'], ['ServiceAccount', 'Priority', 'CertificateSigning']), ['NamespaceLifecycle', 'LimitRanger', 'NodeRestriction', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'CertificateApproval', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'ValidatingAdmissionPolicy', 'ResourceQuota']);
+    assert.deepEqual(enabledAdmissionPlugins(), ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook', 'ResourceQuota']);
+    assert.deepEqual(enabledAdmissionPlugins(['NodeRestriction'], ['ServiceAccount', 'Priority', 'CertificateSigning']), ['NamespaceLifecycle', 'LimitRanger', 'NodeRestriction', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'CertificateApproval', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook', 'ResourceQuota']);
     assert.throws(() => enabledAdmissionPlugins(['AlwaysPullImages']), /admission plugin "AlwaysPullImages" is not supported/);
   });
 
