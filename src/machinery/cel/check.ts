@@ -49,6 +49,8 @@ const INT_OPS = new Set(['int', 'size', 'indexOf', 'lastIndexOf']);
 
 export class Checker {
   issues: CheckIssue[] = [];
+  /** The declared variables the expression refers to (CRD rules: does it use oldSelf). */
+  used = new Set<string>();
   private positions: Record<string, number>;
   constructor(private vars: Record<string, CelVariableType>, positions: Record<string, number>) {
     this.positions = positions;
@@ -70,7 +72,10 @@ export class Checker {
         const local = scope.get(name);
         if (local) return local;
         const v = this.vars[name];
-        if (v !== undefined) return varType(v);
+        if (v !== undefined) {
+          this.used.add(name);
+          return varType(v);
+        }
         if (['int', 'uint', 'double', 'string', 'bytes', 'bool', 'list', 'map', 'null_type', 'type', 'dyn'].includes(name)) return t('type');
         this.issue(e, `undeclared reference to '${name}' (in container '')`);
         return DYN;

@@ -9,6 +9,7 @@ import { ACTUAL_COST_EXCEEDED, costMeter, k8sEnv } from './env.js';
 import { Checker, type CelVariableType } from './check.js';
 import { fromCelValue, toCelValue } from './values.js';
 import { formatSyntaxError } from './compile.js';
+import { estimateCost } from './cost.js';
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 
 export type { CelVariableType } from './check.js';
@@ -22,6 +23,10 @@ export interface CelCompileResult {
   error?: string;
   /** The checked output type where known ('dyn' otherwise). */
   outputType?: string;
+  /** The static cost estimate (cost.ts), compared with StaticEstimatedCostLimit by CRD validation. */
+  estimatedCost?: number;
+  /** The declared variables the expression refers to. */
+  usedVariables?: string[];
 }
 export interface CelProgram {
   /** Variables are JSON (converted by their declared schema) or CEL values. */
@@ -81,9 +86,10 @@ export function compileExpression(expression: string, opts: CompileOptions): Cel
   const out = checker.check(parsed.expr!);
   if (checker.issues.length > 0) return { error: prefix + checker.issues.map((i) => formatIssue(expression, i.offset, i.message)).join('\n') };
   if (opts.expect && out.name !== 'dyn' && out.name !== opts.expect.type) return { error: opts.expect.message, outputType: out.name };
-  const run = plan(k8sEnv, parsed);
   const schemas: Record<string, JSONSchemaProps | undefined> = {};
   for (const [name, type] of Object.entries(opts.variables)) schemas[name] = typeof type === 'object' ? type.schema : undefined;
+  const estimatedCost = estimateCost(parsed.expr!, new Map(Object.entries(schemas)));
+  const run = plan(k8sEnv, parsed);
   const limit = opts.perCallLimit ?? PER_CALL_LIMIT;
   const program: CelProgram = {
     evaluate(vars, evalOpts) {
@@ -103,7 +109,7 @@ export function compileExpression(expression: string, opts: CompileOptions): Cel
       }
     },
   };
-  return { program, outputType: out.name };
+  return { program, outputType: out.name, estimatedCost, usedVariables: [...checker.used] };
 }
 
 export { toCelValue, fromCelValue } from './values.js';
