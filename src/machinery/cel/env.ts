@@ -8,6 +8,12 @@ import { celEquals } from './values.js';
 import { listsLibrary } from './library/lists.js';
 import { regexLibrary } from './library/regex.js';
 import { setsLibrary } from './library/sets.js';
+import { quantityLibrary } from './library/quantity.js';
+import { urlsLibrary } from './library/urls.js';
+import { formatLibrary } from './library/format.js';
+import { optionalLibrary } from './library/optional.js';
+import { authzLibrary } from './library/authz.js';
+import { isOpaque } from './library/opaque.js';
 import type { K8sOverload } from './library/types.js';
 
 export const ACTUAL_COST_EXCEEDED = 'operation cancelled: actual cost limit exceeded';
@@ -20,12 +26,14 @@ export function charge(n: number): void {
   if (costMeter.cost > costMeter.limit) throw new Error(ACTUAL_COST_EXCEEDED);
 }
 
+// Collections (set/map lists compare unordered) and Kubernetes' own values compare here.
+const ownEquality = (a: unknown, b: unknown) => isCelList(a) || isCelMap(a) || isCelList(b) || isCelMap(b) || isOpaque(a) || isOpaque(b);
 const equality: K8sOverload[] = [
-  { name: '_==_', method: false, call: (_t, [a, b]) => (isCelList(a) || isCelMap(a) || isCelList(b) || isCelMap(b) ? celEquals(a, b) : undefined) },
-  { name: '_!=_', method: false, call: (_t, [a, b]) => (isCelList(a) || isCelMap(a) || isCelList(b) || isCelMap(b) ? !celEquals(a, b) : undefined) },
+  { name: '_==_', method: false, call: (_t, [a, b]) => (ownEquality(a, b) ? celEquals(a, b) : undefined) },
+  { name: '_!=_', method: false, call: (_t, [a, b]) => (ownEquality(a, b) ? !celEquals(a, b) : undefined) },
 ];
 
-const libraries: K8sOverload[] = [...equality, ...listsLibrary, ...regexLibrary, ...setsLibrary];
+const libraries: K8sOverload[] = [...equality, ...listsLibrary, ...regexLibrary, ...setsLibrary, ...quantityLibrary, ...urlsLibrary, ...formatLibrary, ...optionalLibrary, ...authzLibrary];
 
 interface Group { name: string; call(id: bigint, target: unknown, args: unknown[]): unknown }
 

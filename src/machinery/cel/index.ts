@@ -113,3 +113,5 @@ export function compileExpression(expression: string, opts: CompileOptions): Cel
 }
 
 export { toCelValue, fromCelValue } from './values.js';
+export { AuthorizerValue, type CelAuthorizer, type AuthorizationDecision } from './library/authz.js';
+export { Optional } from './library/optional.js';

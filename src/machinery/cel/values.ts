@@ -5,6 +5,7 @@
 import { celList, celMap, parse, plan, isCelError, isCelList, isCelMap, isCelUint, type CelList, type CelMap } from '@bufbuild/cel';
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 import { stdCall, stdEnv } from './std.js';
+import { isOpaque } from './library/opaque.js';
 
 /** Lists whose equality ignores order (x-kubernetes-list-type set or map). */
 const unorderedLists = new WeakSet<object>();
@@ -125,6 +126,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
     }
     return true;
   }
+  if (isOpaque(a) || isOpaque(b)) return isOpaque(a) && isOpaque(b) && a.equals(b);
   return stdEquals(a, b);
 }
 
