@@ -116,3 +116,11 @@ test('five simple rules on a small object evaluate in microseconds', () => {
   const perCall = Number(process.hrtime.bigint() - t0) / 1000 / 1000;
   assert.ok(perCall < 200, `${perCall} µs per object`);
 });
+
+test('optionalOldSelf rules run on create with oldSelf as optional.none()', () => {
+  const s = obj({ x: { type: 'integer', 'x-kubernetes-validations': [{ rule: '!oldSelf.hasValue() || self >= oldSelf.value()', message: 'x may not decrease', optionalOldSelf: true }] } });
+  assert.deepEqual(run(s, { x: 1 }), []);
+  assert.deepEqual(run(s, { x: 1 }, { x: 2 }), ['x: Invalid value: "integer": x may not decrease']);
+  assert.deepEqual(run(s, { x: 3 }, { x: 2 }), []);
+  assert.deepEqual(check(s), []);
+});

@@ -3,7 +3,7 @@
 // (apiextensions pkg/apiserver/schema/cel/validation.go), with Kubernetes' paths and messages.
 import type { JSONSchemaProps, ValidationRule } from '../../api/apiextensions/json-schema.js';
 import { fieldError, type FieldError } from '../validation/field-errors.js';
-import { compileExpression, type CelProgram } from './index.js';
+import { compileExpression, Optional, toCelValue, type CelProgram } from './index.js';
 
 /** apiextensions validation StaticEstimatedCostLimit. */
 export const STATIC_ESTIMATED_COST_LIMIT = 10000000;
@@ -43,7 +43,8 @@ interface CompiledRule {
 }
 
 function compileRule(rule: ValidationRule, schema: JSONSchemaProps): CompiledRule {
-  const variables = { self: { schema }, oldSelf: { schema } };
+  // With optionalOldSelf, oldSelf is optional.of(the old value) or optional.none().
+  const variables = { self: { schema }, oldSelf: rule.optionalOldSelf ? ('dyn' as const) : { schema } };
   const out: CompiledRule = { rule, usesOldSelf: false, estimatedCost: 0 };
   if (rule.rule.trim() === '') return out;
   const c = compileExpression(rule.rule, { variables, expect: { type: 'bool', message: 'cel expression must evaluate to a bool' } });
@@ -218,7 +219,8 @@ function runRules(v: NodeValidator, path: string, obj: unknown, old: unknown, bu
       return;
     }
     const vars: Record<string, unknown> = { self: obj };
-    if (old !== undefined) vars.oldSelf = old;
+    if (c.rule.optionalOldSelf) vars.oldSelf = old === undefined ? Optional.NONE : Optional.of(toCelValue(old, s));
+    else if (old !== undefined) vars.oldSelf = old;
     const r = c.program.evaluate(vars);
     if (r.cost > budget.remaining) {
       errs.push(fieldError.invalid(path, typeName(s), 'validation failed due to running out of cost budget, no further validation rules will be run'));

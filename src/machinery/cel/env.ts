@@ -13,6 +13,7 @@ import { urlsLibrary } from './library/urls.js';
 import { formatLibrary } from './library/format.js';
 import { optionalLibrary } from './library/optional.js';
 import { authzLibrary } from './library/authz.js';
+import { ipLibrary } from './library/ip.js';
 import { isOpaque } from './library/opaque.js';
 import type { K8sOverload } from './library/types.js';
 
@@ -33,7 +34,7 @@ const equality: K8sOverload[] = [
   { name: '_!=_', method: false, call: (_t, [a, b]) => (ownEquality(a, b) ? !celEquals(a, b) : undefined) },
 ];
 
-const libraries: K8sOverload[] = [...equality, ...listsLibrary, ...regexLibrary, ...setsLibrary, ...quantityLibrary, ...urlsLibrary, ...formatLibrary, ...optionalLibrary, ...authzLibrary];
+const libraries: K8sOverload[] = [...equality, ...listsLibrary, ...regexLibrary, ...setsLibrary, ...quantityLibrary, ...urlsLibrary, ...formatLibrary, ...optionalLibrary, ...authzLibrary, ...ipLibrary];
 
 interface Group { name: string; call(id: bigint, target: unknown, args: unknown[]): unknown }
 

@@ -79,3 +79,29 @@ test('authorizer', () => {
   assert.deepEqual(seen, ['get|apps|deployments|scale|ns|d|', 'post||||||/healthz', 'list||pods||||']);
   assert.equal(ev("authorizer.group('').resource('').check('get')", vars).error, 'resource must not be empty');
 });
+
+test('ip and cidr', () => {
+  const cases: [string, unknown][] = [
+    ["isIP('1.2.3.4')", true],
+    ["isIP('01.2.3.4')", false],
+    ["isIP('::ffff:1.2.3.4')", false],
+    ["ip('2001:db8::1').family()", 6],
+    ["ip('127.0.0.1').isLoopback()", true],
+    ["ip('169.254.1.1').isLinkLocalUnicast()", true],
+    ["ip('8.8.8.8').isGlobalUnicast()", true],
+    ["ip('0.0.0.0').isUnspecified()", true],
+    ["string(ip('2001:DB8:0:0::1'))", '2001:db8::1'],
+    ["ip.isCanonical('2001:db8::1')", true],
+    ["cidr('10.0.0.0/8').containsIP('10.1.2.3')", true],
+    ["cidr('10.0.0.0/8').containsIP(ip('11.1.2.3'))", false],
+    ["cidr('10.0.0.0/8').containsCIDR('10.1.0.0/16')", true],
+    ["cidr('10.1.0.0/16').containsCIDR('10.0.0.0/8')", false],
+    ["string(cidr('10.1.2.3/8').masked())", '10.0.0.0/8'],
+    ["cidr('10.1.2.3/8').prefixLength()", 8],
+    ["string(cidr('10.1.2.3/8').ip())", '10.1.2.3'],
+    ["isCIDR('10.0.0.0/33')", false],
+    ["ip('1.2.3.4') == ip('1.2.3.4')", true],
+  ];
+  for (const [e, want] of cases) assert.deepEqual(value(e), want, e);
+  assert.equal(ev("ip('::ffff:1.2.3.4')").error, 'IPv4-mapped IPv6 address "::ffff:1.2.3.4" is not allowed');
+});
