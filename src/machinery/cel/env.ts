@@ -14,6 +14,7 @@ import { formatLibrary } from './library/format.js';
 import { optionalLibrary } from './library/optional.js';
 import { authzLibrary } from './library/authz.js';
 import { ipLibrary } from './library/ip.js';
+import { semverLibrary } from './library/semver.js';
 import { isOpaque } from './library/opaque.js';
 import type { K8sOverload } from './library/types.js';
 
@@ -34,7 +35,7 @@ const equality: K8sOverload[] = [
   { name: '_!=_', method: false, call: (_t, [a, b]) => (ownEquality(a, b) ? !celEquals(a, b) : undefined) },
 ];
 
-const libraries: K8sOverload[] = [...equality, ...listsLibrary, ...regexLibrary, ...setsLibrary, ...quantityLibrary, ...urlsLibrary, ...formatLibrary, ...optionalLibrary, ...authzLibrary, ...ipLibrary];
+const libraries: K8sOverload[] = [...equality, ...listsLibrary, ...regexLibrary, ...setsLibrary, ...quantityLibrary, ...urlsLibrary, ...formatLibrary, ...optionalLibrary, ...authzLibrary, ...ipLibrary, ...semverLibrary];
 
 interface Group { name: string; call(id: bigint, target: unknown, args: unknown[]): unknown }
 

@@ -105,3 +105,20 @@ test('ip and cidr', () => {
   for (const [e, want] of cases) assert.deepEqual(value(e), want, e);
   assert.equal(ev("ip('::ffff:1.2.3.4')").error, 'IPv4-mapped IPv6 address "::ffff:1.2.3.4" is not allowed');
 });
+
+test('semver', () => {
+  const cases: [string, unknown][] = [
+    ["isSemver('1.2.3')", true],
+    ["isSemver('v1.0')", false],
+    ["isSemver('v1.0', true)", true],
+    ["semver('1.2.3').major()", 1],
+    ["semver('v01.02', true).minor()", 2],
+    ["semver('1.2.3').isGreaterThan(semver('1.2.3-alpha'))", true],
+    ["semver('1.2.3-alpha.1').isLessThan(semver('1.2.3-alpha.beta'))", true],
+    ["semver('1.2.3').compareTo(semver('1.10.0'))", -1],
+    ["semver('1.2.3+build') == semver('1.2.3')", true],
+  ];
+  for (const [e, want] of cases) assert.deepEqual(value(e), want, e);
+  assert.equal(ev("semver('1.01.0')").error, 'Minor number must not contain leading zeroes "01"');
+  assert.equal(ev("semver('v1.0-rc', true)").error, 'short version cannot contain PreRelease/Build meta data');
+});
