@@ -7,21 +7,13 @@
 import { parse } from '@bufbuild/cel';
 import type { StructType, Type } from '../../api/schema/dsl.js';
 import type { KindVersion } from '../../api/schema/kind.js';
+import { formatIssue } from '../cel/index.js';
 
 type Expr = NonNullable<ReturnType<typeof parse>['expr']>;
 
 interface Issue {
   offset: number;
   message: string;
-}
-
-/** cel-go's issue text: `ERROR: <input>:L:C: msg`, the source line, a caret under the column. */
-function issueText(source: string, issue: Issue): string {
-  const before = source.slice(0, issue.offset);
-  const line = before.split('\n').length;
-  const column = issue.offset - (before.lastIndexOf('\n') + 1) + 1;
-  const text = source.split('\n')[line - 1] ?? '';
-  return `ERROR: <input>:${line}:${column}: ${issue.message}\n | ${text}\n | ${'.'.repeat(column - 1)}^`;
 }
 
 function walk(expr: Expr | undefined, roots: ReadonlyMap<string, StructType>, positions: Record<string, number>, issues: Issue[]): Type | undefined {
@@ -89,6 +81,6 @@ export function fieldChecker(expression: string, env: { object: KindVersion; par
   if (issues.length === 0) return undefined;
   return issues
     .sort((a, b) => a.offset - b.offset)
-    .map((i) => issueText(expression, i))
+    .map((i) => formatIssue(expression, i.offset, i.message))
     .join('\n');
 }

@@ -6,6 +6,7 @@ import { memoryObjects, refused } from '../admission.testutil.js';
 import type { Attributes, Authorizer } from '../../auth/types.js';
 import type { AdmissionAttributes } from '../types.js';
 import { PENDING, PolicyAuthorizer } from './authorizer.js';
+import { celPolicyCompiler } from './cel.js';
 import type { PolicyExpressionCompiler } from './compile.js';
 import { ValidatingAdmissionPolicyPlugin } from './plugin.js';
 import { binding, memoryContext, policy } from './policy.testutil.js';
@@ -55,6 +56,16 @@ describe('ValidatingAdmissionPolicy authorizer', () => {
     assert.equal(authz.pending, false);
     assert.deepEqual(authz.check({ verb: 'create', group: 'apps', resource: 'deployments' }), { decision: 'allow', reason: 'RBAC: allowed' });
     assert.equal(asked.length, 1);
+  });
+
+  it("Kubernetes' CEL authorizer library asks it, synchronous or not", async () => {
+    for (const async of [false, true]) {
+      const { authorizer } = fakeAuthorizer(async);
+      const ctx = { ...memoryContext([]), authorizer: (a: AdmissionAttributes) => PolicyAuthorizer.forRequest(authorizer, a) };
+      const p = policy('deleters-only', { validations: [{ expression: "authorizer.group('apps').resource('deployments').namespace('default').check('delete').allowed()", message: 'may not delete' }, { expression: "authorizer.group('apps').resource('deployments').check('create').allowed()" }] });
+      const plugin = new ValidatingAdmissionPolicyPlugin({ policies: memoryObjects([p]), bindings: memoryObjects([binding('b', 'deleters-only')]) }, celPolicyCompiler, ctx);
+      assert.match((await refused(plugin.validate(write()))).message, /denied request: may not delete$/, `async: ${async}`);
+    }
   });
 
   it('the dispatcher evaluates again once asynchronous answers are in', async () => {

@@ -1,46 +1,36 @@
-// The CEL environment policies compile in. Until machinery/cel's Kubernetes environment (branch
-// `cel`: Kubernetes' libraries, typed values, cost, type checking) is merged, this is
-// @bufbuild/cel's standard environment: the same language without the Kubernetes extension
-// functions, JSON integers as CEL ints (as Kubernetes' schemas type them), cel-go's wording of a
-// missing key, and a runtime cost of one per evaluated expression.
-import { celEnv, isCelError, parse, plan } from '@bufbuild/cel';
+// The CEL environment policies compile in: machinery/cel's Kubernetes environment (its libraries,
+// cel-go's compile and runtime error texts, the per-call cost limit), with the variables
+// Kubernetes declares for a ValidatingAdmissionPolicy — object, oldObject, request,
+// namespaceObject and variables always; params when the policy has a paramKind; authorizer except
+// in messageExpression. The request's PolicyAuthorizer is handed to the library as its authorizer.
+import { AuthorizerValue, compileExpression, type CelAuthorizer, type CelVariableType } from '../../../machinery/cel/index.js';
+import { PolicyAuthorizer } from './authorizer.js';
 import type { PolicyExpressionCompiler } from './compile.js';
 
-const env = celEnv();
-
-/** Each input object converted once, however many expressions read it. */
-const converted = new WeakMap<object, unknown>();
-
-/** JSON numbers without a fraction become CEL ints (bigint); JSON objects and lists are walked. */
-function celValue(v: unknown): unknown {
-  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
-  if (typeof v !== 'object' || v === null) return v;
-  // Only JSON is converted: library values (the authorizer) are not data.
-  const proto = Object.getPrototypeOf(v) as unknown;
-  if (!Array.isArray(v) && proto !== Object.prototype && proto !== null) return v;
-  let out = converted.get(v);
-  if (out !== undefined) return out;
-  if (Array.isArray(v)) out = v.map(celValue);
-  else out = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, celValue(x)]));
-  converted.set(v, out);
-  return out;
+/** The library's synchronous check over the request's authorizer (pending answers are settled by the dispatcher). */
+function celAuthorizer(authz: PolicyAuthorizer): CelAuthorizer {
+  return {
+    check(verb, group, resource, namespace, name, extra) {
+      const d = extra?.path !== undefined ? authz.check({ verb, path: extra.path }) : authz.check({ verb, group, resource, subresource: extra?.subresource ?? '', namespace, name });
+      return { allowed: d.decision === 'allow', reason: d.reason, ...(d.error !== undefined ? { error: d.error } : {}) };
+    },
+  };
 }
 
-/** cel-go's text for a key an object does not have. */
-const errorText = (message: string) => message.replace(/^field not found: /, 'no such key: ');
-
-export const celPolicyCompiler: PolicyExpressionCompiler = (expression) => {
-  let run;
-  try {
-    run = plan(env, parse(expression));
-  } catch (err) {
-    return { error: `compilation failed: ${(err as Error).message}` };
-  }
+export const celPolicyCompiler: PolicyExpressionCompiler = (expression, declared) => {
+  const variables: Record<string, CelVariableType> = { object: 'dyn', oldObject: 'dyn', request: 'dyn', namespaceObject: 'dyn', variables: 'dyn' };
+  if (declared.params) variables.params = 'dyn';
+  if (declared.authorizer) variables.authorizer = 'dyn';
+  const compiled = compileExpression(expression, { variables });
+  const program = compiled.program;
+  if (!program) return { error: compiled.error };
   return {
     program: {
       evaluate(vars) {
-        const r = run(celValue(vars) as never);
-        return isCelError(r) ? { error: errorText(r.message), cost: 1 } : { value: r, cost: 1 };
+        const authz = vars.authorizer;
+        const bindings = authz instanceof PolicyAuthorizer ? { ...vars, authorizer: new AuthorizerValue(celAuthorizer(authz)) } : vars;
+        const r = program.evaluate(bindings);
+        return { value: r.value, error: r.error, cost: r.cost };
       },
     },
   };

@@ -89,6 +89,12 @@ describe('ValidatingAdmissionPolicy admission', () => {
     assert.match(err.message, /denied request: compilation error: compilation failed: /);
   });
 
+  it('params is undeclared without a paramKind, as in Kubernetes', async () => {
+    const p = policy('p', { validations: [{ expression: 'params == null' }] });
+    const err = await refused(pluginOf([p], [binding('b', 'p')]).validate(write(deployment(1))));
+    assert.match(err.message, /denied request: compilation error: compilation failed: ERROR: <input>:1:1: undeclared reference to 'params' \(in container ''\)/);
+  });
+
   it('matches on resource rules, exclusions, operations, object and namespace selectors', async () => {
     const withMatch = (matchConstraints: Record<string, unknown>) => policy('p', { matchConstraints: { namespaceSelector: {}, objectSelector: {}, resourceRules: [{ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }], ...matchConstraints }, validations: [{ expression: 'false' }] });
     const denies = async (mc: Record<string, unknown>, a = write(deployment(1, { app: 'web' }))) => {

@@ -1,0 +1,82 @@
+// The Kubernetes CEL environment: compile errors as cel-go words them, evaluation of JSON typed
+// by schemas, the Kubernetes libraries and the runtime cost budget.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { compileExpression } from './index.js';
+
+const dyn = { variables: { self: 'dyn' as const } };
+function evalExpr(expr: string, self: unknown = {}, opts: Parameters<typeof compileExpression>[1] = dyn) {
+  const c = compileExpression(expr, opts);
+  assert.equal(c.error, undefined, `${expr}: ${c.error}`);
+  return c.program!.evaluate({ self });
+}
+
+test('plain expressions compile and evaluate', () => {
+  assert.equal(evalExpr('1 + 2 == 3').value, true);
+  assert.equal(evalExpr("self.name + '-x'", { name: 'a' }).value, 'a-x');
+  assert.equal(evalExpr('self.replicas * 2', { replicas: 3 }).value, 6);
+  assert.equal(evalExpr('self.items.all(i, i > 0)', { items: [1, 2] }).value, true);
+  assert.equal(evalExpr("has(self.spec) && 'a' in self.spec", { spec: { a: 1 } }).value, true);
+});
+
+test('undeclared references fail as cel-go reports them', () => {
+  assert.equal(compileExpression('self.x == foo', dyn).error, "compilation failed: ERROR: <input>:1:11: undeclared reference to 'foo' (in container '')\n | self.x == foo\n | ..........^");
+  assert.equal(compileExpression('bar(self)', dyn).error?.split('\n')[0], "compilation failed: ERROR: <input>:1:4: undeclared reference to 'bar' (in container '')");
+  assert.match(compileExpression('self.x ==', dyn).error!, /^compilation failed: ERROR: <input>:1:\d+: Syntax error: /);
+});
+
+test('runtime errors read as Kubernetes reads them', () => {
+  assert.equal(evalExpr('self.missing == 1', {}).error, 'no such key: missing');
+  assert.equal(evalExpr('1 / self.zero', { zero: 0 }).error, 'division by zero');
+});
+
+test('schema types: integer is int, number is double, date-time a timestamp', () => {
+  const schema = { type: 'object', properties: { n: { type: 'number' }, i: { type: 'integer' }, t: { type: 'string', format: 'date-time' }, d: { type: 'string', format: 'duration' } } };
+  const opts = { variables: { self: { schema } } };
+  assert.equal(evalExpr('self.n == 1.0', { n: 1 }, opts).value, true);
+  assert.equal(evalExpr('self.i + 1', { i: 1 }, opts).value, 2);
+  assert.equal(evalExpr("self.t < timestamp('2030-01-01T00:00:00Z')", { t: '2020-01-01T00:00:00Z' }, opts).value, true);
+  assert.equal(evalExpr("self.d > duration('1m')", { d: '2m' }, opts).value, true);
+  assert.equal(compileExpression('self.nope == 1', opts).error?.split('\n')[0], "compilation failed: ERROR: <input>:1:5: undefined field 'nope'");
+});
+
+test('set and map lists compare without regard to order', () => {
+  const set = { type: 'object', properties: { a: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } }, b: { type: 'array', items: { type: 'string' } } } };
+  const opts = { variables: { self: { schema: set } } };
+  assert.equal(evalExpr("self.a == ['y', 'x']", { a: ['x', 'y'] }, opts).value, true);
+  assert.equal(evalExpr("self.b == ['y', 'x']", { b: ['x', 'y'] }, opts).value, false);
+});
+
+test('Kubernetes libraries: lists, regex, sets, strings', () => {
+  const cases: [string, unknown][] = [
+    ['[1, 2, 3].isSorted()', true],
+    ['[3, 1].isSorted()', false],
+    ['[1, 2, 3].sum()', 6],
+    ['[1, 5, 3].max()', 5],
+    ['[4, 2, 3].min()', 2],
+    ['[1, 2, 2].indexOf(2)', 1],
+    ['[1, 2, 2].lastIndexOf(2)', 2],
+    ["'abc 123'.find('[0-9]+')", '123'],
+    ["'a1 b2 c3'.findAll('[a-z][0-9]')", ['a1', 'b2', 'c3']],
+    ["'a1 b2 c3'.findAll('[a-z][0-9]', 2)", ['a1', 'b2']],
+    ['sets.contains([1, 2, 3], [3, 1])', true],
+    ['sets.equivalent([1, 2], [2, 1, 1])', true],
+    ['sets.intersects([1], [2])', false],
+    ["'Hello'.lowerAscii()", 'hello'],
+    ["'a,b'.split(',')", ['a', 'b']],
+    ["'abc'.charAt(1)", 'b'],
+    ["['a', 'b'].join('-')", 'a-b'],
+  ];
+  for (const [expr, want] of cases) assert.deepEqual(evalExpr(expr).value, want, expr);
+  assert.equal(evalExpr('[].max()').error, 'max(list) called on empty list');
+});
+
+test('the runtime cost budget stops an expensive evaluation', () => {
+  const c = compileExpression('self.all(x, self.all(y, x + y > 0))', { variables: { self: 'list' }, perCallLimit: 1000 });
+  const list = Array.from({ length: 100 }, (_, i) => i + 1);
+  const r = c.program!.evaluate({ self: list });
+  assert.equal(r.error, 'operation cancelled: actual cost limit exceeded');
+  const small = c.program!.evaluate({ self: [1, 2] });
+  assert.equal(small.value, true);
+  assert.ok(small.cost > 0 && small.cost < 1000);
+});
