@@ -80,3 +80,12 @@ test('the runtime cost budget stops an expensive evaluation', () => {
   assert.equal(small.value, true);
   assert.ok(small.cost > 0 && small.cost < 1000);
 });
+
+test('two-variable comprehensions (enabled since 1.32)', () => {
+  assert.equal(evalExpr('self.l.all(i, v, v > i)', { l: [1, 2, 3] }).value, true);
+  assert.equal(evalExpr('self.l.exists(i, v, i == 1 && v == 5)', { l: [1, 5] }).value, true);
+  assert.equal(evalExpr("self.m.all(k, v, k.startsWith('a') && v > 0)", { m: { ab: 1, ac: 2 } }).value, true);
+  assert.equal(evalExpr("self.m.existsOne(k, v, v == 2)", { m: { a: 2, b: 2 } }).value, false);
+  assert.equal(evalExpr('self.l.all(i, v, self.l.exists(j, w, j != i && w == v))', { l: [1, 1] }).value, true);
+  assert.equal(evalExpr('self.l.all(x, x > 0)', { l: [1] }).value, true);
+});

@@ -10,6 +10,7 @@ import { Checker, type CelVariableType } from './check.js';
 import { fromCelValue, toCelValue } from './values.js';
 import { formatSyntaxError } from './compile.js';
 import { estimateCost } from './cost.js';
+import { rewriteTwoVar } from './two-var.js';
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 
 export type { CelVariableType } from './check.js';
@@ -67,7 +68,9 @@ function k8sRuntimeError(message: string): string {
   if (oob) return `index out of bounds: ${oob[1]}`;
   if (message === 'int divide by zero' || message === 'uint divide by zero') return 'division by zero';
   if (message === 'int modulus by zero' || message === 'uint modulus by zero') return 'modulus by zero';
-  if (message.startsWith('unbound function: ')) return `no such overload`;
+  // cel-go's dispatcher reports a call no overload takes as "no such overload" (CRD rules
+  // recognise the prefix); @bufbuild/cel says "found no matching overload for ...".
+  if (message.startsWith('unbound function: ') || message.startsWith('found no matching overload')) return 'no such overload';
   return message;
 }
 
@@ -80,6 +83,7 @@ export function compileExpression(expression: string, opts: CompileOptions): Cel
   } catch (err) {
     return { error: prefix + formatSyntaxError(expression, err) };
   }
+  parsed = { ...parsed, expr: rewriteTwoVar(parsed.expr!) } as typeof parsed;
   const positions: Record<string, number> = {};
   for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = off;
   const checker = new Checker(opts.variables, positions);
