@@ -102,6 +102,10 @@ export class Checker {
           return DYN;
         }
         if (c.function === '_[_]') return this.index(args[0]!);
+        if (!c.target && args.length === 2 && !operatorAccepts(c.function, args[0]!.name, args[1]!.name)) {
+          this.issue(e, `found no matching overload for '${c.function}' applied to '(${typeText(args[0]!.name)}, ${typeText(args[1]!.name)})'`);
+          return DYN;
+        }
         if (c.function === '_?_:_') return args[1]!.name === args[2]!.name ? args[1]! : DYN;
         return this.resultType(c.function, target ?? DYN, args);
       }
@@ -184,6 +188,33 @@ export class Checker {
     if (fn === '-_' && args[0]) return args[0];
     return DYN;
   }
+}
+
+const SCALARS = new Set<CelTypeName>(['int', 'uint', 'double', 'string', 'bytes', 'bool', 'timestamp', 'duration', 'null']);
+const NUMERIC = new Set<CelTypeName>(['int', 'uint', 'double']);
+const ARITHMETIC: Record<string, string[]> = {
+  '_+_': ['int,int', 'uint,uint', 'double,double', 'string,string', 'bytes,bytes', 'timestamp,duration', 'duration,timestamp', 'duration,duration'],
+  '_-_': ['int,int', 'uint,uint', 'double,double', 'timestamp,timestamp', 'timestamp,duration', 'duration,duration'],
+  '_*_': ['int,int', 'uint,uint', 'double,double'],
+  '_/_': ['int,int', 'uint,uint', 'double,double'],
+  '_%_': ['int,int', 'uint,uint'],
+};
+const ORDERING = new Set(['_<_', '_<=_', '_>_', '_>=_']);
+
+/**
+ * Whether cel-go's checker accepts an operator on two known scalar types (Kubernetes enables
+ * cross-type numeric comparisons). Dyn, lists, maps and objects are not judged here.
+ */
+function operatorAccepts(fn: string, a: CelTypeName, b: CelTypeName): boolean {
+  if (!SCALARS.has(a) || !SCALARS.has(b)) return true;
+  if (ARITHMETIC[fn]) return ARITHMETIC[fn]!.includes(`${a},${b}`);
+  if (ORDERING.has(fn)) return (NUMERIC.has(a) && NUMERIC.has(b)) || (a === b && a !== 'null');
+  return true;
+}
+
+/** cel-go's names of types in messages. */
+function typeText(n: CelTypeName): string {
+  return n === 'timestamp' ? 'google.protobuf.Timestamp' : n === 'duration' ? 'google.protobuf.Duration' : n === 'null' ? 'null_type' : n;
 }
 
 function qualifiedName(e: Expr): string | undefined {

@@ -89,3 +89,11 @@ test('two-variable comprehensions (enabled since 1.32)', () => {
   assert.equal(evalExpr('self.l.all(i, v, self.l.exists(j, w, j != i && w == v))', { l: [1, 1] }).value, true);
   assert.equal(evalExpr('self.l.all(x, x > 0)', { l: [1] }).value, true);
 });
+
+test('operators on known scalar types that have no overload fail to compile', () => {
+  const schema = { type: 'object', properties: { i: { type: 'integer' }, s: { type: 'string' }, d: { type: 'number' }, t: { type: 'string', format: 'date-time' } } };
+  const opts = { variables: { self: { schema } } };
+  assert.equal(compileExpression("self.i + self.s == 'x'", opts).error?.split('\n')[0], "compilation failed: ERROR: <input>:1:8: found no matching overload for '_+_' applied to '(int, string)'");
+  assert.equal(compileExpression("self.t < 'x'", opts).error?.split('\n')[0], "compilation failed: ERROR: <input>:1:8: found no matching overload for '_<_' applied to '(google.protobuf.Timestamp, string)'");
+  for (const ok of ['self.i < self.d', 'self.i + 1 > 0', "self.s + 'a' == 'b'", "self.t - duration('1h') < self.t"]) assert.equal(compileExpression(ok, opts).error, undefined, ok);
+});
