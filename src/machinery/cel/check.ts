@@ -6,6 +6,7 @@
 import type { parse } from '@bufbuild/cel';
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 import { functionNames } from './env.js';
+import { escapeName } from './escaping.js';
 
 type Expr = NonNullable<ReturnType<typeof parse>['expr']>;
 
@@ -158,7 +159,7 @@ export class Checker {
     const s = ot.schema;
     if (ot.name === 'map' && s) {
       if (s.properties) {
-        const p = s.properties[field];
+        const p = propertyByCelName(s.properties, field);
         if (p) return schemaType(p);
         if (s['x-kubernetes-embedded-resource'] && ['apiVersion', 'kind', 'metadata'].includes(field)) return DYN;
         if (!s['x-kubernetes-preserve-unknown-fields']) {
@@ -208,6 +209,7 @@ const ORDERING = new Set(['_<_', '_<=_', '_>_', '_>=_']);
 function operatorAccepts(fn: string, a: CelTypeName, b: CelTypeName): boolean {
   if (!SCALARS.has(a) || !SCALARS.has(b)) return true;
   if (ARITHMETIC[fn]) return ARITHMETIC[fn]!.includes(`${a},${b}`);
+  if (fn === '_==_' || fn === '_!=_') return a === b || a === 'null' || b === 'null';
   if (ORDERING.has(fn)) return (NUMERIC.has(a) && NUMERIC.has(b)) || (a === b && a !== 'null');
   return true;
 }
@@ -215,6 +217,21 @@ function operatorAccepts(fn: string, a: CelTypeName, b: CelTypeName): boolean {
 /** cel-go's names of types in messages. */
 function typeText(n: CelTypeName): string {
   return n === 'timestamp' ? 'google.protobuf.Timestamp' : n === 'duration' ? 'google.protobuf.Duration' : n === 'null' ? 'null_type' : n;
+}
+
+const celNames = new WeakMap<Record<string, JSONSchemaProps>, Map<string, JSONSchemaProps>>();
+/** The property a CEL field name selects (names are escaped, escaping.ts). */
+function propertyByCelName(props: Record<string, JSONSchemaProps>, field: string): JSONSchemaProps | undefined {
+  let m = celNames.get(props);
+  if (!m) {
+    m = new Map();
+    for (const [k, p] of Object.entries(props)) {
+      const n = escapeName(k);
+      if (n !== undefined) m.set(n, p);
+    }
+    celNames.set(props, m);
+  }
+  return m.get(field);
 }
 
 function qualifiedName(e: Expr): string | undefined {

@@ -128,3 +128,14 @@ test('optionalOldSelf rules run on create with oldSelf as optional.none()', () =
   assert.deepEqual(run(s, { x: 3 }, { x: 2 }), []);
   assert.deepEqual(check(s), []);
 });
+
+test('property names are escaped as Kubernetes escapes them; type errors found at compile time', () => {
+  const s = obj({ 'a-b': { type: 'integer' }, namespace: { type: 'string' }, 'x.y': { type: 'string' }, '1x': { type: 'string' } }, [
+    { rule: 'self.a__dash__b > 0', message: 'a-b' },
+    { rule: "self.__namespace__ == 'ns'", message: 'ns' },
+    { rule: "self.x__dot__y == 'z'", message: 'xy' },
+  ]);
+  assert.deepEqual(run(s, { 'a-b': 0, namespace: 'other', 'x.y': 'z', '1x': 'q' }), [': Invalid value: "object": a-b', ': Invalid value: "object": ns']);
+  const bad = obj({ f: { type: 'array', items: { type: 'integer', 'x-kubernetes-validations': [{ rule: "self == 'abc'" }] } } });
+  assert.match(run(bad, { f: [1] })[0]!, /^f\[0\]: Invalid value: "integer": rule compile error: compilation failed: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '\(int, string\)'/);
+});

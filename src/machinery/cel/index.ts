@@ -52,6 +52,8 @@ export interface CompileOptions {
 
 /** cel-go's rendering of one issue: `ERROR: <input>:L:C: msg` and the source line with a caret. */
 export function formatIssue(expression: string, offset: number, message: string): string {
+  // @bufbuild/cel records some operators at the blank before them; cel-go points at the operator.
+  while (offset < expression.length && /\s/.test(expression[offset]!)) offset++;
   const before = expression.slice(0, offset);
   const line = before.split('\n').length;
   const lineStart = before.lastIndexOf('\n') + 1;
