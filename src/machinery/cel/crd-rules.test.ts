@@ -139,3 +139,18 @@ test('property names are escaped as Kubernetes escapes them; type errors found a
   const bad = obj({ f: { type: 'array', items: { type: 'integer', 'x-kubernetes-validations': [{ rule: "self == 'abc'" }] } } });
   assert.match(run(bad, { f: [1] })[0]!, /^f\[0\]: Invalid value: "integer": rule compile error: compilation failed: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '\(int, string\)'/);
 });
+
+test('a messageExpression that fails, is empty or spans lines leaves the rule message', () => {
+  const s = obj({ x: { type: 'integer' } }, [
+    { rule: 'self.x > 0', message: 'fallback', messageExpression: "self.missing + 'x'" },
+    { rule: 'self.x > 0', messageExpression: "'  '" },
+    { rule: 'self.x > 0', message: 'm3', messageExpression: "'a\\nb'" },
+    { rule: 'self.x > 0', messageExpression: "' x is ' + string(self.x) + ' '" },
+  ]);
+  assert.deepEqual(run(s, { x: 0 }), [
+    ': Invalid value: "object": fallback',
+    ': Invalid value: "object": failed rule: self.x > 0',
+    ': Invalid value: "object": m3',
+    ': Invalid value: "object": x is 0',
+  ]);
+});
