@@ -28,6 +28,8 @@ test('undeclared references fail as cel-go reports them', () => {
 test('runtime errors read as Kubernetes reads them', () => {
   assert.equal(evalExpr('self.missing == 1', {}).error, 'no such key: missing');
   assert.equal(evalExpr('1 / self.zero', { zero: 0 }).error, 'division by zero');
+  assert.equal(evalExpr('9223372036854775807 + self.one', { one: 1 }).error, 'integer overflow');
+  assert.equal(evalExpr('self.l[5]', { l: [1] }).error, 'index out of bounds: 5');
 });
 
 test('schema types: integer is int, number is double, date-time a timestamp', () => {

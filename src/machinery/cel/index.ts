@@ -68,6 +68,8 @@ function k8sRuntimeError(message: string): string {
   if (noKey) return `no such key: ${noKey[1]}`;
   const oob = /^index (-?\d+) out of bounds \[0, (-?\d+)\)$/.exec(message);
   if (oob) return `index out of bounds: ${oob[1]}`;
+  if (message.startsWith('int overflow')) return 'integer overflow';
+  if (message.startsWith('uint overflow')) return 'unsigned integer overflow';
   if (message === 'int divide by zero' || message === 'uint divide by zero') return 'division by zero';
   if (message === 'int modulus by zero' || message === 'uint modulus by zero') return 'modulus by zero';
   // cel-go's dispatcher reports a call no overload takes as "no such overload" (CRD rules
