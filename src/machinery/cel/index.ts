@@ -121,5 +121,6 @@ export function compileExpression(expression: string, opts: CompileOptions): Cel
 }
 
 export { toCelValue, fromCelValue } from './values.js';
-export { AuthorizerValue, type CelAuthorizer, type AuthorizationDecision } from './library/authz.js';
+/** `authorizer` is an AuthorizerValue; ValidatingAdmissionPolicy's `authorizer.requestResource` (declared under that dotted name) a ResourceCheck of the request. */
+export { AuthorizerValue, ResourceCheck, type CelAuthorizer, type AuthorizationDecision } from './library/authz.js';
 export { Optional } from './library/optional.js';
