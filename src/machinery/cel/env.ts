@@ -5,7 +5,7 @@
 import { isCelList, isCelMap, type CelEnv } from '@bufbuild/cel';
 import { stdEnv, stdGroup } from './std.js';
 import { celEquals } from './values.js';
-import { listsLibrary } from './library/lists.js';
+import { listsLibrary, pairsLibrary } from './library/lists.js';
 import { regexLibrary } from './library/regex.js';
 import { setsLibrary } from './library/sets.js';
 import { quantityLibrary } from './library/quantity.js';
@@ -35,7 +35,7 @@ const equality: K8sOverload[] = [
   { name: '_!=_', method: false, call: (_t, [a, b]) => (ownEquality(a, b) ? !celEquals(a, b) : undefined) },
 ];
 
-const libraries: K8sOverload[] = [...equality, ...listsLibrary, ...regexLibrary, ...setsLibrary, ...quantityLibrary, ...urlsLibrary, ...formatLibrary, ...optionalLibrary, ...authzLibrary, ...ipLibrary, ...semverLibrary];
+const libraries: K8sOverload[] = [...equality, ...listsLibrary, ...regexLibrary, ...setsLibrary, ...quantityLibrary, ...urlsLibrary, ...formatLibrary, ...optionalLibrary, ...authzLibrary, ...ipLibrary, ...semverLibrary, ...pairsLibrary];
 
 interface Group { name: string; call(id: bigint, target: unknown, args: unknown[]): unknown }
 

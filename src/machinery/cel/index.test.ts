@@ -28,6 +28,8 @@ test('undeclared references fail as cel-go reports them', () => {
 test('runtime errors read as Kubernetes reads them', () => {
   assert.equal(evalExpr('self.missing == 1', {}).error, 'no such key: missing');
   assert.equal(evalExpr('1 / self.zero', { zero: 0 }).error, 'division by zero');
+  assert.equal(evalExpr('9223372036854775807 + self.one', { one: 1 }).error, 'integer overflow');
+  assert.equal(evalExpr('self.l[5]', { l: [1] }).error, 'index out of bounds: 5');
 });
 
 test('schema types: integer is int, number is double, date-time a timestamp', () => {
@@ -79,4 +81,21 @@ test('the runtime cost budget stops an expensive evaluation', () => {
   const small = c.program!.evaluate({ self: [1, 2] });
   assert.equal(small.value, true);
   assert.ok(small.cost > 0 && small.cost < 1000);
+});
+
+test('two-variable comprehensions (enabled since 1.32)', () => {
+  assert.equal(evalExpr('self.l.all(i, v, v > i)', { l: [1, 2, 3] }).value, true);
+  assert.equal(evalExpr('self.l.exists(i, v, i == 1 && v == 5)', { l: [1, 5] }).value, true);
+  assert.equal(evalExpr("self.m.all(k, v, k.startsWith('a') && v > 0)", { m: { ab: 1, ac: 2 } }).value, true);
+  assert.equal(evalExpr("self.m.existsOne(k, v, v == 2)", { m: { a: 2, b: 2 } }).value, false);
+  assert.equal(evalExpr('self.l.all(i, v, self.l.exists(j, w, j != i && w == v))', { l: [1, 1] }).value, true);
+  assert.equal(evalExpr('self.l.all(x, x > 0)', { l: [1] }).value, true);
+});
+
+test('operators on known scalar types that have no overload fail to compile', () => {
+  const schema = { type: 'object', properties: { i: { type: 'integer' }, s: { type: 'string' }, d: { type: 'number' }, t: { type: 'string', format: 'date-time' } } };
+  const opts = { variables: { self: { schema } } };
+  assert.equal(compileExpression("self.i + self.s == 'x'", opts).error?.split('\n')[0], "compilation failed: ERROR: <input>:1:8: found no matching overload for '_+_' applied to '(int, string)'");
+  assert.equal(compileExpression("self.t < 'x'", opts).error?.split('\n')[0], "compilation failed: ERROR: <input>:1:8: found no matching overload for '_<_' applied to '(google.protobuf.Timestamp, string)'");
+  for (const ok of ['self.i < self.d', 'self.i + 1 > 0', "self.s + 'a' == 'b'", "self.t - duration('1h') < self.t"]) assert.equal(compileExpression(ok, opts).error, undefined, ok);
 });

@@ -10,6 +10,7 @@ import { Checker, type CelVariableType } from './check.js';
 import { fromCelValue, toCelValue } from './values.js';
 import { formatSyntaxError } from './compile.js';
 import { estimateCost } from './cost.js';
+import { rewriteTwoVar } from './two-var.js';
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 
 export type { CelVariableType } from './check.js';
@@ -51,6 +52,8 @@ export interface CompileOptions {
 
 /** cel-go's rendering of one issue: `ERROR: <input>:L:C: msg` and the source line with a caret. */
 export function formatIssue(expression: string, offset: number, message: string): string {
+  // @bufbuild/cel records some operators at the blank before them; cel-go points at the operator.
+  while (offset < expression.length && /\s/.test(expression[offset]!)) offset++;
   const before = expression.slice(0, offset);
   const line = before.split('\n').length;
   const lineStart = before.lastIndexOf('\n') + 1;
@@ -65,9 +68,13 @@ function k8sRuntimeError(message: string): string {
   if (noKey) return `no such key: ${noKey[1]}`;
   const oob = /^index (-?\d+) out of bounds \[0, (-?\d+)\)$/.exec(message);
   if (oob) return `index out of bounds: ${oob[1]}`;
+  if (message.startsWith('int overflow')) return 'integer overflow';
+  if (message.startsWith('uint overflow')) return 'unsigned integer overflow';
   if (message === 'int divide by zero' || message === 'uint divide by zero') return 'division by zero';
   if (message === 'int modulus by zero' || message === 'uint modulus by zero') return 'modulus by zero';
-  if (message.startsWith('unbound function: ')) return `no such overload`;
+  // cel-go's dispatcher reports a call no overload takes as "no such overload" (CRD rules
+  // recognise the prefix); @bufbuild/cel says "found no matching overload for ...".
+  if (message.startsWith('unbound function: ') || message.startsWith('found no matching overload')) return 'no such overload';
   return message;
 }
 
@@ -80,6 +87,7 @@ export function compileExpression(expression: string, opts: CompileOptions): Cel
   } catch (err) {
     return { error: prefix + formatSyntaxError(expression, err) };
   }
+  parsed = { ...parsed, expr: rewriteTwoVar(parsed.expr!) } as typeof parsed;
   const positions: Record<string, number> = {};
   for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = off;
   const checker = new Checker(opts.variables, positions);
@@ -113,5 +121,6 @@ export function compileExpression(expression: string, opts: CompileOptions): Cel
 }
 
 export { toCelValue, fromCelValue } from './values.js';
-export { AuthorizerValue, type CelAuthorizer, type AuthorizationDecision } from './library/authz.js';
+/** `authorizer` is an AuthorizerValue; ValidatingAdmissionPolicy's `authorizer.requestResource` (declared under that dotted name) a ResourceCheck of the request. */
+export { AuthorizerValue, ResourceCheck, type CelAuthorizer, type AuthorizationDecision } from './library/authz.js';
 export { Optional } from './library/optional.js';

@@ -6,6 +6,7 @@ import { celList, celMap, parse, plan, isCelError, isCelList, isCelMap, isCelUin
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 import { stdCall, stdEnv } from './std.js';
 import { isOpaque } from './library/opaque.js';
+import { escapeName } from './escaping.js';
 
 /** Lists whose equality ignores order (x-kubernetes-list-type set or map). */
 const unorderedLists = new WeakSet<object>();
@@ -55,7 +56,11 @@ export function toCelValue(v: unknown, schema?: JSONSchemaProps): unknown {
       const additional = typeof schema?.additionalProperties === 'object' ? schema.additionalProperties : undefined;
       for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
         if (x === undefined) continue;
-        entries.set(k, toCelValue(x, props?.[k] ?? additional));
+        const prop = props?.[k];
+        // Declared properties are read by their escaped names; unescapable ones are not visible.
+        const name = prop ? escapeName(k) : k;
+        if (name === undefined) continue;
+        entries.set(name, toCelValue(x, prop ?? additional));
       }
       return celMap(entries as never);
     }

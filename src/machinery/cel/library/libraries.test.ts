@@ -1,7 +1,7 @@
 // Kubernetes' CEL libraries (cases after k8s.io/apiserver pkg/cel/library/*_test.go).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AuthorizerValue, compileExpression, type CelAuthorizer } from '../index.js';
+import { AuthorizerValue, ResourceCheck, compileExpression, type CelAuthorizer } from '../index.js';
 
 function ev(expr: string, vars: Record<string, unknown> = {}) {
   const variables = Object.fromEntries(Object.keys(vars).map((k) => [k, 'dyn' as const]));
@@ -78,6 +78,10 @@ test('authorizer', () => {
   assert.equal(value("authorizer.serviceAccount('ns', 'sa').group('').resource('pods').check('list').errored()", vars), false);
   assert.deepEqual(seen, ['get|apps|deployments|scale|ns|d|', 'post||||||/healthz', 'list||pods||||']);
   assert.equal(ev("authorizer.group('').resource('').check('get')", vars).error, 'resource must not be empty');
+  // authorizer.requestResource: a variable with a dotted name, as ValidatingAdmissionPolicy declares it.
+  const rr = { ...vars, 'authorizer.requestResource': new ResourceCheck(authz, 'apps', 'deployments', 'scale', 'ns', 'd') };
+  assert.equal(value("authorizer.requestResource.check('get').allowed()", rr), true);
+  assert.equal(seen.at(-1), 'get|apps|deployments|scale|ns|d|');
 });
 
 test('ip and cidr', () => {

@@ -1,7 +1,7 @@
 // k8s.io/apiserver pkg/cel/library/lists.go: isSorted, sum, min, max, indexOf, lastIndexOf on lists.
-import { celUint, isCelList, isCelUint, type CelList } from '@bufbuild/cel';
+import { celList, celUint, isCelList, isCelMap, isCelUint, type CelList, type CelMap } from '@bufbuild/cel';
 import { compareValues, celEquals } from '../values.js';
-import { method, type K8sOverload } from './types.js';
+import { fn, method, type K8sOverload } from './types.js';
 
 const items = (l: unknown): unknown[] | undefined => (isCelList(l) ? Array.from(l as CelList) : undefined);
 const size = (t: unknown) => (isCelList(t) ? (t as CelList).size : 0);
@@ -32,4 +32,13 @@ export const listsLibrary: K8sOverload[] = [
   method('max', (t) => { const xs = items(t); return xs && extreme(xs, 'max', (c) => c > 0); }, size),
   method('indexOf', (t, [v]) => { const xs = items(t); if (!xs) return undefined; return BigInt(xs.findIndex((x) => celEquals(x, v))); }, size),
   method('lastIndexOf', (t, [v]) => { const xs = items(t); if (!xs) return undefined; for (let i = xs.length - 1; i >= 0; i--) if (celEquals(xs[i], v)) return BigInt(i); return -1n; }, size),
+];
+
+/** The pairs two-variable comprehensions iterate (two-var.ts): [index, value] of a list, [key, value] of a map. */
+export const pairsLibrary: K8sOverload[] = [
+  fn('@k8s.pairs', ([r]) => {
+    if (isCelList(r)) return celList(Array.from(r as CelList, (v, i) => celList([BigInt(i), v] as never)) as never);
+    if (isCelMap(r)) return celList(Array.from(r as CelMap, ([k, v]) => celList([k, v] as never)) as never);
+    return undefined;
+  }, (_t, [r]) => (isCelList(r) ? (r as CelList).size : isCelMap(r) ? (r as CelMap).size : 0)),
 ];
