@@ -165,6 +165,53 @@ spec: {policyName: crontab-replicas, validationActions: [Deny]}
     await k(['delete', 'validatingadmissionpolicybinding', 'crontab-replicas']);
   });
 
+  it('CEL rules: x-kubernetes-validations with message, messageExpression and a transition rule; a rule that does not compile is refused', async () => {
+    const crd = (rule: string) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: limits.stable.example.com}
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: limits, singular: limit, kind: Limit}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: ${JSON.stringify(rule)}
+              message: min must not exceed max
+            - rule: "self.name.startsWith('lim-')"
+              messageExpression: "'name ' + self.name + ' must start with lim-'"
+            - rule: "self.mode == oldSelf.mode"
+              message: mode is immutable
+            properties:
+              min: {type: integer}
+              max: {type: integer}
+              name: {type: string, maxLength: 32}
+              mode: {type: string, maxLength: 16}
+`;
+    const bad = await kubectl(api.kubeconfig, ['create', '-f', '-'], { input: crd('self.min <= self.maxx') });
+    assert.notEqual(bad.code, 0);
+    // One version: Kubernetes validates its schema as the top-level spec.validation.
+    assert.match(bad.stderr, /spec\.validation\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: .*compilation failed: ERROR: <input>:1:17: undefined field 'maxx'/);
+    await k(['create', '-f', '-'], crd('self.min <= self.max'));
+    await k(['wait', '--for', 'condition=Established', '--timeout', '10s', 'crd/limits.stable.example.com']);
+    const limit = (min: number, name: string, mode = 'a') => JSON.stringify({ apiVersion: 'stable.example.com/v1', kind: 'Limit', metadata: { name: 'l1', namespace: 'default' }, spec: { min, max: 5, name, mode } });
+    const refused = await http.post('/apis/stable.example.com/v1/namespaces/default/limits', limit(9, 'other'));
+    assert.equal(refused.status, 422);
+    assert.equal(refused.json.message, 'Limit.stable.example.com "l1" is invalid: [spec: Invalid value: "object": min must not exceed max, spec: Invalid value: "object": name other must start with lim-]');
+    assert.equal((await http.post('/apis/stable.example.com/v1/namespaces/default/limits', limit(1, 'lim-1'))).status, 201);
+    const changed = await http.patch('/apis/stable.example.com/v1/namespaces/default/limits/l1', { spec: { mode: 'b' } });
+    assert.equal(changed.status, 422);
+    assert.match(changed.json.message, /spec: Invalid value: "object": mode is immutable/);
+  });
+
   it('a CRD whose schema is not structural is refused', async () => {
     const r = await kubectl(api.kubeconfig, ['create', '-f', '-'], { input: CRONTAB_CRD.replace('name: crontabs.stable.example.com', 'name: gizmos.stable.example.com').replace('plural: crontabs', 'plural: gizmos').replace('singular: crontab', 'singular: gizmo').replace('kind: CronTab', 'kind: Gizmo').replace('shortNames: [ct]', 'shortNames: [gz]').replace('              cronSpec: {type: string}', '              cronSpec: {}') });
     assert.notEqual(r.code, 0);

@@ -4,7 +4,8 @@
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 import type { KubeObject } from '../../api/schema/kind.js';
 import { applyDefaults, compileSchema, prune, pruneNonNullableNulls, validateCustomResource, validateCustomResourceUpdate } from '../../machinery/structural/index.js';
-import type { FieldError } from '../../machinery/validation/field-errors.js';
+import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
+import { compileSchemaRules } from '../../machinery/cel/crd-rules.js';
 
 export interface VersionSchema {
   readonly schema: JSONSchemaProps | undefined;
@@ -22,6 +23,8 @@ const OPEN: VersionSchema = { schema: undefined, prune: () => [], applyDefaults:
 export function versionSchema(schema: JSONSchemaProps | undefined): VersionSchema {
   if (schema === undefined) return OPEN;
   compileSchema(schema);
+  const rules = compileSchemaRules(schema);
+  const schemaErrors = (obj: KubeObject, old: KubeObject | undefined) => (old === undefined ? validateCustomResource(obj, schema) : validateCustomResourceUpdate(obj, old, schema));
   return {
     schema,
     prune: (obj) => prune(obj, schema, { isResourceRoot: true }),
@@ -30,6 +33,14 @@ export function versionSchema(schema: JSONSchemaProps | undefined): VersionSchem
       pruneNonNullableNulls(obj, schema);
     },
     // Updates ratchet as Kubernetes 1.33 does: what was already invalid and did not change is let be.
-    validate: (obj, old) => (old === undefined ? validateCustomResource(obj, schema) : validateCustomResourceUpdate(obj, old, schema)),
+    validate(obj, old) {
+      const errors = schemaErrors(obj, old);
+      // Kubernetes' hasBlockingErr: rules are not run on values of the wrong type.
+      if (errors.some((e) => e.type === 'FieldValueNotSupported' || e.type === 'FieldValueTypeInvalid')) {
+        return [...errors, fieldError.invalid('<nil>', null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation')];
+      }
+      // A rule on the root reports under Kubernetes' nil path.
+      return [...errors, ...rules(obj, old).map((e) => (e.field === '' ? { ...e, field: '<nil>' } : e))];
+    },
   };
 }
