@@ -48,6 +48,8 @@ export function enabledAdmissionPlugins(enable: readonly string[] = [], disable:
 /** What the HTTP handler knows of a write before the store reads the current object. */
 export interface AdmissionRequest {
   kind: KindVersion;
+  /** The served version the request came in, when known. */
+  requestKind?: KindVersion;
   subresource: string;
   namespace: string;
   name: string;
@@ -79,6 +81,7 @@ export class AdmissionChain {
     return {
       operation,
       kind: req.kind,
+      requestKind: req.requestKind,
       group: req.kind.group,
       resource: req.kind.resource,
       subresource: req.subresource,

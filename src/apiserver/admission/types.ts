@@ -14,6 +14,8 @@ export interface AdmissionAttributes {
   operation: Operation;
   /** The storage version of the kind written. */
   kind: KindVersion;
+  /** The served version the request came in (apps/v1beta2 deployments), when it is another than `kind`. */
+  requestKind?: KindVersion;
   group: string;
   resource: string;
   subresource: string;

@@ -41,7 +41,9 @@ export interface RequestContext {
 
 /** The store's admission hook for this request's write of `store`'s kind. */
 export function admissionOf(ctx: RequestContext, store: Store, dryRun: boolean, subresource = ctx.info.subresource): AdmissionHook | undefined {
-  return ctx.admission?.hook({ kind: store.kind, subresource, namespace: ctx.info.namespace, name: ctx.info.name, user: ctx.user, dryRun, warnings: ctx.warnings });
+  const served = ctx.registry.findResource(ctx.info.group, ctx.info.version, ctx.info.resource);
+  const requestKind = served && served !== store.kind && served.resource === store.kind.resource ? served : undefined;
+  return ctx.admission?.hook({ kind: store.kind, requestKind, subresource, namespace: ctx.info.namespace, name: ctx.info.name, user: ctx.user, dryRun, warnings: ctx.warnings });
 }
 
 /** The served kind addressed, or 404 (405) for anything the server does not serve at this path. */

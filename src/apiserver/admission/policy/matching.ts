@@ -92,9 +92,11 @@ function matchObject(criteria: MatchResources, a: AdmissionAttributes): { ok: bo
 /** The first rule matching the request, in its own version, then (Equivalent) in an equivalent one. */
 function matchRules(rules: readonly NamedRuleWithOperations[], matchPolicy: string | undefined, a: AdmissionAttributes, ctx: MatchContext): MatchedAs | undefined {
   const name = requestName(a);
-  if (rules.some((rule) => namedRuleMatches(rule, ruleRequest(a, a.kind), name))) return { kind: a.kind };
+  // The request's own version first (Kubernetes matches the version the client used), then its equivalents.
+  const own = a.requestKind ?? a.kind;
+  if (rules.some((rule) => namedRuleMatches(rule, ruleRequest(a, own), name))) return { kind: own };
   if (matchPolicy === undefined || matchPolicy === 'Exact') return undefined;
-  const equivalents = (ctx.equivalents ?? builtinEquivalents)(a.kind);
+  const equivalents = (ctx.equivalents ?? builtinEquivalents)(own);
   for (const rule of rules) {
     for (const kind of equivalents) if (namedRuleMatches(rule, ruleRequest(a, kind), name)) return { kind };
   }
@@ -108,7 +110,7 @@ export async function matches(criteria: MatchResources, a: AdmissionAttributes, 
   if (!obj.ok && !obj.error) return { matches: false };
   if (matchRules(criteria.excludeResourceRules ?? [], criteria.matchPolicy, a, ctx)) return { matches: false };
   const rules = criteria.resourceRules ?? [];
-  const as = rules.length === 0 ? { kind: a.kind } : matchRules(rules, criteria.matchPolicy, a, ctx);
+  const as = rules.length === 0 ? { kind: a.requestKind ?? a.kind } : matchRules(rules, criteria.matchPolicy, a, ctx);
   if (!as) return { matches: false };
   if (ns.error) return { matches: false, error: ns.error };
   if (obj.error) return { matches: false, error: obj.error };
