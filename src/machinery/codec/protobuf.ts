@@ -784,7 +784,7 @@ function compileDecoder(s: StructType): DecFn {
   }
   const src = `return function dec_${sname.replace(/\W/g, '_')}(r, end, d, tm) {
   if (d > RT.MAX_DEPTH) RT.deep();
-  let ${[...locals.values()].join(', ')};
+  ${locals.size > 0 ? `let ${[...locals.values()].join(', ')};` : '' /* a struct without fields (a CRD's subresources.status) */}
   while (r.pos < end) {
     const t = readTag(r, end, ${JSON.stringify(sname)});
     switch (t) {
