@@ -97,7 +97,7 @@ abstract class WebhookPlugin implements AdmissionPlugin {
       return undefined;
     }
     if (answer.warnings && a.warnings) for (const w of answer.warnings) if (!a.warnings.includes(w)) a.warnings.push(w);
-    if (!answer.allowed) throw denial(name, answer, a);
+    if (!answer.allowed) throw denial(name, answer);
     return answer;
   }
 }

@@ -42,9 +42,11 @@ test('answers are checked as Kubernetes checks them', () => {
 });
 
 test('denials and failures read as Kubernetes writes them', () => {
-  const d = denial('check.example.com', { allowed: false, status: { message: 'nope' } }, a);
-  assert.deepEqual([d.code, d.message], [403, 'admission webhook "check.example.com" denied the request: nope']);
-  const silent = denial('check.example.com', { allowed: false, status: { code: 422 } }, a);
+  const d = denial('check.example.com', { allowed: false, status: { code: 403, reason: 'Forbidden', message: 'nope' } });
+  assert.deepEqual([d.code, d.reason, d.message], [403, 'Forbidden', 'admission webhook "check.example.com" denied the request: nope']);
+  // No code (or one below 400): 400, as Kubernetes' ToStatusErr.
+  assert.equal(denial('check.example.com', { allowed: false, status: { message: 'nope' } }).code, 400);
+  const silent = denial('check.example.com', { allowed: false, status: { code: 422 } });
   assert.deepEqual([silent.code, silent.message], [422, 'admission webhook "check.example.com" denied the request without explanation']);
   const failed = callFailure('check.example.com', new Error('Post "https://x": connect ECONNREFUSED'));
   assert.deepEqual([failed.code, failed.message], [500, 'Internal error occurred: failed calling webhook "check.example.com": failed to call webhook: Post "https://x": connect ECONNREFUSED']);

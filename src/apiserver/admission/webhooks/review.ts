@@ -52,13 +52,17 @@ export function answerOf(body: unknown, uid: string): ReviewAnswer {
   return out;
 }
 
-/** A denial: the webhook's Status code (403 by default) and `admission webhook "<name>" denied the request: <message>`. */
-export function denial(name: string, answer: ReviewAnswer, a: AdmissionAttributes): StatusError {
+/**
+ * A denial, as Kubernetes' ToStatusErr makes it: the webhook's Status code (400 when it gives none
+ * or one below 400) and reason, and `admission webhook "<name>" denied the request: <message>`.
+ */
+export function denial(name: string, answer: ReviewAnswer): StatusError {
   const status = answer.status ?? {};
-  const code = typeof status.code === 'number' && status.code >= 400 && status.code < 600 ? status.code : 403;
+  const code = typeof status.code === 'number' && status.code >= 400 && status.code < 600 ? status.code : 400;
   const message = typeof status.message === 'string' && status.message !== '' ? `admission webhook ${JSON.stringify(name)} denied the request: ${status.message}` : `admission webhook ${JSON.stringify(name)} denied the request without explanation`;
-  const reason = typeof status.reason === 'string' && status.reason !== '' ? status.reason : code === 403 ? 'Forbidden' : 'BadRequest';
-  return new StatusError(code, reason as never, message, { details: { group: a.group, kind: a.resource, name: a.name || undefined } as never });
+  const reason = typeof status.reason === 'string' ? status.reason : '';
+  // The Status is the webhook's own (no details of ours), with the message prefixed.
+  return new StatusError(code, reason as never, message);
 }
 
 /** A webhook that could not be called, or answered wrongly, under failurePolicy Fail. */
