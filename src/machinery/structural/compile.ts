@@ -4,7 +4,7 @@
 // apiextensions-apiserver's ConvertJSONSchemaProps does before kube-openapi validates).
 import type { JSONSchemaProps } from '../../api/apiextensions/json-schema.js';
 import { formatChecker } from './formats.js';
-import { compileGoRegexp } from './go-regexp.js';
+import { compileGoMatcher, type PatternMatcher } from './go-regexp.js';
 
 export interface SchemaNode {
   readonly schema: JSONSchemaProps;
@@ -18,7 +18,7 @@ export interface SchemaNode {
   readonly anyOf: readonly SchemaNode[];
   readonly oneOf: readonly SchemaNode[];
   readonly not: SchemaNode | undefined;
-  readonly pattern: RegExp | string | undefined;
+  readonly pattern: PatternMatcher | string | undefined;
   readonly format: { name: string; check: (s: string) => boolean } | undefined;
   readonly required: readonly string[];
   readonly preserveUnknown: boolean;
@@ -55,7 +55,7 @@ function build(s: JSONSchemaProps): SchemaNode {
     anyOf: many(s.anyOf),
     oneOf: many(s.oneOf),
     not: s.not ? compileSchema(s.not) : undefined,
-    pattern: s.pattern ? compileGoRegexp(s.pattern) : undefined,
+    pattern: s.pattern ? compileGoMatcher(s.pattern) : undefined,
     format: formatChecker(s.format),
     required: s.required ?? [],
     preserveUnknown: s['x-kubernetes-preserve-unknown-fields'] === true,

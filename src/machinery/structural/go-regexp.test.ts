@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compileGoRegexp } from './go-regexp.js';
+import { validateCustomResource } from './index.js';
 
 const re = (p: string): RegExp => {
   const r = compileGoRegexp(p);
@@ -29,4 +30,11 @@ test('patterns Go does not compile, with Go’s messages', () => {
   assert.equal(compileGoRegexp('*a'), 'error parsing regexp: missing argument to repetition operator: `*`');
   assert.equal(compileGoRegexp('(a)\\1'), 'error parsing regexp: invalid or unsupported Perl syntax: `\\1`');
   assert.equal(compileGoRegexp('a(?=b)'), 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
+});
+
+test('values are matched by an RE2 engine: a pattern that makes a backtracking engine exponential answers at once', () => {
+  // `^(a+)+$` against 40 a's and a '!' takes a backtracking engine about 2^40 steps.
+  const errors = validateCustomResource({ spec: { name: `${'a'.repeat(40)}!` } }, { type: 'object', properties: { spec: { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } } } } });
+  assert.deepEqual(errors.map((e) => e.field), ['spec.name']);
+  assert.equal(validateCustomResource({ spec: { name: 'aaaa' } }, { type: 'object', properties: { spec: { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } } } } }).length, 0);
 });

@@ -1,7 +1,10 @@
-// Go (RE2) regular expressions of CRD `pattern`s, run with JavaScript's engine. The two agree on the
-// syntax CRD authors use; this translates what differs (leading inline flags, \z and \A, (?P<name>,
+// Go (RE2) regular expressions of CRD `pattern`s: checked with JavaScript's engine (for Go's error
+// wording), matched with an RE2 engine (compileGoMatcher). JavaScript's and Go's syntax agree on
+// what CRD authors use; the check translates what differs (leading inline flags, \z and \A, (?P<name>,
 // \x{...}, POSIX classes, escaped punctuation), rejects what RE2 rejects and JavaScript accepts
 // (backreferences, lookaround), and words compile errors as Go's regexp package does.
+
+import { RE2JS } from '@bufbuild/re2';
 
 const cache = new Map<string, RegExp | string>();
 
@@ -74,5 +77,35 @@ export function compileGoRegexp(pattern: string): RegExp | string {
   }
   if (cache.size > 10_000) cache.clear();
   cache.set(pattern, result);
+  return result;
+}
+
+/** What checks a value against a pattern. */
+export interface PatternMatcher {
+  test(value: string): boolean;
+}
+
+const matchers = new Map<string, PatternMatcher | string>();
+
+/**
+ * A pattern for checking values: Go's compile errors as compileGoRegexp words them, and matching by
+ * an RE2 engine (@bufbuild/re2, linear in the value's length) as Kubernetes matches, so that no
+ * pattern (`^(a+)+$`) and value can make a write backtrack for long.
+ */
+export function compileGoMatcher(pattern: string): PatternMatcher | string {
+  const hit = matchers.get(pattern);
+  if (hit !== undefined) return hit;
+  const checked = compileGoRegexp(pattern);
+  let result: PatternMatcher | string = checked;
+  if (typeof checked !== 'string') {
+    try {
+      result = new RE2JS(pattern);
+    } catch {
+      // A pattern JavaScript's engine reads and RE2's does not: JavaScript's reading stands.
+      result = checked;
+    }
+  }
+  if (matchers.size > 10_000) matchers.clear();
+  matchers.set(pattern, result);
   return result;
 }
