@@ -3,21 +3,16 @@
 // openAPIV3Schema (JSONSchemaProps, recursive, with union JSON forms) is kept as the JSON given
 // (json-schema.ts types it); the schema machinery checks it (validation of the kind).
 import { ListMeta, ObjectMeta } from '../meta/v1.js';
-import { field, listOf, struct, t, typeMetaFields } from '../schema/dsl.js';
+import { field, listOf, struct, t, typeMetaFields, variant } from '../schema/dsl.js';
+import * as admissionregistration from '../admissionregistration/v1.js';
 
 const G = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.';
 
-export const ServiceReference = struct(G + 'ServiceReference', {
-  namespace: field(t.string, 1, { omitempty: false, required: true }),
-  name: field(t.string, 2, { omitempty: false, required: true }),
-  path: field(t.string, 3, { pointer: true }),
-  port: field(t.int32, 4, { pointer: true }),
-});
+// The same Go types as admissionregistration's, declared again in this package (their own names).
+export const ServiceReference = variant(G + 'ServiceReference', admissionregistration.ServiceReference, {});
 
-export const WebhookClientConfig = struct(G + 'WebhookClientConfig', {
-  url: field(t.string, 3, { pointer: true }),
-  service: field(ServiceReference, 1, { pointer: true }),
-  caBundle: field(t.bytes, 2),
+export const WebhookClientConfig = variant(G + 'WebhookClientConfig', admissionregistration.WebhookClientConfig, {
+  add: { service: field(ServiceReference, 1, { pointer: true }) },
 });
 
 export const WebhookConversion = struct(G + 'WebhookConversion', {

@@ -7,12 +7,10 @@ import type { KubeObject } from '../../api/schema/kind.js';
 import { StatusError } from '../../machinery/status.js';
 import type { ConversionWebhook, CustomResourceDefinition } from '../../registry/custom/index.js';
 import { callWebhook, type ServiceResolver, type WebhookClientConfig } from '../webhook/client.js';
+import { obj, type Obj } from '../../machinery/validation/common.js';
 
 /** Conversion webhooks have kube-apiserver's fixed 30 s timeout. */
 const TIMEOUT_MS = 30_000;
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
 
 export function conversionWebhook(resolveService: ServiceResolver): ConversionWebhook {
   return async (crd: CustomResourceDefinition, objects: KubeObject[], desiredAPIVersion: string) => {

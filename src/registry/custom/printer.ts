@@ -1,8 +1,7 @@
 // The Table of a custom resource: Name, then the version's additionalPrinterColumns (or Age when
 // it has none), each cell the first value its JSONPath finds, typed as Kubernetes' CRD table
 // convertor types it.
-import { since } from '../printers/format.js';
-import { nameCell } from '../printers/format.js';
+import { nameCell, since } from '../printers/format.js';
 import { nameColumn, type ColumnDefinition, type TablePrinter } from '../printers/types.js';
 import type { CRDColumn } from './crd.js';
 import { findFirst } from './jsonpath.js';

@@ -5,21 +5,13 @@ import { metadataOf } from '../../api/meta/object.js';
 import type { KubeObject } from '../../api/schema/kind.js';
 import { fieldError, type FieldError } from '../../machinery/validation/field-errors.js';
 import { cloneJson } from '../../machinery/clone.js';
+import { valueAt } from '../../machinery/selectors/index.js';
 import type { ScaleSubresource } from '../kind-module.js';
 import type { CRDScale } from './crd.js';
 
 /** The segments of a simple dotted path (`.spec.replicas` → spec, replicas). */
 export function segments(path: string): string[] {
   return path.replace(/^\./, '').split('.');
-}
-
-function nested(o: unknown, path: readonly string[]): unknown {
-  let cur = o;
-  for (const p of path) {
-    if (typeof cur !== 'object' || cur === null || Array.isArray(cur)) return undefined;
-    cur = (cur as Record<string, unknown>)[p];
-  }
-  return cur;
 }
 
 function setNested(o: KubeObject, path: readonly string[], value: unknown): void {
@@ -40,10 +32,10 @@ export function customResourceScale(scale: CRDScale): ScaleSubresource {
     type: 'scale',
     scaleOf(obj) {
       const m = metadataOf(obj);
-      const specReplicas = nested(obj, spec);
-      const statusReplicas = nested(obj, status);
+      const specReplicas = valueAt(obj, spec);
+      const statusReplicas = valueAt(obj, status);
       const scaleStatus: KubeObject = { replicas: typeof statusReplicas === 'number' ? statusReplicas : 0 };
-      const sel = selector ? nested(obj, selector) : undefined;
+      const sel = selector ? valueAt(obj, selector) : undefined;
       if (typeof sel === 'string' && sel !== '') scaleStatus.selector = sel;
       return {
         kind: 'Scale',
@@ -65,7 +57,7 @@ export function customResourceScale(scale: CRDScale): ScaleSubresource {
 export function validateScalePaths(obj: KubeObject, scale: CRDScale, which: { spec: boolean }): FieldError[] {
   const errors: FieldError[] = [];
   const check = (path: string) => {
-    const v = nested(obj, segments(path));
+    const v = valueAt(obj, segments(path));
     if (v === undefined) return;
     if (typeof v !== 'number' || !Number.isInteger(v)) {
       errors.push(fieldError.invalid(path, v, accessorError(path, v, 'int64')));
@@ -75,7 +67,7 @@ export function validateScalePaths(obj: KubeObject, scale: CRDScale, which: { sp
   if (which.spec) check(scale.specReplicasPath);
   check(scale.statusReplicasPath);
   if (scale.labelSelectorPath) {
-    const v = nested(obj, segments(scale.labelSelectorPath));
+    const v = valueAt(obj, segments(scale.labelSelectorPath));
     if (v !== undefined && typeof v !== 'string')
       errors.push(fieldError.invalid(scale.labelSelectorPath, v, accessorError(scale.labelSelectorPath, v, 'string')));
   }

@@ -5,6 +5,7 @@ import { metadataOf } from '../../api/meta/object.js';
 import type { KubeObject } from '../../api/schema/kind.js';
 import type { FieldError } from '../../machinery/validation/field-errors.js';
 import { isQualifiedName } from '../../machinery/validation/names.js';
+import { deepEqual } from '../../machinery/typed/index.js';
 import type { ResourceStrategy, StrategyContext } from '../strategy.js';
 import type { CRDScale } from './crd.js';
 import { validateScalePaths } from './scale.js';
@@ -24,20 +25,6 @@ function sameContent(a: KubeObject, b: KubeObject): boolean {
   const { metadata: _a, ...ra } = a;
   const { metadata: _b, ...rb } = b;
   return deepEqual(ra, rb);
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
-  }
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 /** Warnings for finalizer names that are not domain-qualified (Kubernetes' validateKubeFinalizerName). */

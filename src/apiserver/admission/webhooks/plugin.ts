@@ -52,10 +52,21 @@ function conditionsHold(hook: Webhook, a: AdmissionAttributes, matched: KindVers
   return true;
 }
 
+type WebhookConfiguration = MutatingWebhookConfiguration | ValidatingWebhookConfiguration;
+
 abstract class WebhookPlugin implements AdmissionPlugin {
   abstract readonly name: string;
 
-  constructor(protected readonly ctx: WebhookContext) {}
+  constructor(
+    private readonly configurations: ClusterObjects<WebhookConfiguration>,
+    protected readonly ctx: WebhookContext,
+  ) {}
+
+  /** The webhooks of the configurations the watch cache holds now, configurations in name order (Kubernetes' sorted accessors). */
+  protected async webhooks(): Promise<Webhook[]> {
+    const configs = await this.configurations.list();
+    return [...configs].sort((x, y) => String(x.metadata?.name).localeCompare(String(y.metadata?.name))).flatMap((c) => (c.webhooks ?? []) as Webhook[]);
+  }
 
   /** The webhooks covering this write, with the version each matched it in. */
   protected async matching(hooks: readonly Webhook[], a: AdmissionAttributes): Promise<Array<{ hook: Webhook; matched: KindVersion }>> {
@@ -105,18 +116,9 @@ abstract class WebhookPlugin implements AdmissionPlugin {
 export class MutatingAdmissionWebhook extends WebhookPlugin {
   readonly name = 'MutatingAdmissionWebhook';
 
-  constructor(
-    private readonly configurations: ClusterObjects<MutatingWebhookConfiguration>,
-    ctx: WebhookContext,
-  ) {
-    super(ctx);
-  }
-
   async admit(a: AdmissionAttributes): Promise<void> {
-    const configs = await this.configurations.list();
-    if (configs.length === 0) return;
-    // Configurations in name order, webhooks in their order (Kubernetes' sorted accessors).
-    const hooks = [...configs].sort((x, y) => String(x.metadata?.name).localeCompare(String(y.metadata?.name))).flatMap((c) => (c.webhooks ?? []) as Webhook[]);
+    const hooks = await this.webhooks();
+    if (hooks.length === 0) return;
     const matched = await this.matching(hooks, a);
     if (matched.length === 0) return;
     const changedAt = new Map<Webhook, number>();
@@ -174,17 +176,9 @@ export class MutatingAdmissionWebhook extends WebhookPlugin {
 export class ValidatingAdmissionWebhook extends WebhookPlugin {
   readonly name = 'ValidatingAdmissionWebhook';
 
-  constructor(
-    private readonly configurations: ClusterObjects<ValidatingWebhookConfiguration>,
-    ctx: WebhookContext,
-  ) {
-    super(ctx);
-  }
-
   async validate(a: AdmissionAttributes): Promise<void> {
-    const configs = await this.configurations.list();
-    if (configs.length === 0) return;
-    const hooks = configs.flatMap((c) => (c.webhooks ?? []) as Webhook[]);
+    const hooks = await this.webhooks();
+    if (hooks.length === 0) return;
     const matched = await this.matching(hooks, a);
     const results = await Promise.allSettled(matched.map(({ hook, matched: kind }) => this.call(hook, kind, a)));
     for (const r of results) if (r.status === 'rejected') throw r.reason;

@@ -9,9 +9,7 @@ import type { KindModule } from '../../kind-module.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import { crdSchemaErrors } from './schema-errors.js';
 import { validateCustomResourceDefinition } from './validation.js';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+import { obj, type Obj } from '../../../machinery/validation/common.js';
 
 /** Adds the storage version to status.storedVersions when it is not there yet. */
 function recordStorageVersion(crd: KubeObject): void {

@@ -9,12 +9,7 @@ import { fieldError, type FieldError } from '../../../machinery/validation/field
 import { isDNS1035Label, isDNS1123Subdomain } from '../../../machinery/validation/names.js';
 import { parsePath } from '../../custom/jsonpath.js';
 import { validateWebhookService, validateWebhookURL } from '../admissionregistration/rules.js';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const obj = (v: unknown): Obj => (isObj(v) ? v : {});
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+import { isObj, list as arr, obj, str, type Obj } from '../../../machinery/validation/common.js';
 
 /** Errors of one version's openAPIV3Schema content, under `path` (structural rules, defaults, CEL). */
 export type SchemaErrors = (schema: JSONSchemaProps, path: string, opts: { statusSubresource: boolean }) => FieldError[];
