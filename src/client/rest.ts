@@ -465,8 +465,8 @@ class RestResourceClient implements ResourceClient {
     return { apiVersion, kind: this.kind?.kind ?? this.ref.kind ?? '' };
   }
 
-  async get(namespace: string, name: string): Promise<KubeObject> {
-    return this.call(() => ({ method: 'GET', path: this.path(namespace, name), accept: this.accept(false), idempotent: true }));
+  async get(namespace: string, name: string, opts?: { subresource?: string }): Promise<KubeObject> {
+    return this.call(() => ({ method: 'GET', path: this.path(namespace, name, opts?.subresource), accept: this.accept(false), idempotent: true }));
   }
 
   async list(namespace: string, opts?: ListOptions): Promise<ObjectList> {

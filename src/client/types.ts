@@ -80,7 +80,8 @@ export interface DeleteOptions extends WriteOptions {
 /** One resource of one group/version. `namespace` is '' for cluster-scoped resources or all namespaces. */
 export interface ResourceClient {
   readonly ref: ResourceRef;
-  get(namespace: string, name: string): Promise<KubeObject>;
+  /** GET of the object (or of its `subresource`: 'scale', 'status'). */
+  get(namespace: string, name: string, opts?: { subresource?: string }): Promise<KubeObject>;
   list(namespace: string, opts?: ListOptions): Promise<ObjectList>;
   watch(namespace: string, opts?: WatchOptions): Promise<Watch>;
   create(namespace: string, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject>;

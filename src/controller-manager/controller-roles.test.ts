@@ -9,6 +9,7 @@ test('controller roles: derived from the descriptors, the ones Kubernetes bootst
     'cronjob-controller',
     'daemon-set-controller',
     'deployment-controller',
+    'disruption-controller',
     'endpoint-controller',
     'endpointslice-controller',
     'generic-garbage-collector',

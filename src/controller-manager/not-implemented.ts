@@ -17,7 +17,6 @@ export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = 
   on('csrapproving', 'certificatesigningrequest-approving-controller'),
   on('csrcleaner', 'certificatesigningrequest-cleaner-controller'),
   on('csrsigning', 'certificatesigningrequest-signing-controller'),
-  on('disruption', 'disruption-controller'),
   {
     ...on('endpoint', 'endpoints-controller', 'concurrentEndpointSyncs'),
     serviceAccount: 'endpoint-controller',

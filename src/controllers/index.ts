@@ -5,6 +5,7 @@ import type { ControllerDescriptor } from './common/descriptor.js';
 import { cronJobDescriptor } from './cronjob/index.js';
 import { daemonSetDescriptor } from './daemonset/index.js';
 import { deploymentDescriptor } from './deployment/index.js';
+import { disruptionDescriptor } from './disruption/index.js';
 import { garbageCollectorDescriptor } from './garbagecollector/index.js';
 import { jobDescriptor } from './job/index.js';
 import { namespaceDescriptor } from './namespace/index.js';
@@ -27,6 +28,7 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   cronJobDescriptor,
   daemonSetDescriptor,
   deploymentDescriptor,
+  disruptionDescriptor,
   garbageCollectorDescriptor,
   jobDescriptor,
   namespaceDescriptor,

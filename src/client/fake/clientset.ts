@@ -329,12 +329,12 @@ class FakeResourceClient implements ResourceClient {
     return isNamespaced(this.ref, namespace) ? namespace : '';
   }
 
-  async get(namespace: string, name: string): Promise<KubeObject> {
-    const r = this.react(this.action({ verb: 'get', namespace, name }));
+  async get(namespace: string, name: string, opts?: { subresource?: string }): Promise<KubeObject> {
+    const r = this.react(this.action({ verb: 'get', namespace, name, subresource: opts?.subresource }));
     if (r) return r.value!;
     const o = this.t.get(this.ref, this.ns(namespace), name);
     if (!o) throw notFound(this.ref.group, this.ref.resource, name);
-    return o;
+    return opts?.subresource === 'scale' ? this.scaleOf(o) : o;
   }
 
   async list(namespace: string, opts?: ListOptions): Promise<ObjectList> {

@@ -10,7 +10,8 @@
 //   (else 429), disruptionsAllowed must be positive (0: 429 with the DisruptionBudget cause); it is
 //   then decremented and the pod recorded in status.disruptedPods (not on a dry run) before the delete.
 import { labelsOf, metadataOf } from '../../../../api/meta/object.js';
-import type { Pod, PodDisruptionBudget } from '../../../../api/types.js';
+import { setStatusCondition } from '../../../../api/meta/conditions.js';
+import type { Condition, Pod, PodDisruptionBudget } from '../../../../api/types.js';
 import { StatusError } from '../../../../machinery/status.js';
 import { labelSelectorAsSelector, selectorEmpty, selectorMatches } from '../../../../machinery/validation/common.js';
 import { apiError } from '../../../errors.js';
@@ -62,16 +63,10 @@ async function budgetsOf(pdbs: Store, pod: Pod, namespace: string): Promise<PodD
   return out;
 }
 
-/** pdbhelper.UpdateDisruptionAllowedCondition once the budget is spent (apimeta.SetStatusCondition). */
+/** pdbhelper.UpdateDisruptionAllowedCondition once the budget is spent. */
 function markInsufficient(status: NonNullable<PodDisruptionBudget['status']>, now: number): void {
-  const conditions = status.conditions ?? [];
-  const existing = conditions.find((c) => c?.type === 'DisruptionAllowed');
-  const wanted = { type: 'DisruptionAllowed', status: 'False', observedGeneration: status.observedGeneration ?? 0, reason: 'InsufficientPods', message: '' };
-  if (!existing) conditions.push({ ...wanted, lastTransitionTime: timestamp(now) });
-  else {
-    if (existing.status !== wanted.status) existing.lastTransitionTime = timestamp(now);
-    Object.assign(existing, { status: wanted.status, reason: wanted.reason, message: wanted.message, observedGeneration: wanted.observedGeneration });
-  }
+  const conditions = (status.conditions ?? []).filter((c): c is Condition => c != null);
+  setStatusCondition(conditions, { type: 'DisruptionAllowed', status: 'False', observedGeneration: status.observedGeneration ?? 0, reason: 'InsufficientPods', message: '' }, timestamp(now));
   status.conditions = conditions;
 }
 
