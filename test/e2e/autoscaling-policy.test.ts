@@ -139,6 +139,18 @@ describe('autoscaling and policy', () => {
     assert.deepEqual(spent.status.conditions.map((c: Json) => [c.type, c.status, c.reason]), [['DisruptionAllowed', 'False', 'InsufficientPods']]);
   });
 
+  it('an evicted pod gets the DisruptionTarget condition before its delete (not on a dry run)', async () => {
+    assert.equal((await call('POST', pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'held', finalizers: ['example.com/hold'] }, spec: { containers: [{ name: 'c', image: 'busybox' }] } })).status, 201);
+    assert.equal((await call('POST', `${pods}/held/eviction?dryRun=All`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'held' } })).status, 201);
+    assert.equal((await call('GET', `${pods}/held`)).body.status.conditions, undefined);
+    assert.equal((await evict('held')).status, 201);
+    const held = (await call('GET', `${pods}/held`)).body;
+    assert.ok(held.metadata.deletionTimestamp);
+    const cond = held.status.conditions.find((c: Json) => c.type === 'DisruptionTarget');
+    assert.deepEqual([cond.status, cond.reason, cond.message], ['True', 'EvictionByEvictionAPI', 'Eviction API: evicting']);
+    assert.equal((await call('PATCH', `${pods}/held`, { metadata: { finalizers: null } }, 'application/merge-patch+json')).status, 200);
+  });
+
   it('a budget whose status lags its generation refuses with 429; two budgets are a 500; no budget evicts', async () => {
     await runningPod('guarded-2', 'guarded');
     const pdb = (await call('GET', `${pdbs}/budget`)).body;

@@ -11,7 +11,7 @@
 //   then decremented and the pod recorded in status.disruptedPods (not on a dry run) before the delete.
 import { labelsOf, metadataOf } from '../../../../api/meta/object.js';
 import { setStatusCondition } from '../../../../api/meta/conditions.js';
-import type { Condition, Pod, PodDisruptionBudget } from '../../../../api/types.js';
+import type { Condition, Pod, PodCondition, PodDisruptionBudget } from '../../../../api/types.js';
 import { StatusError } from '../../../../machinery/status.js';
 import { labelSelectorAsSelector, selectorEmpty, selectorMatches } from '../../../../machinery/validation/common.js';
 import { apiError } from '../../../errors.js';
@@ -101,13 +101,55 @@ async function spendBudget(pdbs: Store, namespace: string, podName: string, pdbN
 
 const withResourceVersion = (p: DeletePreconditions, resourceVersion: string | undefined): DeletePreconditions => ({ ...p, resourceVersion: resourceVersion ?? undefined });
 
+/** The resource as Kubernetes names it in the precondition conflicts of an eviction. */
+const POD_RESOURCE = { group: '', resource: 'Pod' };
+
+/** podutil.UpdatePodCondition: replaces the condition of its type; the transition time moves only with the status. */
+function setPodCondition(pod: Pod, next: Omit<PodCondition, 'lastTransitionTime'>, now: string): void {
+  const status = (pod.status ??= {});
+  const conditions = status.conditions ?? [];
+  const i = conditions.findIndex((c) => c?.type === next.type);
+  const lastTransitionTime = i >= 0 && conditions[i]?.status === next.status ? conditions[i]!.lastTransitionTime : now;
+  const cond: PodCondition = { ...next, lastTransitionTime };
+  if (i >= 0) conditions[i] = cond;
+  else conditions.push(cond);
+  status.conditions = conditions;
+}
+
+/**
+ * addConditionAndDeletePod: the pod gets DisruptionTarget=True (EvictionByEvictionAPI) through its
+ * status before the delete (not on a dry run), checked against the delete's preconditions; a pinned
+ * resourceVersion then moves to the version that write made.
+ */
+async function markAndRemove(e: GuardedDelete, preconditions: DeletePreconditions): Promise<void> {
+  if (e.dryRun) return e.remove(preconditions);
+  const { object } = await e.store.guaranteedUpdate(
+    e.namespace,
+    e.name,
+    (current) => {
+      const meta = metadataOf(current);
+      if (preconditions.uid && preconditions.uid !== meta.uid) {
+        throw apiError.conflict(POD_RESOURCE, e.name, `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${meta.uid ?? ''}`);
+      }
+      if (preconditions.resourceVersion && preconditions.resourceVersion !== meta.resourceVersion) {
+        throw apiError.conflict(POD_RESOURCE, e.name, `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
+      }
+      setPodCondition(current as Pod, { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' }, timestamp(e.now));
+      return current;
+    },
+    { subresource: 'status' },
+  );
+  const resourceVersion = metadataOf(object).resourceVersion ?? undefined;
+  await e.remove(preconditions.resourceVersion ? { ...preconditions, resourceVersion } : preconditions);
+}
+
 /** The eviction of one pod (the pods/eviction subresource's guarded delete). */
 export async function evictPod(e: GuardedDelete): Promise<Record<string, unknown> | undefined> {
   const pod = (await e.store.get(e.namespace, e.name)) as Pod;
   const rvUnset = e.preconditions.resourceVersion === undefined;
   const podVersion = metadataOf(pod).resourceVersion ?? undefined;
   if (canIgnoreBudgets(pod)) {
-    await e.remove(pinsResourceVersion(pod) && rvUnset ? withResourceVersion(e.preconditions, podVersion) : e.preconditions);
+    await markAndRemove(e, pinsResourceVersion(pod) && rvUnset ? withResourceVersion(e.preconditions, podVersion) : e.preconditions);
     return undefined;
   }
   const pdbs = e.storeOf('policy', 'poddisruptionbudgets');
@@ -117,7 +159,7 @@ export async function evictPod(e: GuardedDelete): Promise<Record<string, unknown
   }
   const pdb = budgets[0];
   if (!pdb || !pdbs) {
-    await e.remove(e.preconditions);
+    await markAndRemove(e, e.preconditions);
     return undefined;
   }
   const pdbName = metadataOf(pdb).name ?? '';
@@ -127,7 +169,7 @@ export async function evictPod(e: GuardedDelete): Promise<Record<string, unknown
     if (pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow' || healthy) {
       // An unready pod does not count as healthy: deleting it spends nothing, if it stays unready.
       try {
-        await e.remove(withResourceVersion(e.preconditions, podVersion));
+        await markAndRemove(e, withResourceVersion(e.preconditions, podVersion));
       } catch (err) {
         if (err instanceof StatusError && err.code === 409 && rvUnset) throw stillProcessing(pdbName);
         throw err;
@@ -136,6 +178,6 @@ export async function evictPod(e: GuardedDelete): Promise<Record<string, unknown
     }
   }
   await spendBudget(pdbs, e.namespace, e.name, pdbName, e.dryRun, e.now);
-  await e.remove(e.preconditions);
+  await markAndRemove(e, e.preconditions);
   return undefined;
 }
