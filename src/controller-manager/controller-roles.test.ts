@@ -24,6 +24,7 @@ test('controller roles: derived from the descriptors, the ones Kubernetes bootst
     'resourcequota-controller',
     'root-ca-cert-publisher',
     'service-account-controller',
+    'statefulset-controller',
     'ttl-after-finished-controller',
     'ttl-controller',
     'validatingadmissionpolicy-status-controller',

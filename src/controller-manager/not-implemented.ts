@@ -49,7 +49,6 @@ export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = 
   on('persistentvolume-expander', 'persistentvolume-expander-controller'),
   on('route', 'node-route-controller'),
   on('service', 'service-lb-controller', 'concurrentServiceSyncs'),
-  on('statefulset', 'statefulset-controller', 'concurrentStatefulsetSyncs'),
   on('taint-eviction', 'taint-eviction-controller'),
   { name: 'tokencleaner', aliases: ['token-cleaner-controller'], enabledByDefault: false },
 ];

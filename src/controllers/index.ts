@@ -17,6 +17,7 @@ import { resourceQuotaDescriptor } from './resourcequota/index.js';
 import { rootCACertPublisherDescriptor } from './rootcacertpublisher/index.js';
 import { serviceAccountDescriptor } from './serviceaccount/index.js';
 import { serviceAccountTokenDescriptor } from './serviceaccounttoken/index.js';
+import { statefulSetDescriptor } from './statefulset/index.js';
 import { ttlDescriptor } from './ttl/index.js';
 import { ttlAfterFinishedDescriptor } from './ttlafterfinished/index.js';
 import { validatingAdmissionPolicyStatusDescriptor } from './validatingadmissionpolicystatus/index.js';
@@ -41,6 +42,7 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   rootCACertPublisherDescriptor,
   serviceAccountDescriptor,
   serviceAccountTokenDescriptor,
+  statefulSetDescriptor,
   ttlDescriptor,
   ttlAfterFinishedDescriptor,
   validatingAdmissionPolicyStatusDescriptor,

@@ -14,6 +14,16 @@ export function fnv32a(bytes: Uint8Array, seed = 0x811c9dc5): number {
   return h >>> 0;
 }
 
+/** FNV-1 (32 bit): multiply, then xor (Go's fnv.New32, as HashControllerRevision uses). */
+export function fnv32(bytes: Uint8Array, seed = 0x811c9dc5): number {
+  let h = seed >>> 0;
+  for (const b of bytes) {
+    h = Math.imul(h, 0x01000193) >>> 0;
+    h ^= b;
+  }
+  return h >>> 0;
+}
+
 /** rand.SafeEncodeString. */
 export function safeEncodeString(s: string): string {
   let out = '';
