@@ -35,7 +35,7 @@ export interface FeatureGateSpec {
   default: boolean;
 }
 
-/** Seed 001's feature gates (kubelet spelled out), with their stages and defaults. */
+/** Seed 001's feature gates (kubelet spelled out) and the kube-controller-manager 1.33 gates its controllers read, with their stages and defaults. */
 export const FEATURE_GATES: Record<string, FeatureGateSpec> = {
   Accelerators: { stage: 'alpha', default: false },
   AdvancedAuditing: { stage: 'alpha', default: false },
@@ -48,6 +48,8 @@ export const FEATURE_GATES: Record<string, FeatureGateSpec> = {
   ExperimentalCriticalPodAnnotation: { stage: 'alpha', default: false },
   ExperimentalHostUserNamespaceDefaulting: { stage: 'beta', default: false },
   LocalStorageCapacityIsolation: { stage: 'alpha', default: false },
+  // kube-controller-manager 1.33's, beyond the seed's: StatefulSet rollingUpdate.maxUnavailable
+  MaxUnavailableStatefulSet: { stage: 'alpha', default: false },
   PersistentLocalVolumes: { stage: 'alpha', default: false },
   RotateKubeletClientCertificate: { stage: 'alpha', default: false },
   RotateKubeletServerCertificate: { stage: 'alpha', default: false },
