@@ -47,6 +47,12 @@ function number(min: number): (value: string) => number {
   };
 }
 
+function bool(value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('must be true or false');
+}
+
 function quantity(value: string): string {
   if (!/^[0-9]+(\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/.test(value)) throw new InvalidArgumentError('must be a quantity such as 4, 500m, 8Gi');
   return value;
@@ -98,6 +104,7 @@ interface NodesFlags {
   defaultReadyAfterSeconds: number;
   defaultStopSeconds?: number;
   unreadyNodes?: number | string[];
+  lifecycleTaints: boolean;
   eventQps: number;
   workers: number;
   clusterSigningCertFile?: string;
@@ -137,6 +144,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
     .option('--default-exit-code <n>', 'exit code of containers that end, without annotations or a recognised command', integer(0), 0)
     .option('--default-ready-after-seconds <s>', 'time to Ready of containers without a readiness probe or annotation', number(0), 0)
     .option('--default-stop-seconds <s>', 'time a container takes to exit after SIGTERM (default: shell forms such as sleep ignore SIGTERM and stop at the grace period\'s end, other commands exit at once)', number(0))
+    .option('--lifecycle-taints <bool>', 'whether the agent keeps the node.kubernetes.io/not-ready:NoSchedule taint itself (for a cluster without a controller manager running nodelifecycle)', bool, true)
     .option('--unready-nodes <n|names>', 'nodes that stay NotReady: a count (the last ones) or comma-separated names', unready)
     .option('--event-qps <qps>', 'kubelet events per second over all nodes, beyond which they are dropped (0: no events)', number(0), 50)
     .option('--workers <n>', 'concurrent pod status writers (each a round trip to the API server; every kubelet has its own status manager, so 16 for 100 nodes left thousands of bound pods waiting to be reported Running)', integer(1), 64);
@@ -199,6 +207,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
     podStartDelayMs: o.podStartDelay,
     behaviour: { jobRunSeconds: o.defaultRunSeconds, exitCode: o.defaultExitCode, readyAfterSeconds: o.defaultReadyAfterSeconds, ...(o.defaultStopSeconds !== undefined ? { stopSeconds: o.defaultStopSeconds } : {}) },
     ...(o.unreadyNodes !== undefined ? { unreadyNodes: o.unreadyNodes } : {}),
+    lifecycleTaints: o.lifecycleTaints,
     events: o.eventQps > 0,
     eventQps: o.eventQps,
     workers: o.workers,

@@ -13,7 +13,7 @@ import { buildClients, type ClientBundle } from './clients.js';
 import { CONTROLLERS, resolveControllers, type ControllerEntry } from './controllers.js';
 import { LeaderElector, newIdentity, newResourceLock, sleep } from './leader-election.js';
 import { optionsForConfigz, type ControllerManagerOptions } from './options.js';
-import { registerWorkQueueMetrics } from './metrics.js';
+import { registerNodeCollectorMetrics, registerWorkQueueMetrics } from './metrics.js';
 import { startServer, type HealthCheck, type RunningServer } from './server.js';
 
 export interface ManagerDeps {
@@ -78,6 +78,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   registerWorkQueueMetrics(registry);
+  registerNodeCollectorMetrics(registry);
   const leaderGauge = new Gauge({
     name: 'leader_election_master_status',
     help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master.',

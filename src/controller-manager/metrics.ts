@@ -4,6 +4,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { RestClientMetrics } from '../client/rest.js';
 import { workQueueMetrics } from '../client/workqueue.js';
+import { nodeCollectorMetrics, type ZoneMetrics } from '../controllers/nodelifecycle/metrics.js';
 
 /** A summary-typed metric whose _sum and _count are read at scrape time. */
 function summary(registry: Registry, name: string, help: string, read: () => { labels: Record<string, string>; sum: number; count: number }[]): void {
@@ -90,6 +91,34 @@ export function registerRestClientMetrics(registry: Registry, metrics: RestClien
     collect() {
       this.reset();
       this.inc({ host }, metrics.retries);
+    },
+  });
+}
+
+/** The node lifecycle controller's node_collector_* metrics, per zone. */
+export function registerNodeCollectorMetrics(registry: Registry): void {
+  const perZone = (name: string, help: string, read: (z: ZoneMetrics) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['zone'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const m of nodeCollectorMetrics()) for (const [zone, z] of m.zones) this.set({ zone }, read(z));
+      },
+    });
+  perZone('node_collector_zone_size', 'Gauge measuring number of registered Nodes per zones.', (z) => z.size);
+  perZone('node_collector_zone_health', 'Gauge measuring percentage of healthy nodes per zone.', (z) => z.health);
+  perZone('node_collector_unhealthy_nodes_in_zone', 'Gauge measuring number of not Ready Nodes per zones.', (z) => z.unhealthy);
+  new Counter({
+    name: 'node_collector_evictions_total',
+    help: 'Number of Node evictions that happened since current instance of NodeController started.',
+    labelNames: ['zone'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const m of nodeCollectorMetrics()) for (const [zone, n] of m.evictions) this.inc({ zone }, n);
     },
   });
 }

@@ -31,24 +31,10 @@ export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = 
   on('ephemeral-volume', 'ephemeral-volume-controller', 'concurrentEphemeralvolumeSyncs'),
   on('horizontalpodautoscaling', 'horizontal-pod-autoscaler-controller', 'concurrentHorizontalPodAutoscalerSyncs'),
   on('legacy-serviceaccount-token-cleaner', 'legacy-serviceaccount-token-cleaner-controller'),
-  on('node'),
   on('nodeipam', 'node-ipam-controller'),
-  {
-    // Its role is also the one `kubelite up` gives the simulated nodes' lifecycle (src/up/credentials.ts).
-    ...on('nodelifecycle', 'node-lifecycle-controller'),
-    serviceAccount: 'node-controller',
-    rules: [
-      rule(CORE, 'nodes', 'delete get list patch update watch'),
-      rule(CORE, 'nodes/status', 'patch update'),
-      rule(CORE, 'pods/status', 'patch update'),
-      rule(CORE, 'pods', 'delete get list watch'),
-      EVENTS_RULE,
-    ],
-  },
   on('persistentvolume-binder', 'persistentvolume-binder-controller'),
   on('persistentvolume-expander', 'persistentvolume-expander-controller'),
   on('route', 'node-route-controller'),
   on('service', 'service-lb-controller', 'concurrentServiceSyncs'),
-  on('taint-eviction', 'taint-eviction-controller'),
   { name: 'tokencleaner', aliases: ['token-cleaner-controller'], enabledByDefault: false },
 ];

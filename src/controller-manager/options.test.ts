@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseControllerManagerOptions, optionsForConfigz, OPTION_SPECS, type ParseResult } from './options.js';
-import { resolveControllers, CONTROLLERS } from './controllers.js';
+import { canonicalControllerName, resolveControllers, CONTROLLERS } from './controllers.js';
 
 function parse(...argv: string[]): ParseResult & { out: string; err: string } {
   let out = '';
@@ -135,8 +135,10 @@ test('--controllers semantics', () => {
   assert.deepEqual(resolveControllers([]), []);
   assert.throws(() => resolveControllers(['nope']), /not in the list/);
   for (const name of ['attachdetach', 'bootstrapsigner', 'cronjob', 'csrapproving', 'csrsigning', 'daemonset', 'deployment', 'disruption', 'endpoint', 'garbagecollector', 'horizontalpodautoscaling', 'job', 'namespace', 'node', 'persistentvolume-binder', 'podgc', 'replicaset', 'replicationcontroller', 'resourcequota', 'route', 'service', 'serviceaccount', 'serviceaccount-token', 'statefulset', 'tokencleaner', 'ttl']) {
-    assert.ok(CONTROLLERS[name], `seed controller ${name}`);
+    assert.ok(CONTROLLERS[name] ?? canonicalControllerName(name), `seed controller ${name}`);
   }
+  // seed 001's `node` is the node lifecycle controller's older name
+  assert.deepEqual(resolveControllers(['node']), ['nodelifecycle']);
   const defaults = parse().options!;
   for (const [name, e] of Object.entries(CONTROLLERS)) {
     if (e.workersOption) assert.equal(typeof defaults[e.workersOption], 'number', `${name}: ${e.workersOption}`);

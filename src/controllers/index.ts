@@ -9,6 +9,7 @@ import { disruptionDescriptor } from './disruption/index.js';
 import { garbageCollectorDescriptor } from './garbagecollector/index.js';
 import { jobDescriptor } from './job/index.js';
 import { namespaceDescriptor } from './namespace/index.js';
+import { nodeLifecycleDescriptor } from './nodelifecycle/index.js';
 import { podGCDescriptor } from './podgc/index.js';
 import { pvProtectionDescriptor } from './pvprotection/index.js';
 import { pvcProtectionDescriptor } from './pvcprotection/index.js';
@@ -18,6 +19,7 @@ import { rootCACertPublisherDescriptor } from './rootcacertpublisher/index.js';
 import { serviceAccountDescriptor } from './serviceaccount/index.js';
 import { serviceAccountTokenDescriptor } from './serviceaccounttoken/index.js';
 import { statefulSetDescriptor } from './statefulset/index.js';
+import { taintEvictionDescriptor } from './tainteviction/index.js';
 import { ttlDescriptor } from './ttl/index.js';
 import { ttlAfterFinishedDescriptor } from './ttlafterfinished/index.js';
 import { validatingAdmissionPolicyStatusDescriptor } from './validatingadmissionpolicystatus/index.js';
@@ -33,6 +35,7 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   garbageCollectorDescriptor,
   jobDescriptor,
   namespaceDescriptor,
+  nodeLifecycleDescriptor,
   podGCDescriptor,
   pvProtectionDescriptor,
   pvcProtectionDescriptor,
@@ -43,6 +46,7 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   serviceAccountDescriptor,
   serviceAccountTokenDescriptor,
   statefulSetDescriptor,
+  taintEvictionDescriptor,
   ttlDescriptor,
   ttlAfterFinishedDescriptor,
   validatingAdmissionPolicyStatusDescriptor,

@@ -1,7 +1,9 @@
 // Node registration and heartbeats: registers each simulated Node (again when someone deletes it),
 // renews its Lease, posts its status (the NodeReady condition) as the kubelet does, and plays the
-// faults the kubelite.dev/simulate annotation asks for. While kubelite has no node lifecycle
-// controller it also does that controller's part: the not-ready taint and the Gone fault's delete.
+// faults the kubelite.dev/simulate annotation asks for. It deletes the Node of the Gone fault (the
+// cloud node lifecycle controller's job), and with `lifecycleTaints` (a cluster without a
+// controller manager) it also keeps the not-ready NoSchedule taint, the node lifecycle
+// controller's job.
 import { annotationsOf, nameOf, uidOf } from '../api/meta/object.js';
 import type { Lease, Node, Taint } from '../api/types.js';
 import type { Clock } from '../client/clock.js';
@@ -152,8 +154,9 @@ export class NodeHeartbeats {
     }
   }
 
-  /** The node lifecycle controller's job, done here while kubelite has none: a Ready node loses the not-ready taint. */
+  /** The node lifecycle controller's job, done here with `lifecycleTaints`: a Ready node loses the not-ready taint. */
   private async removeNotReadyTaint(node: Node): Promise<void> {
+    if (this.opts.lifecycleTaints === false) return;
     const taints = node.spec?.taints ?? [];
     if (!taints.some((t) => t.key === NOT_READY_TAINT)) return;
     const rest = taints.filter((t) => t.key !== NOT_READY_TAINT);
@@ -268,6 +271,7 @@ export class NodeHeartbeats {
 
   /** The node lifecycle controller's NoSchedule taint on a NotReady node (see removeNotReadyTaint). */
   private async addNotReadyTaint(node: Node): Promise<void> {
+    if (this.opts.lifecycleTaints === false) return;
     const taints = node.spec?.taints ?? [];
     if (taints.some((t) => t.key === NOT_READY_TAINT && t.effect === 'NoSchedule')) return;
     const notReady: Taint = { key: NOT_READY_TAINT, effect: 'NoSchedule', timeAdded: rfc3339(this.clock.now()) };

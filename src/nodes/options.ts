@@ -10,9 +10,8 @@ export type Log = (fields: Record<string, unknown>) => void;
 
 export interface NodeAgentOptions {
   /**
-   * The agent's own client: the node lifecycle work it does while kubelite has no node lifecycle
-   * controller (the not-ready taint, the Gone fault's Node delete), and every node's writes when
-   * `nodeClientset` is absent.
+   * The agent's own client: the Gone fault's Node delete, the not-ready taint with
+   * `lifecycleTaints`, and every node's writes when `nodeClientset` is absent.
    */
   clientset: Clientset;
   /**
@@ -49,6 +48,13 @@ export interface NodeAgentOptions {
   behaviour?: Partial<BehaviourDefaults>;
   /** Nodes that start NotReady: a count (the last ones) or names. */
   unreadyNodes?: number | string[];
+  /**
+   * Whether the agent does the node lifecycle controller's taint work itself: the
+   * node.kubernetes.io/not-ready:NoSchedule taint removed once a node is Ready and put back while
+   * it is NotReady. Default true, for a cluster without a controller manager; `kubelite up` turns it
+   * off, as its controller manager runs the nodelifecycle controller.
+   */
+  lifecycleTaints?: boolean;
   /** Where kubelet events go (none when absent). */
   recorder?: EventRecorder | ((nodeName: string) => EventRecorder);
   /** Events per second across all nodes (beyond: dropped). Default 50, burst 200. */

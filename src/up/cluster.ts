@@ -230,7 +230,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   // once their binding exists (a refused registration would wait a second to try again).
   // Each node acts as system:node:<name> with a certificate the nodes process signs with the CA.
   const nodeCredentialArgs = ['--cluster-signing-cert-file', credentials.caCertFile, '--cluster-signing-key-file', credentials.caKeyFile, '--cert-dir', join(dataDir, NODE_CERT_DIR)];
-  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, '--nodes', String(nodes), ...(opts.args?.nodes ?? [])], log) : undefined;
+  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, '--nodes', String(nodes), '--lifecycle-taints=false', ...(opts.args?.nodes ?? [])], log) : undefined;
   // kubeadm's authorizers: the Node authorizer (what kubelets may do, each only for itself) before RBAC.
   const apiserverArgs = opts.args?.apiserver ?? [];
   const authorizationArgs = apiserverArgs.some((a) => a.startsWith('--authorization-mode')) ? [] : ['--authorization-mode', 'Node,RBAC'];
