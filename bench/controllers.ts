@@ -36,7 +36,7 @@ type Obj = Record<string, unknown>;
 const CLK_TCK = 100;
 
 /** utime+stime of a process, in seconds. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // fields[0] is field 3 (state): utime is field 14, stime field 15
@@ -44,21 +44,23 @@ function cpuSeconds(pid: number): number {
 }
 
 /** VmHWM (peak resident set) of a process, in MiB. */
-function peakRssMiB(pid: number): number {
+export function peakRssMiB(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-interface Cluster {
+export interface Cluster {
   cs: RestClientset;
   cm: ChildProcess;
   stop(): Promise<void>;
 }
 
-async function startCluster(qps: number | undefined, burst: number | undefined): Promise<Cluster> {
+/** A fresh API server (memory) and controller manager (`extraArgs` added to its flags), with the bench namespace. */
+export async function startCluster(qps: number | undefined, burst: number | undefined, extraArgs: string[] = []): Promise<Cluster> {
   const api = await startApiserver(['--storage', 'memory']);
   const flags = ['--kubeconfig', api.kubeconfig, '--port', '0', '--leader-elect=false'];
   if (qps !== undefined) flags.push(`--kube-api-qps=${qps}`, `--kube-api-burst=${burst}`);
+  flags.push(...extraArgs);
   const cm = spawn(process.execPath, [...CM_NODE_ARGS, KUBELITE_BIN, 'controller-manager', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   cm.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-20_000)));

@@ -36,7 +36,7 @@ const lease = (name: string, renewed: number): KubeObject =>
   obj('coordination.k8s.io/v1', 'Lease', name, { namespace: 'kube-node-lease', spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: new Date(renewed).toISOString().replace('Z', '000Z') } });
 
 function setup(objects: KubeObject[], options: Record<string, unknown> = {}): { ctx: FakeControllerContext; c: NodeLifecycleController } {
-  const ctx = fakeControllerContext({ objects, now: T0, options: { nodeMonitorGracePeriod: 40_000, nodeStartupGracePeriod: 60_000, nodeEvictionRate: 0.1, secondaryNodeEvictionRate: 0.01, unhealthyZoneThreshold: 0.55, largeClusterSizeThreshold: 50, ...options } });
+  const ctx = fakeControllerContext({ objects, now: T0, options: { nodeMonitorGracePeriod: 3_600_000, nodeStartupGracePeriod: 60_000, nodeEvictionRate: 0.1, secondaryNodeEvictionRate: 0.01, unhealthyZoneThreshold: 0.55, largeClusterSizeThreshold: 50, ...options } });
   return { ctx, c: new NodeLifecycleController(ctx) };
 }
 
@@ -59,7 +59,7 @@ test('NoSchedule taints follow the conditions and spec.unschedulable', async () 
 });
 
 test('a node silent past the grace period goes Unknown; a renewed Lease keeps it healthy; it recovers', async () => {
-  const { ctx, c } = setup([node('silent'), node('leased'), lease('leased', T0)]);
+  const { ctx, c } = setup([node('silent'), node('leased'), lease('leased', T0)], { nodeMonitorGracePeriod: 40_000 });
   await c.monitorNodeHealth();
   ctx.clock.advance(30_000);
   ctx.clientset.tracker.add(lease('leased', T0 + 30_000));
@@ -91,6 +91,11 @@ test('a node silent past the grace period goes Unknown; a renewed Lease keeps it
 async function taintTimeline(ctx: FakeControllerContext, c: NodeLifecycleController, names: string[], seconds: number): Promise<Record<string, number>> {
   const at: Record<string, number> = {};
   for (let s = 0; s <= seconds; s++) {
+    // the monitor passes see the tainted nodes again: they must not be queued (and spend tokens) again
+    if (s % 5 === 0) {
+      await flush(2);
+      await c.monitorNodeHealth();
+    }
     await c.doNoExecuteTaintingPass();
     await flush(2);
     for (const n of names) if (at[n] === undefined && taintsOf(ctx, n).some((t) => t.endsWith(':NoExecute'))) at[n] = s;

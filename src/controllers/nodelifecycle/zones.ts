@@ -63,9 +63,14 @@ interface TimedValue {
   processAt: number;
 }
 
-/** RateLimitedTimedQueue: a unique queue of node names whose processing passes a token bucket. */
+/**
+ * RateLimitedTimedQueue over a UniqueQueue: node names whose processing passes a token bucket. A
+ * processed name stays known, so adding it again does nothing until it is removed (the node
+ * recovered, or its taint must be redone).
+ */
 export class RateLimitedTimedQueue {
   private readonly items: TimedValue[] = [];
+  private readonly known = new Set<string>();
   private limiter: TokenBucket;
 
   constructor(
@@ -80,9 +85,10 @@ export class RateLimitedTimedQueue {
     return this.limiter.qps;
   }
 
-  /** Adds the node unless it is queued already; returns whether it was added. */
+  /** Adds the node unless it is queued or was processed since it was last removed; returns whether it was added. */
   add(value: string, uid: string): boolean {
-    if (this.items.some((i) => i.value === value)) return false;
+    if (this.known.has(value)) return false;
+    this.known.add(value);
     const now = this.now();
     this.items.push({ value, uid, addedAt: now, processAt: now });
     this.items.sort((a, b) => a.processAt - b.processAt);
@@ -90,6 +96,7 @@ export class RateLimitedTimedQueue {
   }
 
   remove(value: string): boolean {
+    this.known.delete(value);
     const i = this.items.findIndex((x) => x.value === value);
     if (i < 0) return false;
     this.items.splice(i, 1);
