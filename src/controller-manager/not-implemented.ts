@@ -31,7 +31,6 @@ export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = 
   on('ephemeral-volume', 'ephemeral-volume-controller', 'concurrentEphemeralvolumeSyncs'),
   on('horizontalpodautoscaling', 'horizontal-pod-autoscaler-controller', 'concurrentHorizontalPodAutoscalerSyncs'),
   on('legacy-serviceaccount-token-cleaner', 'legacy-serviceaccount-token-cleaner-controller'),
-  on('nodeipam', 'node-ipam-controller'),
   on('persistentvolume-binder', 'persistentvolume-binder-controller'),
   on('persistentvolume-expander', 'persistentvolume-expander-controller'),
   on('route', 'node-route-controller'),

@@ -12,6 +12,7 @@ import { isIP } from 'node:net';
 import { Option, InvalidArgumentError, type Command } from 'commander';
 import { formatDuration, parseDuration } from '../machinery/codec/time.js';
 import { program } from '../machinery/flags.js';
+import { ipamConfig } from '../controllers/nodeipam/config.js';
 import { CONTROLLERS, resolveControllers } from './controllers.js';
 
 export type OptionType = 'bool' | 'int32' | 'port' | 'float32' | 'duration' | 'string' | 'ip' | 'cidr' | 'stringSlice' | 'featureGates';
@@ -135,7 +136,9 @@ export const OPTION_SPECS: OptionSpec[] = [
   { flag: 'configure-cloud-routes', type: 'bool', def: true, help: 'Should CIDRs allocated by allocate-node-cidrs be configured on the cloud provider.' },
   { flag: 'cidr-allocator-type', type: 'string', def: 'RangeAllocator', choices: ['RangeAllocator', 'CloudAllocator', 'IPAMFromCluster', 'IPAMFromCloud'], help: 'Type of CIDR allocator to use.' },
   { flag: 'cluster-cidr', type: 'cidr', help: 'CIDR Range for Pods in cluster (comma-separated for dual stack).' },
-  { flag: 'node-cidr-mask-size', type: 'int32', def: 24, min: 0, help: 'Mask size for node cidr in cluster.' },
+  { flag: 'node-cidr-mask-size', type: 'int32', def: 24, min: 0, help: 'Mask size for node cidr in cluster (single-stack clusters).' },
+  { flag: 'node-cidr-mask-size-ipv4', type: 'int32', def: 0, min: 0, help: 'Mask size for IPv4 node cidr in dual-stack cluster (0: 24).' },
+  { flag: 'node-cidr-mask-size-ipv6', type: 'int32', def: 0, min: 0, help: 'Mask size for IPv6 node cidr in dual-stack cluster (0: 64).' },
   { flag: 'service-cluster-ip-range', type: 'cidr', help: 'CIDR Range for Services in cluster (comma-separated for dual stack).' },
   { flag: 'cluster-name', type: 'string', def: 'kubernetes', help: 'The instance prefix for the cluster.' },
   { flag: 'cloud-provider', type: 'string', def: '', help: 'The provider for cloud services. Empty string for no provider.' },
@@ -383,6 +386,12 @@ export function normalizeArgv(argv: readonly string[]): string[] {
 /** Cross-option validation (after parsing): returns the error messages. */
 export function validateOptions(o: ControllerManagerOptions): string[] {
   const errs: string[] = [];
+  // kube-controller-manager refuses to start the node IPAM controller with an unusable range
+  try {
+    if (resolveControllers(o.controllers).includes('nodeipam')) ipamConfig(o);
+  } catch (err) {
+    errs.push((err as Error).message);
+  }
   if (o.leaderElect) {
     if (o.leaderElectLeaseDuration <= 0) errs.push('--leader-elect-lease-duration must be greater than zero');
     if (o.leaderElectRenewDeadline <= 0) errs.push('--leader-elect-renew-deadline must be greater than zero');

@@ -9,6 +9,7 @@ import { disruptionDescriptor } from './disruption/index.js';
 import { garbageCollectorDescriptor } from './garbagecollector/index.js';
 import { jobDescriptor } from './job/index.js';
 import { namespaceDescriptor } from './namespace/index.js';
+import { nodeIpamDescriptor } from './nodeipam/index.js';
 import { nodeLifecycleDescriptor } from './nodelifecycle/index.js';
 import { podGCDescriptor } from './podgc/index.js';
 import { pvProtectionDescriptor } from './pvprotection/index.js';
@@ -35,6 +36,7 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   garbageCollectorDescriptor,
   jobDescriptor,
   namespaceDescriptor,
+  nodeIpamDescriptor,
   nodeLifecycleDescriptor,
   podGCDescriptor,
   pvProtectionDescriptor,
