@@ -105,6 +105,7 @@ interface NodesFlags {
   defaultStopSeconds?: number;
   unreadyNodes?: number | string[];
   lifecycleTaints: boolean;
+  registerPodCidr: boolean;
   eventQps: number;
   workers: number;
   clusterSigningCertFile?: string;
@@ -144,6 +145,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
     .option('--default-exit-code <n>', 'exit code of containers that end, without annotations or a recognised command', integer(0), 0)
     .option('--default-ready-after-seconds <s>', 'time to Ready of containers without a readiness probe or annotation', number(0), 0)
     .option('--default-stop-seconds <s>', 'time a container takes to exit after SIGTERM (default: shell forms such as sleep ignore SIGTERM and stop at the grace period\'s end, other commands exit at once)', number(0))
+    .option('--register-pod-cidr <bool>', 'whether each node registers with its own spec.podCIDR (false: it waits for the controller manager\'s nodeipam, --allocate-node-cidrs, to assign one, and starts no pod until then)', bool, true)
     .option('--lifecycle-taints <bool>', 'whether the agent keeps the node.kubernetes.io/not-ready:NoSchedule taint itself (for a cluster without a controller manager running nodelifecycle)', bool, true)
     .option('--unready-nodes <n|names>', 'nodes that stay NotReady: a count (the last ones) or comma-separated names', unready)
     .option('--event-qps <qps>', 'kubelet events per second over all nodes, beyond which they are dropped (0: no events)', number(0), 50)
@@ -208,6 +210,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
     behaviour: { jobRunSeconds: o.defaultRunSeconds, exitCode: o.defaultExitCode, readyAfterSeconds: o.defaultReadyAfterSeconds, ...(o.defaultStopSeconds !== undefined ? { stopSeconds: o.defaultStopSeconds } : {}) },
     ...(o.unreadyNodes !== undefined ? { unreadyNodes: o.unreadyNodes } : {}),
     lifecycleTaints: o.lifecycleTaints,
+    registerPodCIDR: o.registerPodCidr,
     events: o.eventQps > 0,
     eventQps: o.eventQps,
     workers: o.workers,

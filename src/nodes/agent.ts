@@ -23,7 +23,11 @@ export class NodeAgent {
     this.nodes = simNodes(opts);
     const ctx = { nodes: this.nodes, opts, stats: this.stats, clock, log };
     this.pods = new PodLifecycle(ctx);
-    this.heartbeats = new NodeHeartbeats(ctx, (node) => this.pods.forgetNode(node));
+    this.heartbeats = new NodeHeartbeats(
+      ctx,
+      (node) => this.pods.forgetNode(node),
+      (node) => this.pods.requeueNode(node),
+    );
   }
 
   /** Requests the informers and registers the nodes; resolves once every node and lease exists. */

@@ -38,10 +38,14 @@ export class NodeHeartbeats {
   private readonly clock: Clock;
   private readonly log: Log;
 
-  /** `forgetPods` stops running a node's pods (the Gone fault). */
+  /**
+   * `forgetPods` stops running a node's pods (the Gone fault); `networkReady` starts them once the
+   * node has the podCIDR the controller manager assigned.
+   */
   constructor(
     ctx: AgentContext,
     private readonly forgetPods: (node: SimNode) => void,
+    private readonly networkReady: (node: SimNode) => void = () => {},
   ) {
     ({ nodes: this.nodes, opts: this.opts, stats: this.stats, clock: this.clock, log: this.log } = ctx);
     const opts = this.opts;
@@ -121,7 +125,7 @@ export class NodeHeartbeats {
       apiVersion: 'v1',
       kind: 'Node',
       metadata: { name: node.name, labels: nodeLabels(node, this.opts), annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'kubelite.dev/simulated': 'true' } },
-      spec: { podCIDR: node.podCIDR, podCIDRs: [node.podCIDR] },
+      spec: node.podCIDR === '' ? {} : { podCIDR: node.podCIDR, podCIDRs: [node.podCIDR] },
       status,
     };
     try {
@@ -248,6 +252,7 @@ export class NodeHeartbeats {
   private onNode(obj: Node): void {
     if (this.stopped) return;
     const node = this.nodes.get(nameOf(obj));
+    if (node) this.takeAssignedPodCIDR(node, obj);
     if (!node || !node.registered) return;
     const sim = annotationsOf(obj)[SIMULATE_ANNOTATION];
     const want: SimNode['mode'] = sim === 'Gone' ? 'gone' : sim === 'NotReady' || node.forcedNotReady ? 'notready' : 'ok';
@@ -267,6 +272,16 @@ export class NodeHeartbeats {
         .then(() => this.removeNotReadyTaint(obj))
         .catch((e) => this.log({ msg: 'node status update failed', node: node.name, error: errMsg(e) }));
     }
+  }
+
+  /** Without its own podCIDR, a node uses the IPv4 one nodeipam gives it (a kubelet reads spec.podCIDRs). */
+  private takeAssignedPodCIDR(node: SimNode, obj: Node): void {
+    if (this.opts.registerPodCIDR !== false || node.podCIDR !== '') return;
+    const cidr = (obj.spec?.podCIDRs ?? [obj.spec?.podCIDR]).find((c): c is string => typeof c === 'string' && /^\d+\.\d+\.\d+\.\d+\/\d+$/.test(c));
+    if (!cidr) return;
+    node.podCIDR = cidr;
+    this.log({ msg: 'node podCIDR assigned', node: node.name, podCIDR: cidr });
+    this.networkReady(node);
   }
 
   /** The node lifecycle controller's NoSchedule taint on a NotReady node (see removeNotReadyTaint). */

@@ -49,6 +49,12 @@ export interface NodeAgentOptions {
   /** Nodes that start NotReady: a count (the last ones) or names. */
   unreadyNodes?: number | string[];
   /**
+   * Whether each node registers with its own spec.podCIDR (`10.<64 + i/256>.<i%256>.0/24`), as a
+   * kubelet given --pod-cidr does. Default true; false: the node registers without one and waits for
+   * the controller manager's nodeipam (--allocate-node-cidrs) to assign it, starting no pod until then.
+   */
+  registerPodCIDR?: boolean;
+  /**
    * Whether the agent does the node lifecycle controller's taint work itself: the
    * node.kubernetes.io/not-ready:NoSchedule taint removed once a node is Ready and put back while
    * it is NotReady. Default true, for a cluster without a controller manager; `kubelite up` turns it

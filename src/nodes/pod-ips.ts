@@ -1,34 +1,50 @@
-// Pod IPs of one simulated node: unique addresses from its pod CIDR (a /24: .2 to .254), handed
-// out round-robin, and the ones a restarted agent finds already in use kept.
+// Pod IPs of one simulated node: unique addresses from its IPv4 pod CIDR (the network address, the
+// first host — the bridge's — and the broadcast address excluded: .2 to .254 of a /24), handed out
+// round-robin, and the ones a restarted agent finds already in use kept.
 
-function podIPOf(cidr: string, slot: number): string {
-  const base = cidr.split('/')[0]!.split('.');
-  return `${base[0]}.${base[1]}.${base[2]}.${slot}`;
+/** At most this many addresses per node (a /16 would otherwise mean 65,000 candidates per pod). */
+const MAX_SLOTS = 4096;
+
+function ipToInt(ip: string): number {
+  return ip.split('.').reduce((n, p) => n * 256 + Number(p), 0);
+}
+
+function intToIp(n: number): string {
+  return [Math.floor(n / 2 ** 24) % 256, Math.floor(n / 2 ** 16) % 256, Math.floor(n / 256) % 256, n % 256].join('.');
 }
 
 export class PodIPs {
   private cursor = 0;
   private readonly inUse = new Set<number>();
+  private readonly base: number;
+  /** Usable slots: 2 .. slots + 1. */
+  private readonly slots: number;
 
-  constructor(private readonly podCIDR: string) {}
+  constructor(podCIDR: string) {
+    const [addr = '', bits = '24'] = podCIDR.split('/');
+    const size = 2 ** (32 - Math.min(30, Math.max(8, Number(bits) || 24)));
+    this.base = ipToInt(addr) - (ipToInt(addr) % size);
+    this.slots = Math.min(MAX_SLOTS, size - 3);
+  }
 
   allocate(): { ip: string; slot: number } {
-    for (let tries = 0; tries < 253; tries++) {
-      this.cursor = (this.cursor % 253) + 1;
-      const slot = this.cursor + 1; // .2 .. .254
+    for (let tries = 0; tries < this.slots; tries++) {
+      this.cursor = (this.cursor % this.slots) + 1;
+      const slot = this.cursor + 1;
       if (!this.inUse.has(slot)) {
         this.inUse.add(slot);
-        return { ip: podIPOf(this.podCIDR, slot), slot };
+        return { ip: intToIp(this.base + slot), slot };
       }
     }
     const slot = this.cursor + 1;
-    return { ip: podIPOf(this.podCIDR, slot), slot };
+    return { ip: intToIp(this.base + slot), slot };
   }
 
   /** The slot of `ip` when it is one of this node's pod IPs (a pod reported before a restart), now in use. */
   adopt(ip: string): number | undefined {
-    if (!ip.startsWith(this.podCIDR.split('.').slice(0, 3).join('.') + '.')) return undefined;
-    const slot = Number(ip.split('.')[3]);
+    if (!/^\d+\.\d+\.\d+\.\d+$/.test(ip)) return undefined;
+    const slot = ipToInt(ip) - this.base;
+    if (slot < 2 || slot > this.slots + 1) return undefined;
     this.inUse.add(slot);
     return slot;
   }

@@ -96,6 +96,11 @@ export class PodLifecycle {
     np.keys.clear();
   }
 
+  /** Looks at every pod of the node again (its network became ready). */
+  requeueNode(node: SimNode): void {
+    for (const pod of this.podInformer.lister.byIndex('nodeName', node.name)) this.queue.add(keyOf(pod));
+  }
+
   private podsOf(node: SimNode): NodePods {
     let np = this.nodePods.get(node.name);
     if (!np) this.nodePods.set(node.name, (np = { ips: new PodIPs(node.podCIDR), keys: new Set() }));
@@ -187,6 +192,8 @@ export class PodLifecycle {
       if (rec) this.forgetPod(rec);
       return;
     }
+    // no pod network before the node has its podCIDR (the controller manager's to assign): the pod waits
+    if (!rec && node.podCIDR === '' && pod.spec?.hostNetwork !== true && !isBeingDeleted(pod)) return;
     const now = this.clock.now();
     if (!rec) {
       rec = this.newRecord(key, pod, node, now);

@@ -58,7 +58,7 @@ export function simNodes(opts: NodeAgentOptions): Map<string, SimNode> {
       client: opts.nodeClientset?.(name) ?? opts.clientset,
       index,
       ip: ipOf(index),
-      podCIDR: podCIDROf(index),
+      podCIDR: opts.registerPodCIDR === false ? '' : podCIDROf(index),
       zone: zones.length > 0 ? zones[i % zones.length]! : '',
       mode: 'ok',
       registered: false,

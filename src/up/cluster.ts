@@ -195,6 +195,9 @@ async function missing(agent: Agent, server: string, nodes: number, since: numbe
   return '';
 }
 
+/** The pods' range under `kubelite up`, kind's: each node gets a /24 of it from nodeipam. */
+export const CLUSTER_CIDR = '10.244.0.0/16';
+
 export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
   // tsc alone does not make it: said at once rather than as components that never come up.
   if (!existsSync(KUBELITE_BIN)) throw new Error(`${KUBELITE_BIN} is missing: build it with npm run build`);
@@ -225,12 +228,16 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   // scheduler and the nodes already are, unless the caller sets it.
   const cmArgs = opts.args?.controllerManager ?? [];
   const cmLimits = [...(cmArgs.includes('--kube-api-qps') ? [] : ['--kube-api-qps', '1000']), ...(cmArgs.includes('--kube-api-burst') ? [] : ['--kube-api-burst', '2000'])];
+  // Pod CIDRs come from the controller manager's nodeipam, as kind and kubeadm clusters have them,
+  // unless the caller configures allocation or the controllers itself (the nodes then keep their own).
+  const ownIpam = !cmArgs.some((a) => /^--(allocate-node-cidrs|cluster-cidr|controllers)\b/.test(a));
+  const ipamArgs = ownIpam ? ['--allocate-node-cidrs', `--cluster-cidr=${CLUSTER_CIDR}`] : [];
   // The components start at once: they find the API server on its known address and retry until
   // it answers, which is what makes the whole cluster ready in about a second. The nodes start
   // once their binding exists (a refused registration would wait a second to try again).
   // Each node acts as system:node:<name> with a certificate the nodes process signs with the CA.
   const nodeCredentialArgs = ['--cluster-signing-cert-file', credentials.caCertFile, '--cluster-signing-key-file', credentials.caKeyFile, '--cert-dir', join(dataDir, NODE_CERT_DIR)];
-  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, '--nodes', String(nodes), '--lifecycle-taints=false', ...(opts.args?.nodes ?? [])], log) : undefined;
+  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, '--nodes', String(nodes), '--lifecycle-taints=false', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...(opts.args?.nodes ?? [])], log) : undefined;
   // kubeadm's authorizers: the Node authorizer (what kubelets may do, each only for itself) before RBAC.
   const apiserverArgs = opts.args?.apiserver ?? [];
   const authorizationArgs = apiserverArgs.some((a) => a.startsWith('--authorization-mode')) ? [] : ['--authorization-mode', 'Node,RBAC'];
@@ -243,7 +250,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const healthArgs = ['--component-health-url', `scheduler=${healthURL(schedulerPort)}`, '--component-health-url', `controller-manager=${healthURL(cmPort)}`];
   const components = [
     new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...authorizationArgs, ...healthArgs, ...apiserverArgs], log),
-    new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--address', host, '--port', String(cmPort), '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...cmArgs], log),
+    new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--address', host, '--port', String(cmPort), '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...ipamArgs, ...cmArgs], log),
     new Component('scheduler', ['scheduler', '--kubeconfig', credentials.scheduler.path, '--bind-address', host, '--port', String(schedulerPort), ...(opts.args?.scheduler ?? [])], log),
     ...(nodesComponent ? [nodesComponent] : []),
   ];
