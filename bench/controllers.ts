@@ -315,7 +315,7 @@ export async function run(args: string[]): Promise<BenchReport> {
   const dep: Record<string, ScenarioResult> = {};
   const job: Record<string, ScenarioResult> = {};
   for (const s of cols) {
-    const scenarios = process.env.KUBELITE_BENCH_SCENARIO; // 'deployment' | 'jobs'
+    const scenarios = process.env.KUBELITE_BENCH_SCENARIO; // 'deployment' | 'jobs' | 'nodes' | 'endpoints'
     if (!scenarios || scenarios === 'deployment') {
       const c = await startCluster(s.qps, s.burst);
       try {
@@ -357,6 +357,15 @@ export async function run(args: string[]): Promise<BenchReport> {
       { metric: 'Jobs: controller-manager peak RSS (VmHWM)', values: val(job, (r) => r.rss), unit: 'MiB' },
     );
   }
+  // the node lifecycle scenario (bench/controllers-nodes.ts) runs at qps 1000: its rows go in that column
+  const scenario = process.env.KUBELITE_BENCH_SCENARIO;
+  const extraNotes: string[] = [];
+  if ((!scenario || scenario === 'nodes') && (!only || only === 'fast')) {
+    const nodes = await (await import('./controllers-nodes.js')).run([]);
+    for (const r of nodes.rows) rows.push({ ...r, metric: `Node failures: ${r.metric}`, values: { [fast]: Object.values(r.values)[0]! } });
+    extraNotes.push(`Node failures: ${nodes.name}, ${nodes.columns[0]}. ${nodes.notes?.join(' ') ?? ''}`);
+    if (!columns.includes(fast)) columns.push(fast);
+  }
   const errs = [...Object.values(dep), ...Object.values(job)].reduce((a, r) => a + r.patchErrors, 0);
   return {
     name: `controllers (Deployment ${replicas} replicas; ${jobs} Jobs × ${completions} completions)`,
@@ -367,6 +376,7 @@ export async function run(args: string[]): Promise<BenchReport> {
       `No scheduler, no nodes: the bench watches the pods and marks them with pods/status merge patches (${PATCHERS} in flight, unlimited client): Deployment pods Running + Ready, Job pods Succeeded (terminated, exit 0). Jobs have parallelism = completions.`,
       'Times from the create of the Deployment (the first Job). CPU: utime+stime of the controller-manager process over the scenario; peak RSS: its VmHWM at the end of the scenario (startup included).',
       `status patch errors: ${errs}`,
+      ...extraNotes,
     ],
   };
 }
