@@ -24,6 +24,7 @@ import { bootstrapFlowControl } from './bootstrap-apf.js';
 import { DEFAULT_ADMISSION_PLUGINS, newAdmissionChain, type AdmissionPluginName } from './admission/index.js';
 import type { ServiceAccountTokenIssuer } from './auth/serviceaccount-token-issuer.js';
 import { registryLegacyTokenMarker, registryObjectGetter } from './auth/serviceaccount-token-lookup.js';
+import { BootstrapTokenAuthenticator } from './auth/bootstrap-token.js';
 import { ServiceAccountTokenAuthenticator } from './auth/serviceaccount-token.js';
 import type { VerificationKey } from '../machinery/jwt/keys.js';
 import { tokenReviewer } from './auth/token-reviewer.js';
@@ -106,6 +107,8 @@ export interface ApiServerOptions {
    * the controller manager's default ports); the storage is reported as etcd-0 besides them.
    */
   componentHealthURLs?: Readonly<Record<string, string>>;
+  /** --enable-bootstrap-token-auth: bootstrap token Secrets of kube-system authenticate (added to `authentication`'s authenticators). */
+  bootstrapTokenAuth?: boolean;
   /** The admission plugins, in Kubernetes' order (default: DEFAULT_ADMISSION_PLUGINS). */
   admissionPlugins?: readonly AdmissionPluginName[];
   /**
@@ -184,7 +187,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         markLegacyTokenUsed: registryLegacyTokenMarker(registry),
       })
     : undefined;
-  const authenticators = opts.authentication ? [...opts.authentication.authenticators, ...(saAuthenticator ? [saAuthenticator] : [])] : [];
+  const bootstrapAuthenticator = opts.bootstrapTokenAuth ? new BootstrapTokenAuthenticator(registryObjectGetter(registry)) : undefined;
+  const authenticators = opts.authentication ? [...opts.authentication.authenticators, ...(bootstrapAuthenticator ? [bootstrapAuthenticator] : []), ...(saAuthenticator ? [saAuthenticator] : [])] : [];
   const authentication = opts.authentication ? new AuthenticationChain({ ...opts.authentication, authenticators }) : undefined;
   const reviewToken = tokenReviewer(authenticators, sa?.apiAudiences ?? []);
   const statuses = componentStatuses(opts.componentHealthURLs ?? DEFAULT_COMPONENT_HEALTH_URLS, storage);

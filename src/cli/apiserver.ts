@@ -38,6 +38,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     .option('--tls-private-key-file <file>', 'PEM private key of --tls-cert-file')
     .option('--client-ca-file <file>', 'PEM CA bundle for client certificates (CN = user, O = groups); default: the CA in <data-dir>/pki when the serving certificate is generated')
     .option('--token-auth-file <file>', 'static bearer tokens, CSV lines token,user,uid,"group1,group2"')
+    .option('--enable-bootstrap-token-auth', 'bootstrap token Secrets (type bootstrap.kubernetes.io/token in kube-system) authenticate as system:bootstrap:<id>')
     .option('--anonymous-auth <bool>', 'requests without credentials are system:anonymous (else 401)', parseBoolFlag, true)
     .option('--max-requests-inflight <n>', 'read-only requests served at once; beyond: 429 (0: no limit)', parseLimit, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once; beyond: 429 (0: no limit)', parseLimit, 200)
@@ -65,6 +66,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     tlsPrivateKeyFile?: string;
     clientCaFile?: string;
     tokenAuthFile?: string;
+    enableBootstrapTokenAuth?: boolean;
     anonymousAuth: boolean;
     authorizationMode: AuthorizationMode[];
     maxRequestsInflight: number;
@@ -125,6 +127,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     authorizationModes: o.authorizationMode,
     controllerRoles: controllerRoles(),
     serviceAccountTokens,
+    bootstrapTokenAuth: o.enableBootstrapTokenAuth === true,
     admissionPlugins,
     componentHealthURLs,
     history: { minAgeMs: o.storageHistory ?? 5 * 60_000, minRevisions: o.storageHistoryRevisions },

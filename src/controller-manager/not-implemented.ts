@@ -12,7 +12,6 @@ const on = (name: string, alias?: string, workersOption?: string): NotImplemente
 // prettier-ignore
 export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = [
   on('attachdetach', 'persistentvolume-attach-detach-controller'),
-  { name: 'bootstrapsigner', aliases: ['bootstrap-signer-controller'], enabledByDefault: false },
   on('cloud-node-lifecycle', 'cloud-node-lifecycle-controller'),
   on('csrapproving', 'certificatesigningrequest-approving-controller'),
   on('csrcleaner', 'certificatesigningrequest-cleaner-controller'),
@@ -35,5 +34,4 @@ export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = 
   on('persistentvolume-expander', 'persistentvolume-expander-controller'),
   on('route', 'node-route-controller'),
   on('service', 'service-lb-controller', 'concurrentServiceSyncs'),
-  { name: 'tokencleaner', aliases: ['token-cleaner-controller'], enabledByDefault: false },
 ];

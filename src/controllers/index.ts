@@ -1,5 +1,6 @@
 // Every controller kubelite implements, by its descriptor (declared in its folder's index.ts).
 // Adding a controller: its folder, its descriptor, and one line here (see README.md).
+import { bootstrapSignerDescriptor, tokenCleanerDescriptor } from './bootstrap/index.js';
 import { clusterRoleAggregationDescriptor } from './clusterroleaggregation/index.js';
 import type { ControllerDescriptor } from './common/descriptor.js';
 import { cronJobDescriptor } from './cronjob/index.js';
@@ -28,6 +29,7 @@ import { validatingAdmissionPolicyStatusDescriptor } from './validatingadmission
 export type { ControllerDescriptor } from './common/descriptor.js';
 
 export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
+  bootstrapSignerDescriptor,
   clusterRoleAggregationDescriptor,
   cronJobDescriptor,
   daemonSetDescriptor,
@@ -49,6 +51,7 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   serviceAccountTokenDescriptor,
   statefulSetDescriptor,
   taintEvictionDescriptor,
+  tokenCleanerDescriptor,
   ttlDescriptor,
   ttlAfterFinishedDescriptor,
   validatingAdmissionPolicyStatusDescriptor,

@@ -240,7 +240,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, '--nodes', String(nodes), '--lifecycle-taints=false', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...(opts.args?.nodes ?? [])], log) : undefined;
   // kubeadm's authorizers: the Node authorizer (what kubelets may do, each only for itself) before RBAC.
   const apiserverArgs = opts.args?.apiserver ?? [];
-  const authorizationArgs = apiserverArgs.some((a) => a.startsWith('--authorization-mode')) ? [] : ['--authorization-mode', 'Node,RBAC'];
+  // ... and kubeadm's bootstrap tokens (kubeadm token create / join flows)
+  const authorizationArgs = [...(apiserverArgs.some((a) => a.startsWith('--authorization-mode')) ? [] : ['--authorization-mode', 'Node,RBAC']), '--enable-bootstrap-token-auth'];
   // The controller manager and the scheduler serve /healthz on free ports the API server is told
   // of, so that componentstatuses reports their real health.
   const cmPort = await freePort(bind);
