@@ -25,3 +25,8 @@ export async function every(periodMs: number, signal: AbortSignal, fn: () => Pro
     await sleep(periodMs, signal);
   }
 }
+
+/** Resolves once `signal` aborts (a controller with nothing to do runs until it is stopped). */
+export function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+}

@@ -13,9 +13,6 @@ const on = (name: string, alias?: string, workersOption?: string): NotImplemente
 export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = [
   on('attachdetach', 'persistentvolume-attach-detach-controller'),
   on('cloud-node-lifecycle', 'cloud-node-lifecycle-controller'),
-  on('csrapproving', 'certificatesigningrequest-approving-controller'),
-  on('csrcleaner', 'certificatesigningrequest-cleaner-controller'),
-  on('csrsigning', 'certificatesigningrequest-signing-controller'),
   {
     ...on('endpoint', 'endpoints-controller', 'concurrentEndpointSyncs'),
     serviceAccount: 'endpoint-controller',

@@ -158,7 +158,8 @@ export const OPTION_SPECS: OptionSpec[] = [
   // Certificates and tokens
   { flag: 'cluster-signing-cert-file', type: 'string', def: '/etc/kubernetes/ca/ca.pem', help: 'Filename containing a PEM-encoded X509 CA certificate used to issue cluster-scoped certificates.' },
   { flag: 'cluster-signing-key-file', type: 'string', def: '/etc/kubernetes/ca/ca.key', help: 'Filename containing a PEM-encoded RSA or ECDSA private key used to sign cluster-scoped certificates.' },
-  { flag: 'experimental-cluster-signing-duration', type: 'duration', def: '8760h0m0s', help: 'The length of duration signed certificates will be given.' },
+  { flag: 'experimental-cluster-signing-duration', type: 'duration', def: '8760h0m0s', help: 'The length of duration signed certificates will be given (deprecated spelling of --cluster-signing-duration).' },
+  { flag: 'cluster-signing-duration', type: 'duration', def: '8760h0m0s', help: 'The max length of duration signed certificates will be given. Individual CSRs may request shorter certs by setting spec.expirationSeconds.' },
   { flag: 'root-ca-file', type: 'string', help: "If set, this root certificate authority will be included in service account's token secret. This must be a valid PEM-encoded CA bundle." },
   { flag: 'service-account-private-key-file', type: 'string', help: 'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.' },
   { flag: 'use-service-account-credentials', type: 'bool', def: false, help: 'If true, use individual service account credentials for each controller.' },

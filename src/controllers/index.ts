@@ -1,6 +1,7 @@
 // Every controller kubelite implements, by its descriptor (declared in its folder's index.ts).
 // Adding a controller: its folder, its descriptor, and one line here (see README.md).
 import { bootstrapSignerDescriptor, tokenCleanerDescriptor } from './bootstrap/index.js';
+import { csrApprovingDescriptor, csrCleanerDescriptor, csrSigningDescriptor } from './certificates/index.js';
 import { clusterRoleAggregationDescriptor } from './clusterroleaggregation/index.js';
 import type { ControllerDescriptor } from './common/descriptor.js';
 import { cronJobDescriptor } from './cronjob/index.js';
@@ -31,6 +32,9 @@ export type { ControllerDescriptor } from './common/descriptor.js';
 export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   bootstrapSignerDescriptor,
   clusterRoleAggregationDescriptor,
+  csrApprovingDescriptor,
+  csrCleanerDescriptor,
+  csrSigningDescriptor,
   cronJobDescriptor,
   daemonSetDescriptor,
   deploymentDescriptor,

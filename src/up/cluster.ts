@@ -232,6 +232,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   // unless the caller configures allocation or the controllers itself (the nodes then keep their own).
   const ownIpam = !cmArgs.some((a) => /^--(allocate-node-cidrs|cluster-cidr|controllers)\b/.test(a));
   const ipamArgs = ownIpam ? ['--allocate-node-cidrs', `--cluster-cidr=${CLUSTER_CIDR}`] : [];
+  // CSRs are signed by the cluster CA, as kubeadm configures kube-controller-manager
+  const signingArgs = cmArgs.some((a) => a.startsWith('--cluster-signing-')) ? [] : ['--cluster-signing-cert-file', credentials.caCertFile, '--cluster-signing-key-file', credentials.caKeyFile];
   // The components start at once: they find the API server on its known address and retry until
   // it answers, which is what makes the whole cluster ready in about a second. The nodes start
   // once their binding exists (a refused registration would wait a second to try again).
@@ -251,7 +253,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const healthArgs = ['--component-health-url', `scheduler=${healthURL(schedulerPort)}`, '--component-health-url', `controller-manager=${healthURL(cmPort)}`];
   const components = [
     new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...authorizationArgs, ...healthArgs, ...apiserverArgs], log),
-    new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--address', host, '--port', String(cmPort), '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...ipamArgs, ...cmArgs], log),
+    new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--address', host, '--port', String(cmPort), '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...ipamArgs, ...signingArgs, ...cmArgs], log),
     new Component('scheduler', ['scheduler', '--kubeconfig', credentials.scheduler.path, '--bind-address', host, '--port', String(schedulerPort), ...(opts.args?.scheduler ?? [])], log),
     ...(nodesComponent ? [nodesComponent] : []),
   ];

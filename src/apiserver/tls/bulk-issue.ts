@@ -4,7 +4,7 @@
 // is read once and each certificate costs one signature (~0.1 ms), against ~6 ms for a fresh key
 // each. What they carry is what Go's crypto/x509 issues for a client (certificate.ts).
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { certificateSigner, KEY_USAGE, randomSerialNumber } from './certificate.js';
+import { certificateSigner, KEY_USAGE, randomSerialNumber } from '../../machinery/x509/certificate.js';
 
 export interface BulkIssuer {
   /** A client certificate (PEM) for the shared key, CN = commonName, one O per organization. */

@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { createCertificate, KEY_USAGE, randomSerialNumber } from './certificate.js';
+import { createCertificate, KEY_USAGE, randomSerialNumber } from '../../machinery/x509/certificate.js';
 
 /** A certificate and its private key, both PEM. */
 export interface KeyPair {

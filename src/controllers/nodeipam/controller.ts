@@ -8,6 +8,7 @@ import type { Node } from '../../api/types.js';
 import { objectOf } from '../../client/cache.js';
 import { isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone, WorkQueue } from '../../client/types.js';
+import { untilAborted } from '../../client/wait.js';
 import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 import { CidrSet, formatCidr, parseCidr, type Cidr } from './cidr-set.js';
 import { describeConfig, ipamConfig, type IpamConfig } from './config.js';
@@ -49,7 +50,7 @@ export class NodeIpamController implements Controller {
   async run(workers: number, signal: AbortSignal): Promise<void> {
     if (!this.config) {
       this.ctx.log({ controller: this.name, msg: 'not allocating node CIDRs: --allocate-node-cidrs is false' });
-      await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+      await untilAborted(signal);
       return;
     }
     this.ctx.log({ controller: this.name, msg: 'allocating node CIDRs', from: describeConfig(this.config) });

@@ -8,6 +8,7 @@ import type { Node, Pod, PodCondition, Taint, Toleration } from '../../api/types
 import { keyOf, objectOf, splitKey } from '../../client/cache.js';
 import { isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, Tombstone } from '../../client/types.js';
+import { untilAborted } from '../../client/wait.js';
 import { toleratesTaint } from '../../machinery/selectors/node-affinity.js';
 import { rfc3339 } from '../common/time.js';
 
@@ -76,7 +77,7 @@ export class TaintEvictionController implements Controller {
       this.ctx.log({ controller: this.name, msg: 'not evicting pods from tainted nodes: --enable-taint-manager=false' });
     } else this.running = true;
     for (const node of this.nodeLister.list() as Node[]) this.nodeChanged(undefined, node);
-    await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+    await untilAborted(signal);
     this.running = false;
     for (const s of this.scheduled.values()) clearTimeout(s.timer);
     this.scheduled.clear();

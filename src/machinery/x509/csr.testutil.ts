@@ -12,13 +12,24 @@ function keyPair(kind: RequestKey): { publicKey: KeyObject; privateKey: KeyObjec
   return generateKeyPairSync('ed25519');
 }
 
+export interface RequestOptions {
+  key?: RequestKey;
+  organization?: string;
+  corruptSignature?: boolean;
+  /** DNS subjectAltNames, in an extensionRequest attribute. */
+  dnsNames?: readonly string[];
+  /** The key pair to use (default: a new one). */
+  keys?: { publicKey: KeyObject; privateKey: KeyObject };
+}
+
 /** The DER of a request for CN=`commonName` (and O=`organization` when given). */
-export function certificateRequestDer(commonName: string, opts: { key?: RequestKey; organization?: string; corruptSignature?: boolean } = {}): Buffer {
+export function certificateRequestDer(commonName: string, opts: RequestOptions = {}): Buffer {
   const kind = opts.key ?? 'ec';
-  const { publicKey, privateKey } = keyPair(kind);
+  const { publicKey, privateKey } = opts.keys ?? keyPair(kind);
   const rdn = (type: string, value: string) => setOf(sequence(oid(type), utf8String(value)));
   const subject = sequence(...(opts.organization ? [rdn('2.5.4.10', opts.organization)] : []), rdn('2.5.4.3', commonName));
-  const info = sequence(smallInteger(0), subject, publicKey.export({ type: 'spki', format: 'der' }), tlv(0xa0));
+  const san = opts.dnsNames?.length ? [sequence(oid('1.2.840.113549.1.9.14'), setOf(sequence(sequence(oid('2.5.29.17'), tlv(0x04, sequence(...opts.dnsNames.map((d) => tlv(0x82, Buffer.from(d)))))))))] : [];
+  const info = sequence(smallInteger(0), subject, publicKey.export({ type: 'spki', format: 'der' }), tlv(0xa0, ...san));
   const algorithm = kind === 'rsa' ? sequence(oid('1.2.840.113549.1.1.11'), nullValue()) : kind === 'ec' ? sequence(oid('1.2.840.10045.4.3.2')) : sequence(oid('1.3.101.112'));
   const signature = sign(kind === 'ed25519' ? null : 'sha256', info, privateKey);
   if (opts.corruptSignature) signature[signature.length - 1]! ^= 0xff;
@@ -26,7 +37,7 @@ export function certificateRequestDer(commonName: string, opts: { key?: RequestK
 }
 
 /** The PEM of such a request (what a CSR's spec.request holds, before base64 for JSON). */
-export function certificateRequestPem(commonName: string, opts: Parameters<typeof certificateRequestDer>[1] = {}): string {
+export function certificateRequestPem(commonName: string, opts: RequestOptions = {}): string {
   const b64 = certificateRequestDer(commonName, opts).toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
   return `-----BEGIN CERTIFICATE REQUEST-----\n${b64}\n-----END CERTIFICATE REQUEST-----\n`;
 }

@@ -13,6 +13,15 @@ export interface CertificateRequest {
   info: Buffer;
   /** The subject's organization (O) values, in order: the groups of a client certificate. */
   organizations: string[];
+  /** The subject's common name (CN; '' when absent). */
+  commonName: string;
+  /** The subject Name's DER, to copy into a certificate as it is. */
+  rawSubject: Buffer;
+  /** Subject alternative names requested (extensionRequest's subjectAltName). */
+  dnsNames: string[];
+  emails: string[];
+  ips: string[];
+  uris: string[];
   publicKey: KeyObject;
   signatureAlgorithm: string;
   signature: Buffer;
@@ -76,7 +85,51 @@ export function parseCertificateRequestDer(der: Buffer): CertificateRequest {
   if (!algorithm[0] || algorithm[0].tag !== 0x06) throw new RequestError('x509: malformed signature algorithm identifier');
   const signature = parts[2]!;
   if (signature.tag !== 0x03 || signature.contents.length < 1 || signature.contents[0] !== 0) throw new RequestError('x509: malformed signature');
-  return { info: parts[0]!.raw, organizations: attributeValues(subject, '2.5.4.10'), publicKey, signatureAlgorithm: oidString(algorithm[0].contents), signature: signature.contents.subarray(1) };
+  return {
+    info: parts[0]!.raw,
+    organizations: attributeValues(subject, '2.5.4.10'),
+    commonName: attributeValues(subject, '2.5.4.3')[0] ?? '',
+    rawSubject: subject.raw,
+    ...requestedAltNames(info[3]),
+    publicKey,
+    signatureAlgorithm: oidString(algorithm[0].contents),
+    signature: signature.contents.subarray(1),
+  };
+}
+
+/** The SANs of the extensionRequest attribute (PKCS#9) of a request's [0] attributes. */
+function requestedAltNames(attributes: Element | undefined): Pick<CertificateRequest, 'dnsNames' | 'emails' | 'ips' | 'uris'> {
+  const out = { dnsNames: [] as string[], emails: [] as string[], ips: [] as string[], uris: [] as string[] };
+  if (!attributes || attributes.tag !== 0xa0) return out;
+  try {
+    for (const attribute of children(attributes)) {
+      const [type, values] = children(attribute);
+      if (!type || oidString(type.contents) !== '1.2.840.113549.1.9.14' || !values) continue;
+      for (const extensions of children(values)) {
+        for (const extension of children(extensions)) {
+          const fields = children(extension);
+          if (oidString(fields[0]!.contents) !== '2.5.29.17') continue;
+          const value = fields[fields.length - 1]!;
+          for (const general of children(readElement(value.contents))) {
+            if (general.tag === 0x82) out.dnsNames.push(general.contents.toString('ascii'));
+            else if (general.tag === 0x81) out.emails.push(general.contents.toString('ascii'));
+            else if (general.tag === 0x86) out.uris.push(general.contents.toString('ascii'));
+            else if (general.tag === 0x87) out.ips.push(ipText(general.contents));
+          }
+        }
+      }
+    }
+  } catch {
+    throw new RequestError('x509: malformed extension');
+  }
+  return out;
+}
+
+function ipText(bytes: Buffer): string {
+  if (bytes.length === 4) return [...bytes].join('.');
+  const groups: string[] = [];
+  for (let i = 0; i + 1 < bytes.length; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
+  return groups.join(':');
 }
 
 /** The values of one attribute type in a Name (SEQUENCE OF SET OF SEQUENCE { type, value }). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { createCertificate, ipBytes, KEY_USAGE } from './certificate.js';
-import { children, namedBits, oid, oidString, readElement, time, unsignedInteger } from '../../machinery/x509/der.js';
+import { children, namedBits, oid, oidString, readElement, time, unsignedInteger } from './der.js';
 
 const hex = (b: Buffer) => b.toString('hex');
 

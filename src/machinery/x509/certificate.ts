@@ -4,7 +4,7 @@
 // up` more to load than these few encoders take to write every certificate of a cluster.
 import { createHash, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
-import { bitString, boolean, children, ia5String, namedBits, nullValue, octetString, oid, oidString, readElement, sequence, setOf, smallInteger, time, tlv, unsignedInteger, utf8String } from '../../machinery/x509/der.js';
+import { bitString, boolean, children, ia5String, namedBits, nullValue, octetString, oid, oidString, readElement, sequence, setOf, smallInteger, time, tlv, unsignedInteger, utf8String } from './der.js';
 
 const OID = {
   commonName: '2.5.4.3',
@@ -15,8 +15,18 @@ const OID = {
   basicConstraints: '2.5.29.19',
   authorityKeyIdentifier: '2.5.29.35',
   extKeyUsage: '2.5.29.37',
+  any: '2.5.29.37.0',
   serverAuth: '1.3.6.1.5.5.7.3.1',
   clientAuth: '1.3.6.1.5.5.7.3.2',
+  codeSigning: '1.3.6.1.5.5.7.3.3',
+  emailProtection: '1.3.6.1.5.5.7.3.4',
+  ipsecEndSystem: '1.3.6.1.5.5.7.3.5',
+  ipsecTunnel: '1.3.6.1.5.5.7.3.6',
+  ipsecUser: '1.3.6.1.5.5.7.3.7',
+  timeStamping: '1.3.6.1.5.5.7.3.8',
+  ocspSigning: '1.3.6.1.5.5.7.3.9',
+  microsoftServerGatedCrypto: '1.3.6.1.4.1.311.10.3.3',
+  netscapeServerGatedCrypto: '2.16.840.1.113730.4.1',
   ecdsaWithSha256: '1.2.840.10045.4.3.2',
   ecdsaWithSha384: '1.2.840.10045.4.3.3',
   ecdsaWithSha512: '1.2.840.10045.4.3.4',
@@ -24,21 +34,29 @@ const OID = {
 } as const;
 
 /** KeyUsage bits (RFC 5280 4.2.1.3). */
-export const KEY_USAGE = { digitalSignature: 0, keyEncipherment: 2, keyCertSign: 5, cRLSign: 6 } as const;
+export const KEY_USAGE = { digitalSignature: 0, contentCommitment: 1, keyEncipherment: 2, dataEncipherment: 3, keyAgreement: 4, keyCertSign: 5, cRLSign: 6, encipherOnly: 7, decipherOnly: 8 } as const;
+
+/** Extended key usages (RFC 5280 4.2.1.12 and the ones Go knows). */
+export type ExtKeyUsage = 'any' | 'serverAuth' | 'clientAuth' | 'codeSigning' | 'emailProtection' | 'ipsecEndSystem' | 'ipsecTunnel' | 'ipsecUser' | 'timeStamping' | 'ocspSigning' | 'microsoftServerGatedCrypto' | 'netscapeServerGatedCrypto';
 
 export interface CertificateTemplate {
   /** Big-endian magnitude; encoded as a positive INTEGER. */
   serialNumber: Buffer;
-  /** Subject O values, then the CN (Kubernetes reads CN as the user, each O as a group). */
-  subject: { commonName: string; organizations?: readonly string[] };
+  /**
+   * Subject O values, then the CN (Kubernetes reads CN as the user, each O as a group); or the DER
+   * of a Name to copy as it is (a signed request's subject).
+   */
+  subject: { commonName: string; organizations?: readonly string[] } | { raw: Buffer };
   notBefore: Date;
   notAfter: Date;
   publicKey: KeyObject;
   isCA: boolean;
   keyUsage: readonly number[];
-  extKeyUsage?: ReadonlyArray<'serverAuth' | 'clientAuth'>;
+  extKeyUsage?: readonly ExtKeyUsage[];
   dnsNames?: readonly string[];
   ips?: readonly string[];
+  emails?: readonly string[];
+  uris?: readonly string[];
 }
 
 /** The signer: the issuing CA's certificate (PEM; absent for a self-signed one) and private key. */
@@ -75,7 +93,7 @@ function signedCertificate(
   algorithm: { hash: string; identifier: Buffer },
   parent: { subject: Buffer; subjectKeyId: Buffer } | undefined,
 ): string {
-  const subjectName = name(template.subject);
+  const subjectName = 'raw' in template.subject ? template.subject.raw : name(template.subject);
   const spki = template.publicKey.export({ type: 'spki', format: 'der' });
   const extensions: Buffer[] = [
     extension(OID.basicConstraints, true, template.isCA ? sequence(boolean(true)) : sequence()),
@@ -85,7 +103,13 @@ function signedCertificate(
   // As Go: a CA names its key (SubjectKeyIdentifier); what it signs points at it (AuthorityKeyIdentifier).
   if (template.isCA) extensions.push(extension(OID.subjectKeyIdentifier, false, octetString(keyIdentifier(spki))));
   if (parent) extensions.push(extension(OID.authorityKeyIdentifier, false, sequence(tlv(0x80, parent.subjectKeyId))));
-  const altNames = [...(template.dnsNames ?? []).map((d) => tlv(0x82, Buffer.from(d, 'ascii'))), ...(template.ips ?? []).map((ip) => tlv(0x87, ipBytes(ip)))];
+  // GeneralName order as Go writes it: DNS names, emails, IPs, URIs
+  const altNames = [
+    ...(template.dnsNames ?? []).map((d) => tlv(0x82, Buffer.from(d, 'ascii'))),
+    ...(template.emails ?? []).map((e) => tlv(0x81, Buffer.from(e, 'ascii'))),
+    ...(template.ips ?? []).map((ip) => tlv(0x87, ipBytes(ip))),
+    ...(template.uris ?? []).map((u) => tlv(0x86, Buffer.from(u, 'ascii'))),
+  ];
   if (altNames.length > 0) extensions.push(extension(OID.subjectAltName, false, sequence(...altNames)));
   const tbs = sequence(
     tlv(0xa0, smallInteger(2)), // version v3
