@@ -25,7 +25,6 @@ export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = 
   },
   on('endpointslicemirroring', 'endpointslice-mirroring-controller', 'mirroringConcurrentServiceEndpointSyncs'),
   on('ephemeral-volume', 'ephemeral-volume-controller', 'concurrentEphemeralvolumeSyncs'),
-  on('horizontalpodautoscaling', 'horizontal-pod-autoscaler-controller', 'concurrentHorizontalPodAutoscalerSyncs'),
   on('legacy-serviceaccount-token-cleaner', 'legacy-serviceaccount-token-cleaner-controller'),
   on('persistentvolume-binder', 'persistentvolume-binder-controller'),
   on('persistentvolume-expander', 'persistentvolume-expander-controller'),

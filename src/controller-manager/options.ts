@@ -118,6 +118,10 @@ export const OPTION_SPECS: OptionSpec[] = [
   { flag: 'horizontal-pod-autoscaler-sync-period', type: 'duration', def: '30s', help: 'The period for syncing the number of pods in horizontal pod autoscaler.' },
   { flag: 'horizontal-pod-autoscaler-downscale-delay', type: 'duration', def: '5m0s', help: 'The period since last downscale, before another downscale can be performed in horizontal pod autoscaler.' },
   { flag: 'horizontal-pod-autoscaler-upscale-delay', type: 'duration', def: '3m0s', help: 'The period since last upscale, before another upscale can be performed in horizontal pod autoscaler.' },
+  { flag: 'horizontal-pod-autoscaler-downscale-stabilization', type: 'duration', def: '5m0s', help: 'The period for which autoscaler will look backwards and not scale down below any recommendation it made during that period (--horizontal-pod-autoscaler-downscale-delay is its older name).' },
+  { flag: 'horizontal-pod-autoscaler-tolerance', type: 'float32', def: 0.1, min: 0, help: 'The minimum change (from 1.0) in the desired-to-actual metrics ratio for the horizontal pod autoscaler to consider scaling.' },
+  { flag: 'horizontal-pod-autoscaler-cpu-initialization-period', type: 'duration', def: '5m0s', help: 'The period after pod start when CPU samples might be skipped.' },
+  { flag: 'horizontal-pod-autoscaler-initial-readiness-delay', type: 'duration', def: '30s', help: 'The period after pod start during which readiness changes will be treated as initial readiness.' },
   { flag: 'horizontal-pod-autoscaler-use-rest-clients', type: 'bool', def: false, help: 'ALPHA: use REST clients through the aggregation layer instead of the legacy metrics client through the API server proxy. Required for custom metrics support.' },
   // Node lifecycle and eviction
   { flag: 'node-monitor-period', type: 'duration', def: '5s', help: 'The period for syncing NodeStatus in NodeController.' },

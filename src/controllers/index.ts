@@ -10,6 +10,7 @@ import { deploymentDescriptor } from './deployment/index.js';
 import { disruptionDescriptor } from './disruption/index.js';
 import { garbageCollectorDescriptor } from './garbagecollector/index.js';
 import { jobDescriptor } from './job/index.js';
+import { horizontalPodAutoscalingDescriptor } from './podautoscaler/index.js';
 import { namespaceDescriptor } from './namespace/index.js';
 import { nodeIpamDescriptor } from './nodeipam/index.js';
 import { nodeLifecycleDescriptor } from './nodelifecycle/index.js';
@@ -40,6 +41,7 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   deploymentDescriptor,
   disruptionDescriptor,
   garbageCollectorDescriptor,
+  horizontalPodAutoscalingDescriptor,
   jobDescriptor,
   namespaceDescriptor,
   nodeIpamDescriptor,

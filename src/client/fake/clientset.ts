@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { allKinds, findKind, findResource } from '../../api/kinds.js';
 import { applyPatch } from '../../machinery/patch/index.js';
-import { compileLabelSelector, parseFieldSelector } from '../../machinery/selectors/index.js';
+import { compileLabelSelector, labelSelectorAsSelector, parseFieldSelector } from '../../machinery/selectors/index.js';
 import { labelsOf, metadataOf, nameOf } from '../../api/meta/object.js';
 import { keyOf } from '../cache.js';
 import { ClientStatusError, alreadyExists, conflict, notFound } from '../errors.js';
@@ -464,7 +464,8 @@ class FakeResourceClient implements ResourceClient {
       apiVersion: 'autoscaling/v1',
       metadata: JSON.parse(JSON.stringify({ name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion, creationTimestamp: meta.creationTimestamp })),
       spec: { replicas: spec.replicas ?? 0 },
-      status: { replicas: status.replicas ?? 0 },
+      // the selector of the pods, as a string (the scale subresource's)
+      status: { replicas: status.replicas ?? 0, ...(spec.selector ? { selector: labelSelectorAsSelector(spec.selector as never).toString() } : {}) },
     };
   }
 
