@@ -12,7 +12,6 @@ const on = (name: string, alias?: string, workersOption?: string): NotImplemente
 // prettier-ignore
 export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = [
   on('attachdetach', 'persistentvolume-attach-detach-controller'),
-  on('cloud-node-lifecycle', 'cloud-node-lifecycle-controller'),
   {
     ...on('endpoint', 'endpoints-controller', 'concurrentEndpointSyncs'),
     serviceAccount: 'endpoint-controller',
@@ -28,6 +27,4 @@ export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = 
   on('legacy-serviceaccount-token-cleaner', 'legacy-serviceaccount-token-cleaner-controller'),
   on('persistentvolume-binder', 'persistentvolume-binder-controller'),
   on('persistentvolume-expander', 'persistentvolume-expander-controller'),
-  on('route', 'node-route-controller'),
-  on('service', 'service-lb-controller', 'concurrentServiceSyncs'),
 ];

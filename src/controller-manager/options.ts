@@ -12,6 +12,7 @@ import { isIP } from 'node:net';
 import { Option, InvalidArgumentError, type Command } from 'commander';
 import { formatDuration, parseDuration } from '../machinery/codec/time.js';
 import { program } from '../machinery/flags.js';
+import { cloudOf } from '../controllers/cloud/provider.js';
 import { ipamConfig } from '../controllers/nodeipam/config.js';
 import { CONTROLLERS, resolveControllers } from './controllers.js';
 
@@ -145,8 +146,8 @@ export const OPTION_SPECS: OptionSpec[] = [
   { flag: 'node-cidr-mask-size-ipv6', type: 'int32', def: 0, min: 0, help: 'Mask size for IPv6 node cidr in dual-stack cluster (0: 64).' },
   { flag: 'service-cluster-ip-range', type: 'cidr', help: 'CIDR Range for Services in cluster (comma-separated for dual stack).' },
   { flag: 'cluster-name', type: 'string', def: 'kubernetes', help: 'The instance prefix for the cluster.' },
-  { flag: 'cloud-provider', type: 'string', def: '', help: 'The provider for cloud services. Empty string for no provider.' },
-  { flag: 'cloud-config', type: 'string', def: '', help: 'The path to the cloud provider configuration file. Empty string for no configuration file.' },
+  { flag: 'cloud-provider', type: 'string', def: '', help: "The provider for cloud services. Empty string for no provider: the service, route and cloud-node-lifecycle controllers then do nothing, as in Kubernetes. 'kubelite' is a simulated cloud for tests (load balancer addresses from a range, routes, instances as the Nodes)." },
+  { flag: 'cloud-config', type: 'string', def: '', help: 'The path to the cloud provider configuration file. Empty string for no configuration file. For kubelite: YAML with loadBalancerIPRange (default 172.18.255.0/24).' },
   { flag: 'cloud-container-registry-config', type: 'string', help: 'Path to a cloud container registry configuration file.' },
   { flag: 'cloud-service-account-json-key', type: 'string', help: 'Cloud service account JSON key used for authentication.' },
   // Volumes
@@ -391,6 +392,11 @@ export function normalizeArgv(argv: readonly string[]): string[] {
 /** Cross-option validation (after parsing): returns the error messages. */
 export function validateOptions(o: ControllerManagerOptions): string[] {
   const errs: string[] = [];
+  try {
+    cloudOf(o);
+  } catch (err) {
+    errs.push((err as Error).message);
+  }
   // kube-controller-manager refuses to start the node IPAM controller with an unusable range
   try {
     if (resolveControllers(o.controllers).includes('nodeipam')) ipamConfig(o);

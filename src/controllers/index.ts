@@ -2,6 +2,7 @@
 // Adding a controller: its folder, its descriptor, and one line here (see README.md).
 import { bootstrapSignerDescriptor, tokenCleanerDescriptor } from './bootstrap/index.js';
 import { csrApprovingDescriptor, csrCleanerDescriptor, csrSigningDescriptor } from './certificates/index.js';
+import { cloudNodeLifecycleDescriptor, routeDescriptor, serviceDescriptor } from './cloud/index.js';
 import { clusterRoleAggregationDescriptor } from './clusterroleaggregation/index.js';
 import type { ControllerDescriptor } from './common/descriptor.js';
 import { cronJobDescriptor } from './cronjob/index.js';
@@ -32,6 +33,7 @@ export type { ControllerDescriptor } from './common/descriptor.js';
 
 export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   bootstrapSignerDescriptor,
+  cloudNodeLifecycleDescriptor,
   clusterRoleAggregationDescriptor,
   csrApprovingDescriptor,
   csrCleanerDescriptor,
@@ -53,6 +55,8 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   replicationControllerDescriptor,
   resourceQuotaDescriptor,
   rootCACertPublisherDescriptor,
+  routeDescriptor,
+  serviceDescriptor,
   serviceAccountDescriptor,
   serviceAccountTokenDescriptor,
   statefulSetDescriptor,
