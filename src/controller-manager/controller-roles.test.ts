@@ -11,6 +11,7 @@ test('controller roles: derived from the descriptors, the ones Kubernetes bootst
     'deployment-controller',
     'endpoint-controller',
     'endpointslice-controller',
+    'endpointslicemirroring-controller',
     'generic-garbage-collector',
     'job-controller',
     'namespace-controller',

@@ -18,17 +18,6 @@ export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = 
   on('csrcleaner', 'certificatesigningrequest-cleaner-controller'),
   on('csrsigning', 'certificatesigningrequest-signing-controller'),
   on('disruption', 'disruption-controller'),
-  {
-    ...on('endpoint', 'endpoints-controller', 'concurrentEndpointSyncs'),
-    serviceAccount: 'endpoint-controller',
-    rules: [rule(CORE, 'pods services', READ), rule(CORE, 'endpoints', 'create delete get list update watch'), rule(CORE, 'endpoints/restricted', 'create'), EVENTS_RULE],
-  },
-  {
-    ...on('endpointslice', 'endpointslice-controller', 'concurrentServiceEndpointSyncs'),
-    serviceAccount: 'endpointslice-controller',
-    rules: [rule(CORE, 'nodes pods services', READ), rule(CORE, 'services/finalizers', 'update'), rule(['discovery.k8s.io'], 'endpointslices', 'create delete get list update watch'), EVENTS_RULE],
-  },
-  on('endpointslicemirroring', 'endpointslice-mirroring-controller', 'mirroringConcurrentServiceEndpointSyncs'),
   on('ephemeral-volume', 'ephemeral-volume-controller', 'concurrentEphemeralvolumeSyncs'),
   on('horizontalpodautoscaling', 'horizontal-pod-autoscaler-controller', 'concurrentHorizontalPodAutoscalerSyncs'),
   on('legacy-serviceaccount-token-cleaner', 'legacy-serviceaccount-token-cleaner-controller'),

@@ -5,6 +5,9 @@ import type { ControllerDescriptor } from './common/descriptor.js';
 import { cronJobDescriptor } from './cronjob/index.js';
 import { daemonSetDescriptor } from './daemonset/index.js';
 import { deploymentDescriptor } from './deployment/index.js';
+import { endpointDescriptor } from './endpoint/index.js';
+import { endpointSliceDescriptor } from './endpointslice/index.js';
+import { endpointSliceMirroringDescriptor } from './endpointslicemirroring/index.js';
 import { garbageCollectorDescriptor } from './garbagecollector/index.js';
 import { jobDescriptor } from './job/index.js';
 import { namespaceDescriptor } from './namespace/index.js';
@@ -27,6 +30,9 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   cronJobDescriptor,
   daemonSetDescriptor,
   deploymentDescriptor,
+  endpointDescriptor,
+  endpointSliceDescriptor,
+  endpointSliceMirroringDescriptor,
   garbageCollectorDescriptor,
   jobDescriptor,
   namespaceDescriptor,
