@@ -27,7 +27,7 @@ const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
 const JOBS = { group: 'batch', version: 'v1', resource: 'jobs' };
-const NS = 'bench';
+export const NS = 'bench';
 const TIMEOUT_MS = 600_000;
 const PATCHERS = 32;
 
@@ -36,7 +36,7 @@ type Obj = Record<string, unknown>;
 const CLK_TCK = 100;
 
 /** utime+stime of a process, in seconds. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // fields[0] is field 3 (state): utime is field 14, stime field 15
@@ -44,20 +44,20 @@ function cpuSeconds(pid: number): number {
 }
 
 /** VmHWM (peak resident set) of a process, in MiB. */
-function peakRssMiB(pid: number): number {
+export function peakRssMiB(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-interface Cluster {
+export interface Cluster {
   cs: RestClientset;
   cm: ChildProcess;
   stop(): Promise<void>;
 }
 
-async function startCluster(qps: number | undefined, burst: number | undefined): Promise<Cluster> {
+export async function startCluster(qps: number | undefined, burst: number | undefined, extraFlags: readonly string[] = []): Promise<Cluster> {
   const api = await startApiserver(['--storage', 'memory']);
-  const flags = ['--kubeconfig', api.kubeconfig, '--port', '0', '--leader-elect=false'];
+  const flags = ['--kubeconfig', api.kubeconfig, '--port', '0', '--leader-elect=false', ...extraFlags];
   if (qps !== undefined) flags.push(`--kube-api-qps=${qps}`, `--kube-api-burst=${burst}`);
   const cm = spawn(process.execPath, [...CM_NODE_ARGS, KUBELITE_BIN, 'controller-manager', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -106,7 +106,7 @@ async function startCluster(qps: number | undefined, burst: number | undefined):
 }
 
 /** Runs `fn` on queued items with `concurrency` requests in flight. */
-class PatchPool {
+export class PatchPool {
   private readonly queue: string[] = [];
   private inFlight = 0;
   errors = 0;

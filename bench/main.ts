@@ -14,6 +14,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   scheduler: () => import('./scheduler.js'),
   nodes: () => import('./nodes.js'),
   controllers: () => import('./controllers.js'),
+  'controllers-endpoints': () => import('./controllers-endpoints.js'),
   authz: () => import('./authz.js'),
   cluster: () => import('./cluster.js'),
   crd: () => import('./crd.js'),

@@ -29,6 +29,8 @@ export class EndpointSliceController implements Controller {
   private readonly tracker = new EndpointSliceTracker();
   private readonly triggerTimes = new TriggerTimeTracker();
   private readonly batchPeriodMs: number;
+  /** Keys whose last sync found the slice cache behind this controller's writes: any slice event of theirs syncs them again. */
+  private readonly waitingForCache = new Set<string>();
 
   constructor(private readonly ctx: ControllerContext) {
     this.queue = newRateLimitingQueue<string>({ name: 'endpoint_slice' });
@@ -77,7 +79,14 @@ export class EndpointSliceController implements Controller {
     if (svc) this.queue.addAfter(`${s.metadata?.namespace}/${svc}`, this.batchPeriodMs);
   }
 
+  /** The cache caught up with a write this controller waits for: sync now rather than after the error back-off. */
+  private cacheCaughtUp(s: EndpointSlice): void {
+    const key = `${s.metadata?.namespace}/${labelsOf(s)[SERVICE_NAME_LABEL] ?? ''}`;
+    if (this.waitingForCache.delete(key)) this.queue.add(key);
+  }
+
   private onSliceChange(cur: EndpointSlice, old: EndpointSlice | undefined): void {
+    this.cacheCaughtUp(cur);
     // A slice that left or joined this controller's management, or changed service, syncs both Services.
     if (old && (this.managed(old) !== this.managed(cur) || labelsOf(old)[SERVICE_NAME_LABEL] !== labelsOf(cur)[SERVICE_NAME_LABEL])) {
       this.queueSliceService(old);
@@ -88,6 +97,7 @@ export class EndpointSliceController implements Controller {
   }
 
   private onSliceDelete(s: EndpointSlice): void {
+    this.cacheCaughtUp(s);
     if (this.managed(s) && !this.tracker.handleDeletion(s)) this.queueSliceService(s);
   }
 
@@ -115,7 +125,10 @@ export class EndpointSliceController implements Controller {
     if (serviceSelector(svc) === undefined) return; // slices of a Service without selector are written by others (mirroring)
     const pods = selectedPods(this.pods, svc);
     const existing = (this.slices.list(namespace, (l) => l[SERVICE_NAME_LABEL] === name && l[MANAGED_BY_LABEL] === CONTROLLER_NAME) as EndpointSlice[]).filter((s) => !isBeingDeleted(s));
-    if (this.tracker.staleSlices(key, existing)) throw new Error(`EndpointSlice informer cache is out of date for Service ${key}`);
+    if (this.tracker.staleSlices(key, existing)) {
+      this.waitingForCache.add(key);
+      throw new Error(`EndpointSlice informer cache is out of date for Service ${key}`);
+    }
     const triggerTime = this.triggerTimes.compute(key, svc, pods);
     try {
       await this.reconciler.reconcile(svc, pods, existing, triggerTime);

@@ -27,6 +27,8 @@ export class EndpointSliceMirroringController implements Controller {
   private readonly recorder: EventRecorder;
   private readonly tracker = new EndpointSliceTracker();
   private readonly batchPeriodMs: number;
+  /** Keys whose last sync found the slice cache behind this controller's writes: any slice event of theirs syncs them again. */
+  private readonly waitingForCache = new Set<string>();
   private readonly maxPerSubset: number;
 
   constructor(private readonly ctx: ControllerContext) {
@@ -52,6 +54,7 @@ export class EndpointSliceMirroringController implements Controller {
       },
       onDelete: (s) => {
         const slice = objectOf(s as KubeObject | Tombstone) as EndpointSlice;
+        this.cacheCaughtUp(slice);
         if (this.managed(slice) && !this.tracker.handleDeletion(slice)) this.queueFor(slice);
       },
     });
@@ -66,7 +69,14 @@ export class EndpointSliceMirroringController implements Controller {
     if (name) this.queue.addAfter(`${s.metadata?.namespace}/${name}`, this.batchPeriodMs);
   }
 
+  /** The cache caught up with a write this controller waits for: sync now rather than after the error back-off. */
+  private cacheCaughtUp(s: EndpointSlice): void {
+    const key = `${s.metadata?.namespace}/${labelsOf(s)[SERVICE_NAME_LABEL] ?? ''}`;
+    if (this.waitingForCache.delete(key)) this.queue.add(key);
+  }
+
   private onSlice(s: EndpointSlice): void {
+    this.cacheCaughtUp(s);
     if (this.managed(s) && this.tracker.shouldSync(s)) this.queueFor(s);
   }
 
@@ -97,7 +107,10 @@ export class EndpointSliceMirroringController implements Controller {
       return;
     }
     const current = existing.filter((s) => !isBeingDeleted(s));
-    if (this.tracker.staleSlices(key, current)) throw new Error(`EndpointSlice informer cache is out of date for Endpoints ${key}`);
+    if (this.tracker.staleSlices(key, current)) {
+      this.waitingForCache.add(key);
+      throw new Error(`EndpointSlice informer cache is out of date for Endpoints ${key}`);
+    }
     await this.reconcile(endpoints, current);
   }
 
