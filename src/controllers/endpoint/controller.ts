@@ -136,8 +136,8 @@ export class EndpointsController implements Controller {
     } catch (e) {
       // Creates fail while the namespace terminates; nothing to do then.
       if (creating && isNamespaceTerminating(e)) return;
-      const verb = creating ? 'create' : 'update';
-      this.recorder.event(svc as KubeObject, 'Warning', creating ? 'FailedToCreateEndpoint' : 'FailedToUpdateEndpoint', `Failed to ${verb} endpoint ${namespace}/${name}: ${(e as Error).message}`);
+      const message = creating ? `Failed to create endpoint for service ${namespace}/${name}` : `Failed to update endpoint ${namespace}/${name}`;
+      this.recorder.event(next as KubeObject, 'Warning', creating ? 'FailedToCreateEndpoint' : 'FailedToUpdateEndpoint', `${message}: ${(e as Error).message}`);
       throw e;
     }
   }
