@@ -44,8 +44,8 @@ export function podServiceKeys(services: Lister, pod: KubeObject): string[] {
   const keys: string[] = [];
   for (const svc of services.list(ns) as Service[]) {
     const sel = serviceSelector(svc);
-    // A Service with an empty selector selects no pods here (Kubernetes skips it: labels.Set{}.AsSelector() would match all).
-    if (sel === undefined || Object.keys(sel).length === 0) continue;
+    // No selector selects nothing (user-managed endpoints); an empty one selects every pod, as in Kubernetes.
+    if (sel === undefined) continue;
     if (selectorMatches(sel, labels)) keys.push(`${ns}/${nameOf(svc)}`);
   }
   return keys;
