@@ -27,7 +27,7 @@ const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
 const JOBS = { group: 'batch', version: 'v1', resource: 'jobs' };
-const NS = 'bench';
+export const NS = 'bench';
 const TIMEOUT_MS = 600_000;
 const PATCHERS = 32;
 
@@ -55,12 +55,11 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** A fresh API server (memory) and controller manager (`extraArgs` added to its flags), with the bench namespace. */
-export async function startCluster(qps: number | undefined, burst: number | undefined, extraArgs: string[] = []): Promise<Cluster> {
+/** A fresh API server (memory) and controller manager (`extraFlags` added to its flags), with the bench namespace. */
+export async function startCluster(qps: number | undefined, burst: number | undefined, extraFlags: readonly string[] = []): Promise<Cluster> {
   const api = await startApiserver(['--storage', 'memory']);
-  const flags = ['--kubeconfig', api.kubeconfig, '--port', '0', '--leader-elect=false'];
+  const flags = ['--kubeconfig', api.kubeconfig, '--port', '0', '--leader-elect=false', ...extraFlags];
   if (qps !== undefined) flags.push(`--kube-api-qps=${qps}`, `--kube-api-burst=${burst}`);
-  flags.push(...extraArgs);
   const cm = spawn(process.execPath, [...CM_NODE_ARGS, KUBELITE_BIN, 'controller-manager', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   cm.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-20_000)));
@@ -108,7 +107,7 @@ export async function startCluster(qps: number | undefined, burst: number | unde
 }
 
 /** Runs `fn` on queued items with `concurrency` requests in flight. */
-class PatchPool {
+export class PatchPool {
   private readonly queue: string[] = [];
   private inFlight = 0;
   errors = 0;

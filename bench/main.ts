@@ -15,6 +15,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   nodes: () => import('./nodes.js'),
   controllers: () => import('./controllers.js'),
   'controllers-nodes': () => import('./controllers-nodes.js'),
+  'controllers-endpoints': () => import('./controllers-endpoints.js'),
   authz: () => import('./authz.js'),
   cluster: () => import('./cluster.js'),
   crd: () => import('./crd.js'),

@@ -13,6 +13,7 @@ test('controller roles: derived from the descriptors, the ones Kubernetes bootst
     'disruption-controller',
     'endpoint-controller',
     'endpointslice-controller',
+    'endpointslicemirroring-controller',
     'generic-garbage-collector',
     'horizontal-pod-autoscaler',
     'job-controller',

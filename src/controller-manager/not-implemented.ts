@@ -3,7 +3,6 @@
 // the roles Kubernetes' bootstrap policy keeps for them. A controller moves from here to its own
 // folder's descriptor when it is written.
 import type { ControllerDescriptor } from '../controllers/index.js';
-import { CORE, EVENTS_RULE, READ, rule } from '../controllers/common/rbac.js';
 
 export type NotImplementedController = Omit<ControllerDescriptor, 'ctor'>;
 
@@ -12,17 +11,6 @@ const on = (name: string, alias?: string, workersOption?: string): NotImplemente
 // prettier-ignore
 export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = [
   on('attachdetach', 'persistentvolume-attach-detach-controller'),
-  {
-    ...on('endpoint', 'endpoints-controller', 'concurrentEndpointSyncs'),
-    serviceAccount: 'endpoint-controller',
-    rules: [rule(CORE, 'pods services', READ), rule(CORE, 'endpoints', 'create delete get list update watch'), rule(CORE, 'endpoints/restricted', 'create'), EVENTS_RULE],
-  },
-  {
-    ...on('endpointslice', 'endpointslice-controller', 'concurrentServiceEndpointSyncs'),
-    serviceAccount: 'endpointslice-controller',
-    rules: [rule(CORE, 'nodes pods services', READ), rule(CORE, 'services/finalizers', 'update'), rule(['discovery.k8s.io'], 'endpointslices', 'create delete get list update watch'), EVENTS_RULE],
-  },
-  on('endpointslicemirroring', 'endpointslice-mirroring-controller', 'mirroringConcurrentServiceEndpointSyncs'),
   on('ephemeral-volume', 'ephemeral-volume-controller', 'concurrentEphemeralvolumeSyncs'),
   on('legacy-serviceaccount-token-cleaner', 'legacy-serviceaccount-token-cleaner-controller'),
   on('persistentvolume-binder', 'persistentvolume-binder-controller'),

@@ -9,6 +9,9 @@ import { cronJobDescriptor } from './cronjob/index.js';
 import { daemonSetDescriptor } from './daemonset/index.js';
 import { deploymentDescriptor } from './deployment/index.js';
 import { disruptionDescriptor } from './disruption/index.js';
+import { endpointDescriptor } from './endpoint/index.js';
+import { endpointSliceDescriptor } from './endpointslice/index.js';
+import { endpointSliceMirroringDescriptor } from './endpointslicemirroring/index.js';
 import { garbageCollectorDescriptor } from './garbagecollector/index.js';
 import { jobDescriptor } from './job/index.js';
 import { horizontalPodAutoscalingDescriptor } from './podautoscaler/index.js';
@@ -42,6 +45,9 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   daemonSetDescriptor,
   deploymentDescriptor,
   disruptionDescriptor,
+  endpointDescriptor,
+  endpointSliceDescriptor,
+  endpointSliceMirroringDescriptor,
   garbageCollectorDescriptor,
   horizontalPodAutoscalingDescriptor,
   jobDescriptor,
