@@ -365,6 +365,17 @@ export async function run(args: string[]): Promise<BenchReport> {
     extraNotes.push(`Node failures: ${nodes.name}, ${nodes.columns[0]}. ${nodes.notes?.join(' ') ?? ''}`);
     if (!columns.includes(fast)) columns.push(fast);
   }
+  // the endpoints scenario (bench/controllers-endpoints.ts): its default column is this one's, its
+  // fast one runs with 1 s batch periods besides qps 1000 (its notes say why)
+  if ((!scenario || scenario === 'endpoints') && (!only || only === 'fast' || only === 'default')) {
+    const endpoints = await (await import('./controllers-endpoints.js')).run([]);
+    for (const r of endpoints.rows) {
+      const values = Object.fromEntries(Object.entries(r.values).map(([col, v]) => [col.startsWith('qps 1000') ? fast : col, v]));
+      rows.push({ ...r, metric: `1,000 pods behind a Service: ${r.metric}`, values });
+    }
+    extraNotes.push(`Endpoints: ${endpoints.name}; in the qps 1000 column with --endpoint-updates-batch-period=1s --endpointslice-updates-batch-period=1s. ${endpoints.notes?.join(' ') ?? ''}`);
+    for (const c of [cols[0]?.col, fast]) if (c && !columns.includes(c)) columns.push(c);
+  }
   const errs = [...Object.values(dep), ...Object.values(job)].reduce((a, r) => a + r.patchErrors, 0);
   return {
     name: `controllers (Deployment ${replicas} replicas; ${jobs} Jobs × ${completions} completions)`,
