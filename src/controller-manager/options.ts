@@ -59,6 +59,30 @@ export const FEATURE_GATES: Record<string, FeatureGateSpec> = {
   TaintBasedEvictions: { stage: 'alpha', default: false },
 };
 
+/**
+ * The options of seed 001 that change nothing in kubelite, and why (Kubernetes' reason where it has
+ * one): `--help` says so beside each. Every other option is read by the daemon or a controller
+ * (test/architecture/options-effect.test.ts checks both directions on the source).
+ */
+export const WITHOUT_EFFECT: Readonly<Record<string, string>> = {
+  'horizontal-pod-autoscaler-use-rest-clients': 'the autoscaler always reads the metrics APIs through REST clients, as Kubernetes has since 1.12',
+  'cloud-container-registry-config': 'no in-tree cloud provider reads registry credentials (removed from Kubernetes)',
+  'cloud-service-account-json-key': 'no in-tree cloud provider reads service account keys (removed from Kubernetes)',
+  'insecure-experimental-approve-all-kubelet-csrs-for-group': 'it does nothing, as the seed and Kubernetes say',
+  'pvclaimbinder-sync-period': 'the persistentvolume-binder controller is not implemented yet',
+  'attach-detach-reconcile-sync-period': 'the attachdetach controller is not implemented yet',
+  'disable-attach-detach-reconcile-sync': 'the attachdetach controller is not implemented yet',
+  'enable-dynamic-provisioning': 'the persistentvolume-binder controller is not implemented yet',
+  'enable-hostpath-provisioner': 'the persistentvolume-binder controller is not implemented yet',
+  'flex-volume-plugin-dir': 'FlexVolume plugins need a node that runs them; the simulated nodes do not',
+  'pv-recycler-minimum-timeout-nfs': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
+  'pv-recycler-increment-timeout-nfs': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
+  'pv-recycler-pod-template-filepath-nfs': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
+  'pv-recycler-minimum-timeout-hostpath': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
+  'pv-recycler-timeout-increment-hostpath': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
+  'pv-recycler-pod-template-filepath-hostpath': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
+};
+
 // prettier-ignore
 export const OPTION_SPECS: OptionSpec[] = [
   // General and connection
@@ -370,7 +394,8 @@ export function buildCommand(): Command {
   for (const s of OPTION_SPECS) {
     const def = defaultValue(s);
     defaults.set(s.flag, def);
-    const o = new Option(`--${s.flag} ${PLACEHOLDER[s.type]}`, s.help);
+    const why = WITHOUT_EFFECT[s.flag];
+    const o = new Option(`--${s.flag} ${PLACEHOLDER[s.type]}`, why === undefined ? s.help : `${s.help} Accepted without effect: ${why}.`);
     o.argParser(argParser(s, defaults) as (v: string, prev: unknown) => unknown);
     if (def !== undefined) o.default(def, defaultDisplay(s));
     cmd.addOption(o);
