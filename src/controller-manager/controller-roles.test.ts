@@ -19,6 +19,7 @@ test('controller roles: derived from the descriptors, the ones Kubernetes bootst
     'job-controller',
     'namespace-controller',
     'node-controller',
+    'persistent-volume-binder',
     'pod-garbage-collector',
     'pv-protection-controller',
     'pvc-protection-controller',

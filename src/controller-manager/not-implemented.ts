@@ -13,6 +13,5 @@ export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = 
   on('attachdetach', 'persistentvolume-attach-detach-controller'),
   on('ephemeral-volume', 'ephemeral-volume-controller', 'concurrentEphemeralvolumeSyncs'),
   on('legacy-serviceaccount-token-cleaner', 'legacy-serviceaccount-token-cleaner-controller'),
-  on('persistentvolume-binder', 'persistentvolume-binder-controller'),
   on('persistentvolume-expander', 'persistentvolume-expander-controller'),
 ];

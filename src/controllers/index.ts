@@ -18,6 +18,7 @@ import { horizontalPodAutoscalingDescriptor } from './podautoscaler/index.js';
 import { namespaceDescriptor } from './namespace/index.js';
 import { nodeIpamDescriptor } from './nodeipam/index.js';
 import { nodeLifecycleDescriptor } from './nodelifecycle/index.js';
+import { persistentVolumeBinderDescriptor } from './persistentvolume/index.js';
 import { podGCDescriptor } from './podgc/index.js';
 import { pvProtectionDescriptor } from './pvprotection/index.js';
 import { pvcProtectionDescriptor } from './pvcprotection/index.js';
@@ -54,6 +55,7 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   namespaceDescriptor,
   nodeIpamDescriptor,
   nodeLifecycleDescriptor,
+  persistentVolumeBinderDescriptor,
   podGCDescriptor,
   pvProtectionDescriptor,
   pvcProtectionDescriptor,

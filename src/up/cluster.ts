@@ -167,6 +167,8 @@ async function bindComponents(agent: Agent, server: string): Promise<boolean> {
     const status = await postJson(agent, bindings, clusterRoleBinding(b));
     if (status !== 201 && status !== 409) return false;
   }
+  const storageClass = await postJson(agent, `${server}/apis/storage.k8s.io/v1/storageclasses`, DEFAULT_STORAGE_CLASS);
+  if (storageClass !== 201 && storageClass !== 409) return false;
   return (await removed).every((status) => status === 200 || status === 404);
 }
 
@@ -194,6 +196,20 @@ async function missing(agent: Agent, server: string, nodes: number, since: numbe
   if (ready < nodes) return `${nodes - ready} of ${nodes} nodes`;
   return '';
 }
+
+/**
+ * The default StorageClass `kubelite up` installs, as kind installs one: claims without a class get
+ * it and are provisioned at once by the controller manager's hostPath provisioner (kind's is
+ * WaitForFirstConsumer with a local-path provisioner; kubelite's scheduler does not bind volumes).
+ */
+export const DEFAULT_STORAGE_CLASS = {
+  apiVersion: 'storage.k8s.io/v1',
+  kind: 'StorageClass',
+  metadata: { name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+  provisioner: 'kubernetes.io/host-path',
+  reclaimPolicy: 'Delete',
+  volumeBindingMode: 'Immediate',
+};
 
 /** The pods' range under `kubelite up`, kind's: each node gets a /24 of it from nodeipam. */
 export const CLUSTER_CIDR = '10.244.0.0/16';
@@ -234,6 +250,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const ipamArgs = ownIpam ? ['--allocate-node-cidrs', `--cluster-cidr=${CLUSTER_CIDR}`] : [];
   // CSRs are signed by the cluster CA, as kubeadm configures kube-controller-manager
   const signingArgs = cmArgs.some((a) => a.startsWith('--cluster-signing-')) ? [] : ['--cluster-signing-cert-file', credentials.caCertFile, '--cluster-signing-key-file', credentials.caKeyFile];
+  // the default StorageClass's claims are provisioned by the hostPath provisioner
+  const provisionerArgs = cmArgs.some((a) => a.startsWith('--enable-hostpath-provisioner')) ? [] : ['--enable-hostpath-provisioner'];
   // The components start at once: they find the API server on its known address and retry until
   // it answers, which is what makes the whole cluster ready in about a second. The nodes start
   // once their binding exists (a refused registration would wait a second to try again).
@@ -253,7 +271,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const healthArgs = ['--component-health-url', `scheduler=${healthURL(schedulerPort)}`, '--component-health-url', `controller-manager=${healthURL(cmPort)}`];
   const components = [
     new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...authorizationArgs, ...healthArgs, ...apiserverArgs], log),
-    new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--address', host, '--port', String(cmPort), '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...ipamArgs, ...signingArgs, ...cmArgs], log),
+    new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--address', host, '--port', String(cmPort), '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...ipamArgs, ...signingArgs, ...provisionerArgs, ...cmArgs], log),
     new Component('scheduler', ['scheduler', '--kubeconfig', credentials.scheduler.path, '--bind-address', host, '--port', String(schedulerPort), ...(opts.args?.scheduler ?? [])], log),
     ...(nodesComponent ? [nodesComponent] : []),
   ];

@@ -5,9 +5,8 @@
 //     ServiceAccount, and its test pod) — installs, upgrades, rolls back and uninstalls with --wait
 //     on `kubelite up`, and `helm test` passes;
 // (c) test/vectors/charts/policy-kinds (PriorityClass, PodDisruptionBudget, PersistentVolumeClaim,
-//     NetworkPolicy and a Deployment using the PriorityClass) installs, upgrades and uninstalls.
-//     Without --wait: kubelite has no PersistentVolume binder or provisioner, so the claim stays
-//     Pending and helm's --wait (which waits for a claim to be Bound) would never finish.
+//     NetworkPolicy and a Deployment using the PriorityClass) installs with --wait (its claim is
+//     bound to a volume the default StorageClass's provisioner makes), upgrades and uninstalls.
 // Parts of (b) and (c) need kinds added by other branches of issue #19 (autoscaling/v2
 // HorizontalPodAutoscaler, networking.k8s.io/v1 Ingress and NetworkPolicy, policy/v1
 // PodDisruptionBudget, PersistentVolumeClaim, scheduling.k8s.io/v1 PriorityClass): those tests
@@ -190,13 +189,13 @@ describe('helm 4 on kubelite up: helm create scaffold and the policy-kinds chart
   });
 
   // Needs PriorityClass, PodDisruptionBudget, PersistentVolumeClaim and NetworkPolicy (other branches of issue #19).
-  it('the policy-kinds chart (PDB, PVC, NetworkPolicy, PriorityClass): install, upgrade, uninstall without --wait', async () => {
+  it('the policy-kinds chart (PDB, PVC, NetworkPolicy, PriorityClass): install --wait, upgrade, uninstall', async () => {
     const chartDir = join(TESTDATA, 'charts', 'policy-kinds');
     const ns = 'helm-policy';
-    ok(await helm(['install', 'pk', chartDir, '-n', ns, '--create-namespace']), 'helm install');
+    ok(await helm(['install', 'pk', chartDir, '-n', ns, '--create-namespace', '--wait', '--timeout=60s']), 'helm install');
     const pdb = JSON.parse(ok(await k(['get', 'pdb', 'pk-web', '-n', ns, '-o', 'json']), 'get pdb'));
     assert.equal(pdb.spec.minAvailable, 1);
-    assert.equal(ok(await k(['get', 'pvc', 'pk-data', '-n', ns, '-o', 'jsonpath={.status.phase}']), 'get pvc'), 'Pending');
+    assert.equal(ok(await k(['get', 'pvc', 'pk-data', '-n', ns, '-o', 'jsonpath={.status.phase}']), 'get pvc'), 'Bound');
     assert.equal(ok(await k(['get', 'networkpolicy', 'pk-web', '-n', ns, '-o', 'jsonpath={.spec.ingress[0].ports[0].port}']), 'get netpol'), '80');
     assert.equal(ok(await k(['get', 'priorityclass', 'pk-high', '-o', 'jsonpath={.value}']), 'get priorityclass'), '1000');
     // The Priority admission plugin resolved the pods' priority from the chart's PriorityClass.

@@ -88,7 +88,8 @@ describe('kubelite up: StatefulSets through kubectl', () => {
       assert.equal(p.metadata.labels['statefulset.kubernetes.io/pod-name'], `web-${i}`);
       assert.deepEqual(p.spec.volumes?.find((v) => v.name === 'data')?.persistentVolumeClaim, { claimName: `data-web-${i}` });
     }
-    assert.match(await k(['get', 'pvc']), /data-web-0\s+Pending[\s\S]*data-web-1\s+Pending[\s\S]*data-web-2\s+Pending/);
+    // bound to volumes the default StorageClass's provisioner made
+    await waitFor(async () => /data-web-0\s+Bound\s+pvc-[\s\S]*data-web-1\s+Bound\s+pvc-[\s\S]*data-web-2\s+Bound\s+pvc-/.test(await k(['get', 'pvc'])), 'claims bound', 30_000);
 
     // a partitioned update: only ordinals >= 2 move to the new template
     await k(['patch', 'statefulset', 'web', '--type=merge', '-p', '{"spec":{"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":2}}}}']);
