@@ -14,6 +14,7 @@ test('controller roles: derived from the descriptors, the ones Kubernetes bootst
     'endpoint-controller',
     'endpointslice-controller',
     'endpointslicemirroring-controller',
+    'ephemeral-volume-controller',
     'generic-garbage-collector',
     'horizontal-pod-autoscaler',
     'job-controller',

@@ -12,6 +12,7 @@ import { disruptionDescriptor } from './disruption/index.js';
 import { endpointDescriptor } from './endpoint/index.js';
 import { endpointSliceDescriptor } from './endpointslice/index.js';
 import { endpointSliceMirroringDescriptor } from './endpointslicemirroring/index.js';
+import { ephemeralVolumeDescriptor } from './ephemeralvolume/index.js';
 import { garbageCollectorDescriptor } from './garbagecollector/index.js';
 import { jobDescriptor } from './job/index.js';
 import { horizontalPodAutoscalingDescriptor } from './podautoscaler/index.js';
@@ -49,6 +50,7 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   endpointDescriptor,
   endpointSliceDescriptor,
   endpointSliceMirroringDescriptor,
+  ephemeralVolumeDescriptor,
   garbageCollectorDescriptor,
   horizontalPodAutoscalingDescriptor,
   jobDescriptor,
