@@ -2,7 +2,9 @@
 // filters per node (in the default plugin order, stopping at the first failure), scores of the
 // feasible nodes normalized and weighted as the default plugins are, the best node picked (ties at
 // random), and on failure the FitError message Kubernetes writes.
+import type { PersistentVolume } from '../api/types.js';
 import type { SchedulerCache } from './cache.js';
+import { findPodVolumes, type PodVolumes } from './volume-binding.js';
 import {
   nodeAffinityMatches,
   termMatchesPod,
@@ -57,6 +59,15 @@ export interface CycleState {
   /** Per topology pair, how many pods match one of the pod's anti-affinity terms. */
   antiCounts: Map<string, number> | undefined;
   spread: SpreadState[];
+  /** VolumeBinding's PreFilter result, for pods with claims. */
+  volumes?: VolumeCycle;
+}
+
+/** The pod's claims, with the volumes and reservations they are matched against. */
+export interface VolumeCycle {
+  claims: PodVolumes;
+  allVolumes: readonly PersistentVolume[];
+  reserved: ReadonlySet<string>;
 }
 
 function untoleratedTaint(ni: NodeInfo, p: PodInfo, effects: (e: string) => boolean): Taint | undefined {
@@ -177,6 +188,12 @@ export function filter(state: CycleState, ni: NodeInfo): FilterStatus | undefine
   // NodeResourcesFit
   const fit = fitsResources(ni, p);
   if (fit) return fit;
+  // VolumeBinding
+  if (state.volumes) {
+    const v = state.volumes;
+    const d = findPodVolumes(v.claims, ni, v.allVolumes, v.reserved);
+    if (d.reasons.length > 0) return { reasons: d.reasons, unresolvable: true };
+  }
   // PodTopologySpread
   for (const s of state.spread) {
     const d = ni.labels[s.c.topologyKey];
@@ -395,8 +412,8 @@ export function numFeasibleNodesToFind(numAll: number): number {
   return n < 100 ? 100 : n;
 }
 
-/** FitError.Error(): `0/N nodes are available: <sorted reason histogram>. preemption: ...`. */
-export function fitErrorMessage(numAll: number, statuses: FilterStatus[], pod?: PodInfo): string {
+/** FitError.Error(): `0/N nodes are available: <PreFilter's message, or the sorted reason histogram>. preemption: ...`. */
+export function fitErrorMessage(numAll: number, statuses: FilterStatus[], pod?: PodInfo, preFilterMessage?: string): string {
   if (numAll === 0) return NO_NODES;
   const hist = (sts: FilterStatus[]): string => {
     const counts = new Map<string, number>();
@@ -406,7 +423,7 @@ export function fitErrorMessage(numAll: number, statuses: FilterStatus[], pod?: 
     return strs.join(', ');
   };
   let msg = `0/${numAll} nodes are available:`;
-  const h = hist(statuses);
+  const h = preFilterMessage ?? hist(statuses);
   if (h) msg += ` ${h}.`;
   let post: string;
   if (pod?.preemptionNever) post = 'preemption: not eligible due to preemptionPolicy=Never.';
@@ -418,11 +435,17 @@ export function fitErrorMessage(numAll: number, statuses: FilterStatus[], pod?: 
 }
 
 /** One cycle for one pod over the cache; `start` rotates where the node scan begins. */
-export function schedulePod(cache: SchedulerCache, p: PodInfo, start = 0, random: () => number = Math.random): ScheduleResult {
+export function schedulePod(cache: SchedulerCache, p: PodInfo, start = 0, random: () => number = Math.random, volumes?: VolumeCycle | { error: string }): ScheduleResult {
   const all = cache.nodes();
   const numAll = all.length;
   if (numAll === 0) return { message: NO_NODES, evaluated: 0 };
+  if (volumes && 'error' in volumes) {
+    // A PreFilter failure: every node is unschedulable and unresolvable for it.
+    const statuses = all.map(() => fail(volumes.error, true));
+    return { message: fitErrorMessage(numAll, statuses, p, volumes.error), evaluated: 0 };
+  }
   const state = preFilter(cache, p);
+  if (volumes) state.volumes = volumes;
   const want = numFeasibleNodesToFind(numAll);
   const feasible: NodeInfo[] = [];
   const failed: FilterStatus[] = [];

@@ -14,6 +14,8 @@ import { SchedulerCache, isTerminal } from './cache.js';
 import { schedulePod } from './framework.js';
 import { labelMatcher, newPodInfo, systemDefaultSpread, type LabelMatcher, type PodInfo } from './model.js';
 import { SchedulingQueue } from './queue.js';
+import { bindPodVolumes, findPodVolumes, volumePreFilter, type NodeVolumeDecision, type VolumeListers } from './volume-binding.js';
+import type { VolumeCycle } from './framework.js';
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 const PODS = { group: '', version: 'v1', resource: 'pods' };
@@ -22,6 +24,9 @@ const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 const SERVICES = { group: '', version: 'v1', resource: 'services' };
 const REPLICASETS = { group: 'apps', version: 'v1', resource: 'replicasets' };
 const STATEFULSETS = { group: 'apps', version: 'v1', resource: 'statefulsets' };
+const PVCS = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
+const PVS = { group: '', version: 'v1', resource: 'persistentvolumes' };
+const STORAGE_CLASSES = { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses' };
 
 type Workload = ReplicaSet | StatefulSet;
 const selectorCache = new WeakMap<Workload, LabelMatcher | null>();
@@ -53,6 +58,8 @@ export interface SchedulerOptions {
   maxBackoffMs?: number;
   unschedulableFlushMs?: number;
   random?: () => number;
+  /** How long PreBind waits for a pod's claims to be bound (VolumeBinding's bindTimeoutSeconds, default 600 s). */
+  volumeBindTimeoutMs?: number;
 }
 
 export interface SchedulerStats {
@@ -224,6 +231,17 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
       cache.setNamespace(keyOf(ns), undefined);
     },
   });
+  // VolumeBinding: claims, volumes and classes; a change to any may make a waiting pod fit.
+  const volumeListers: VolumeListers = {
+    claims: informers.informer(PVCS).lister,
+    volumes: informers.informer(PVS).lister,
+    classes: informers.informer(STORAGE_CLASSES).lister,
+  };
+  for (const ref of [PVCS, PVS, STORAGE_CLASSES]) informers.informer(ref).addEventHandler({ onAdd: clusterEvent, onUpdate: clusterEvent, onDelete: clusterEvent });
+  const volumeClients = { claims: opts.clientset.resource(PVCS), volumes: opts.clientset.resource(PVS) };
+  /** Volumes promised to pods whose PreBind is in flight. */
+  const reservedVolumes = new Set<string>();
+  const volumeBindTimeoutMs = opts.volumeBindTimeoutMs ?? 600_000;
   if (ownInformers || opts.startInformers) informers.start(abort.signal);
 
   let startIndex = 0;
@@ -251,8 +269,23 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
     }
   }
 
-  async function bind(pod: Pod, key: string, node: string): Promise<void> {
+  async function bind(pod: Pod, key: string, node: string, volumes: NodeVolumeDecision | undefined): Promise<void> {
     const [namespace, name, uid] = [namespaceOf(pod), nameOf(pod), uidOf(pod)];
+    if (volumes && (volumes.staticBindings.length > 0 || volumes.provisions.length > 0)) {
+      try {
+        await bindPodVolumes(volumes, node, volumeListers, volumeClients, volumeBindTimeoutMs, abort.signal);
+      } catch (e) {
+        cache.forget(key);
+        const message = e instanceof Error ? e.message : String(e);
+        log({ msg: 'binding volumes failed', pod: key, node, error: message });
+        recorder.event(podRef(pod), 'Warning', 'FailedScheduling', `running PreBind plugin "VolumeBinding": ${message}`);
+        queue.addUnschedulable(key, true);
+        clusterEvent();
+        return;
+      } finally {
+        for (const s of volumes.staticBindings) reservedVolumes.delete(nameOf(s.volume));
+      }
+    }
     try {
       await pods.createSubresource(namespace, name, 'binding', {
         apiVersion: 'v1',
@@ -288,13 +321,21 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
     const p = newPodInfo(current);
     if (p.spread.length === 0) defaultSpread(p);
     stats.scheduled++;
-    const r = schedulePod(cache, p, startIndex, random);
+    const vpf = volumePreFilter(current, volumeListers);
+    const volumes: VolumeCycle | { error: string } | undefined = vpf.error !== undefined ? { error: vpf.error } : vpf.volumes ? { claims: vpf.volumes, allVolumes: volumeListers.volumes.list(), reserved: reservedVolumes } : undefined;
+    const r = schedulePod(cache, p, startIndex, random, volumes);
     const n = cache.nodes().length;
     startIndex = n > 0 ? (startIndex + r.evaluated) % n : 0;
     if (r.node) {
+      let decision: NodeVolumeDecision | undefined;
+      if (volumes && 'claims' in volumes) {
+        const ni = cache.nodeInfo(r.node)!;
+        decision = findPodVolumes(volumes.claims, ni, volumes.allVolumes, reservedVolumes);
+        for (const s of decision.staticBindings) reservedVolumes.add(nameOf(s.volume));
+      }
       cache.assume(p, r.node);
       inFlight++;
-      const b = bind(current, entry.key, r.node).finally(() => {
+      const b = bind(current, entry.key, r.node, decision).finally(() => {
         inFlight--;
         binds.delete(b);
         const w = slotWaiter;

@@ -200,7 +200,9 @@ async function missing(agent: Agent, server: string, nodes: number, since: numbe
 /**
  * The default StorageClass `kubelite up` installs, as kind installs one: claims without a class get
  * it and are provisioned at once by the controller manager's hostPath provisioner (kind's is
- * WaitForFirstConsumer with a local-path provisioner; kubelite's scheduler does not bind volumes).
+ * WaitForFirstConsumer with a local-path provisioner; Immediate here lets a claim bind before any
+ * pod uses it, which tests of charts and operators often check; a class of your own may be
+ * WaitForFirstConsumer, which the scheduler's VolumeBinding serves).
  */
 export const DEFAULT_STORAGE_CLASS = {
   apiVersion: 'storage.k8s.io/v1',

@@ -3,7 +3,9 @@
 // the one they or it name); a claim of a StorageClass with no volume to match is provisioned — by
 // the in-tree hostPath provisioner `kubernetes.io/host-path` with --enable-hostpath-provisioner (as
 // Kubernetes' testing provisioner: a volume `pvc-<claim uid>`, the class's reclaim policy), else
-// left to an external provisioner; a volume whose claim is gone is Released and, with reclaim policy
+// left to an external provisioner. A claim of a WaitForFirstConsumer class waits for the scheduler:
+// it binds the volume the scheduler pre-bound, or is provisioned once the scheduler annotates the
+// node it chose (the host path then carries that node's affinity). A volume whose claim is gone is Released and, with reclaim policy
 // Delete, deleted if this controller provisioned it. Every --pvclaimbinder-sync-period all are looked at again.
 import { annotationsOf, nameOf, namespaceOf, resourceVersionOf, uidOf } from '../../api/meta/object.js';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../api/types.js';
@@ -12,15 +14,14 @@ import { isAlreadyExists, isConflict, isNotFound } from '../../client/errors.js'
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, WorkQueue } from '../../client/types.js';
 import { sleep } from '../../client/wait.js';
 import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
-import { bestVolumeFor, claimClass, preBoundTo } from './binding.js';
+import { ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER, ANN_SELECTED_NODE } from '../../machinery/volumes/annotations.js';
+import { bestVolumeFor, claimClass, preBoundTo } from '../../machinery/volumes/claim-matching.js';
 
 const PVCS = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
 export const PVS = { group: '', version: 'v1', resource: 'persistentvolumes' };
 const CLASSES = { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses' };
 
 export const HOSTPATH_PROVISIONER = 'kubernetes.io/host-path';
-const ANN_BIND_COMPLETED = 'pv.kubernetes.io/bind-completed';
-const ANN_BOUND_BY_CONTROLLER = 'pv.kubernetes.io/bound-by-controller';
 const ANN_PROVISIONED_BY = 'pv.kubernetes.io/provisioned-by';
 const ANN_STORAGE_PROVISIONER = 'volume.kubernetes.io/storage-provisioner';
 const ANN_BETA_STORAGE_PROVISIONER = 'volume.beta.kubernetes.io/storage-provisioner';
@@ -108,29 +109,32 @@ export class PersistentVolumeController implements Controller {
       return;
     }
     if (claim.status?.phase === 'Bound') return;
-    const best = bestVolumeFor(claim, volumes);
+    const className = claimClass(claim);
+    const sc = className === '' ? undefined : (this.classes.get('', className) as StorageClass | undefined);
+    // WaitForFirstConsumer: the scheduler picks the volume (as a claimRef) or the node to provision on.
+    const delayBinding = sc?.volumeBindingMode === 'WaitForFirstConsumer';
+    const best = bestVolumeFor(claim, volumes, { delayBinding });
     if (best) {
       await this.bind(best, claim, true);
       return;
     }
-    const className = claimClass(claim);
     if (className === '') {
       this.event(claim, 'Normal', 'FailedBinding', 'no persistent volumes available for this claim and no storage class is set');
       return;
     }
-    const sc = this.classes.get('', className) as StorageClass | undefined;
     if (!sc) {
       this.event(claim, 'Warning', 'ProvisioningFailed', `storageclass.storage.k8s.io "${className}" not found`);
       return;
     }
-    if (sc.volumeBindingMode === 'WaitForFirstConsumer') {
+    const selectedNode = annotationsOf(claim)[ANN_SELECTED_NODE];
+    if (delayBinding && !selectedNode) {
       this.event(claim, 'Normal', 'WaitForFirstConsumer', 'waiting for first consumer to be created before binding');
       return;
     }
-    await this.provision(claim, sc);
+    await this.provision(claim, sc, delayBinding ? selectedNode : undefined);
   }
 
-  private async provision(claim: PersistentVolumeClaim, sc: StorageClass): Promise<void> {
+  private async provision(claim: PersistentVolumeClaim, sc: StorageClass, node: string | undefined): Promise<void> {
     const provisioner = sc.provisioner ?? '';
     const namespace = namespaceOf(claim);
     if (annotationsOf(claim)[ANN_STORAGE_PROVISIONER] !== provisioner) {
@@ -160,6 +164,8 @@ export class PersistentVolumeController implements Controller {
         ...(sc.mountOptions ? { mountOptions: sc.mountOptions } : {}),
         claimRef: { kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace, name: nameOf(claim), uid: uidOf(claim), resourceVersion: resourceVersionOf(claim) },
         hostPath: { path: `/tmp/hostpath_pv/${uidOf(claim)}` },
+        // A host path lives on one node: provisioned for a chosen node, the volume stays with it.
+        ...(node ? { nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] }] } } } : {}),
       },
     };
     try {

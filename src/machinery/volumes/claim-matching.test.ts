@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { nameOf } from '../../api/meta/object.js';
 import type { PersistentVolume, PersistentVolumeClaim } from '../../api/types.js';
-import { bestVolumeFor } from './binding.js';
+import { bestVolumeFor } from './claim-matching.js';
 
 const pv = (name: string, o: { size: string; cls?: string; modes?: string[]; labels?: Record<string, string>; phase?: string; claimRef?: object; mode?: string }): PersistentVolume => ({
   metadata: { name, labels: o.labels ?? {} },
