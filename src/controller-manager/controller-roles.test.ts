@@ -5,6 +5,7 @@ import { CONTROLLERS, controllerRoles, controllerServiceAccount } from './contro
 test('controller roles: derived from the descriptors, the ones Kubernetes bootstrap policy has', () => {
   const roles = controllerRoles();
   assert.deepEqual(roles.map((r) => r.serviceAccount).sort(), [
+    'attachdetach-controller',
     'certificate-controller',
     'clusterrole-aggregation-controller',
     'cronjob-controller',

@@ -10,7 +10,6 @@ const on = (name: string, alias?: string, workersOption?: string): NotImplemente
 
 // prettier-ignore
 export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = [
-  on('attachdetach', 'persistentvolume-attach-detach-controller'),
   on('legacy-serviceaccount-token-cleaner', 'legacy-serviceaccount-token-cleaner-controller'),
   on('persistentvolume-expander', 'persistentvolume-expander-controller'),
 ];

@@ -69,8 +69,6 @@ export const WITHOUT_EFFECT: Readonly<Record<string, string>> = {
   'cloud-container-registry-config': 'no in-tree cloud provider reads registry credentials (removed from Kubernetes)',
   'cloud-service-account-json-key': 'no in-tree cloud provider reads service account keys (removed from Kubernetes)',
   'insecure-experimental-approve-all-kubelet-csrs-for-group': 'it does nothing, as the seed and Kubernetes say',
-  'attach-detach-reconcile-sync-period': 'the attachdetach controller is not implemented yet',
-  'disable-attach-detach-reconcile-sync': 'the attachdetach controller is not implemented yet',
   'flex-volume-plugin-dir': 'FlexVolume plugins need a node that runs them; the simulated nodes do not',
   'pv-recycler-minimum-timeout-nfs': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
   'pv-recycler-increment-timeout-nfs': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',

@@ -1,5 +1,6 @@
 // Every controller kubelite implements, by its descriptor (declared in its folder's index.ts).
 // Adding a controller: its folder, its descriptor, and one line here (see README.md).
+import { attachDetachDescriptor } from './attachdetach/index.js';
 import { bootstrapSignerDescriptor, tokenCleanerDescriptor } from './bootstrap/index.js';
 import { csrApprovingDescriptor, csrCleanerDescriptor, csrSigningDescriptor } from './certificates/index.js';
 import { cloudNodeLifecycleDescriptor, routeDescriptor, serviceDescriptor } from './cloud/index.js';
@@ -37,6 +38,7 @@ import { validatingAdmissionPolicyStatusDescriptor } from './validatingadmission
 export type { ControllerDescriptor } from './common/descriptor.js';
 
 export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
+  attachDetachDescriptor,
   bootstrapSignerDescriptor,
   cloudNodeLifecycleDescriptor,
   clusterRoleAggregationDescriptor,
