@@ -16,6 +16,7 @@ export const ORDERED_ADMISSION_PLUGINS = [
   'DefaultTolerationSeconds',
   'DefaultStorageClass',
   'StorageObjectInUseProtection',
+  'PersistentVolumeClaimResize',
   'RuntimeClass',
   'CertificateApproval',
   'CertificateSigning',

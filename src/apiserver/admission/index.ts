@@ -1,7 +1,7 @@
 // The API server's admission chain, built from the enabled plugin names over the registry (the
 // lookups the plugins need read the watch cache, then storage).
 import type { KubeObject } from '../../api/schema/kind.js';
-import type { MutatingWebhookConfiguration, PriorityClass, RuntimeClass, ValidatingWebhookConfiguration } from '../../api/types.js';
+import type { MutatingWebhookConfiguration, PersistentVolume, PriorityClass, RuntimeClass, StorageClass, ValidatingWebhookConfiguration } from '../../api/types.js';
 import type { Registry } from '../../registry/registry.js';
 import { registryObjectGetter } from '../auth/serviceaccount-token-lookup.js';
 import { alwaysAllow } from '../auth/always-allow.js';
@@ -18,6 +18,7 @@ import { DefaultIngressClass } from './default-ingress-class.js';
 import { registryIngressClasses } from './ingress-classes.js';
 import { NodeRestriction } from './node-restriction.js';
 import { PriorityAdmission } from './priority.js';
+import { PersistentVolumeClaimResize } from './pvc-resize.js';
 import { registryQuotaAccess } from './quota-access.js';
 import { ResourceQuotaAdmission } from './resource-quota.js';
 import { registryClusterObjects } from './cluster-objects.js';
@@ -69,6 +70,8 @@ export function newAdmissionChain(registry: Registry, names: readonly AdmissionP
         return new DefaultStorageClass(registryStorageClasses(registry));
       case 'StorageObjectInUseProtection':
         return new StorageObjectInUseProtection();
+      case 'PersistentVolumeClaimResize':
+        return new PersistentVolumeClaimResize(registryClusterObjects<PersistentVolume>(registry, '', 'persistentvolumes'), registryClusterObjects<StorageClass>(registry, 'storage.k8s.io', 'storageclasses'));
       case 'ValidatingAdmissionPolicy':
         return new ValidatingAdmissionPolicyPlugin(registryPolicySources(registry), celPolicyCompiler, registryDispatchContext(registry, { authorizer: opts.authorizer, ...opts.policy }));
       case 'MutatingAdmissionWebhook':

@@ -5,6 +5,7 @@ import { findResource } from '../../api/kinds.js';
 import { finalizersOf, nameOf } from '../../api/meta/object.js';
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import { DefaultStorageClass, defaultClassOf } from './default-storage-class.js';
+import { PersistentVolumeClaimResize } from './pvc-resize.js';
 import { StorageObjectInUseProtection } from './storage-object-in-use-protection.js';
 import type { AdmissionAttributes, Operation } from './types.js';
 
@@ -87,5 +88,44 @@ describe('StorageObjectInUseProtection', () => {
     const cm: KubeObject = { metadata: { name: 'cm' } };
     plugin.admit(write('configmaps', cm));
     for (const o of [updated, status, cm]) assert.deepEqual(finalizersOf(o), []);
+  });
+});
+
+describe('PersistentVolumeClaimResize', () => {
+  const classes: Record<string, KubeObject> = {
+    grow: { metadata: { name: 'grow' }, provisioner: 'csi.example.com', allowVolumeExpansion: true },
+    fixed: { metadata: { name: 'fixed' }, provisioner: 'csi.example.com' },
+  };
+  const volumes: Record<string, KubeObject> = {
+    'pv-csi': { metadata: { name: 'pv-csi' }, spec: { csi: { driver: 'csi.example.com', volumeHandle: 'h' } } },
+    'pv-host': { metadata: { name: 'pv-host' }, spec: { hostPath: { path: '/x' } } },
+  };
+  const lookup = (m: Record<string, KubeObject>) => ({ get: async (name: string) => m[name], list: async () => Object.values(m) });
+  const plugin = new PersistentVolumeClaimResize(lookup(volumes) as never, lookup(classes) as never);
+  const pvc = (size: string, o: { cls?: string; pv?: string; phase?: string } = {}): KubeObject => ({
+    metadata: { name: 'data', namespace: 'ns' },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: size } }, storageClassName: o.cls ?? 'grow', volumeName: o.pv ?? 'pv-csi' },
+    status: { phase: o.phase ?? 'Bound' },
+  });
+  const update = (next: KubeObject, old: KubeObject): AdmissionAttributes => ({ ...write('persistentvolumeclaims', next, 'UPDATE'), namespace: 'ns', name: 'data', oldObject: old });
+  const refusal = async (next: KubeObject, old: KubeObject) => {
+    try {
+      await plugin.validate(update(next, old));
+      return undefined;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+
+  it('lets a bound claim of an expandable class on a CSI volume grow; refuses the rest with Kubernetes messages', async () => {
+    const cases: [KubeObject, KubeObject, string | undefined][] = [
+      [pvc('2Gi'), pvc('1Gi'), undefined],
+      [pvc('1Gi'), pvc('2Gi'), undefined], // not growing: other rules apply
+      [pvc('2Gi', { phase: 'Pending' }), pvc('1Gi', { phase: 'Pending' }), 'persistentvolumeclaims "data" is forbidden: Only bound persistent volume claims can be expanded'],
+      [pvc('2Gi', { cls: 'fixed' }), pvc('1Gi', { cls: 'fixed' }), 'persistentvolumeclaims "data" is forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize'],
+      [pvc('2Gi', { pv: 'gone' }), pvc('1Gi', { pv: 'gone' }), 'persistentvolumeclaims "data" is forbidden: Error updating persistent volume claim because fetching associated persistent volume failed'],
+      [pvc('2Gi', { pv: 'pv-host' }), pvc('1Gi', { pv: 'pv-host' }), 'persistentvolumeclaims "data" is forbidden: volume plugin does not support resize'],
+    ];
+    for (const [next, old, want] of cases) assert.equal(await refusal(next, old), want);
   });
 });

@@ -4,7 +4,7 @@ import { fakeControllerContext, flush } from '../../client/fake/index.js';
 import type { KubeObject } from '../../client/types.js';
 import { obj } from '../common/testutil.js';
 import { ANN_CONTROLLER_MANAGED, AttachDetachController, MAX_WAIT_FOR_UNMOUNT_MS } from './controller.js';
-import { attachmentName } from './volumes.js';
+import { attachmentName } from '../../machinery/volumes/attachable.js';
 
 const VAS = { group: 'storage.k8s.io', version: 'v1', resource: 'volumeattachments' };
 const NODES = { group: '', version: 'v1', resource: 'nodes' };

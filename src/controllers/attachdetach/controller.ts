@@ -15,7 +15,7 @@ import { isAlreadyExists, isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, Tombstone, WorkQueue } from '../../client/types.js';
 import { sleep } from '../../client/wait.js';
 import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
-import { attachableVolumesOf, attachmentName, uniqueVolumeName, type AttachableVolume, type VolumeLookups } from './volumes.js';
+import { attachableVolumesOf, attachmentName, uniqueVolumeName, type AttachableVolume, type VolumeLookups } from '../../machinery/volumes/attachable.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NODES = { group: '', version: 'v1', resource: 'nodes' };

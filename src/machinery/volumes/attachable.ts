@@ -1,7 +1,8 @@
 // Which of a pod's volumes need attaching to its node (the attach/detach controller's desired state
-// of the world): CSI persistent volumes — reached through a bound claim, directly or through a
-// generic ephemeral volume's `<pod>-<volume>` claim — whose driver requires attachment (a CSIDriver
-// with attachRequired false does not; a driver without a CSIDriver object does, as in Kubernetes).
+// of the world, and what the kubelet waits for before it starts the pod): CSI persistent volumes —
+// reached through a bound claim, directly or through a generic ephemeral volume's `<pod>-<volume>`
+// claim — whose driver requires attachment (a CSIDriver with attachRequired false does not; a
+// driver without a CSIDriver object does, as in Kubernetes).
 import { createHash } from 'node:crypto';
 import { nameOf, namespaceOf } from '../../api/meta/object.js';
 import type { CSIDriver, PersistentVolume, PersistentVolumeClaim, Pod } from '../../api/types.js';
