@@ -16,6 +16,7 @@ test('controller roles: derived from the descriptors, the ones Kubernetes bootst
     'endpointslice-controller',
     'endpointslicemirroring-controller',
     'ephemeral-volume-controller',
+    'expand-controller',
     'generic-garbage-collector',
     'horizontal-pod-autoscaler',
     'job-controller',

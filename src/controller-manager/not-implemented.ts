@@ -11,5 +11,4 @@ const on = (name: string, alias?: string, workersOption?: string): NotImplemente
 // prettier-ignore
 export const NOT_IMPLEMENTED_CONTROLLERS: readonly NotImplementedController[] = [
   on('legacy-serviceaccount-token-cleaner', 'legacy-serviceaccount-token-cleaner-controller'),
-  on('persistentvolume-expander', 'persistentvolume-expander-controller'),
 ];

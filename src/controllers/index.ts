@@ -10,6 +10,7 @@ import { cronJobDescriptor } from './cronjob/index.js';
 import { daemonSetDescriptor } from './daemonset/index.js';
 import { deploymentDescriptor } from './deployment/index.js';
 import { disruptionDescriptor } from './disruption/index.js';
+import { persistentVolumeExpanderDescriptor } from './expand/index.js';
 import { endpointDescriptor } from './endpoint/index.js';
 import { endpointSliceDescriptor } from './endpointslice/index.js';
 import { endpointSliceMirroringDescriptor } from './endpointslicemirroring/index.js';
@@ -60,6 +61,7 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   nodeIpamDescriptor,
   nodeLifecycleDescriptor,
   persistentVolumeBinderDescriptor,
+  persistentVolumeExpanderDescriptor,
   podGCDescriptor,
   pvProtectionDescriptor,
   pvcProtectionDescriptor,
