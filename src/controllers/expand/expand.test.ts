@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { nameOf } from '../../api/meta/object.js';
 import { fakeControllerContext, flush } from '../../client/fake/index.js';
 import { obj } from '../common/testutil.js';
 import { ANN_STORAGE_RESIZER, ExpandController } from './controller.js';
@@ -30,7 +31,7 @@ test('a grown claim waits for its CSI driver; a migrated in-tree volume is hande
   await c.sync('ns/same');
   await assert.rejects(c.sync('ns/stolen'), /persistent Volume is not bound to PVC being updated : ns\/stolen/);
   assert.deepEqual(
-    ctx.events.map((e) => [e.object.metadata?.name, e.reason, e.message]),
+    ctx.events.map((e) => [nameOf(e.object), e.reason, e.message]),
     [
       ['csi', 'ExternalExpanding', 'waiting for an external controller to expand this PVC'],
       ['ebs', 'ExternalExpanding', 'CSI migration enabled for kubernetes.io/aws-ebs; waiting for external resizer to expand the pvc'],
