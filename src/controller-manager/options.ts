@@ -191,6 +191,7 @@ export const OPTION_SPECS: OptionSpec[] = [
   { flag: 'cluster-signing-duration', type: 'duration', def: '8760h0m0s', help: 'The max length of duration signed certificates will be given. Individual CSRs may request shorter certs by setting spec.expirationSeconds.' },
   { flag: 'root-ca-file', type: 'string', help: "If set, this root certificate authority will be included in service account's token secret. This must be a valid PEM-encoded CA bundle." },
   { flag: 'service-account-private-key-file', type: 'string', help: 'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.' },
+  { flag: 'legacy-service-account-token-clean-up-period', type: 'duration', def: '8760h0m0s', help: 'The period of time since the last usage of an legacy service account token before it can be deleted.' },
   { flag: 'use-service-account-credentials', type: 'bool', def: false, help: 'If true, use individual service account credentials for each controller.' },
   { flag: 'insecure-experimental-approve-all-kubelet-csrs-for-group', type: 'string', help: 'This flag does nothing.' },
 ];
