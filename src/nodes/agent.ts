@@ -1,7 +1,12 @@
 // The simulated node agent: registers Node objects and keeps them alive (heartbeats.ts), and runs
 // the pods bound to them through the states a kubelet reports (pod-lifecycle.ts), with one
 // list+watch of pods and one of nodes for all of its nodes. See README.md in this folder.
+import { nameOf } from '../api/meta/object.js';
+import type { Node } from '../api/types.js';
 import { realClock, type Clock } from '../client/clock.js';
+import type { EventRecorder } from '../client/types.js';
+import { AttachedVolumes } from './csi/attached-volumes.js';
+import { SimulatedCSIDriver } from './csi/driver.js';
 import { NodeHeartbeats, NODES } from './heartbeats.js';
 import type { Log, NodeAgentOptions, NodeAgentStats } from './options.js';
 import { PodLifecycle, PODS } from './pod-lifecycle.js';
@@ -16,17 +21,26 @@ export class NodeAgent {
   readonly stats: NodeAgentStats = { nodeWrites: 0, leaseWrites: 0, podStatusWrites: 0, podDeletes: 0, eventsDropped: 0, errors: 0 };
   private readonly heartbeats: NodeHeartbeats;
   private readonly pods: PodLifecycle;
+  private readonly csi: SimulatedCSIDriver | undefined;
+  private readonly abort = new AbortController();
 
   constructor(private readonly opts: NodeAgentOptions) {
     const clock: Clock = opts.clock ?? realClock;
     const log: Log = opts.log ?? (() => {});
     this.nodes = simNodes(opts);
-    const ctx = { nodes: this.nodes, opts, stats: this.stats, clock, log };
+    const attached = opts.csiDriver === false ? undefined : new AttachedVolumes(opts.informers, () => this.pods?.requeueWaitingForVolumes());
+    const ctx = { nodes: this.nodes, opts, stats: this.stats, clock, log, ...(attached ? { volumesReady: attached.ready.bind(attached) } : {}) };
     this.pods = new PodLifecycle(ctx);
+    if (attached) {
+      const recorder = opts.recorder;
+      const podRecorder = (nodeName: string): EventRecorder | undefined => (typeof recorder === 'function' ? recorder(nodeName) : recorder);
+      this.csi = new SimulatedCSIDriver(ctx, opts.informers, podRecorder, opts.csiRecorder);
+    }
     this.heartbeats = new NodeHeartbeats(
       ctx,
       (node) => this.pods.forgetNode(node),
       (node) => this.pods.requeueNode(node),
+      (node) => void this.csi?.registerNode(node),
     );
   }
 
@@ -37,12 +51,23 @@ export class NodeAgent {
     await this.heartbeats.registerAll();
     this.heartbeats.watch(nodeInformer);
     this.pods.start(podInformer);
+    if (this.csi) {
+      // A pod waiting for its volumes starts once the attach/detach controller lists them on the node.
+      nodeInformer.addEventHandler({
+        onUpdate: (old, cur) => {
+          const node = this.nodes.get(nameOf(cur));
+          if (node && JSON.stringify((old as Node).status?.volumesAttached ?? []) !== JSON.stringify((cur as Node).status?.volumesAttached ?? [])) this.pods.requeueWaitingForVolumes();
+        },
+      });
+      await this.csi.start(this.abort.signal);
+    }
     this.heartbeats.startLoops();
   }
 
   async stop(): Promise<void> {
     this.heartbeats.stop();
-    await this.pods.stop();
+    this.abort.abort();
+    await Promise.all([this.pods.stop(), this.csi?.stopped()]);
   }
 
   registeredCount(): number {

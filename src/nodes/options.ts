@@ -61,8 +61,15 @@ export interface NodeAgentOptions {
    * off, as its controller manager runs the nodelifecycle controller.
    */
   lifecycleTaints?: boolean;
+  /**
+   * Whether the nodes run the simulated CSI driver csi.kubelite.dev (csi/driver.ts: attach,
+   * provision, expand) and, as kubelets do, start a pod only once its volumes are attached. Default true.
+   */
+  csiDriver?: boolean;
   /** Where kubelet events go (none when absent). */
   recorder?: EventRecorder | ((nodeName: string) => EventRecorder);
+  /** Where the CSI driver's events about claims go (none when absent). */
+  csiRecorder?: EventRecorder;
   /** Events per second across all nodes (beyond: dropped). Default 50, burst 200. */
   eventQps?: number;
   /** Concurrent pod status writers (default 16). */
