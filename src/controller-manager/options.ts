@@ -96,7 +96,7 @@ export const OPTION_SPECS: OptionSpec[] = [
   { flag: 'controller-start-interval', type: 'duration', def: '0s', help: 'Interval between starting controller managers.' },
   { flag: 'min-resync-period', type: 'duration', def: '12h0m0s', help: 'The resync period in reflectors will be random between MinResyncPeriod and 2*MinResyncPeriod.' },
   { flag: 'profiling', type: 'bool', def: true, help: 'Enable profiling via web interface host:port/debug/pprof/.' },
-  { flag: 'contention-profiling', type: 'bool', def: false, help: 'Enable lock contention profiling, if profiling is enabled.' },
+  { flag: 'contention-profiling', type: 'bool', def: false, help: 'Enable lock contention profiling, if profiling is enabled. Node has no locks: /debug/pprof/block then shows what waited instead, each work queue (items and the time they waited for a worker) and the event loop (its delay).' },
   { flag: 'version', type: 'bool', def: false, help: 'Print version information and quit.' },
   { flag: 'feature-gates', type: 'featureGates', help: `A set of key=value pairs that describe feature gates for alpha/experimental features. Options are: ${Object.entries(FEATURE_GATES).map(([n, g]) => `${n}=true|false (${g.stage.toUpperCase()} - default=${g.default})`).join(', ')}` },
   // Leader election
