@@ -14,6 +14,7 @@ import { formatDuration, parseDuration } from '../machinery/codec/time.js';
 import { program } from '../machinery/flags.js';
 import { cloudOf } from '../controllers/cloud/provider.js';
 import { ipamConfig } from '../controllers/nodeipam/config.js';
+import { recyclerConfigs } from '../controllers/persistentvolume/recycler.js';
 import { CONTROLLERS, resolveControllers } from './controllers.js';
 
 export type OptionType = 'bool' | 'int32' | 'port' | 'float32' | 'duration' | 'string' | 'ip' | 'cidr' | 'stringSlice' | 'featureGates';
@@ -70,12 +71,6 @@ export const WITHOUT_EFFECT: Readonly<Record<string, string>> = {
   'cloud-service-account-json-key': 'no in-tree cloud provider reads service account keys (removed from Kubernetes)',
   'insecure-experimental-approve-all-kubelet-csrs-for-group': 'it does nothing, as the seed and Kubernetes say',
   'flex-volume-plugin-dir': 'FlexVolume plugins need a node that runs them; the simulated nodes do not',
-  'pv-recycler-minimum-timeout-nfs': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
-  'pv-recycler-increment-timeout-nfs': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
-  'pv-recycler-pod-template-filepath-nfs': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
-  'pv-recycler-minimum-timeout-hostpath': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
-  'pv-recycler-timeout-increment-hostpath': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
-  'pv-recycler-pod-template-filepath-hostpath': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
 };
 
 // prettier-ignore
@@ -446,6 +441,12 @@ export function validateOptions(o: ControllerManagerOptions): string[] {
     errs.push(`--attach-detach-reconcile-sync-period (${formatDurationMs(o.attachDetachReconcileSyncPeriod)}) must be greater than 1 second`);
   }
   if (o.minResyncPeriod <= 0) errs.push('--min-resync-period must be greater than zero');
+  // kube-controller-manager exits when a recycler pod template cannot be loaded
+  try {
+    recyclerConfigs(o);
+  } catch (err) {
+    errs.push((err as Error).message);
+  }
   try {
     resolveControllers(o.controllers);
   } catch (err) {
