@@ -24,6 +24,7 @@ import { admissionOf, namespaceOf, resolve, type RequestContext } from './reques
 import { dryRunOf, fieldValidationOf, validatePatchOptions } from './request/options.js';
 import { refuseExport } from './request/query-params.js';
 import { admitSubresourceWrite } from './subresource-admission.js';
+import { connectionHandler } from './proxy/index.js';
 
 function reply(ctx: RequestContext, code: number, body: Body): void {
   writeBytes(ctx.res, code, body.contentType, body.body, { warnings: ctx.warnings });
@@ -184,6 +185,8 @@ async function handleNodeConnection(ctx: RequestContext, kv: KindVersion, connec
 
 export async function handleSubresource(ctx: RequestContext): Promise<void> {
   const { kv } = resolve(ctx);
+  const connection = connectionHandler(ctx);
+  if (connection) return connection(ctx);
   const sub = ctx.info.subresource;
   const subresources = moduleOf(kv).subresources ?? {};
   const handler = Object.prototype.hasOwnProperty.call(subresources, sub) ? subresources[sub] : undefined;

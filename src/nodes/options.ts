@@ -61,6 +61,11 @@ export interface NodeAgentOptions {
    * off, as its controller manager runs the nodelifecycle controller.
    */
   lifecycleTaints?: boolean;
+  /**
+   * The port of the nodes' kubelet API (one listener for all of them, kubelet/server.ts), reported
+   * as each Node's status.daemonEndpoints.kubeletEndpoint.Port. Default 10250.
+   */
+  kubeletPort?: number;
   /** Where kubelet events go (none when absent). */
   recorder?: EventRecorder | ((nodeName: string) => EventRecorder);
   /** Events per second across all nodes (beyond: dropped). Default 50, burst 200. */
