@@ -81,11 +81,22 @@ export function shellWords(statement: string, env: ReadonlyMap<string, string>):
   return out;
 }
 
-/** Splits a script into statements at `;`, `&&`, `||`, `|` and newlines outside quotes. */
+/**
+ * Splits a script into statements at `;`, `&&`, `|` and newlines outside quotes. The statement
+ * after `||` runs only when the one before fails: it is kept only after a literal `false`.
+ */
 export function statementsOf(script: string): string[] {
   const out: string[] = [];
   let cur = '';
   let quote: string | undefined;
+  let skip = false;
+  const push = () => {
+    const st = cur.trim();
+    if (st !== '' && !skip) out.push(st);
+    skip = false;
+    cur = '';
+    return st;
+  };
   for (let i = 0; i < script.length; i++) {
     const c = script[i]!;
     if (quote) {
@@ -94,14 +105,17 @@ export function statementsOf(script: string): string[] {
     } else if (c === "'" || c === '"') {
       quote = c;
       cur += c;
+    } else if (c === '|' && script[i + 1] === '|') {
+      i++;
+      const before = push();
+      skip = before !== 'false';
     } else if (c === ';' || c === '\n' || c === '|' || (c === '&' && script[i + 1] === '&')) {
-      if (c === '&' || (c === '|' && script[i + 1] === '|')) i++;
-      out.push(cur.trim());
-      cur = '';
+      if (c === '&') i++;
+      push();
     } else cur += c;
   }
-  out.push(cur.trim());
-  return out.filter((s) => s !== '');
+  push();
+  return out;
 }
 
 type Step = { kind: 'echo'; words: Word[] } | { kind: 'sleep'; ms: number } | { kind: 'stop' } | { kind: 'loop'; body: Step[] };
