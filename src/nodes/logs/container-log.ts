@@ -85,10 +85,9 @@ export class ContainerLog {
     for (const fn of [...this.listeners]) fn();
   }
 
-  /** Stops following its file (the pod is gone). */
-  close(): void {
-    this.file?.close();
-    this.file = undefined;
+  /** The pod is gone: the run ends at `at` if it had not, and its followers are let go. */
+  close(at: number): void {
+    this.end(at, []);
     this.listeners.clear();
   }
 }

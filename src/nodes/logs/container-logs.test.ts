@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { uidOf } from '../../api/meta/object.js';
 import { decodePodLogOptions } from '../../machinery/podlogs/options.js';
-import { setup } from '../agent.testutil.js';
+import { PODS, setup } from '../agent.testutil.js';
 import type { NodeAgent } from '../agent.js';
 import type { FakeClock } from '../../client/fake/index.js';
 import { LogRing } from './ring.js';
@@ -80,8 +80,8 @@ test('previous reads the last terminated run; a waiting container has no log; fo
   await agent.stop();
 });
 
-test('a follower that goes away stops following', async () => {
-  const { agent, clock, tick, createPod } = await setup();
+test('a follower that goes away stops following; one of a pod that is removed ends', async () => {
+  const { agent, clock, clientset, tick, createPod } = await setup();
   await createPod('ticker', { containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'while true; do echo tick; sleep 1; done'] }] });
   const abort = new AbortController();
   const sink = new Sink();
@@ -92,6 +92,13 @@ test('a follower that goes away stops following', async () => {
   await following;
   await tick(2000);
   assert.equal(sink.text, 'tick\ntick\n');
+  // a follower of a pod that is removed ends with it
+  const second = new Sink();
+  const stillFollowing = read(agent, clock, 'ticker', 'follow=true&tailLines=1', new AbortController().signal, second);
+  await clientset.resource(PODS).delete('default', 'ticker', { gracePeriodSeconds: 0 });
+  await tick(200);
+  await stillFollowing;
+  assert.equal(second.text, 'tick\n');
   await agent.stop();
 });
 

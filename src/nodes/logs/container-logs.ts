@@ -84,7 +84,7 @@ export class ContainerLogs {
       const file = annotation(pod, name, 'log-file');
       if (file !== undefined && file !== '' && st.kind === 'running') run.followFile(file, this.now);
       runs.push(run);
-      while (runs.length > 2) runs.shift()!.close();
+      while (runs.length > 2) runs.shift()!.close(this.now());
     }
     if (st.kind === 'terminated' && st.terminated) run.end(st.terminated.finishedAt, endLines(name, st.terminated));
   }
@@ -103,7 +103,7 @@ export class ContainerLogs {
   forget(uid: string): void {
     const logs = this.pods.get(uid);
     if (!logs) return;
-    for (const runs of logs.runs.values()) for (const r of runs) r.close();
+    for (const runs of logs.runs.values()) for (const r of runs) r.close(this.now());
     this.pods.delete(uid);
   }
 }
