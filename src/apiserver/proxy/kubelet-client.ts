@@ -41,6 +41,7 @@ export class KubeletClient {
   constructor(private readonly o: KubeletClientOptions) {
     this.agent = new Agent({
       keepAlive: true,
+      noDelay: true,
       ...(o.clientCert ? { cert: o.clientCert } : {}),
       ...(o.clientKey ? { key: o.clientKey } : {}),
       ...(o.ca ? { ca: o.ca } : {}),

@@ -70,6 +70,9 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
     res.once('finish', () => metrics.request(req.method ?? 'GET', req.url ?? '/'));
   });
 
+  // Responses written in parts (headers, then lines) go out at once, as Go's server sends them.
+  server.on('secureConnection', (socket) => socket.setNoDelay(true));
+
   /** The pod `ns/name` if one of this process's nodes runs it (and `node`, when given, is that one). */
   const podOf = (ns: string, name: string, node: string): Pod | undefined => {
     const pod = host.pod(ns, name);
