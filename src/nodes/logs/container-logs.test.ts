@@ -2,6 +2,9 @@
 // run a request reads (current, previous, waiting), and the reading options — tail, since,
 // timestamps, limitBytes and follow.
 import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { uidOf } from '../../api/meta/object.js';
 import { decodePodLogOptions } from '../../machinery/podlogs/options.js';
@@ -101,6 +104,40 @@ test('a follower that goes away stops following; one of a pod that is removed en
   assert.equal(second.text, 'tick\n');
   await agent.stop();
 });
+
+test('kubelite.dev/log-file: the file at the start, then what is appended while the container runs', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kubelite-log-file-'));
+  const file = join(dir, 'app.log');
+  writeFileSync(file, 'old 1\nold 2\n');
+  const { agent, clock, createPod } = await setup();
+  try {
+    await createPod('tail', {}, { 'kubelite.dev/c.log-file': file });
+    await createPod('missing', {}, { 'kubelite.dev/log-file': join(dir, 'nope.log') });
+    const sink = new Sink();
+    const stop = new AbortController();
+    const following = read(agent, clock, 'tail', 'follow=true', stop.signal, sink);
+    appendFileSync(file, 'new 3\npartial');
+    await until(() => sink.text.includes('new 3\n'));
+    appendFileSync(file, ' line\n');
+    await until(() => sink.text.includes('partial line\n'));
+    assert.match(sink.text, /^\[kubelite\] started container c .*\nold 1\nold 2\nnew 3\npartial line\n$/);
+    assert.match(await read(agent, clock, 'missing', ''), /\[kubelite\] log file .*nope\.log: ENOENT\n$/);
+    stop.abort();
+    await following;
+  } finally {
+    await agent.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Waits (real time) for a file change to be noticed: inotify events come asynchronously. */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 test('the ring keeps the newest lines within its byte budget', () => {
   const ring = new LogRing(20);
