@@ -180,7 +180,7 @@ async function handleNodeConnection(ctx: RequestContext, kv: KindVersion, connec
   const obj = await resolve(ctx).store.get(namespaceOf(ctx, kv), ctx.info.name);
   const node = connection.nodeNameOf(obj);
   if (node === '') throw StatusError.badRequest(`${kv.singular} ${ctx.info.name} does not have a host assigned`);
-  throw new StatusError(503, 'ServiceUnavailable', `${ctx.info.subresource} is not available: node ${node} is a simulated kubelite node without a container runtime to connect to`);
+  throw new StatusError(503, 'ServiceUnavailable', `${ctx.info.subresource} is not implemented yet for kubelite's simulated nodes (node ${node})`);
 }
 
 export async function handleSubresource(ctx: RequestContext): Promise<void> {
