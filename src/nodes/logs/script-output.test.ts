@@ -27,6 +27,7 @@ test('echo forms, their timing after sleeps, and what is not output', () => {
     ['&& chains; || runs its right side only after a failure', sh('sleep 1 && echo a || echo b; false || echo c'), [[1000, 'a'], [1000, 'c']]],
     ['nothing for other commands', { name: 'c', command: ['nginx', '-g', 'daemon off;'] }, []],
     ['an if stops what can be followed', sh('echo a; if true; then echo b; fi'), [[0, 'a']]],
+    ['for over words, then what follows', sh('for n in 1 2 3; do echo "n=$n"; sleep 1; done; echo end'), [[0, 'n=1'], [1000, 'n=2'], [2000, 'n=3'], [3000, 'end']]],
     ['a loop without sleep runs once', sh('while true; do echo spin; done'), [[0, 'spin']]],
   ];
   for (const [name, c, want] of cases) assert.deepEqual(take(c), want, name);

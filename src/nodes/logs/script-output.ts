@@ -118,7 +118,7 @@ export function statementsOf(script: string): string[] {
   return out;
 }
 
-type Step = { kind: 'echo'; words: Word[] } | { kind: 'sleep'; ms: number } | { kind: 'stop' } | { kind: 'loop'; body: Step[] };
+type Step = { kind: 'echo'; words: Word[] } | { kind: 'sleep'; ms: number } | { kind: 'stop' } | { kind: 'loop'; body: Step[] } | { kind: 'for'; turns: Step[][] };
 
 const REDIRECT_TO_STDERR = /^[12]?>&[12]$/;
 
@@ -163,6 +163,15 @@ function parseSteps(statements: string[], env: ReadonlyMap<string, string>): { s
       i += (first.replace(/^do\s*/, '') === '' ? 3 : 2) + body.used;
       continue;
     }
+    if (cmd === 'for' && words[2]?.text === 'in' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(words[1]?.text ?? '') && /^do(\s|$)/.test(statements[i + 1] ?? '')) {
+      // for NAME in WORDS; do BODY; done: the body once per word, NAME set to it
+      const first = statements[i + 1]!.replace(/^do\s*/, '');
+      const bodyStatements = [first, ...statements.slice(i + 2)].filter((x) => x !== '');
+      const turns = words.slice(3).map((w) => parseSteps(bodyStatements, new Map([...env, [words[1]!.text, w.text]])).steps);
+      steps.push({ kind: 'for', turns });
+      i += (first === '' ? 3 : 2) + parseSteps(bodyStatements, env).used;
+      continue;
+    }
     if (cmd === 'if' || cmd === 'for' || cmd === 'case' || cmd === 'then' || cmd === 'do') return { steps: [...steps, { kind: 'stop' }], used: statements.length };
     if (cmd === 'echo') steps.push({ kind: 'echo', words: words.slice(1) });
     else if (cmd === 'sleep' && words[1]) {
@@ -174,7 +183,7 @@ function parseSteps(statements: string[], env: ReadonlyMap<string, string>): { s
   return { steps, used: i };
 }
 
-const hasSleep = (steps: readonly Step[]): boolean => steps.some((s) => (s.kind === 'sleep' && s.ms > 0) || (s.kind === 'loop' && hasSleep(s.body)));
+const hasSleep = (steps: readonly Step[]): boolean => steps.some((s) => (s.kind === 'sleep' && s.ms > 0) || (s.kind === 'loop' && hasSleep(s.body)) || (s.kind === 'for' && s.turns.some(hasSleep)));
 
 /** Runs the steps from `t`; returns where it stopped (undefined: the script stopped printing for good). */
 function* run(steps: readonly Step[], t: number): Generator<PrintedLine, number | undefined> {
@@ -183,7 +192,13 @@ function* run(steps: readonly Step[], t: number): Generator<PrintedLine, number 
       for (const text of echoText(s.words) ?? []) yield { offsetMs: t, text };
     } else if (s.kind === 'sleep') t += s.ms;
     else if (s.kind === 'stop') return undefined;
-    else {
+    else if (s.kind === 'for') {
+      for (const turn of s.turns) {
+        const next = yield* run(turn, t);
+        if (next === undefined) return undefined;
+        t = next;
+      }
+    } else {
       // A loop without a sleep would print without end at one instant: one turn is shown.
       if (!hasSleep(s.body)) return yield* run(s.body, t);
       for (;;) {
