@@ -166,6 +166,13 @@ spec:
     assert.equal(pods.kind, 'PodList');
     assert.ok(pods.items.some((p) => p.metadata.name === 'web'));
     assert.match(await k(['get', '--raw', `/api/v1/nodes/${node}/proxy/metrics/resource`]), /container_memory_working_set_bytes\{container="server",namespace="proxies",pod="web"\}/);
+    // discovery lists them as kube-apiserver does
+    const resources = (JSON.parse(await k(['get', '--raw', '/api/v1'])) as { resources: Array<{ name: string; kind: string; verbs: string[] }> }).resources;
+    const entry = (name: string) => resources.find((r) => r.name === name);
+    assert.deepEqual(entry('pods/log'), { ...entry('pods/log'), kind: 'Pod', verbs: ['get'] });
+    for (const [name, kind] of [['pods/proxy', 'PodProxyOptions'], ['nodes/proxy', 'NodeProxyOptions'], ['services/proxy', 'ServiceProxyOptions']]) {
+      assert.deepEqual(entry(name!), { ...entry(name!), kind, verbs: ['create', 'delete', 'get', 'patch', 'update'] }, name);
+    }
   });
 
   it('RBAC: a user without pods/log or nodes/proxy is refused; the kubelet refuses a client without a certificate', async () => {
