@@ -91,6 +91,8 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
     } catch {
       return text(res, 400, 'malformed request URL');
     }
+    const user = authenticate(req);
+    if (!user) return text(res, 401, 'Unauthorized');
     let node = '';
     const prefixed = /^\/nodes\/([^/]+)(\/.*)?$/.exec(path);
     if (prefixed) {
@@ -98,8 +100,6 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
       path = prefixed[2] ?? '/';
       if (!host.hasNode(node)) return text(res, 404, `node ${JSON.stringify(node)} is not served here`);
     }
-    const user = authenticate(req);
-    if (!user) return text(res, 401, 'Unauthorized');
     const parts = path.split('/').filter((p) => p !== '');
     const first = parts[0] ?? '';
     // A request about a pod is authorized on the node that runs it.
