@@ -22,7 +22,7 @@ const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
 
-interface Up {
+export interface Up {
   child: ChildProcess;
   kubeconfig: string;
   /** Milliseconds from spawn to the `ready:` line. */
@@ -31,7 +31,7 @@ interface Up {
 }
 
 /** Spawns `kubelite up` on a fresh data directory and resolves at its `ready:` line. */
-async function startUp(args: string[]): Promise<Up> {
+export async function startUp(args: string[]): Promise<Up> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kubelite-bench-up-'));
   const t0 = performance.now();
   const child = spawn(process.execPath, [KUBELITE_BIN, 'up', '--data-dir', dataDir, '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -65,7 +65,7 @@ async function startUp(args: string[]): Promise<Up> {
 // ---- processes, from /proc ----
 
 /** The supervisor and its components by name (`apiserver`, `nodes`, ...: the subcommand they run). */
-function clusterProcesses(upPid: number): Map<string, number> {
+export function clusterProcesses(upPid: number): Map<string, number> {
   const procs = new Map<string, number>([['up', upPid]]);
   for (const pid of childPids(upPid)) {
     // node [node flags] kubelite.js <subcommand> ...
@@ -76,14 +76,14 @@ function clusterProcesses(upPid: number): Map<string, number> {
   return procs;
 }
 
-function cpuOf(procs: Map<string, number>): Map<string, number> {
+export function cpuOf(procs: Map<string, number>): Map<string, number> {
   return new Map([...procs].map(([name, pid]) => [name, cpuSeconds(pid)]));
 }
 
 const cpuDelta = (a: Map<string, number>, b: Map<string, number>) => new Map([...b].map(([name, s]) => [name, s - (a.get(name) ?? 0)]));
 const fmtCpu = (m: Map<string, number>) => [...m].map(([name, s]) => `${name} ${s.toFixed(1)}`).join(', ');
 
-function client(kubeconfig: string): RestClientset {
+export function client(kubeconfig: string): RestClientset {
   return new RestClientset({ config: loadRestConfig({ kubeconfig }), qps: 0, contentType: 'application/vnd.kubernetes.protobuf', userAgent: 'kubelite-bench/0 (linux) kubernetes/bench' });
 }
 

@@ -19,6 +19,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   authz: () => import('./authz.js'),
   cluster: () => import('./cluster.js'),
   crd: () => import('./crd.js'),
+  volumes: () => import('./volumes.js'),
   'pod-logs': () => import('./pod-logs.js'),
 };
 

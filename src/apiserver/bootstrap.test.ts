@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { labelsOf } from '../api/meta/object.js';
 import { Registry } from '../registry/registry.js';
 import { MemoryStorage } from '../storage/memory.js';
-import { bootstrapSystemObjects } from './bootstrap.js';
+import { bootstrapSystemObjects, ensureLegacyTokenTracking, LEGACY_TOKEN_TRACKING_CONFIG_MAP } from './bootstrap.js';
 
 describe('bootstrapSystemObjects', () => {
   it('creates the system PriorityClasses and the kubernetes EndpointSlice, and updates the address on restart', async () => {
@@ -42,6 +42,24 @@ describe('bootstrapSystemObjects', () => {
       await bootstrapSystemObjects(registry, { ip: '127.0.0.1', port: 6443 });
       await assert.rejects(registry.store('discovery.k8s.io', 'endpointslices')!.get('default', 'kubernetes'), /not found/);
       assert.equal((await registry.store('scheduling.k8s.io', 'priorityclasses')!.get('', 'system-node-critical')).value, 2000001000);
+    } finally {
+      await registry.stop();
+    }
+  });
+
+  it('records since when legacy token use is tracked, keeps a valid date, and repairs one that is not', async () => {
+    const registry = new Registry({ storage: new MemoryStorage() });
+    await registry.start();
+    try {
+      const cms = registry.store('', 'configmaps')!;
+      const since = async () => ((await cms.get('kube-system', LEGACY_TOKEN_TRACKING_CONFIG_MAP)).data as Record<string, string>).since;
+      await ensureLegacyTokenTracking(registry, Date.parse('2026-03-04T05:06:07Z'));
+      assert.equal(await since(), '2026-03-04');
+      await ensureLegacyTokenTracking(registry, Date.parse('2026-05-01T00:00:00Z'));
+      assert.equal(await since(), '2026-03-04', 'kept');
+      await cms.guaranteedUpdate('kube-system', LEGACY_TOKEN_TRACKING_CONFIG_MAP, (cur) => ({ ...cur, data: { since: 'yesterday' } }));
+      await ensureLegacyTokenTracking(registry, Date.parse('2026-05-01T00:00:00Z'));
+      assert.equal(await since(), '2026-05-01', 'repaired');
     } finally {
       await registry.stop();
     }

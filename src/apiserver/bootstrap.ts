@@ -3,7 +3,9 @@
 // EndpointSlice pointing at this server, so in-cluster clients and tools that look for them find
 // them, the system PriorityClasses (its scheduling/bootstrap-system-priority-classes hook), and the
 // default ServiceCIDR `kubernetes` describing the service range, Ready, as kube-apiserver's
-// default-servicecidr controller keeps it (./default-service-cidr.ts).
+// default-servicecidr controller keeps it (./default-service-cidr.ts), and the ConfigMap of its
+// legacy token tracking saying since when legacy service account tokens' use is recorded (the
+// legacy-serviceaccount-token-cleaner waits for a year of it).
 // Idempotent: a restart on existing data only brings the endpoint address up to date.
 import { findResource } from '../api/kinds.js';
 import { clone } from '../api/go-json.js';
@@ -59,6 +61,7 @@ export async function bootstrapSystemObjects(registry: Registry, endpoint: { ip:
     }),
     ensureDefaultServiceCIDR(registry),
     ...SYSTEM_PRIORITY_CLASSES.map((pc) => ensure(registry, 'priorityclasses', '', clone(pc), 'scheduling.k8s.io')),
+    ensureLegacyTokenTracking(registry, Date.now()),
   ]);
   // Endpoints may not name loopback addresses (Kubernetes' validation), and a server bound to
   // loopback has no other address to advertise: then the Service stands without Endpoints.
@@ -79,6 +82,19 @@ export async function bootstrapSystemObjects(registry: Registry, endpoint: { ip:
     { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } }, ...slice },
     (cur) => ({ ...cur, ...slice }),
   );
+}
+
+export const LEGACY_TOKEN_TRACKING_CONFIG_MAP = 'kube-apiserver-legacy-service-account-token-tracking';
+
+/** kube-apiserver's legacytokentracking controller: `since: <today>` when missing or not a date (Go's 2006-01-02, UTC). */
+export async function ensureLegacyTokenTracking(registry: Registry, now: number): Promise<void> {
+  const today = new Date(now).toISOString().slice(0, 10);
+  const store = registry.store('', 'configmaps')!;
+  const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: LEGACY_TOKEN_TRACKING_CONFIG_MAP, namespace: 'kube-system' }, data: { since: today } };
+  const existing = await existingOrCreate(store, 'kube-system', cm);
+  const since = (existing?.data as Record<string, string> | undefined)?.since ?? '';
+  if (!existing || (/^\d{4}-\d{2}-\d{2}$/.test(since) && !Number.isNaN(Date.parse(since)))) return;
+  await store.guaranteedUpdate('kube-system', LEGACY_TOKEN_TRACKING_CONFIG_MAP, (cur) => ({ ...cur, data: { ...(cur.data as Record<string, string> | undefined), since: today } }));
 }
 
 /** Brings `default/<name>` of the resource up to date with `update`, creating `obj` when it is missing. */

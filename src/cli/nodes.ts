@@ -108,6 +108,7 @@ interface NodesFlags {
   unreadyNodes?: number | string[];
   lifecycleTaints: boolean;
   registerPodCidr: boolean;
+  csiDriver: boolean;
   eventQps: number;
   workers: number;
   clusterSigningCertFile?: string;
@@ -161,6 +162,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
     .option('--default-ready-after-seconds <s>', 'time to Ready of containers without a readiness probe or annotation', number(0), 0)
     .option('--default-stop-seconds <s>', 'time a container takes to exit after SIGTERM (default: shell forms such as sleep ignore SIGTERM and stop at the grace period\'s end, other commands exit at once)', number(0))
     .option('--register-pod-cidr <bool>', 'whether each node registers with its own spec.podCIDR (false: it waits for the controller manager\'s nodeipam, --allocate-node-cidrs, to assign one, and starts no pod until then)', bool, true)
+    .option('--csi-driver <bool>', 'whether the nodes run the simulated CSI driver csi.kubelite.dev (attach, provision, expand) and start a pod only once its volumes are attached', bool, true)
     .option('--lifecycle-taints <bool>', 'whether the agent keeps the node.kubernetes.io/not-ready:NoSchedule taint itself (for a cluster without a controller manager running nodelifecycle)', bool, true)
     .option('--unready-nodes <n|names>', 'nodes that stay NotReady: a count (the last ones) or comma-separated names', unready)
     .option('--event-qps <qps>', 'kubelet events per second over all nodes, beyond which they are dropped (0: no events)', number(0), 50)
@@ -245,6 +247,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
     ...(o.unreadyNodes !== undefined ? { unreadyNodes: o.unreadyNodes } : {}),
     lifecycleTaints: o.lifecycleTaints,
     registerPodCIDR: o.registerPodCidr,
+    csiDriver: o.csiDriver,
     events: o.eventQps > 0,
     eventQps: o.eventQps,
     workers: o.workers,

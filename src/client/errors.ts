@@ -60,6 +60,7 @@ export const isNotFound = (e: unknown): boolean => hasReason(e, 'NotFound') || (
 export const isAlreadyExists = (e: unknown): boolean => hasReason(e, 'AlreadyExists');
 export const isConflict = (e: unknown): boolean => hasReason(e, 'Conflict');
 export const isInvalid = (e: unknown): boolean => hasReason(e, 'Invalid');
+export const isForbidden = (e: unknown): boolean => hasReason(e, 'Forbidden');
 /** 410: Expired or Gone (a watch or continue token too old). */
 export const isResourceExpired = (e: unknown): boolean => isApiStatusError(e) && (e.code === 410 || e.reason === 'Expired' || e.reason === 'Gone');
 export const isTooManyRequests = (e: unknown): boolean => isApiStatusError(e) && (e.code === 429 || e.reason === 'TooManyRequests');

@@ -20,6 +20,7 @@ test('controller roles: derived from the descriptors, the ones Kubernetes bootst
     'generic-garbage-collector',
     'horizontal-pod-autoscaler',
     'job-controller',
+    'legacy-service-account-token-cleaner',
     'namespace-controller',
     'node-controller',
     'persistent-volume-binder',

@@ -1,13 +1,11 @@
-// The controllers the controller manager knows: the ones kubelite implements, each by its
-// descriptor (src/controllers/index.ts), and the rest of seed 001's list and of what
-// kube-controller-manager runs today (not-implemented.ts). A controller without a `ctor` can be
-// named in `--controllers` (so Kubernetes command lines keep working) but the daemon logs that it
-// is not available and skips it. The table, the service accounts of
-// --use-service-account-credentials and the controllers' bootstrap roles all derive from here.
+// The controllers the controller manager knows, each by its descriptor (src/controllers/index.ts):
+// every controller of seed 001 and of kube-controller-manager 1.33. A table entry without a `ctor`
+// (possible in tests) can be named in `--controllers` but the daemon logs that it is not available
+// and skips it. The table, the service accounts of --use-service-account-credentials and the
+// controllers' bootstrap roles all derive from here.
 import type { PolicyRule } from '../api/types.js';
 import type { ControllerConstructor } from '../client/types.js';
 import { CONTROLLER_DESCRIPTORS, type ControllerDescriptor } from '../controllers/index.js';
-import { NOT_IMPLEMENTED_CONTROLLERS } from './not-implemented.js';
 
 /** A row of the table: a descriptor without its name (the key), constructor and aliases optional. */
 export type ControllerEntry = Omit<ControllerDescriptor, 'name' | 'aliases' | 'ctor'> & {
@@ -17,7 +15,7 @@ export type ControllerEntry = Omit<ControllerDescriptor, 'name' | 'aliases' | 'c
 
 /** Every known controller by name, sorted by name. */
 export const CONTROLLERS: Readonly<Record<string, ControllerEntry>> = Object.fromEntries(
-  [...CONTROLLER_DESCRIPTORS, ...NOT_IMPLEMENTED_CONTROLLERS].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(({ name, ...entry }) => [name, entry]),
+  [...CONTROLLER_DESCRIPTORS].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(({ name, ...entry }) => [name, entry]),
 );
 
 /** The service account each controller acts as under --use-service-account-credentials (when it has one). */

@@ -15,6 +15,7 @@ import { LeaderElector, newIdentity, newResourceLock, sleep } from './leader-ele
 import { optionsForConfigz, type ControllerManagerOptions } from './options.js';
 import { registerNodeCollectorMetrics, registerWorkQueueMetrics } from './metrics.js';
 import { startServer, type HealthCheck, type RunningServer } from './server.js';
+import { ContentionProfile } from './contention.js';
 
 export interface ManagerDeps {
   /** The clients to use; default: built from --kubeconfig / --master by `buildClients`. */
@@ -114,6 +115,8 @@ export async function startControllerManager(options: ControllerManagerOptions, 
   if (deps.clients) clients = deps.clients;
   else clients = await (deps.buildClients ?? buildClients)(options, registry, log);
 
+  const contention = options.profiling && options.contentionProfiling === true ? new ContentionProfile() : undefined;
+  if (contention) root.signal.addEventListener('abort', () => contention.stop(), { once: true });
   let server: RunningServer | undefined;
   const serve = deps.serve ?? options.port !== 0;
   if (serve !== false) {
@@ -123,6 +126,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
         address: options.address,
         port,
         profiling: options.profiling,
+        ...(contention ? { contention } : {}),
         checks,
         registry,
         configz: () => ({ [CONFIGZ_NAME]: optionsForConfigz(options) }),
@@ -141,6 +145,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
         address: options.bindAddress,
         port: options.securePort,
         profiling: options.profiling,
+        ...(contention ? { contention } : {}),
         checks,
         registry,
         configz: () => ({ [CONFIGZ_NAME]: optionsForConfigz(options) }),
@@ -159,7 +164,6 @@ export async function startControllerManager(options: ControllerManagerOptions, 
   let resolveDone!: (code: number) => void;
   const done = new Promise<number>((r) => (resolveDone = r));
 
-  if (options.contentionProfiling === true) log({ msg: '--contention-profiling is accepted but has no effect in kubelite', level: 'warning' });
   const recorder = clients.recorder ?? ((): EventRecorder => ({ event: () => {} }));
 
   /** One request to the API server: updates the apiserver health check. */

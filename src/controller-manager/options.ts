@@ -14,6 +14,7 @@ import { formatDuration, parseDuration } from '../machinery/codec/time.js';
 import { program } from '../machinery/flags.js';
 import { cloudOf } from '../controllers/cloud/provider.js';
 import { ipamConfig } from '../controllers/nodeipam/config.js';
+import { recyclerConfigs } from '../controllers/persistentvolume/recycler.js';
 import { CONTROLLERS, resolveControllers } from './controllers.js';
 
 export type OptionType = 'bool' | 'int32' | 'port' | 'float32' | 'duration' | 'string' | 'ip' | 'cidr' | 'stringSlice' | 'featureGates';
@@ -70,12 +71,6 @@ export const WITHOUT_EFFECT: Readonly<Record<string, string>> = {
   'cloud-service-account-json-key': 'no in-tree cloud provider reads service account keys (removed from Kubernetes)',
   'insecure-experimental-approve-all-kubelet-csrs-for-group': 'it does nothing, as the seed and Kubernetes say',
   'flex-volume-plugin-dir': 'FlexVolume plugins need a node that runs them; the simulated nodes do not',
-  'pv-recycler-minimum-timeout-nfs': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
-  'pv-recycler-increment-timeout-nfs': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
-  'pv-recycler-pod-template-filepath-nfs': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
-  'pv-recycler-minimum-timeout-hostpath': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
-  'pv-recycler-timeout-increment-hostpath': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
-  'pv-recycler-pod-template-filepath-hostpath': 'the Recycle reclaim policy is refused for new volumes, as in Kubernetes',
 };
 
 // prettier-ignore
@@ -96,7 +91,7 @@ export const OPTION_SPECS: OptionSpec[] = [
   { flag: 'controller-start-interval', type: 'duration', def: '0s', help: 'Interval between starting controller managers.' },
   { flag: 'min-resync-period', type: 'duration', def: '12h0m0s', help: 'The resync period in reflectors will be random between MinResyncPeriod and 2*MinResyncPeriod.' },
   { flag: 'profiling', type: 'bool', def: true, help: 'Enable profiling via web interface host:port/debug/pprof/.' },
-  { flag: 'contention-profiling', type: 'bool', def: false, help: 'Enable lock contention profiling, if profiling is enabled.' },
+  { flag: 'contention-profiling', type: 'bool', def: false, help: 'Enable lock contention profiling, if profiling is enabled. Node has no locks: /debug/pprof/block then shows what waited instead, each work queue (items and the time they waited for a worker) and the event loop (its delay).' },
   { flag: 'version', type: 'bool', def: false, help: 'Print version information and quit.' },
   { flag: 'feature-gates', type: 'featureGates', help: `A set of key=value pairs that describe feature gates for alpha/experimental features. Options are: ${Object.entries(FEATURE_GATES).map(([n, g]) => `${n}=true|false (${g.stage.toUpperCase()} - default=${g.default})`).join(', ')}` },
   // Leader election
@@ -191,6 +186,7 @@ export const OPTION_SPECS: OptionSpec[] = [
   { flag: 'cluster-signing-duration', type: 'duration', def: '8760h0m0s', help: 'The max length of duration signed certificates will be given. Individual CSRs may request shorter certs by setting spec.expirationSeconds.' },
   { flag: 'root-ca-file', type: 'string', help: "If set, this root certificate authority will be included in service account's token secret. This must be a valid PEM-encoded CA bundle." },
   { flag: 'service-account-private-key-file', type: 'string', help: 'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.' },
+  { flag: 'legacy-service-account-token-clean-up-period', type: 'duration', def: '8760h0m0s', help: 'The period of time since the last usage of an legacy service account token before it can be deleted.' },
   { flag: 'use-service-account-credentials', type: 'bool', def: false, help: 'If true, use individual service account credentials for each controller.' },
   { flag: 'insecure-experimental-approve-all-kubelet-csrs-for-group', type: 'string', help: 'This flag does nothing.' },
 ];
@@ -445,6 +441,12 @@ export function validateOptions(o: ControllerManagerOptions): string[] {
     errs.push(`--attach-detach-reconcile-sync-period (${formatDurationMs(o.attachDetachReconcileSyncPeriod)}) must be greater than 1 second`);
   }
   if (o.minResyncPeriod <= 0) errs.push('--min-resync-period must be greater than zero');
+  // kube-controller-manager exits when a recycler pod template cannot be loaded
+  try {
+    recyclerConfigs(o);
+  } catch (err) {
+    errs.push((err as Error).message);
+  }
   try {
     resolveControllers(o.controllers);
   } catch (err) {

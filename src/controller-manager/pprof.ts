@@ -212,6 +212,37 @@ function encodeTree(nodes: ProfileNode[], values: Map<number, number[]>, meta: T
   return w.finish();
 }
 
+/** Something that waited, how often, and for how long in all (a block profile's sample). */
+export interface Wait {
+  what: string;
+  count: number;
+  delayNanos: number;
+}
+
+/** A block profile (contentions, delay) with one single-frame sample per wait, gzipped as Go serves it. */
+export function waitsToPprof(waits: readonly Wait[], sinceMs: number, nowMs = Date.now()): Buffer {
+  const root: ProfileNode = { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, children: [] };
+  const nodes: ProfileNode[] = [root];
+  const values = new Map<number, number[]>();
+  for (const w of waits) {
+    const id = nodes.length + 1;
+    nodes.push({ id, callFrame: { functionName: w.what, scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 } });
+    root.children!.push(id);
+    values.set(id, [w.count, w.delayNanos]);
+  }
+  const encoded = encodeTree(nodes, values, {
+    sampleTypes: [
+      ['contentions', 'count'],
+      ['delay', 'nanoseconds'],
+    ],
+    periodType: ['contentions', 'count'],
+    period: 1,
+    timeNanos: BigInt(Math.round(sinceMs)) * 1_000_000n,
+    durationNanos: BigInt(Math.max(0, Math.round(nowMs - sinceMs))) * 1_000_000n,
+  });
+  return gzipSync(encoded);
+}
+
 /** Converts a V8 CPU profile to an (uncompressed) pprof Profile message. */
 export function cpuProfileToPprof(p: CpuProfile, samplingIntervalUs = 1000, wallStartMs?: number): Uint8Array {
   // samples: count and time per leaf node (time from timeDeltas when present)

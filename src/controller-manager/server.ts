@@ -8,7 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import { encodePprof, heapPprof, startHeapSampling, stopHeapSampling, takeCpuProfile } from './pprof.js';
+import { encodePprof, heapPprof, startHeapSampling, stopHeapSampling, takeCpuProfile, waitsToPprof } from './pprof.js';
 
 /** A health check: undefined when healthy, else the reason. */
 export type HealthCheck = () => string | undefined;
@@ -17,6 +17,8 @@ export interface ServerOptions {
   address: string;
   port: number;
   profiling: boolean;
+  /** --contention-profiling's block profile (absent: /debug/pprof/block is empty, as Go's without a block profile rate). */
+  contention?: { pprof(): Buffer };
   checks: Map<string, HealthCheck>;
   registry: Registry;
   configz: () => unknown;
@@ -77,18 +79,24 @@ const PPROF_INDEX = `<html>
 Types of profiles available:
 <table>
 <thead><td>Count</td><td>Profile</td></thead>
+<tr><td>0</td><td><a href='block'>block</a></td></tr>
 <tr><td>0</td><td><a href='heap'>heap</a></td></tr>
 <tr><td>0</td><td><a href='profile?seconds=30'>profile</a></td></tr>
 </table>
+<p>block: With --contention-profiling, what waited since the start: each work queue's items (count, and the time until a worker took them) and the event loop's delay.</p>
 <p>heap: A sampling of live objects (V8's sampling heap profiler, one sample per 512 KiB allocated, since the server started).</p>
 <p>profile: CPU profile. You can specify the duration in the seconds GET parameter. After you get the profile file, use the go tool pprof command to investigate the profile (or open it in speedscope); add format=cpuprofile for V8's .cpuprofile JSON.</p>
 </body>
 </html>
 `;
 
-async function pprof(res: ServerResponse, url: URL, log?: (f: Record<string, unknown>) => void): Promise<void> {
+async function pprof(res: ServerResponse, url: URL, o: ServerOptions): Promise<void> {
+  const log = o.log;
   const path = url.pathname;
   if (path === '/debug/pprof' || path === '/debug/pprof/') return send(res, 200, PPROF_INDEX, 'text/html; charset=utf-8');
+  if (path === '/debug/pprof/block') {
+    return send(res, 200, o.contention?.pprof() ?? waitsToPprof([], Date.now()), 'application/octet-stream', { 'Content-Disposition': 'attachment; filename="block"' });
+  }
   if (path === '/debug/pprof/heap') {
     return send(res, 200, await heapPprof(), 'application/octet-stream', { 'Content-Disposition': 'attachment; filename="heap"' });
   }
@@ -128,7 +136,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       if (p === '/configz') return send(res, 200, JSON.stringify(o.configz()), 'application/json');
       if (p === '/debug/pprof' || p.startsWith('/debug/pprof/')) {
         if (!o.profiling) return send(res, 404, '404 page not found\n');
-        return pprof(res, url, o.log);
+        return pprof(res, url, o);
       }
       send(res, 404, '404 page not found\n');
     };

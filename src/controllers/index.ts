@@ -18,6 +18,7 @@ import { ephemeralVolumeDescriptor } from './ephemeralvolume/index.js';
 import { garbageCollectorDescriptor } from './garbagecollector/index.js';
 import { jobDescriptor } from './job/index.js';
 import { horizontalPodAutoscalingDescriptor } from './podautoscaler/index.js';
+import { legacyTokenCleanerDescriptor } from './legacytokencleaner/index.js';
 import { namespaceDescriptor } from './namespace/index.js';
 import { nodeIpamDescriptor } from './nodeipam/index.js';
 import { nodeLifecycleDescriptor } from './nodelifecycle/index.js';
@@ -57,6 +58,7 @@ export const CONTROLLER_DESCRIPTORS: readonly ControllerDescriptor[] = [
   garbageCollectorDescriptor,
   horizontalPodAutoscalingDescriptor,
   jobDescriptor,
+  legacyTokenCleanerDescriptor,
   namespaceDescriptor,
   nodeIpamDescriptor,
   nodeLifecycleDescriptor,

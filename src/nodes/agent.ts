@@ -1,9 +1,12 @@
 // The simulated node agent: registers Node objects and keeps them alive (heartbeats.ts), and runs
 // the pods bound to them through the states a kubelet reports (pod-lifecycle.ts), with one
 // list+watch of pods and one of nodes for all of its nodes. See README.md in this folder.
-import type { Pod } from '../api/types.js';
+import { nameOf } from '../api/meta/object.js';
+import type { Node, Pod } from '../api/types.js';
 import { realClock, type Clock } from '../client/clock.js';
-import type { Clientset } from '../client/types.js';
+import type { Clientset, EventRecorder } from '../client/types.js';
+import { AttachedVolumes } from './csi/attached-volumes.js';
+import { SimulatedCSIDriver } from './csi/driver.js';
 import { NodeHeartbeats, NODES } from './heartbeats.js';
 import type { KubeletHost } from './kubelet/host.js';
 import { ContainerLogs } from './logs/container-logs.js';
@@ -23,6 +26,8 @@ export class NodeAgent implements KubeletHost {
   readonly stats: NodeAgentStats = { nodeWrites: 0, leaseWrites: 0, podStatusWrites: 0, podDeletes: 0, eventsDropped: 0, errors: 0 };
   private readonly heartbeats: NodeHeartbeats;
   private readonly pods: PodLifecycle;
+  private readonly csi: SimulatedCSIDriver | undefined;
+  private readonly abort = new AbortController();
 
   constructor(readonly opts: NodeAgentOptions) {
     const clock: Clock = (this.clock = opts.clock ?? realClock);
@@ -30,12 +35,19 @@ export class NodeAgent implements KubeletHost {
     this.startedAt = clock.now();
     this.nodes = simNodes(opts);
     this.logs = new ContainerLogs(() => clock.now());
-    const ctx = { nodes: this.nodes, opts, stats: this.stats, clock, log };
+    const attached = opts.csiDriver === false ? undefined : new AttachedVolumes(opts.informers, () => this.pods?.requeueWaitingForVolumes());
+    const ctx = { nodes: this.nodes, opts, stats: this.stats, clock, log, ...(attached ? { volumesReady: attached.ready.bind(attached) } : {}) };
     this.pods = new PodLifecycle(ctx, this.logs);
+    if (attached) {
+      const recorder = opts.recorder;
+      const podRecorder = (nodeName: string): EventRecorder | undefined => (typeof recorder === 'function' ? recorder(nodeName) : recorder);
+      this.csi = new SimulatedCSIDriver(ctx, opts.informers, podRecorder, opts.csiRecorder);
+    }
     this.heartbeats = new NodeHeartbeats(
       ctx,
       (node) => this.pods.forgetNode(node),
       (node) => this.pods.requeueNode(node),
+      (node) => void this.csi?.registerNode(node),
     );
   }
 
@@ -46,12 +58,23 @@ export class NodeAgent implements KubeletHost {
     await this.heartbeats.registerAll();
     this.heartbeats.watch(nodeInformer);
     this.pods.start(podInformer);
+    if (this.csi) {
+      // A pod waiting for its volumes starts once the attach/detach controller lists them on the node.
+      nodeInformer.addEventHandler({
+        onUpdate: (old, cur) => {
+          const node = this.nodes.get(nameOf(cur));
+          if (node && JSON.stringify((old as Node).status?.volumesAttached ?? []) !== JSON.stringify((cur as Node).status?.volumesAttached ?? [])) this.pods.requeueWaitingForVolumes();
+        },
+      });
+      await this.csi.start(this.abort.signal);
+    }
     this.heartbeats.startLoops();
   }
 
   async stop(): Promise<void> {
     this.heartbeats.stop();
-    await this.pods.stop();
+    this.abort.abort();
+    await Promise.all([this.pods.stop(), this.csi?.stopped()]);
   }
 
   registeredCount(): number {

@@ -73,11 +73,22 @@ function words(s: string): string[] {
 /** A shell script (`sh -c` text): sums its sleeps, finds its exit code, spots endless loops. */
 export function parseShellScript(script: string): ShellForm | undefined {
   if (/\bwhile\s+(true|:)\b|\bfor\s*\(\(\s*;\s*;\s*\)\)|\btail\s+-f\b|sleep\s+infinity\b/.test(script)) return { forever: true };
-  const statements = script.split(/;|&&|\|\||\n/).map((s) => s.trim()).filter((s) => s !== '');
+  // Each statement with the operator before it: the commands around are taken to succeed, so what
+  // follows `||` (a fallback such as `... || exit 1`) does not run.
+  const parts = script.split(/(;|&&|\|\||\n)/);
+  const statements: string[] = [];
+  const afterOr: boolean[] = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    const st = parts[i]!.trim();
+    if (st === '') continue;
+    statements.push(st);
+    afterOr.push(parts[i - 1] === '||');
+  }
   let recognised = false;
   let run = 0;
   let exitCode: number | undefined;
-  for (const st of statements) {
+  for (const [i, st] of statements.entries()) {
+    if (afterOr[i]) continue;
     const w = words(st);
     const cmd = basename(w[0] ?? '');
     if (cmd === 'sleep' && w.length >= 2) {
@@ -98,7 +109,7 @@ export function parseShellScript(script: string): ShellForm | undefined {
     }
   }
   // A script's status is its last command's: `false` as the last statement exits 1.
-  const last = words(statements[statements.length - 1] ?? '');
+  const last = afterOr[statements.length - 1] ? [] : words(statements[statements.length - 1] ?? '');
   if (exitCode === undefined && last.length === 1 && basename(last[0]!) === 'false') exitCode = 1;
   if (!recognised) return undefined;
   return { runSeconds: run, ...(exitCode !== undefined ? { exitCode } : {}) };

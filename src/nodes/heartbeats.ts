@@ -27,6 +27,13 @@ function isForbiddenCode(e: unknown): boolean {
   return typeof e === 'object' && e !== null && 'code' in e && e.code === 403;
 }
 
+/**
+ * What a kubelet annotates its Node with: the TTL the ttl controller manages, kubelite's mark, and
+ * that the attach/detach controller attaches its volumes (--enable-controller-attach-detach).
+ */
+const CONTROLLER_MANAGED_ATTACH = { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' };
+const NODE_ANNOTATIONS = { 'node.alpha.kubernetes.io/ttl': '0', 'kubelite.dev/simulated': 'true', ...CONTROLLER_MANAGED_ATTACH };
+
 export class NodeHeartbeats {
   private stopped = false;
   private namespaceReady = false;
@@ -40,12 +47,13 @@ export class NodeHeartbeats {
 
   /**
    * `forgetPods` stops running a node's pods (the Gone fault); `networkReady` starts them once the
-   * node has the podCIDR the controller manager assigned.
+   * node has the podCIDR the controller manager assigned; `registered` follows each registration.
    */
   constructor(
     ctx: AgentContext,
     private readonly forgetPods: (node: SimNode) => void,
     private readonly networkReady: (node: SimNode) => void = () => {},
+    private readonly registered: (node: SimNode) => void = () => {},
   ) {
     ({ nodes: this.nodes, opts: this.opts, stats: this.stats, clock: this.clock, log: this.log } = ctx);
     const opts = this.opts;
@@ -124,7 +132,7 @@ export class NodeHeartbeats {
     const body: Node = {
       apiVersion: 'v1',
       kind: 'Node',
-      metadata: { name: node.name, labels: nodeLabels(node, this.opts), annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'kubelite.dev/simulated': 'true' } },
+      metadata: { name: node.name, labels: nodeLabels(node, this.opts), annotations: NODE_ANNOTATIONS },
       spec: node.podCIDR === '' ? {} : { podCIDR: node.podCIDR, podCIDRs: [node.podCIDR] },
       status,
     };
@@ -137,7 +145,7 @@ export class NodeHeartbeats {
       } catch (e) {
         if (!isAlreadyExists(e)) throw e;
         current = await nodes.get('', node.name);
-        await nodes.patch('', node.name, 'strategic', { metadata: { labels: nodeLabels(node, this.opts) } });
+        await nodes.patch('', node.name, 'strategic', { metadata: { labels: nodeLabels(node, this.opts), annotations: CONTROLLER_MANAGED_ATTACH } });
         await nodes.patch('', node.name, 'strategic', { status }, { subresource: 'status' });
         this.stats.nodeWrites += 2;
         if (annotationsOf(current)[SIMULATE_ANNOTATION] === 'NotReady') node.mode = 'notready';
@@ -150,6 +158,7 @@ export class NodeHeartbeats {
       node.registered = true;
       node.registerBackoffMs = REGISTER_BACKOFF_MIN_MS;
       this.log({ msg: 'node registered', node: node.name });
+      this.registered(node);
     } catch (e) {
       this.stats.errors++;
       this.log({ msg: 'node registration failed', node: node.name, error: errMsg(e), retryInMs: node.registerBackoffMs });

@@ -11,6 +11,7 @@
 // when given. Behaviour
 // annotations: see README.md.
 import { EventBroadcaster } from '../client/events.js';
+import { CSI_DRIVER_NAME } from './csi/names.js';
 import { SharedInformerFactory, stripManagedFields } from '../client/informers.js';
 import type { InformerFactory } from '../client/types.js';
 import { NodeAgent, type NodeAgentOptions, type NodeAgentStats } from './agent.js';
@@ -63,7 +64,14 @@ export async function startNodes(opts: StartNodesOptions): Promise<NodesHandle> 
       return r;
     };
   }
-  const agent = new NodeAgent({ ...opts, informers, ...(recorder ? { recorder } : {}) });
+  // The CSI driver's own broadcaster: its events about claims come from csi.kubelite.dev, not a kubelet.
+  let csiRecorder = opts.csiRecorder;
+  if (!csiRecorder && opts.events !== false && opts.csiDriver !== false) {
+    const b = new EventBroadcaster({ clientset: opts.clientset, host: '', ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
+    broadcasters.set('', b);
+    csiRecorder = b.newRecorder(CSI_DRIVER_NAME);
+  }
+  const agent = new NodeAgent({ ...opts, informers, ...(recorder ? { recorder } : {}), ...(csiRecorder ? { csiRecorder } : {}) });
   let kubelet: KubeletServer | undefined;
   try {
     if (opts.kubeletServer) {

@@ -66,8 +66,15 @@ export interface NodeAgentOptions {
    * as each Node's status.daemonEndpoints.kubeletEndpoint.Port. Default 10250.
    */
   kubeletPort?: number;
+  /**
+   * Whether the nodes run the simulated CSI driver csi.kubelite.dev (csi/driver.ts: attach,
+   * provision, expand) and, as kubelets do, start a pod only once its volumes are attached. Default true.
+   */
+  csiDriver?: boolean;
   /** Where kubelet events go (none when absent). */
   recorder?: EventRecorder | ((nodeName: string) => EventRecorder);
+  /** Where the CSI driver's events about claims go (none when absent). */
+  csiRecorder?: EventRecorder;
   /** Events per second across all nodes (beyond: dropped). Default 50, burst 200. */
   eventQps?: number;
   /** Concurrent pod status writers (default 16). */

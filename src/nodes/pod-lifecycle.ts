@@ -57,13 +57,16 @@ export class PodLifecycle {
   private readonly stats: NodeAgentStats;
   private readonly clock: Clock;
   private readonly log: Log;
+  private readonly volumesReady: AgentContext['volumesReady'];
+  /** Pods not started because their volumes are not attached (or their claims not seen) yet. */
+  private readonly waitingForVolumes = new Set<string>();
 
   constructor(
     ctx: AgentContext,
     /** Where the containers' logs are kept (fed with each pod's simulated states). */
     private readonly logs?: ContainerLogs,
   ) {
-    ({ nodes: this.nodes, opts: this.opts, stats: this.stats, clock: this.clock, log: this.log } = ctx);
+    ({ nodes: this.nodes, opts: this.opts, stats: this.stats, clock: this.clock, log: this.log, volumesReady: this.volumesReady } = ctx);
     const { opts, stats, clock } = ctx;
     this.queue = new RateLimitingQueue<string>({ clock, rateLimiter: new ItemExponentialRateLimiter<string>(200, 30_000) });
     this.defaults = { ...DEFAULT_BEHAVIOUR, ...(opts.behaviour ?? {}) };
@@ -102,9 +105,14 @@ export class PodLifecycle {
     np.keys.clear();
   }
 
-  /** Looks at every pod of the node again (its network became ready). */
+  /** Looks at every pod of the node again (its network became ready, or volumes were attached to it). */
   requeueNode(node: SimNode): void {
     for (const pod of this.podInformer.lister.byIndex('nodeName', node.name)) this.queue.add(keyOf(pod));
+  }
+
+  /** Looks again at the pods waiting for their volumes (a claim, volume or attachment changed). */
+  requeueWaitingForVolumes(): void {
+    for (const key of this.waitingForVolumes) this.queue.add(key);
   }
 
   private podsOf(node: SimNode): NodePods {
@@ -192,7 +200,10 @@ export class PodLifecycle {
     if (!pod || (rec && rec.uid !== uidOf(pod))) {
       if (rec) this.forgetPod(rec);
       rec = undefined;
-      if (!pod) return;
+      if (!pod) {
+        this.waitingForVolumes.delete(key);
+        return;
+      }
     }
     const node = this.nodes.get(pod.spec?.nodeName ?? '');
     if (!node || node.mode === 'gone') {
@@ -201,6 +212,12 @@ export class PodLifecycle {
     }
     // no pod network before the node has its podCIDR (the controller manager's to assign): the pod waits
     if (!rec && node.podCIDR === '' && pod.spec?.hostNetwork !== true && !isBeingDeleted(pod)) return;
+    // nor before its volumes are attached (the node's status lists them; a node update brings the pod back)
+    if (!rec && this.volumesReady && !isBeingDeleted(pod) && !this.volumesReady(pod, node.name)) {
+      this.waitingForVolumes.add(key);
+      return;
+    }
+    this.waitingForVolumes.delete(key);
     const now = this.clock.now();
     if (!rec) {
       rec = this.newRecord(key, pod, node, now);

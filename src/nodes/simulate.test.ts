@@ -27,6 +27,10 @@ test('shell forms: sleep, exit, sh -c scripts, endless loops, unrecognised comma
   assert.deepEqual(parseShellForm(['sleep'], ['2m']), { runSeconds: 120 });
   assert.deepEqual(parseShellForm(['/bin/sleep', 'infinity'], undefined), { forever: true });
   assert.deepEqual(parseShellForm(['sh', '-c', 'exit 3'], undefined), { runSeconds: 0, exitCode: 3 });
+  // a fallback after || does not run: the command before it succeeds in the simulation
+  assert.deepEqual(parseShellForm(['/bin/sh'], ['-c', 'test -e /scrub && sleep 2 && test -z "$(ls -A /scrub)" || exit 1']), { runSeconds: 2 });
+  assert.deepEqual(parseShellForm(['sh', '-c', 'sleep 1 || false'], undefined), { runSeconds: 1 });
+  assert.deepEqual(parseShellForm(['sh', '-c', 'sleep 1 || true; exit 4'], undefined), { runSeconds: 1, exitCode: 4 });
   assert.deepEqual(parseShellForm(['/bin/sh', '-c'], ['echo hi; sleep 2; exit 1']), { runSeconds: 2, exitCode: 1 });
   assert.deepEqual(parseShellForm(['bash', '-ec', "sleep 5 && echo done"], undefined), { runSeconds: 5 });
   assert.deepEqual(parseShellForm(['sh', '-c', "sleep 1; false"], undefined), { runSeconds: 1, exitCode: 1 });

@@ -15,7 +15,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clusterRoleBinding, COMPONENT_BINDINGS, NODE_CERT_DIR, OBSOLETE_BINDINGS, writeClusterCredentials } from './credentials.js';
+import { clusterRoleBinding, COMPONENT_BINDINGS, COMPONENT_ROLES, NODE_CERT_DIR, OBSOLETE_BINDINGS, writeClusterCredentials } from './credentials.js';
 import { ensureSigningKey } from '../machinery/jwt/keys.js';
 import { componentNodeFlags } from './node-flags.js';
 
@@ -163,6 +163,10 @@ function postJson(agent: Agent, url: string, body: unknown, method: 'POST' | 'DE
 async function bindComponents(agent: Agent, server: string): Promise<boolean> {
   const bindings = `${server}/apis/rbac.authorization.k8s.io/v1/clusterrolebindings`;
   const removed = Promise.all(OBSOLETE_BINDINGS.map((name) => postJson(agent, `${bindings}/${encodeURIComponent(name)}`, { kind: 'DeleteOptions', apiVersion: 'v1' }, 'DELETE')));
+  for (const role of COMPONENT_ROLES) {
+    const status = await postJson(agent, `${server}/apis/rbac.authorization.k8s.io/v1/clusterroles`, role);
+    if (status !== 201 && status !== 409) return false;
+  }
   for (const b of COMPONENT_BINDINGS) {
     const status = await postJson(agent, bindings, clusterRoleBinding(b));
     if (status !== 201 && status !== 409) return false;

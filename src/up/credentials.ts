@@ -49,6 +49,32 @@ export const NODE_CERT_DIR = join('pki', 'nodes');
  */
 export const COMPONENT_BINDINGS: ReadonlyArray<{ name: string; role: string; user: string }> = [
   { name: 'kubelite:node-lifecycle', role: 'system:controller:node-controller', user: NODE_LIFECYCLE.commonName },
+  { name: 'kubelite:csi-driver', role: 'kubelite:csi-driver', user: NODE_LIFECYCLE.commonName },
+];
+
+const rule = (apiGroups: string[], resources: string[], verbs: string[]) => ({ apiGroups, resources, verbs });
+
+/**
+ * ClusterRoles `up` creates for its components: the nodes process's simulated CSI driver gets what
+ * a CSI driver deployment's sidecars get (csi-attacher, csi-provisioner, csi-resizer) and the
+ * claims, volumes and drivers its kubelets read to wait for attachment.
+ */
+export const COMPONENT_ROLES: ReadonlyArray<Record<string, unknown>> = [
+  {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: 'kubelite:csi-driver', labels: { 'app.kubernetes.io/managed-by': 'kubelite-up' } },
+    rules: [
+      rule([''], ['persistentvolumes'], ['get', 'list', 'watch', 'create', 'delete', 'patch', 'update']),
+      rule([''], ['persistentvolumeclaims'], ['get', 'list', 'watch', 'patch', 'update']),
+      rule([''], ['persistentvolumeclaims/status'], ['patch', 'update']),
+      rule([''], ['events'], ['create', 'patch', 'update']),
+      rule(['storage.k8s.io'], ['storageclasses', 'csinodes'], ['get', 'list', 'watch']),
+      rule(['storage.k8s.io'], ['csidrivers'], ['get', 'list', 'watch', 'create']),
+      rule(['storage.k8s.io'], ['volumeattachments'], ['get', 'list', 'watch', 'patch', 'update']),
+      rule(['storage.k8s.io'], ['volumeattachments/status'], ['patch', 'update']),
+    ],
+  },
 ];
 
 /**

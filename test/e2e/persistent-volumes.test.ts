@@ -110,4 +110,18 @@ describe('kubelite up: persistent volumes', () => {
     await k(['apply', '-f', '-'], claim('nope'));
     await waitFor(async () => (await field('pod', 'orphan', '{.spec.nodeName}')) !== '', 'scheduled after the claim bound', 30_000);
   });
+
+  it('Recycle (deprecated, warned): a recycler pod scrubs the released volume, which is Available again', async () => {
+    const pv = JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'reused', labels: { tier: 'recycled' } }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: 'Recycle', storageClassName: '', hostPath: { path: '/tmp/reused' } } });
+    const created = await kubectl(cluster.kubeconfig, ['apply', '-f', '-'], { input: pv });
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stderr, /Warning: spec.persistentVolumeReclaimPolicy: The Recycle reclaim policy is deprecated. Instead, the recommended approach is to use dynamic provisioning./);
+    await k(['apply', '-f', '-'], claim('once', { cls: '', selector: { tier: 'recycled' } }));
+    await waitFor(async () => (await phase('pvc', 'once')) === 'Bound', 'bound', 30_000);
+    await k(['-n', NS, 'delete', 'pvc', 'once']);
+    await waitFor(async () => (await phase('pv', 'reused', false)) === 'Available', 'recycled and Available', 60_000);
+    assert.equal((await k(['get', 'pv', 'reused', '-o', 'jsonpath={.spec.claimRef}'])).trim(), '');
+    assert.match(await k(['get', 'events', '-A', '--field-selector', 'involvedObject.name=reused']), /VolumeRecycled\s+persistentvolume\/reused\s+Volume recycled/);
+    assert.equal((await kubectl(cluster.kubeconfig, ['-n', 'default', 'get', 'pod', 'recycler-for-reused'])).code, 1, 'the recycler pod is gone');
+  });
 });

@@ -7,7 +7,7 @@
 import { labelsOf, metadataOf, nameOf, uidOf } from '../../api/meta/object.js';
 import type { Node, Pod, TokenRequest } from '../../api/types.js';
 import type { UserInfo } from '../auth/types.js';
-import { podConfigMapNames } from '../auth/pod-references.js';
+import { podConfigMapNames } from '../../machinery/pods/references.js';
 import { isMirrorPod, podReferencesSecrets } from './service-account.js';
 import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 

@@ -11,7 +11,7 @@ import { annotationOf, nameOf } from '../../api/meta/object.js';
 import type { Pod, PodSpec, ProjectedVolumeSource, ServiceAccount } from '../../api/types.js';
 import { WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS } from '../../machinery/jwt/tokens.js';
 import { generateName } from '../../registry/meta.js';
-import { podSecretNames } from '../auth/pod-references.js';
+import { podSecretNames } from '../../machinery/pods/references.js';
 import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CachedObject } from '../../storage/cacher/types.js';
 import { NodeGraph } from './node-graph.js';
-import { podReferences } from './pod-references.js';
+import { podReferences } from '../../machinery/pods/references.js';
 
 const encoder = new TextEncoder();
 

@@ -13,7 +13,7 @@ import type { Pod } from '../../api/types.js';
 import type { Registry } from '../../registry/registry.js';
 import type { CachedObject } from '../../storage/cacher/types.js';
 import { followCache, type CacheFollow } from './follow-cache.js';
-import { podReferences } from './pod-references.js';
+import { podReferences } from '../../machinery/pods/references.js';
 
 /** The kinds a node reaches through its pods. */
 export type RelatedResource = 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts';

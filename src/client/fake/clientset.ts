@@ -417,8 +417,14 @@ class FakeResourceClient implements ResourceClient {
       next = clone(current);
       if (incoming.status === undefined) delete next.status;
       else next.status = incoming.status;
-      // Status writes may also set labels/annotations? No: the API server ignores metadata except
-      // for a few fields; keep the stored metadata.
+      // As the API server's generic status strategy: labels and annotations come with the write
+      // (Kubernetes' SetClaimResizer annotates a claim this way), the rest of metadata is stored.
+      const meta = metadataOf(incoming);
+      const kept = (next.metadata ??= {}) as Record<string, unknown>;
+      for (const k of ['labels', 'annotations'] as const) {
+        if (meta[k] === undefined) delete kept[k];
+        else kept[k] = meta[k];
+      }
     } else if (subresource === 'finalize') {
       next = clone(current);
       next.spec = { ...((next.spec as object) ?? {}), finalizers: (incoming.spec as { finalizers?: unknown } | undefined)?.finalizers };

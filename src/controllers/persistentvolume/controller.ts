@@ -5,10 +5,12 @@
 // Kubernetes' testing provisioner: a volume `pvc-<claim uid>`, the class's reclaim policy), else
 // left to an external provisioner. A claim of a WaitForFirstConsumer class waits for the scheduler:
 // it binds the volume the scheduler pre-bound, or is provisioned once the scheduler annotates the
-// node it chose (the host path then carries that node's affinity). A volume whose claim is gone is Released and, with reclaim policy
-// Delete, deleted if this controller provisioned it. Every --pvclaimbinder-sync-period all are looked at again.
+// node it chose (the host path then carries that node's affinity). A volume whose claim is gone is
+// Released and, with reclaim policy Delete, deleted if this controller provisioned it, and with
+// Recycle scrubbed by a recycler pod (recycler.ts) and made Available again. Every
+// --pvclaimbinder-sync-period all are looked at again.
 import { annotationsOf, nameOf, namespaceOf, resourceVersionOf, uidOf } from '../../api/meta/object.js';
-import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../api/types.js';
+import type { PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../api/types.js';
 import { keyOf, splitKey } from '../../client/cache.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, ResourceClient, WorkQueue } from '../../client/types.js';
@@ -16,10 +18,13 @@ import { sleep } from '../../client/wait.js';
 import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 import { ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER, ANN_SELECTED_NODE } from '../../machinery/volumes/annotations.js';
 import { bestVolumeFor, claimClass, preBoundTo } from '../../machinery/volumes/claim-matching.js';
+import { recyclerConfigs, recyclerPod, recyclerPodName } from './recycler.js';
 
 const PVCS = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
 export const PVS = { group: '', version: 'v1', resource: 'persistentvolumes' };
 const CLASSES = { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses' };
+const PODS = { group: '', version: 'v1', resource: 'pods' };
+const RECYCLER_PREFIX = recyclerPodName('');
 
 export const HOSTPATH_PROVISIONER = 'kubernetes.io/host-path';
 const ANN_PROVISIONED_BY = 'pv.kubernetes.io/provisioned-by';
@@ -42,6 +47,8 @@ export class PersistentVolumeController implements Controller {
   private readonly volumeClient: ResourceClient;
   private readonly recorder: EventRecorder;
   private readonly hostPath: boolean;
+  private readonly pods: Lister;
+  private readonly recyclers: ReturnType<typeof recyclerConfigs>;
 
   constructor(private readonly ctx: ControllerContext) {
     this.claimQueue = newRateLimitingQueue<string>({ name: 'claims' });
@@ -57,6 +64,15 @@ export class PersistentVolumeController implements Controller {
     this.hostPath = ctx.options.enableHostpathProvisioner === true && ctx.options.enableDynamicProvisioning !== false;
     claims.addEventHandler({ onAdd: (c) => this.claimQueue.add(keyOf(c)), onUpdate: (_o, c) => this.claimQueue.add(keyOf(c)), onDelete: (c) => this.claimGone(c as KubeObject) });
     volumes.addEventHandler({ onAdd: (v) => this.volumeQueue.add(nameOf(v)), onUpdate: (_o, v) => this.volumeQueue.add(nameOf(v)) });
+    this.recyclers = recyclerConfigs(ctx.options);
+    const pods = ctx.informers.informer(PODS);
+    this.pods = pods.lister;
+    // a recycler pod's progress brings its volume back
+    const recyclerEvent = (p: KubeObject) => {
+      const n = nameOf(p);
+      if (n.startsWith(RECYCLER_PREFIX)) this.volumeQueue.add(n.slice(RECYCLER_PREFIX.length));
+    };
+    pods.addEventHandler({ onAdd: recyclerEvent, onUpdate: (_o, p) => recyclerEvent(p) });
   }
 
   async run(workers: number, signal: AbortSignal): Promise<void> {
@@ -223,13 +239,61 @@ export class PersistentVolumeController implements Controller {
     }
     // pre-bound by its author to a claim that does not exist yet: still available to it
     if (!ref.uid) return setPhase('Available');
+    // a volume that failed to be reclaimed waits for its administrator
+    if (pv.status?.phase === 'Failed') return;
     if (pv.status?.phase !== 'Released') await setPhase('Released');
-    if (pv.spec?.persistentVolumeReclaimPolicy === 'Delete' && annotationsOf(pv)[ANN_PROVISIONED_BY] === HOSTPATH_PROVISIONER) {
+    const policy = pv.spec?.persistentVolumeReclaimPolicy;
+    if (policy === 'Recycle') return this.recycle(pv);
+    if (policy === 'Delete' && annotationsOf(pv)[ANN_PROVISIONED_BY] === HOSTPATH_PROVISIONER) {
       try {
         await this.volumeClient.delete('', name);
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
+    }
+  }
+
+  /** recycleVolumeOperation: the recycler pod, then the volume Available again (or Failed). */
+  private async recycle(pv: PersistentVolume): Promise<void> {
+    const want = recyclerPod(pv, this.recyclers);
+    if (!want) return this.failReclaim(pv, 'VolumeFailedRecycle', 'No recycler plugin found for the volume!');
+    const [namespace, podName] = [namespaceOf(want), nameOf(want)];
+    const pod = this.pods.get(namespace, podName) as Pod | undefined;
+    const podClient = this.ctx.clientset.resource(PODS);
+    if (!pod) {
+      try {
+        await podClient.create(namespace, want as KubeObject);
+      } catch (err) {
+        if (!isAlreadyExists(err)) return this.failReclaim(pv, 'VolumeFailedRecycle', `Recycle failed: unexpected error creating recycler pod:  ${(err as Error).message}`);
+      }
+      return; // the pod's updates bring the volume back
+    }
+    const phase = pod.status?.phase;
+    if (phase !== 'Succeeded' && phase !== 'Failed') return;
+    await podClient.delete(namespace, podName).catch((err: unknown) => {
+      if (!isNotFound(err)) throw err;
+    });
+    if (phase === 'Failed') return this.failReclaim(pv, 'VolumeFailedRecycle', `Recycle failed: pod failed, pod.Status.Message ${pod.status?.message ?? ''}.`);
+    this.recorder.event(pv as KubeObject, 'Normal', 'VolumeRecycled', 'Volume recycled');
+    // unbindVolume: no claimRef, no bound-by-controller, Available
+    const { [ANN_BOUND_BY_CONTROLLER]: _bound, ...annotations } = annotationsOf(pv);
+    void _bound;
+    const spec = { ...pv.spec };
+    delete spec.claimRef;
+    try {
+      const updated = (await this.volumeClient.update('', { ...pv, metadata: { ...pv.metadata, annotations }, spec } as KubeObject)) as PersistentVolume;
+      await this.volumeClient.update('', { ...updated, status: { ...updated.status, phase: 'Available', message: undefined } } as KubeObject, { subresource: 'status' });
+    } catch (err) {
+      if (!isConflict(err) && !isNotFound(err)) throw err;
+    }
+  }
+
+  private async failReclaim(pv: PersistentVolume, reason: string, message: string): Promise<void> {
+    this.recorder.event(pv as KubeObject, 'Warning', reason, message);
+    try {
+      await this.volumeClient.update('', { ...pv, status: { ...pv.status, phase: 'Failed', message } } as KubeObject, { subresource: 'status' });
+    } catch (err) {
+      if (!isConflict(err) && !isNotFound(err)) throw err;
     }
   }
 }

@@ -164,6 +164,8 @@ export function rfc3339(ms: number): string {
 export const persistentVolumeStrategy: ResourceStrategy<PersistentVolume> = {
   hasStatus: true,
   tracksGeneration: false,
+  // GetWarningsForPersistentVolume: Recycle still works (the PV controller's recycler pod) but is deprecated.
+  warnings: (pv) => (pv.spec?.persistentVolumeReclaimPolicy === 'Recycle' ? ['spec.persistentVolumeReclaimPolicy: The Recycle reclaim policy is deprecated. Instead, the recommended approach is to use dynamic provisioning.'] : []),
   prepareForCreate(pv, ctx: StrategyContext) {
     // VolumeAttributesClass is off by default in 1.33: the field is dropped on create.
     if (pv.spec) delete pv.spec.volumeAttributesClassName;

@@ -3,7 +3,7 @@
 // secret refs of volume plugins), persistent volume claims (its claims, and those its generic
 // ephemeral volumes get: <pod>-<volume>) and its service account. Kubernetes' podutil
 // VisitPodSecretNames / VisitPodConfigmapNames and the node authorizer's graph populator walk the
-// same fields. The Node authorizer and the admission plugins read pods through these.
+// same fields. The Node authorizer, admission plugins and controllers read pods through these.
 //
 // Pods come decoded (normalized to the schema), so fields have their schema types; a reference
 // that is present counts even when it is null (ScaleIO writes a nil secretRef as `null`), as in
