@@ -175,7 +175,7 @@ spec:
     }
   });
 
-  it('RBAC: a user without pods/log or nodes/proxy is refused; the kubelet refuses a client without a certificate', async () => {
+  it('RBAC: a user without pods/log or nodes/proxy is refused; the kubelet authenticates certificates and tokens and authorizes by SubjectAccessReview', async () => {
     await applyInNewNamespace('rbac-logs', `apiVersion: v1
 kind: Pod
 metadata:
@@ -202,16 +202,28 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: jane}]
     assert.match(await fails(['-n', 'rbac-logs', 'logs', 'quiet', '--as', 'jane']), /pods "quiet" is forbidden: User "jane" cannot get resource "pods\/log" in API group "" in the namespace "rbac-logs"/);
     const node = await k(['-n', 'rbac-logs', 'get', 'pod', 'quiet', '-o', 'jsonpath={.spec.nodeName}']);
     assert.match(await fails(['get', '--raw', `/api/v1/nodes/${node}/proxy/healthz`, '--as', 'jane']), /cannot get resource "nodes\/proxy"/);
-    // straight to the kubelet listener without a client certificate: 401, as the kubelet answers
+    // straight to the kubelet listener: 401 without credentials; a service account's token is
+    // authenticated (TokenReview) and authorized on nodes/proxy (SubjectAccessReview), as the kubelet does
     const port = Number(await k(['get', 'node', node, '-o', 'jsonpath={.status.daemonEndpoints.kubeletEndpoint.Port}']));
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: `/nodes/${node}/pods`, rejectUnauthorized: false }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
+    const kubelet = (token?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: `/nodes/${node}/pods`, rejectUnauthorized: false, headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
       });
-      req.on('error', reject);
-      req.end();
-    });
-    assert.equal(status, 401);
+    assert.equal(await kubelet(), 401);
+    await k(['-n', 'rbac-logs', 'create', 'serviceaccount', 'scraper']);
+    const token = (await k(['-n', 'rbac-logs', 'create', 'token', 'scraper'])).trim();
+    assert.equal(await kubelet(token), 403);
+    assert.equal(await kubelet('not-a-token'), 401);
+    await k(['create', 'clusterrole', 'rbac-logs-node-pods', '--verb=get', '--resource=nodes/pods']);
+    await k(['create', 'clusterrolebinding', 'rbac-logs-scraper', '--clusterrole=rbac-logs-node-pods', '--serviceaccount=rbac-logs:scraper']);
+    // the kubelet caches a denial for 30 s: a second account asks afresh
+    await k(['-n', 'rbac-logs', 'create', 'serviceaccount', 'scraper2']);
+    await k(['create', 'clusterrolebinding', 'rbac-logs-scraper2', '--clusterrole=rbac-logs-node-pods', '--serviceaccount=rbac-logs:scraper2']);
+    assert.equal(await kubelet((await k(['-n', 'rbac-logs', 'create', 'token', 'scraper2'])).trim()), 200);
   });
 });

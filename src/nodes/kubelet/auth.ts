@@ -1,7 +1,8 @@
 // Who may use a simulated kubelet's API, decided as the kubelet decides (pkg/kubelet/server/auth.go
-// with --authentication-token-webhook off, --client-ca-file set and --authorization-mode Webhook,
-// kubeadm's configuration): a client certificate chaining to the client CA authenticates (CN =
-// user, O = groups; anything else is 401 "Unauthorized"), and the request is authorized by a
+// with --client-ca-file, --authentication-token-webhook and --authorization-mode Webhook, kubeadm's
+// configuration): a client certificate chaining to the client CA authenticates (CN = user, O =
+// groups), else a bearer token the API server's TokenReview accepts (answers cached 2 min, as the
+// kubelet's webhook authenticator caches them); anything else is 401 "Unauthorized". The request is authorized by a
 // SubjectAccessReview to the API server on the node object: verb from the HTTP method, resource
 // `nodes`, the node's name, and a subresource from the path — `stats`, `metrics`, `log`, or
 // `proxy` for everything else; with KubeletFineGrainedAuthz (on by default in 1.33) `/pods`,
@@ -19,7 +20,7 @@ export interface KubeletUser {
 }
 
 /** The verified client certificate's identity (undefined: no certificate, or one the CA did not sign). */
-export function authenticate(req: IncomingMessage): KubeletUser | undefined {
+export function certificateUser(req: IncomingMessage): KubeletUser | undefined {
   const socket = req.socket as TLSSocket;
   if (typeof socket.getPeerCertificate !== 'function' || !socket.authorized) return undefined;
   const cert = socket.getPeerCertificate();
@@ -30,6 +31,35 @@ export function authenticate(req: IncomingMessage): KubeletUser | undefined {
   const o = subject?.O;
   const groups = o === undefined ? [] : Array.isArray(o) ? o : [o];
   return { name, groups: [...groups, 'system:authenticated'] };
+}
+
+const TOKEN_TTL_MS = 2 * 60_000;
+const TOKEN_REVIEWS = { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews' };
+
+/** Bearer tokens, authenticated by TokenReview through `client` (a node's credential may create them). */
+export class TokenAuthenticator {
+  private readonly cache = new Map<string, { user: KubeletUser | undefined; until: number }>();
+
+  constructor(
+    private readonly client: () => Clientset,
+    private readonly clock: Clock,
+  ) {}
+
+  async authenticate(req: IncomingMessage): Promise<KubeletUser | undefined> {
+    const header = req.headers.authorization ?? '';
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) return undefined;
+    const token = m[1]!;
+    const now = this.clock.now();
+    const hit = this.cache.get(token);
+    if (hit && hit.until > now) return hit.user;
+    const review = await this.client().resource(TOKEN_REVIEWS).create('', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } });
+    const status = (review.status ?? {}) as { authenticated?: boolean; user?: { username?: string; groups?: string[] } };
+    const user = status.authenticated === true && status.user?.username ? { name: status.user.username, groups: status.user.groups ?? [] } : undefined;
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(token, { user, until: now + TOKEN_TTL_MS });
+    return user;
+  }
 }
 
 export interface NodeRequestAttributes {

@@ -14,7 +14,7 @@ export function kubeletConfiguration(host: KubeletHost, node: string, address: A
     enableServer: true,
     address: address.address,
     port: address.port,
-    authentication: { x509: { clientCAFile: 'configured' }, webhook: { enabled: false }, anonymous: { enabled: false } },
+    authentication: { x509: { clientCAFile: 'configured' }, webhook: { enabled: true, cacheTTL: '2m0s' }, anonymous: { enabled: false } },
     authorization: { mode: 'Webhook', webhook: { cacheAuthorizedTTL: '5m0s', cacheUnauthorizedTTL: '30s' } },
     nodeStatusUpdateFrequency: duration(o.statusUpdateFrequencyMs ?? 10_000),
     nodeStatusReportFrequency: duration(o.statusReportFrequencyMs ?? 300_000),

@@ -63,6 +63,21 @@ test('the kubelet API: who may call it, and what it answers', async () => {
   try {
     const as = (path: string, who = p.admin) => get(server.port, path, p.ca, who);
     assert.equal((await get(server.port, '/healthz', p.ca)).status, 401);
+    // a bearer token the API server's TokenReview accepts authenticates too
+    clientset.prependReactor('create', 'tokenreviews', (action) => {
+      const token = (action.object?.spec as { token: string }).token;
+      return { handled: true, result: { ...action.object, status: token === 'good' ? { authenticated: true, user: { username: 'kube-apiserver-kubelet-client', groups: ['system:authenticated'] } } : { authenticated: false } } };
+    });
+    const bearer = (token: string) => new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path: '/nodes/kubelite-node-0/healthz', ca: p.ca, headers: { authorization: `Bearer ${token}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.deepEqual([await bearer('good'), await bearer('bad')], [200, 401]);
+    reviews.length = 0;
     const denied = await as('/nodes/kubelite-node-0/healthz', p.jane);
     assert.deepEqual([denied.status, denied.body], [403, 'Forbidden (user=jane, verb=get, resource=nodes, subresource(s)=[healthz proxy])\n']);
     assert.deepEqual(reviews, ['jane healthz kubelite-node-0', 'jane proxy kubelite-node-0']);

@@ -4,7 +4,8 @@
 //   - a path naming a pod (/containerLogs/<ns>/<pod>/<container>, ...): the node the pod is bound to;
 //   - otherwise (/healthz, /metrics, /pods): the process as a whole — /pods lists the pods of all its
 //     nodes; /stats/summary, /metrics/resource and /configz need a node unless there is only one.
-// Authentication and authorization as the kubelet's (auth.ts). Errors are plain text, as the
+// Authentication (client certificate, else bearer token by TokenReview) and authorization
+// (SubjectAccessReview) as the kubelet's (auth.ts). Errors are plain text, as the
 // kubelet writes them.
 //
 // Endpoints: /healthz, /pods, /configz, /containerLogs, /logs/ (a listing, and the nodes
@@ -19,7 +20,7 @@ import type { Pod } from '../../api/types.js';
 import { decodePodLogOptions, PodLogOptionsDecodeError, validatePodLogOptions } from '../../machinery/podlogs/options.js';
 import { errMsg, type Log } from '../options.js';
 import { logContainerID, LogStatusError, readLog } from '../logs/read.js';
-import { authenticate, forbiddenMessage, requestAttributes, WebhookAuthorizer } from './auth.js';
+import { certificateUser, forbiddenMessage, requestAttributes, TokenAuthenticator, WebhookAuthorizer } from './auth.js';
 import { serveContainerHTTP } from './container-http.js';
 import type { KubeletHost } from './host.js';
 import { kubeletConfiguration } from './configz.js';
@@ -61,6 +62,7 @@ function json(res: ServerResponse, body: unknown): void {
 export async function startKubeletServer(o: KubeletServerOptions): Promise<KubeletServer> {
   const { host } = o;
   const authorizer = new WebhookAuthorizer((node) => host.clientOf(node), host.clock);
+  const tokens = new TokenAuthenticator(() => host.clientOf(''), host.clock);
   const metrics = new KubeletMetrics();
   const server: Server = createServer({ cert: o.tls.cert, key: o.tls.key, ...(o.tls.clientCA ? { ca: o.tls.clientCA } : {}), requestCert: true, rejectUnauthorized: false }, (req, res) => {
     handle(req, res).catch((e: unknown) => {
@@ -91,7 +93,12 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
     } catch {
       return text(res, 400, 'malformed request URL');
     }
-    const user = authenticate(req);
+    let user = certificateUser(req);
+    try {
+      user ??= await tokens.authenticate(req);
+    } catch (e) {
+      o.log?.({ msg: 'kubelet API: token review failed', error: errMsg(e) });
+    }
     if (!user) return text(res, 401, 'Unauthorized');
     let node = '';
     const prefixed = /^\/nodes\/([^/]+)(\/.*)?$/.exec(path);
