@@ -131,11 +131,11 @@ export async function nodesMain(argv: string[]): Promise<number> {
     .option('--cluster-signing-cert-file <file>', 'PEM CA certificate that signs each node\'s client certificate (system:node:<name> in system:nodes); without it every node acts as --kubeconfig\'s user')
     .option('--cluster-signing-key-file <file>', 'PEM private key of --cluster-signing-cert-file')
     .option('--cert-dir <dir>', 'where the nodes\' client certificates and their key are kept and reused (default: issued anew at each start)')
-    .option('--kubelet-port <port>', `port of the nodes' kubelet HTTPS API, one listener for all of them (0: a free one; default ${DEFAULT_KUBELET_PORT}, skipped with a warning when taken)`, integer(0))
+    .option('--kubelet-port <port>', `port of the nodes' kubelet HTTPS API, one listener for all of them (0: a free one; default ${DEFAULT_KUBELET_PORT}, or a free one when that is taken)`, integer(0))
     .option('--kubelet-address <ip>', 'address the kubelet API listens on (the API server reaches every node there: see apiserver --kubelet-address-override)', '127.0.0.1')
     .option('--tls-cert-file <file>', 'PEM serving certificate of the kubelet API (default: a self-signed one made at start)')
     .option('--tls-private-key-file <file>', 'PEM private key of --tls-cert-file')
-    .option('--client-ca-file <file>', 'PEM CA bundle client certificates of the kubelet API must chain to (default: --cluster-signing-cert-file; none: every request is 401)')
+    .option('--client-ca-file <file>', 'PEM CA bundle client certificates of the kubelet API must chain to (default: --cluster-signing-cert-file; none: only bearer tokens authenticate)')
     .option('--master <url>', 'the API server URL (overrides the kubeconfig\'s)')
     .option('--kube-api-qps <qps>', 'client requests per second to the API server (0: unlimited)', number(0), 1000)
     .option('--kube-api-burst <n>', 'client request burst', integer(1), 2000)
@@ -213,7 +213,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
     process.stderr.write(`kubelite nodes: ${(e as Error).message}\n`);
     return 2;
   }
-  if (serving.clientCA === undefined) log({ msg: 'kubelet API: no --client-ca-file, every request will be 401 Unauthorized' });
+  if (serving.clientCA === undefined) log({ msg: 'kubelet API: no --client-ca-file, only bearer tokens (TokenReview) authenticate' });
   const userAgent = `kubelet/${KUBERNETES_CLIENT_VERSION} (${process.platform}/${process.arch}) kubernetes/kubelite`;
   // One request budget for the whole agent, whichever identity a request goes out as.
   const limiter = new TokenBucket({ qps: o.kubeApiQps, burst: o.kubeApiBurst });
@@ -259,10 +259,11 @@ export async function nodesMain(argv: string[]): Promise<number> {
   try {
     handle = await startNodes({ ...nodeOptions, kubeletServer });
   } catch (e) {
-    // The kubelet's default port taken (another agent, a real kubelet): run without the API, unless it was asked for.
+    // The kubelet's default port taken (another agent, a real kubelet): a free one, unless the port was asked for.
+    // The nodes report the port they are served on, so the API server finds them there.
     if (o.kubeletPort !== undefined || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
-    log({ msg: `kubelet API not served: port ${DEFAULT_KUBELET_PORT} is in use (give --kubelet-port)` });
-    handle = await startNodes({ ...nodeOptions, kubeletPort: DEFAULT_KUBELET_PORT });
+    handle = await startNodes({ ...nodeOptions, kubeletServer: { ...kubeletServer, port: 0 } });
+    log({ msg: `kubelet API: port ${DEFAULT_KUBELET_PORT} is in use, serving on ${handle.kubelet?.port} instead` });
   }
   log({ msg: 'nodes started', nodes: o.nodes, registered: handle.agent.registeredCount(), ms: Date.now() - started, ...(certificates ? { identities: 'system:node:<name>', certificatesIssued: certificates.issued } : {}) });
   await new Promise<void>((resolve) => {

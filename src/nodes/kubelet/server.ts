@@ -29,7 +29,7 @@ import { resourceMetrics, summary } from './stats.js';
 
 export interface KubeletServerOptions {
   host: KubeletHost;
-  /** PEM serving certificate and key; `clientCA`: the CA client certificates must chain to (none: every request is 401). */
+  /** PEM serving certificate and key; `clientCA`: the CA client certificates must chain to (none: only bearer tokens authenticate). */
   tls: { cert: string | Buffer; key: string | Buffer; clientCA?: string | Buffer };
   port: number;
   address?: string;
