@@ -153,6 +153,7 @@ spec:
     assert.deepEqual({ ...direct, podIP: '' }, { pod: 'web', namespace: 'proxies', podIP: '', container: 'server', port: 8080, node: direct.node, method: 'GET', path: '/some/path', query: 'x=1' });
     assert.match(direct.podIP, /^10\.244\.\d+\.\d+$/);
     assert.equal(answer(await k(['get', '--raw', '/api/v1/namespaces/proxies/pods/web/proxy/'])).port, 8080); // the first declared port
+    assert.equal(answer(await k(['create', '--raw', '/api/v1/namespaces/proxies/pods/web:8080/proxy/submit', '-f', '-'], '{"a":1}')).method, 'POST');
     assert.equal(answer(await k(['get', '--raw', '/api/v1/proxy/namespaces/proxies/pods/web:8080/legacy'])).path, '/legacy');
     assert.match(await fails(['get', '--raw', '/api/v1/namespaces/proxies/pods/web:9090/proxy/']), /error trying to reach service: dial tcp 10\.244\.\d+\.\d+:9090: connect: connection refused/);
     // the Service: by port name and number, once its endpoint is ready
