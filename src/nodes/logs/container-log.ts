@@ -4,7 +4,7 @@
 // following it (told of each new line and of its end).
 import { closeSync, openSync, readSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { LogRing, type LogLine } from './ring.js';
-import type { PrintedLine } from './script-output.js';
+import type { Horizon, PrintedLine } from './script-output.js';
 
 /** At most this many printed lines are pulled in one go (a loop of tiny sleeps over hours). */
 const MAX_CATCH_UP = 20_000;
@@ -24,8 +24,11 @@ export class ContainerLog {
     readonly runStart: number,
     output: Iterator<PrintedLine> | undefined,
     maxBytes?: number,
+    /** Told how far each catch-up goes, so the output skips what the ring would drop. */
+    private readonly horizon?: Horizon,
   ) {
     this.ring = new LogRing(maxBytes);
+    if (horizon) horizon.keepBytes = this.ring.maxBytes;
     this.pending = output;
     this.advance();
   }
@@ -39,6 +42,7 @@ export class ContainerLog {
   /** Moves the printed lines whose time has come (by `now`, and not after the end) into the ring. */
   catchUp(now: number): void {
     const until = this.ended === undefined ? now : Math.min(now, this.ended);
+    if (this.horizon) this.horizon.untilMs = until - this.runStart;
     let n = 0;
     while (this.next && this.runStart + this.next.offsetMs <= until && n++ < MAX_CATCH_UP) {
       this.ring.append({ at: this.runStart + this.next.offsetMs, text: this.next.text });

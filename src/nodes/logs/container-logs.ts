@@ -11,7 +11,7 @@ import type { Container, ContainerStatus, Pod } from '../../api/types.js';
 import { ANNOTATION_PREFIX } from '../behaviour.js';
 import { containerID, normalizeImage, type ContainerState, type SimulateResult } from '../simulate.js';
 import { ContainerLog } from './container-log.js';
-import { commandOutput, type PrintedLine } from './script-output.js';
+import { commandOutput, type Horizon, type PrintedLine } from './script-output.js';
 
 export const LOG_ANNOTATION = `${ANNOTATION_PREFIX}log`;
 export const LOG_FILE_ANNOTATION = `${ANNOTATION_PREFIX}log-file`;
@@ -30,12 +30,12 @@ function annotation(pod: Pod, container: string, key: string): string | undefine
   return a[`${ANNOTATION_PREFIX}${container}.${key}`] ?? a[`${ANNOTATION_PREFIX}${key}`];
 }
 
-function* startLines(pod: Pod, c: Container): Generator<PrintedLine> {
+function* startLines(pod: Pod, c: Container, horizon: Horizon): Generator<PrintedLine> {
   const name = c.name ?? '';
   yield { offsetMs: 0, text: `${LIFECYCLE_PREFIX}started container ${name} (image ${normalizeImage(c.image ?? '').ref})` };
   const literal = annotation(pod, name, 'log');
   if (literal !== undefined) for (const text of literal.replace(/\n$/, '').split('\n')) yield { offsetMs: 0, text };
-  yield* commandOutput(c, new Map([['HOSTNAME', pod.metadata?.name ?? '']]));
+  yield* commandOutput(c, new Map([['HOSTNAME', pod.metadata?.name ?? '']]), horizon);
 }
 
 function endLines(name: string, t: { exitCode: number; reason: string; message?: string }): string[] {
@@ -79,7 +79,8 @@ export class ContainerLogs {
     if (!run) {
       // A run the agent did not see end (it restarted in between) ends where the new one starts.
       for (const r of runs) r.end(runStart, []);
-      run = new ContainerLog(id, runStart, startLines(pod, c), this.maxBytes);
+      const horizon: Horizon = { untilMs: 0, keepBytes: 0 };
+      run = new ContainerLog(id, runStart, startLines(pod, c, horizon), this.maxBytes, horizon);
       run.catchUp(this.now());
       const file = annotation(pod, name, 'log-file');
       if (file !== undefined && file !== '' && st.kind === 'running') run.followFile(file, this.now);

@@ -39,3 +39,17 @@ test('an endless loop prints once per turn, without end', () => {
   const multiline: Container = { name: 'c', command: ['bash', '-c', 'while :\ndo\n  echo a\n  sleep 1\ndone'] };
   assert.deepEqual(take(multiline, 3), [[0, 'a'], [1000, 'a'], [2000, 'a']]);
 });
+
+test('a reader far behind an endless loop gets its latest turns without every line since the start', () => {
+  const c: Container = { name: 'c', command: ['sh', '-c', 'echo begin; while true; do echo tick; sleep 1; done'] };
+  const horizon = { untilMs: 10 * 86_400_000, keepBytes: 50 }; // ten days on; 50 bytes kept: 10 ticks
+  const lines: Array<[number, string]> = [];
+  for (const l of commandOutput(c, new Map(), horizon)) {
+    if (l.offsetMs > horizon.untilMs) break;
+    lines.push([l.offsetMs, l.text]);
+  }
+  assert.deepEqual(lines[0], [0, 'begin']);
+  assert.ok(lines.length <= 13, `${lines.length} lines produced`);
+  assert.deepEqual(lines.at(-1), [horizon.untilMs, 'tick']); // on the second: a tick every 1 s from 0
+  assert.ok(lines.slice(1).every(([t], i, all) => i === 0 || t - all[i - 1]![0] === 1000));
+});

@@ -185,8 +185,37 @@ function parseSteps(statements: string[], env: ReadonlyMap<string, string>): { s
 
 const hasSleep = (steps: readonly Step[]): boolean => steps.some((s) => (s.kind === 'sleep' && s.ms > 0) || (s.kind === 'loop' && hasSleep(s.body)) || (s.kind === 'for' && s.turns.some(hasSleep)));
 
+/**
+ * How far a reader of the output has got (ms after the start) and how much of it is kept: an
+ * endless loop far behind skips the turns whose lines would be dropped anyway, so a container
+ * that has printed for days is read without producing every line since its start.
+ */
+export interface Horizon {
+  untilMs: number;
+  keepBytes: number;
+}
+
+/** The time and bytes one run of `steps` takes, when fixed (no endless loop, no stop). */
+function extentOf(steps: readonly Step[]): { ms: number; bytes: number } | undefined {
+  let ms = 0;
+  let bytes = 0;
+  for (const s of steps) {
+    if (s.kind === 'echo') for (const text of echoText(s.words) ?? []) bytes += Buffer.byteLength(text) + 1;
+    else if (s.kind === 'sleep') ms += s.ms;
+    else if (s.kind === 'for') {
+      for (const turn of s.turns) {
+        const e = extentOf(turn);
+        if (!e) return undefined;
+        ms += e.ms;
+        bytes += e.bytes;
+      }
+    } else return undefined;
+  }
+  return { ms, bytes };
+}
+
 /** Runs the steps from `t`; returns where it stopped (undefined: the script stopped printing for good). */
-function* run(steps: readonly Step[], t: number): Generator<PrintedLine, number | undefined> {
+function* run(steps: readonly Step[], t: number, horizon: Horizon | undefined): Generator<PrintedLine, number | undefined> {
   for (const s of steps) {
     if (s.kind === 'echo') {
       for (const text of echoText(s.words) ?? []) yield { offsetMs: t, text };
@@ -194,15 +223,22 @@ function* run(steps: readonly Step[], t: number): Generator<PrintedLine, number 
     else if (s.kind === 'stop') return undefined;
     else if (s.kind === 'for') {
       for (const turn of s.turns) {
-        const next = yield* run(turn, t);
+        const next = yield* run(turn, t, horizon);
         if (next === undefined) return undefined;
         t = next;
       }
     } else {
       // A loop without a sleep would print without end at one instant: one turn is shown.
-      if (!hasSleep(s.body)) return yield* run(s.body, t);
+      if (!hasSleep(s.body)) return yield* run(s.body, t, horizon);
+      const turn = horizon ? extentOf(s.body) : undefined;
       for (;;) {
-        const next = yield* run(s.body, t);
+        if (horizon && turn && turn.ms > 0) {
+          // the turns that fit in what is kept, and one more, before the horizon
+          const kept = Math.ceil(horizon.keepBytes / Math.max(1, turn.bytes)) + 1;
+          const skip = Math.floor((horizon.untilMs - t) / turn.ms) - kept;
+          if (skip > 0) t += skip * turn.ms;
+        }
+        const next = yield* run(s.body, t, horizon);
         if (next === undefined) return undefined;
         t = next;
       }
@@ -219,7 +255,7 @@ export function literalEnv(container: Container): Map<string, string> {
 }
 
 /** What the container's command prints, in order of time (possibly without end). */
-export function* commandOutput(container: Container, extraEnv: ReadonlyMap<string, string> = new Map()): Generator<PrintedLine> {
+export function* commandOutput(container: Container, extraEnv: ReadonlyMap<string, string> = new Map(), horizon?: Horizon): Generator<PrintedLine> {
   const argv = [...(container.command ?? []), ...(container.args ?? [])].map(String);
   if (argv.length === 0) return;
   const env = new Map([...extraEnv, ...literalEnv(container)]);
@@ -237,5 +273,5 @@ export function* commandOutput(container: Container, extraEnv: ReadonlyMap<strin
   if (!SHELLS.has(cmd)) return;
   const i = rest.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a));
   if (i < 0 || rest[i + 1] === undefined) return;
-  yield* run(parseSteps(statementsOf(rest[i + 1]!), env).steps, 0);
+  yield* run(parseSteps(statementsOf(rest[i + 1]!), env).steps, 0, horizon);
 }
