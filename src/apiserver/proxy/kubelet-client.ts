@@ -37,6 +37,8 @@ export interface KubeletLocation {
 
 export class KubeletClient {
   private readonly agent: Agent;
+  /** For pods/log's insecureSkipTLSVerifyBackend: the same credentials, the kubelet's certificate not verified. */
+  private readonly insecureAgent: Agent;
 
   constructor(private readonly o: KubeletClientOptions) {
     this.agent = new Agent({
@@ -47,6 +49,7 @@ export class KubeletClient {
       ...(o.ca ? { ca: o.ca } : {}),
       rejectUnauthorized: o.ca !== undefined,
     });
+    this.insecureAgent = new Agent({ keepAlive: true, noDelay: true, ...(o.clientCert ? { cert: o.clientCert } : {}), ...(o.clientKey ? { key: o.clientKey } : {}), rejectUnauthorized: false });
   }
 
   /** Where `node`'s kubelet is reached (kube-apiserver's GetConnectionInfo). */
@@ -63,9 +66,9 @@ export class KubeletClient {
   }
 
   /** Starts a request to the kubelet at `loc` for `path` (with its query); resolves with the response. */
-  request(loc: KubeletLocation, path: string, init: { method: string; headers?: Record<string, string | string[]>; body?: NodeJS.ReadableStream; signal: AbortSignal }): Promise<IncomingMessage> {
+  request(loc: KubeletLocation, path: string, init: { method: string; headers?: Record<string, string | string[]>; body?: NodeJS.ReadableStream; signal: AbortSignal; insecureSkipTLSVerify?: boolean }): Promise<IncomingMessage> {
     const options: RequestOptions = {
-      agent: this.agent,
+      agent: init.insecureSkipTLSVerify ? this.insecureAgent : this.agent,
       host: loc.host,
       port: loc.port,
       method: init.method,
@@ -83,6 +86,7 @@ export class KubeletClient {
 
   close(): void {
     this.agent.destroy();
+    this.insecureAgent.destroy();
   }
 }
 

@@ -4,6 +4,7 @@
 // not yet on a node has an empty log; otherwise the kubelet's /containerLogs answers, streamed
 // as it comes (`follow` keeps it open), and a kubelet's refusal (400 `container "x" in pod "y" is
 // waiting to start: ContainerCreating`, ...) becomes the API error Kubernetes makes of it.
+// insecureSkipTLSVerifyBackend skips verifying the kubelet's serving certificate, as there.
 import { nameOf } from '../../api/meta/object.js';
 import type { Container, Node, Pod } from '../../api/types.js';
 import { decodePodLogOptions, podLogQuery, PodLogOptionsDecodeError, validatePodLogOptions } from '../../machinery/podlogs/options.js';
@@ -65,7 +66,7 @@ export async function handlePodLog(ctx: RequestContext): Promise<void> {
   const abort = clientGone(ctx);
   let upstream;
   try {
-    upstream = await kubelet.request(loc, `${path}${query === '' ? '' : `?${query}`}`, { method: 'GET', signal: abort.signal });
+    upstream = await kubelet.request(loc, `${path}${query === '' ? '' : `?${query}`}`, { method: 'GET', signal: abort.signal, insecureSkipTLSVerify: opts.insecureSkipTLSVerifyBackend });
   } catch (e) {
     throw unreachable(loc, e);
   }
