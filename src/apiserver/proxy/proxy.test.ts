@@ -24,7 +24,7 @@ test('the container of a log request', () => {
   const pod = (names: string[], init: string[] = []): Pod => ({ metadata: { name: 'p' }, spec: { initContainers: init.map((name) => ({ name })), containers: names.map((name) => ({ name })) } });
   assert.equal(logContainer(pod(['only']), undefined), 'only');
   assert.equal(logContainer(pod(['a', 'b'], ['setup']), 'setup'), 'setup');
-  assert.throws(() => logContainer(pod(['a', 'b'], ['setup']), undefined), /^Error: a container name must be specified for pod p, choose one of: \[setup a b\]$|a container name must be specified for pod p, choose one of: \[setup a b\]/);
+  assert.throws(() => logContainer(pod(['a', 'b'], ['setup']), undefined), /a container name must be specified for pod p, choose one of: \[setup a b\]/);
   assert.throws(() => logContainer(pod(['a']), 'x'), /container x is not valid for pod p/);
   assert.throws(() => logContainer(pod([]), undefined), /a container name must be specified for pod p$/);
 });
