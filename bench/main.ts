@@ -20,6 +20,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   cluster: () => import('./cluster.js'),
   crd: () => import('./crd.js'),
   volumes: () => import('./volumes.js'),
+  'pod-logs': () => import('./pod-logs.js'),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -21,6 +21,7 @@ import { requestTimeoutMs } from './request/query-params.js';
 import { handleReview } from './reviews/access-reviews.js';
 import { handleResourceMetrics } from './resource-metrics.js';
 import { handleSubresource } from './subresources.js';
+import { handleLegacyProxy } from './proxy/index.js';
 import { handleTokenReview } from './token-review.js';
 
 /**
@@ -70,6 +71,7 @@ export async function handleResource(ctx: RequestContext): Promise<void> {
   if (virtual?.custom) checkCustomResourceRequest(ctx, virtual);
   else if (virtual?.jsonOnly) refuseProtobufBody(ctx);
   if (virtual?.actsOn) return handleActsOn(ctx, virtual);
+  if (info.verb === 'proxy') return handleLegacyProxy(ctx);
   // Computed kinds: the metrics of the simulated nodes' usage model, and component statuses.
   if (virtual?.computed) return virtual.group === METRICS_GROUP ? handleResourceMetrics(ctx) : handleComputed(ctx, virtual);
   if (virtual?.createOnly) return virtual.kind === 'TokenReview' ? handleTokenReview(ctx) : handleReview(ctx, virtual, ctx.authorization);

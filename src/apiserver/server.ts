@@ -42,6 +42,7 @@ import { conversionWebhook } from './crd/conversion-webhook.js';
 import { registryServiceResolver } from './admission/webhooks/services.js';
 import type { ConversionWebhook } from '../registry/custom/index.js';
 import type { OpenApiDocuments } from './openapi.js';
+import { KubeletClient, type KubeletClientOptions } from './proxy/kubelet-client.js';
 import type { OpenApiV2Endpoint } from './openapi-v2-serve.js';
 import { fieldSelectorOf, parseRequestInfo, selectedName } from './request/request-info.js';
 import { parseTarget, type RequestTarget } from './request/target.js';
@@ -116,6 +117,8 @@ export interface ApiServerOptions {
    * plain way, the same bytes more slowly. Default: on, unless KUBELITE_FAST_PATH=off.
    */
   fastPath?: boolean;
+  /** How pods/log and the proxies reach kubelets (--kubelet-client-certificate, ...; proxy/kubelet-client.ts). Absent: they answer 503. */
+  kubelet?: KubeletClientOptions;
   log?: (fields: Record<string, unknown>) => void;
 }
 
@@ -196,6 +199,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const authorizer = opts.authorizationModes ? authorization.authorizer : (opts.authorizer ?? alwaysAllow);
   const admission = newAdmissionChain(registry, opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, { authorizer });
   const inflight = new InflightLimiter(opts.inflight ?? DEFAULT_INFLIGHT_LIMITS);
+  const kubelet = opts.kubelet ? new KubeletClient(opts.kubelet) : undefined;
   // Ready once the system namespaces and the kubernetes Service exist (kube-apiserver's
   // poststarthook/bootstrap-controller), not merely once the watch cache is.
   let bootstrapped = false;
@@ -268,6 +272,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       serviceAccountTokens: sa,
       reviewToken,
       componentStatuses: statuses,
+      ...(kubelet ? { kubelet } : {}),
     };
     await handleResource(ctx);
   }
@@ -357,6 +362,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     storage,
     async close() {
       await listener.close();
+      kubelet?.close();
       authorization.stop();
       customResources.stop();
       await registry.stop();

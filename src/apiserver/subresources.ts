@@ -24,6 +24,7 @@ import { admissionOf, namespaceOf, resolve, type RequestContext } from './reques
 import { dryRunOf, fieldValidationOf, validatePatchOptions } from './request/options.js';
 import { refuseExport } from './request/query-params.js';
 import { admitSubresourceWrite } from './subresource-admission.js';
+import { connectionHandler } from './proxy/index.js';
 
 function reply(ctx: RequestContext, code: number, body: Body): void {
   writeBytes(ctx.res, code, body.contentType, body.body, { warnings: ctx.warnings });
@@ -179,11 +180,13 @@ async function handleNodeConnection(ctx: RequestContext, kv: KindVersion, connec
   const obj = await resolve(ctx).store.get(namespaceOf(ctx, kv), ctx.info.name);
   const node = connection.nodeNameOf(obj);
   if (node === '') throw StatusError.badRequest(`${kv.singular} ${ctx.info.name} does not have a host assigned`);
-  throw new StatusError(503, 'ServiceUnavailable', `${ctx.info.subresource} is not available: node ${node} is a simulated kubelite node without a container runtime to connect to`);
+  throw new StatusError(503, 'ServiceUnavailable', `${ctx.info.subresource} is not implemented yet for kubelite's simulated nodes (node ${node})`);
 }
 
 export async function handleSubresource(ctx: RequestContext): Promise<void> {
   const { kv } = resolve(ctx);
+  const connection = connectionHandler(ctx);
+  if (connection) return connection(ctx);
   const sub = ctx.info.subresource;
   const subresources = moduleOf(kv).subresources ?? {};
   const handler = Object.prototype.hasOwnProperty.call(subresources, sub) ? subresources[sub] : undefined;

@@ -18,6 +18,7 @@ import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
 import { DEFAULT_ADMISSION_PLUGINS, enabledAdmissionPlugins, type AdmissionPluginName } from '../apiserver/admission/index.js';
 import { serviceAccountTokenOptions, type ServiceAccountFlags } from './apiserver-serviceaccount.js';
+import { KUBELET_FLAGS, kubeletClientOptions, type KubeletFlags } from './apiserver-kubelet.js';
 
 export async function apiserverMain(argv: string[]): Promise<number> {
   const cmd = program('apiserver', 'Serve the Kubernetes Workload Resource API (HTTPS) over embedded or etcd storage.')
@@ -52,6 +53,10 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     .option('--component-health-url <name=url>', 'a component componentstatuses reports, by the URL of its /healthz (repeatable; default scheduler=http://127.0.0.1:10251/healthz and controller-manager=http://127.0.0.1:10252/healthz); the storage is reported as etcd-0', collect, [])
     .option('--enable-admission-plugins <list>', `admission plugins to enable besides the default ones (${DEFAULT_ADMISSION_PLUGINS.join(', ')})`, (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
     .option('--disable-admission-plugins <list>', 'admission plugins to disable', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')]);
+  for (const [flag, help, parse] of KUBELET_FLAGS) {
+    if (parse) cmd.option(flag, help, parse);
+    else cmd.option(flag, help);
+  }
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<{
@@ -74,7 +79,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     enableAdmissionPlugins?: string[];
     disableAdmissionPlugins?: string[];
     componentHealthUrl: string[];
-  } & ServiceAccountFlags>();
+  } & ServiceAccountFlags & KubeletFlags>();
   if (o.storage === 'etcd' && !o.etcdServers) {
     process.stderr.write('kubelite apiserver: --storage etcd needs --etcd-servers\n');
     return 2;
@@ -103,7 +108,9 @@ export async function apiserverMain(argv: string[]): Promise<number> {
   let admissionPlugins: AdmissionPluginName[];
   let serviceAccountTokens: ReturnType<typeof serviceAccountTokenOptions>;
   let componentHealthURLs: Record<string, string> | undefined;
+  let kubelet: ReturnType<typeof kubeletClientOptions>;
   try {
+    kubelet = kubeletClientOptions(o);
     admissionPlugins = enabledAdmissionPlugins(o.enableAdmissionPlugins, o.disableAdmissionPlugins);
     componentHealthURLs = parseComponentHealthURLs(o.componentHealthUrl);
     serviceAccountTokens = serviceAccountTokenOptions(o, o.dataDir);
@@ -130,6 +137,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     bootstrapTokenAuth: o.enableBootstrapTokenAuth === true,
     admissionPlugins,
     componentHealthURLs,
+    kubelet,
     history: { minAgeMs: o.storageHistory ?? 5 * 60_000, minRevisions: o.storageHistoryRevisions },
   });
   process.stdout.write(`ready: server=${server.url}\n`);

@@ -14,8 +14,10 @@ import { KubeconfigError, loadRestConfig } from '../client/kubeconfig.js';
 import { KUBERNETES_CLIENT_VERSION, newClientset } from '../client/rest.js';
 import { TokenBucket } from '../client/rate-limit.js';
 import { NodeClients, nodeClientCertificates } from './node-certificates.js';
+import { kubeletServing, type KubeletServing } from './kubelet-serving.js';
 import { parseDuration } from '../machinery/codec/time.js';
 import { parseOrExit, program } from '../machinery/flags.js';
+import { LogRing } from '../nodes/logs/ring.js';
 
 function durationMs(min: number): (value: string) => number {
   return (value) => {
@@ -112,7 +114,15 @@ interface NodesFlags {
   clusterSigningCertFile?: string;
   clusterSigningKeyFile?: string;
   certDir?: string;
+  kubeletPort?: number;
+  kubeletAddress: string;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  clientCaFile?: string;
 }
+
+/** The kubelet's port when --kubelet-port is not given. */
+const DEFAULT_KUBELET_PORT = 10250;
 
 
 export async function nodesMain(argv: string[]): Promise<number> {
@@ -121,6 +131,11 @@ export async function nodesMain(argv: string[]): Promise<number> {
     .option('--cluster-signing-cert-file <file>', 'PEM CA certificate that signs each node\'s client certificate (system:node:<name> in system:nodes); without it every node acts as --kubeconfig\'s user')
     .option('--cluster-signing-key-file <file>', 'PEM private key of --cluster-signing-cert-file')
     .option('--cert-dir <dir>', 'where the nodes\' client certificates and their key are kept and reused (default: issued anew at each start)')
+    .option('--kubelet-port <port>', `port of the nodes' kubelet HTTPS API, one listener for all of them (0: a free one; default ${DEFAULT_KUBELET_PORT}, or a free one when that is taken)`, integer(0))
+    .option('--kubelet-address <ip>', 'address the kubelet API listens on (the API server reaches every node there: see apiserver --kubelet-address-override)', '127.0.0.1')
+    .option('--tls-cert-file <file>', 'PEM serving certificate of the kubelet API (default: a self-signed one made at start)')
+    .option('--tls-private-key-file <file>', 'PEM private key of --tls-cert-file')
+    .option('--client-ca-file <file>', 'PEM CA bundle client certificates of the kubelet API must chain to (default: --cluster-signing-cert-file; none: only bearer tokens authenticate)')
     .option('--master <url>', 'the API server URL (overrides the kubeconfig\'s)')
     .option('--kube-api-qps <qps>', 'client requests per second to the API server (0: unlimited)', number(0), 1000)
     .option('--kube-api-burst <n>', 'client request burst', integer(1), 2000)
@@ -155,7 +170,13 @@ export async function nodesMain(argv: string[]): Promise<number> {
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<NodesFlags>();
-  const log = (fields: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), component: 'nodes', ...fields })}\n`);
+  // The process's recent log lines are also served by the kubelet API (/logs/kubelite-nodes.log).
+  const recent = new LogRing(256 * 1024);
+  const log = (fields: Record<string, unknown>) => {
+    const line = JSON.stringify({ time: new Date().toISOString(), component: 'nodes', ...fields });
+    recent.append({ at: Date.now(), text: line });
+    process.stderr.write(`${line}\n`);
+  };
   let config;
   try {
     config = loadRestConfig({ kubeconfig: o.kubeconfig ?? process.env.KUBECONFIG, master: o.master });
@@ -181,6 +202,18 @@ export async function nodesMain(argv: string[]): Promise<number> {
       return 2;
     }
   }
+  if ((o.tlsCertFile === undefined) !== (o.tlsPrivateKeyFile === undefined)) {
+    process.stderr.write('kubelite nodes: --tls-cert-file and --tls-private-key-file go together\n');
+    return 2;
+  }
+  let serving: KubeletServing;
+  try {
+    serving = await kubeletServing({ certFile: o.tlsCertFile, keyFile: o.tlsPrivateKeyFile, clientCAFile: o.clientCaFile ?? o.clusterSigningCertFile, address: o.kubeletAddress, nodeNames });
+  } catch (e) {
+    process.stderr.write(`kubelite nodes: ${(e as Error).message}\n`);
+    return 2;
+  }
+  if (serving.clientCA === undefined) log({ msg: 'kubelet API: no --client-ca-file, only bearer tokens (TokenReview) authenticate' });
   const userAgent = `kubelet/${KUBERNETES_CLIENT_VERSION} (${process.platform}/${process.arch}) kubernetes/kubelite`;
   // One request budget for the whole agent, whichever identity a request goes out as.
   const limiter = new TokenBucket({ qps: o.kubeApiQps, burst: o.kubeApiBurst });
@@ -189,7 +222,8 @@ export async function nodesMain(argv: string[]): Promise<number> {
   const nodeClients = certificates ? new NodeClients(config, certificates, clientOptions) : undefined;
   const { startNodes } = await import('../nodes/index.js');
   const started = Date.now();
-  const handle = await startNodes({
+  const kubeletServer = { port: o.kubeletPort ?? DEFAULT_KUBELET_PORT, address: o.kubeletAddress, tls: serving, processLog: () => recent.linesFrom(recent.start).map((l) => `${l.text}\n`).join('') };
+  const nodeOptions = {
     clientset,
     ...(nodeClients ? { nodeClientset: nodeClients.forNode } : {}),
     nodes: o.nodes,
@@ -217,10 +251,20 @@ export async function nodesMain(argv: string[]): Promise<number> {
     events: o.eventQps > 0,
     eventQps: o.eventQps,
     workers: o.workers,
-    log: (f) => {
+    log: (f: Record<string, unknown>) => {
       if (f.msg !== 'node registered') log(f);
     },
-  });
+  };
+  let handle;
+  try {
+    handle = await startNodes({ ...nodeOptions, kubeletServer });
+  } catch (e) {
+    // The kubelet's default port taken (another agent, a real kubelet): a free one, unless the port was asked for.
+    // The nodes report the port they are served on, so the API server finds them there.
+    if (o.kubeletPort !== undefined || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    handle = await startNodes({ ...nodeOptions, kubeletServer: { ...kubeletServer, port: 0 } });
+    log({ msg: `kubelet API: port ${DEFAULT_KUBELET_PORT} is in use, serving on ${handle.kubelet?.port} instead` });
+  }
   log({ msg: 'nodes started', nodes: o.nodes, registered: handle.agent.registeredCount(), ms: Date.now() - started, ...(certificates ? { identities: 'system:node:<name>', certificatesIssued: certificates.issued } : {}) });
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

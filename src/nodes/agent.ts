@@ -2,12 +2,14 @@
 // the pods bound to them through the states a kubelet reports (pod-lifecycle.ts), with one
 // list+watch of pods and one of nodes for all of its nodes. See README.md in this folder.
 import { nameOf } from '../api/meta/object.js';
-import type { Node } from '../api/types.js';
+import type { Node, Pod } from '../api/types.js';
 import { realClock, type Clock } from '../client/clock.js';
-import type { EventRecorder } from '../client/types.js';
+import type { Clientset, EventRecorder } from '../client/types.js';
 import { AttachedVolumes } from './csi/attached-volumes.js';
 import { SimulatedCSIDriver } from './csi/driver.js';
 import { NodeHeartbeats, NODES } from './heartbeats.js';
+import type { KubeletHost } from './kubelet/host.js';
+import { ContainerLogs } from './logs/container-logs.js';
 import type { Log, NodeAgentOptions, NodeAgentStats } from './options.js';
 import { PodLifecycle, PODS } from './pod-lifecycle.js';
 import { simNodes, type SimNode } from './sim-node.js';
@@ -16,21 +18,26 @@ export { LEASE_NAMESPACE } from './heartbeats.js';
 export { KUBELET_VERSION, SIMULATE_ANNOTATION } from './node-status.js';
 export type { NodeAgentOptions, NodeAgentStats } from './options.js';
 
-export class NodeAgent {
+export class NodeAgent implements KubeletHost {
   readonly nodes: Map<string, SimNode>;
+  readonly clock: Clock;
+  readonly logs: ContainerLogs;
+  readonly startedAt: number;
   readonly stats: NodeAgentStats = { nodeWrites: 0, leaseWrites: 0, podStatusWrites: 0, podDeletes: 0, eventsDropped: 0, errors: 0 };
   private readonly heartbeats: NodeHeartbeats;
   private readonly pods: PodLifecycle;
   private readonly csi: SimulatedCSIDriver | undefined;
   private readonly abort = new AbortController();
 
-  constructor(private readonly opts: NodeAgentOptions) {
-    const clock: Clock = opts.clock ?? realClock;
+  constructor(readonly opts: NodeAgentOptions) {
+    const clock: Clock = (this.clock = opts.clock ?? realClock);
     const log: Log = opts.log ?? (() => {});
+    this.startedAt = clock.now();
     this.nodes = simNodes(opts);
+    this.logs = new ContainerLogs(() => clock.now());
     const attached = opts.csiDriver === false ? undefined : new AttachedVolumes(opts.informers, () => this.pods?.requeueWaitingForVolumes());
     const ctx = { nodes: this.nodes, opts, stats: this.stats, clock, log, ...(attached ? { volumesReady: attached.ready.bind(attached) } : {}) };
-    this.pods = new PodLifecycle(ctx);
+    this.pods = new PodLifecycle(ctx, this.logs);
     if (attached) {
       const recorder = opts.recorder;
       const podRecorder = (nodeName: string): EventRecorder | undefined => (typeof recorder === 'function' ? recorder(nodeName) : recorder);
@@ -78,5 +85,23 @@ export class NodeAgent {
 
   nodeNames(): string[] {
     return [...this.nodes.keys()];
+  }
+
+  hasNode(name: string): boolean {
+    const node = this.nodes.get(name);
+    return node !== undefined && node.mode !== 'gone';
+  }
+
+  podsOf(node: string): Pod[] {
+    return this.opts.informers.informer(PODS).lister.byIndex('nodeName', node) as Pod[];
+  }
+
+  pod(namespace: string, name: string): Pod | undefined {
+    return this.opts.informers.informer(PODS).lister.get(namespace, name);
+  }
+
+  clientOf(node: string): Clientset {
+    const name = this.nodes.has(node) ? node : this.nodeNames()[0];
+    return name === undefined ? this.opts.clientset : this.nodes.get(name)!.client;
   }
 }

@@ -15,6 +15,7 @@ import { CSI_DRIVER_NAME } from './csi/names.js';
 import { SharedInformerFactory, stripManagedFields } from '../client/informers.js';
 import type { InformerFactory } from '../client/types.js';
 import { NodeAgent, type NodeAgentOptions, type NodeAgentStats } from './agent.js';
+import { startKubeletServer, type KubeletServer, type KubeletServerOptions } from './kubelet/server.js';
 
 export { NodeAgent, LEASE_NAMESPACE, SIMULATE_ANNOTATION, KUBELET_VERSION, type NodeAgentOptions, type NodeAgentStats } from './agent.js';
 export { containerBehaviour, parseShellForm, parseShellScript, DEFAULT_BEHAVIOUR, ANNOTATION_PREFIX, type BehaviourDefaults, type ContainerBehaviour } from './behaviour.js';
@@ -25,12 +26,19 @@ export interface StartNodesOptions extends Omit<NodeAgentOptions, 'informers' | 
   /** Emit kubelet events (default true): through `recorder`, or a broadcaster of its own. */
   events?: boolean;
   recorder?: NodeAgentOptions['recorder'];
+  /**
+   * Serve the kubelet API of the nodes (kubelet/server.ts) on this port (0: a free one), reported
+   * as every Node's kubelet endpoint. Absent: none is served (the nodes report `kubeletPort`).
+   */
+  kubeletServer?: Omit<KubeletServerOptions, 'host' | 'log'>;
 }
 
 export interface NodesHandle {
   readonly agent: NodeAgent;
   readonly nodeNames: string[];
   readonly stats: NodeAgentStats;
+  /** The kubelet API listener, when one was asked for. */
+  readonly kubelet?: KubeletServer;
   stop(): Promise<void>;
 }
 
@@ -64,9 +72,15 @@ export async function startNodes(opts: StartNodesOptions): Promise<NodesHandle> 
     csiRecorder = b.newRecorder(CSI_DRIVER_NAME);
   }
   const agent = new NodeAgent({ ...opts, informers, ...(recorder ? { recorder } : {}), ...(csiRecorder ? { csiRecorder } : {}) });
+  let kubelet: KubeletServer | undefined;
   try {
+    if (opts.kubeletServer) {
+      kubelet = await startKubeletServer({ ...opts.kubeletServer, host: agent, ...(opts.log ? { log: opts.log } : {}) });
+      agent.opts.kubeletPort = kubelet.port;
+    }
     await agent.start();
   } catch (e) {
+    await kubelet?.close();
     await agent.stop();
     for (const b of broadcasters.values()) b.shutDown();
     throw e;
@@ -76,7 +90,9 @@ export async function startNodes(opts: StartNodesOptions): Promise<NodesHandle> 
     agent,
     nodeNames: agent.nodeNames(),
     stats: agent.stats,
+    ...(kubelet ? { kubelet } : {}),
     async stop() {
+      await kubelet?.close();
       await agent.stop();
       abort.abort();
       for (const b of broadcasters.values()) b.shutDown();

@@ -77,7 +77,7 @@ export function nodeStatus(node: SimNode, opts: NodeAgentOptions, now: number): 
       { type: 'InternalIP', address: node.ip },
       { type: 'Hostname', address: node.name },
     ],
-    daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+    daemonEndpoints: { kubeletEndpoint: { Port: opts.kubeletPort ?? 10250 } },
     nodeInfo: {
       machineID: `kubelite-${node.index}`,
       systemUUID: `00000000-0000-4000-8000-${String(node.index).padStart(12, '0')}`,

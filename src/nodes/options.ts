@@ -62,6 +62,11 @@ export interface NodeAgentOptions {
    */
   lifecycleTaints?: boolean;
   /**
+   * The port of the nodes' kubelet API (one listener for all of them, kubelet/server.ts), reported
+   * as each Node's status.daemonEndpoints.kubeletEndpoint.Port. Default 10250.
+   */
+  kubeletPort?: number;
+  /**
    * Whether the nodes run the simulated CSI driver csi.kubelite.dev (csi/driver.ts: attach,
    * provision, expand) and, as kubelets do, start a pod only once its volumes are attached. Default true.
    */

@@ -11,6 +11,7 @@ import type { KubeObject, SharedInformer, Tombstone } from '../client/types.js';
 import { ItemExponentialRateLimiter, RateLimitingQueue } from '../client/workqueue.js';
 import { DEFAULT_BEHAVIOUR, type BehaviourDefaults } from './behaviour.js';
 import type { AgentContext } from './context.js';
+import type { ContainerLogs } from './logs/container-logs.js';
 import { errMsg, type Log, type NodeAgentOptions, type NodeAgentStats } from './options.js';
 import { PodEvents, type PodEventsSent } from './pod-events.js';
 import { PodIPs } from './pod-ips.js';
@@ -60,7 +61,11 @@ export class PodLifecycle {
   /** Pods not started because their volumes are not attached (or their claims not seen) yet. */
   private readonly waitingForVolumes = new Set<string>();
 
-  constructor(ctx: AgentContext) {
+  constructor(
+    ctx: AgentContext,
+    /** Where the containers' logs are kept (fed with each pod's simulated states). */
+    private readonly logs?: ContainerLogs,
+  ) {
     ({ nodes: this.nodes, opts: this.opts, stats: this.stats, clock: this.clock, log: this.log, volumesReady: this.volumesReady } = ctx);
     const { opts, stats, clock } = ctx;
     this.queue = new RateLimitingQueue<string>({ clock, rateLimiter: new ItemExponentialRateLimiter<string>(200, 30_000) });
@@ -94,6 +99,7 @@ export class PodLifecycle {
     for (const key of np.keys) {
       const rec = this.pods.get(key);
       rec?.timer?.cancel();
+      if (rec) this.logs?.forget(rec.uid);
       this.pods.delete(key);
     }
     np.keys.clear();
@@ -143,6 +149,7 @@ export class PodLifecycle {
 
   private forgetPod(rec: PodRecord): void {
     rec.timer?.cancel();
+    this.logs?.forget(rec.uid);
     this.releaseIP(rec);
     this.podsOf(rec.node).keys.delete(rec.key);
     this.pods.delete(rec.key);
@@ -238,6 +245,7 @@ export class PodLifecycle {
       ...(rec.lastConditions ? { previousConditions: rec.lastConditions } : {}),
     });
     this.events.emit(pod, rec, result);
+    this.logs?.observe(pod, result);
     const json = JSON.stringify(result.status);
     if (json !== rec.lastStatusJson) {
       await rec.node.client.resource(PODS).patch(namespaceOf(pod), nameOf(pod), 'strategic', { metadata: { uid: rec.uid }, status: result.status }, { subresource: 'status' });

@@ -165,8 +165,9 @@ export interface TokenRequestSubresource {
 }
 
 /**
- * A connection to the object's node (pods' log, exec, attach, portforward, proxy): answered with
- * a Status saying why it cannot be served, as no simulated node runs containers.
+ * A connection to the object's node (pods' log, exec, attach, portforward, proxy). log and proxy are
+ * served through the node's kubelet (apiserver/proxy/); the others answer that they are not
+ * implemented yet.
  */
 export interface NodeConnectionSubresource {
   readonly type: 'node-connection';

@@ -263,20 +263,27 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   // once their binding exists (a refused registration would wait a second to try again).
   // Each node acts as system:node:<name> with a certificate the nodes process signs with the CA.
   const nodeCredentialArgs = ['--cluster-signing-cert-file', credentials.caCertFile, '--cluster-signing-key-file', credentials.caKeyFile, '--cert-dir', join(dataDir, NODE_CERT_DIR)];
-  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, '--nodes', String(nodes), '--lifecycle-taints=false', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...(opts.args?.nodes ?? [])], log) : undefined;
+  // One kubelet API listener for all the nodes, on a free port of the bind address; the API server
+  // dials it there for every node (its addresses do not exist), with its own client certificate.
+  let kubeletPort = await freePort(bind);
+  while (kubeletPort === port) kubeletPort = await freePort(bind);
+  const kubeletArgs = ['--kubelet-port', String(kubeletPort), '--kubelet-address', host, '--tls-cert-file', credentials.kubeletServing.certFile, '--tls-private-key-file', credentials.kubeletServing.keyFile, '--client-ca-file', credentials.caCertFile];
+  const apiserverKubeletArgs = ['--kubelet-client-certificate', credentials.kubeletClient.certFile, '--kubelet-client-key', credentials.kubeletClient.keyFile, '--kubelet-certificate-authority', credentials.caCertFile, '--kubelet-address-override', host];
+  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, ...kubeletArgs, '--nodes', String(nodes), '--lifecycle-taints=false', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...(opts.args?.nodes ?? [])], log) : undefined;
   // kubeadm's authorizers: the Node authorizer (what kubelets may do, each only for itself) before RBAC.
   const apiserverArgs = opts.args?.apiserver ?? [];
   // ... and kubeadm's bootstrap tokens (kubeadm token create / join flows)
   const authorizationArgs = [...(apiserverArgs.some((a) => a.startsWith('--authorization-mode')) ? [] : ['--authorization-mode', 'Node,RBAC']), '--enable-bootstrap-token-auth'];
   // The controller manager and the scheduler serve /healthz on free ports the API server is told
   // of, so that componentstatuses reports their real health.
-  const cmPort = await freePort(bind);
+  let cmPort = await freePort(bind);
+  while (cmPort === kubeletPort) cmPort = await freePort(bind);
   let schedulerPort = await freePort(bind);
-  while (schedulerPort === cmPort) schedulerPort = await freePort(bind);
+  while (schedulerPort === cmPort || schedulerPort === kubeletPort) schedulerPort = await freePort(bind);
   const healthURL = (p: number) => `http://${host.includes(':') ? `[${host}]` : host}:${p}/healthz`;
   const healthArgs = ['--component-health-url', `scheduler=${healthURL(schedulerPort)}`, '--component-health-url', `controller-manager=${healthURL(cmPort)}`];
   const components = [
-    new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...authorizationArgs, ...healthArgs, ...apiserverArgs], log),
+    new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...authorizationArgs, ...healthArgs, ...apiserverKubeletArgs, ...apiserverArgs], log),
     new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--address', host, '--port', String(cmPort), '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...ipamArgs, ...signingArgs, ...provisionerArgs, ...cmArgs], log),
     new Component('scheduler', ['scheduler', '--kubeconfig', credentials.scheduler.path, '--bind-address', host, '--port', String(schedulerPort), ...(opts.args?.scheduler ?? [])], log),
     ...(nodesComponent ? [nodesComponent] : []),

@@ -33,6 +33,8 @@ export const ADMIN: Identity = { commonName: 'kubernetes-admin', organizations: 
 export const CONTROLLER_MANAGER: Identity = { commonName: 'system:kube-controller-manager', organizations: [] };
 export const SCHEDULER: Identity = { commonName: 'system:kube-scheduler', organizations: [] };
 export const NODE_LIFECYCLE: Identity = { commonName: 'system:kubelite-node-lifecycle', organizations: [] };
+/** What the API server presents to kubelets (kubeadm's apiserver-kubelet-client certificate). */
+export const APISERVER_KUBELET_CLIENT: Identity = { commonName: 'kube-apiserver-kubelet-client', organizations: ['system:masters'] };
 /** Where the nodes process keeps its nodes' client certificates (kubelet's --cert-dir), under <data-dir>. */
 export const NODE_CERT_DIR = join('pki', 'nodes');
 
@@ -110,6 +112,23 @@ export interface ClusterCredentials {
   controllerManager: Credential;
   scheduler: Credential;
   nodes: Credential;
+  /** The API server's kubelet client certificate and the nodes' kubelet serving certificate (PEM files). */
+  kubeletClient: CertificateFiles;
+  kubeletServing: CertificateFiles;
+}
+
+export interface CertificateFiles {
+  certFile: string;
+  keyFile: string;
+}
+
+/** Issues a certificate and writes it and its key (0600) as <dir>/<name>.crt and .key. */
+async function writeCertificate(dir: string, name: string, ca: KeyPair, req: Parameters<typeof issueCertificate>[1]): Promise<CertificateFiles> {
+  const pair = await issueCertificate(ca, req);
+  const files = { certFile: join(dir, `${name}.crt`), keyFile: join(dir, `${name}.key`) };
+  writeSecureFile(files.certFile, pair.cert, 0o644);
+  writeSecureFile(files.keyFile, pair.key, 0o600);
+  return files;
 }
 
 const b64 = (pem: string) => Buffer.from(pem).toString('base64');
@@ -135,11 +154,16 @@ export async function writeClientKubeconfig(path: string, server: string, ca: Ke
 
 export async function writeClusterCredentials(dataDir: string, server: string, bindAddress: string): Promise<ClusterCredentials> {
   const { ca, caCertFile, caKeyFile } = await ensureServingPki(join(dataDir, 'pki'), servingNames(bindAddress));
+  const pki = join(dataDir, 'pki');
   const [admin, controllerManager, scheduler, nodes] = await Promise.all([
     writeClientKubeconfig(join(dataDir, 'kubeconfig'), server, ca, ADMIN),
     writeClientKubeconfig(join(dataDir, 'controller-manager.kubeconfig'), server, ca, CONTROLLER_MANAGER),
     writeClientKubeconfig(join(dataDir, 'scheduler.kubeconfig'), server, ca, SCHEDULER),
     writeClientKubeconfig(join(dataDir, 'nodes.kubeconfig'), server, ca, NODE_LIFECYCLE),
   ]);
-  return { ca: ca.cert, caCertFile, caKeyFile, admin: admin!, controllerManager: controllerManager!, scheduler: scheduler!, nodes: nodes! };
+  // The nodes' kubelet API is reached on the bind address (apiserver --kubelet-address-override).
+  const kubeletHost = bindAddress === '0.0.0.0' || bindAddress === '::' ? '127.0.0.1' : bindAddress;
+  const kubeletClient = await writeCertificate(pki, 'apiserver-kubelet-client', ca, { ...APISERVER_KUBELET_CLIENT, usage: 'client' });
+  const kubeletServing = await writeCertificate(pki, 'kubelet-serving', ca, { commonName: 'kubelite-nodes', usage: 'server', ...servingNames(kubeletHost) });
+  return { ca: ca.cert, caCertFile, caKeyFile, admin: admin!, controllerManager: controllerManager!, scheduler: scheduler!, nodes: nodes!, kubeletClient, kubeletServing };
 }

@@ -137,5 +137,8 @@ export const SUBRESOURCE_DISCOVERY: Readonly<Record<keyof NonNullable<KindVersio
 /** What a subresource of `k` answers in discovery: a version with its own Scale names it for `scale`. */
 export function subresourceDiscoveryOf(k: KindVersion, name: keyof typeof SUBRESOURCE_DISCOVERY): SubresourceDiscovery {
   const d = SUBRESOURCE_DISCOVERY[name];
-  return name === 'scale' && k.scaleKind ? { ...d, group: k.group, version: k.version } : d;
+  if (name === 'scale' && k.scaleKind) return { ...d, group: k.group, version: k.version };
+  // pods/proxy takes PodProxyOptions, nodes/proxy NodeProxyOptions, services/proxy ServiceProxyOptions
+  if (name === 'proxy') return { ...d, kind: `${k.kind}ProxyOptions` };
+  return d;
 }

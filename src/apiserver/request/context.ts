@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KindVersion } from '../../api/schema/kind.js';
 import { apiError } from '../../registry/errors.js';
 import type { Registry } from '../../registry/registry.js';
+import type { KubeletClient } from '../proxy/kubelet-client.js';
 import type { AdmissionHook, Store } from '../../registry/store.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import type { Authorization } from '../auth/authorization.js';
@@ -35,6 +36,8 @@ export interface RequestContext {
   serviceAccountTokens?: ServiceAccountTokenIssuer;
   /** Answers TokenReviews (absent: nothing authenticates). */
   reviewToken?: TokenReviewer;
+  /** Reaches the nodes' kubelets for pods/log and the proxies (absent: they answer 503). */
+  kubelet?: KubeletClient;
   /** Probes the control plane's components for componentstatuses (absent: none are known). */
   componentStatuses?: ComponentStatuses;
 }

@@ -20,6 +20,9 @@ test('resource paths map to Kubernetes request attributes', () => {
     ['PUT', '/api/v1/namespaces/ns/pods/p/status', { name: 'p', subresource: 'status', verb: 'update' }],
     ['POST', '/api/v1/namespaces/ns/pods/p/binding', { subresource: 'binding', verb: 'create' }],
     ['GET', '/api/v1/namespaces/ns/pods/p/proxy/a/b', { subresource: 'proxy', rest: ['a', 'b'] }],
+    // the legacy proxy verb: no subresource, the rest is the proxied path
+    ['POST', '/api/v1/proxy/namespaces/ns/pods/p:8080/a/b', { namespace: 'ns', resource: 'pods', name: 'p:8080', subresource: '', rest: ['a', 'b'], verb: 'proxy' }],
+    ['GET', '/api/v1/proxy/nodes/n1/healthz', { namespace: '', resource: 'nodes', name: 'n1', subresource: '', rest: ['healthz'], verb: 'proxy' }],
     ['DELETE', '/api/v1/namespaces/ns/pods', { verb: 'deletecollection' }],
     ['DELETE', '/api/v1/namespaces/ns/pods/p', { verb: 'delete' }],
     ['PATCH', '/apis/apps/v1/namespaces/ns/deployments/d/scale', { group: 'apps', version: 'v1', resource: 'deployments', subresource: 'scale', verb: 'patch' }],

@@ -4,7 +4,7 @@
 import { parseFieldSelector } from '../../machinery/selectors/fields.js';
 import { isValidPathSegmentName } from '../../machinery/validation/names.js';
 
-export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'connect';
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'connect' | 'proxy';
 
 export interface ResourceRequestInfo {
   isResourceRequest: true;
@@ -90,9 +90,9 @@ export function parseRequestInfo(method: string, pathname: string, query: URLSea
     default:
       verb = 'connect';
   }
-  // The deprecated /watch/ path form.
-  if (rest[0] === 'watch') {
-    verb = 'watch';
+  // The deprecated /watch/ and /proxy/ path forms (Kubernetes' special verbs).
+  if (rest[0] === 'watch' || rest[0] === 'proxy') {
+    verb = rest[0];
     rest = rest.slice(1);
     if (rest.length === 0) return nonResource;
   }
@@ -107,8 +107,9 @@ export function parseRequestInfo(method: string, pathname: string, query: URLSea
   }
   const resource = rest[0] ?? '';
   const name = rest[1] ?? '';
-  const subresource = rest[2] ?? '';
-  const tail = rest.slice(3);
+  // The proxy verb takes no subresource: everything after the name is the proxied path.
+  const subresource = verb === 'proxy' ? '' : (rest[2] ?? '');
+  const tail = rest.slice(verb === 'proxy' ? 2 : 3);
 
   if (name === '') {
     if (verb === 'get') verb = parseBool(query.get('watch') ?? '') ? 'watch' : 'list';

@@ -50,7 +50,7 @@ export const podKind: KindVersion = {
   type: Pod,
   list: PodList,
   defaults: defaultPod,
-  subresources: { status: true, binding: true, eviction: true, ephemeralcontainers: true, resize: true },
+  subresources: { status: true, binding: true, eviction: true, ephemeralcontainers: true, resize: true, log: true, proxy: true },
 };
 
 export const namespaceKind: KindVersion = {
@@ -76,7 +76,7 @@ export const nodeKind: KindVersion = {
   type: Node,
   list: NodeList,
   defaults: setDefaultsNode,
-  subresources: { status: true },
+  subresources: { status: true, proxy: true },
 };
 
 export const eventKind: KindVersion = {
@@ -124,7 +124,7 @@ export const serviceKind: KindVersion = {
   type: Service,
   list: ServiceList,
   defaults: setDefaultsService,
-  subresources: { status: true },
+  subresources: { status: true, proxy: true },
 };
 
 export const serviceAccountKind: KindVersion = {

@@ -1,0 +1,237 @@
+// The kubelet's HTTPS API (pkg/kubelet/server/server.go) for every simulated node of this
+// process, on one listener. Which node a request is for:
+//   - /nodes/<name>/<kubelet path>: that node (what the API server's nodes/proxy sends);
+//   - a path naming a pod (/containerLogs/<ns>/<pod>/<container>, ...): the node the pod is bound to;
+//   - otherwise (/healthz, /metrics, /pods): the process as a whole — /pods lists the pods of all its
+//     nodes; /stats/summary, /metrics/resource and /configz need a node unless there is only one.
+// Authentication (client certificate, else bearer token by TokenReview) and authorization
+// (SubjectAccessReview) as the kubelet's (auth.ts). Errors are plain text, as the
+// kubelet writes them.
+//
+// Endpoints: /healthz, /pods, /configz, /containerLogs, /logs/ (a listing, and the nodes
+// process's own recent log as kubelite-nodes.log), /stats/summary, /metrics/resource, /metrics;
+// /exec, /attach, /portForward and /run answer 501 (not implemented yet); and the simulated
+// containers' HTTP servers (container-http.ts) under /containerHTTP/<ns>/<pod>/<port>/<path>.
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { nameOf, uidOf } from '../../api/meta/object.js';
+import type { Pod } from '../../api/types.js';
+import { decodePodLogOptions, PodLogOptionsDecodeError, validatePodLogOptions } from '../../machinery/podlogs/options.js';
+import { errMsg, type Log } from '../options.js';
+import { logContainerID, LogStatusError, readLog } from '../logs/read.js';
+import { certificateUser, forbiddenMessage, requestAttributes, TokenAuthenticator, WebhookAuthorizer } from './auth.js';
+import { serveContainerHTTP } from './container-http.js';
+import type { KubeletHost } from './host.js';
+import { kubeletConfiguration } from './configz.js';
+import { KubeletMetrics } from './metrics.js';
+import { resourceMetrics, summary } from './stats.js';
+
+export interface KubeletServerOptions {
+  host: KubeletHost;
+  /** PEM serving certificate and key; `clientCA`: the CA client certificates must chain to (none: only bearer tokens authenticate). */
+  tls: { cert: string | Buffer; key: string | Buffer; clientCA?: string | Buffer };
+  port: number;
+  address?: string;
+  /** The nodes process's own recent log lines (served as /logs/kubelite-nodes.log). */
+  processLog?: () => string;
+  log?: Log;
+}
+
+export interface KubeletServer {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+const NODE_LOG_NAME = 'kubelite-nodes.log';
+const NOT_IMPLEMENTED = new Set(['exec', 'attach', 'portForward', 'run']);
+
+function text(res: ServerResponse, code: number, body: string, contentType = 'text/plain; charset=utf-8'): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(code, { 'content-type': contentType, 'x-content-type-options': 'nosniff', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function json(res: ServerResponse, body: unknown): void {
+  text(res, 200, JSON.stringify(body), 'application/json');
+}
+
+export async function startKubeletServer(o: KubeletServerOptions): Promise<KubeletServer> {
+  const { host } = o;
+  const authorizer = new WebhookAuthorizer((node) => host.clientOf(node), host.clock);
+  const tokens = new TokenAuthenticator(() => host.clientOf(''), host.clock);
+  const metrics = new KubeletMetrics();
+  const server: Server = createServer({ cert: o.tls.cert, key: o.tls.key, ...(o.tls.clientCA ? { ca: o.tls.clientCA } : {}), requestCert: true, rejectUnauthorized: false }, (req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      o.log?.({ msg: 'kubelet request failed', url: req.url, error: errMsg(e) });
+      text(res, 500, errMsg(e));
+    });
+    res.once('finish', () => metrics.request(req.method ?? 'GET', req.url ?? '/'));
+  });
+
+  // Responses written in parts (headers, then lines) go out at once, as Go's server sends them.
+  server.on('secureConnection', (socket) => socket.setNoDelay(true));
+
+  /** The pod `ns/name` if one of this process's nodes runs it (and `node`, when given, is that one). */
+  const podOf = (ns: string, name: string, node: string): Pod | undefined => {
+    const pod = host.pod(ns, name);
+    const on = pod?.spec?.nodeName ?? '';
+    return pod && host.hasNode(on) && (node === '' || node === on) ? pod : undefined;
+  };
+
+  /** The one node a node-scoped endpoint is about (undefined: ambiguous). */
+  const oneNode = (node: string): string | undefined => (node !== '' ? node : host.nodeNames().length === 1 ? host.nodeNames()[0] : undefined);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'https://kubelet');
+    let path: string;
+    try {
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      return text(res, 400, 'malformed request URL');
+    }
+    let user = certificateUser(req);
+    try {
+      user ??= await tokens.authenticate(req);
+    } catch (e) {
+      o.log?.({ msg: 'kubelet API: token review failed', error: errMsg(e) });
+    }
+    if (!user) return text(res, 401, 'Unauthorized');
+    let node = '';
+    const prefixed = /^\/nodes\/([^/]+)(\/.*)?$/.exec(path);
+    if (prefixed) {
+      node = prefixed[1]!;
+      path = prefixed[2] ?? '/';
+      if (!host.hasNode(node)) return text(res, 404, `node ${JSON.stringify(node)} is not served here`);
+    }
+    const parts = path.split('/').filter((p) => p !== '');
+    const first = parts[0] ?? '';
+    // A request about a pod is authorized on the node that runs it.
+    const pod = ['containerLogs', 'containerHTTP', ...NOT_IMPLEMENTED].includes(first) && parts.length >= 3 ? podOf(parts[1]!, parts[2]!, node) : undefined;
+    const attrs = requestAttributes(req.method ?? 'GET', path, node !== '' ? node : (pod?.spec?.nodeName ?? ''));
+    let allowed: boolean;
+    try {
+      allowed = await authorizer.authorize(user, attrs);
+    } catch (e) {
+      return text(res, 500, `Authorization error (user=${user.name}, verb=${attrs.verb}, resource=nodes, subresource=${attrs.subresources[0]}): ${errMsg(e)}`);
+    }
+    if (!allowed) return text(res, 403, forbiddenMessage(user, attrs));
+
+    if (first === 'containerHTTP') return serveContainerHTTP(req, res, parts, pod, host);
+    if (NOT_IMPLEMENTED.has(first)) return text(res, 501, `${first} is not implemented yet by kubelite's simulated nodes`);
+    const get = req.method === 'GET' || req.method === 'HEAD';
+    if (!get) {
+      res.setHeader('allow', 'GET');
+      return text(res, 405, 'Method Not Allowed');
+    }
+    switch (first) {
+      case 'healthz':
+        return text(res, 200, 'ok');
+      case 'pods': {
+        const pods = node !== '' ? host.podsOf(node) : host.nodeNames().flatMap((n) => host.podsOf(n));
+        return json(res, { kind: 'PodList', apiVersion: 'v1', metadata: {}, items: pods });
+      }
+      case 'configz': {
+        const one = oneNode(node);
+        if (one === undefined) return text(res, 404, 'configz: several nodes are served here: ask /nodes/<name>/configz');
+        return json(res, { kubeletconfig: kubeletConfiguration(host, one, server.address() as AddressInfo) });
+      }
+      case 'stats':
+      case 'metrics': {
+        if (first === 'metrics' && parts.length === 1) {
+          return text(res, 200, metrics.render(host, node), 'text/plain; version=0.0.4; charset=utf-8');
+        }
+        const which = `${first}/${parts.slice(1).join('/')}`;
+        if (which !== 'stats/summary' && which !== 'metrics/resource') return text(res, 404, '404 page not found');
+        const one = oneNode(node);
+        if (one === undefined) return text(res, 404, `${which}: several nodes are served here: ask /nodes/<name>/${which}`);
+        const input = { node: one, nodeStart: host.startedAt, now: host.clock.now(), pods: host.podsOf(one), memoryCapacity: memoryCapacity(host) };
+        return which === 'stats/summary' ? json(res, summary(input)) : text(res, 200, resourceMetrics(input), 'text/plain; version=0.0.4; charset=utf-8');
+      }
+      case 'logs':
+        return serveNodeLogs(res, parts.slice(1), o.processLog);
+      case 'containerLogs':
+        return containerLogs(req, res, parts, pod, url.searchParams);
+      default:
+        return text(res, 404, '404 page not found');
+    }
+  }
+
+  /** getContainerLogs. */
+  async function containerLogs(req: IncomingMessage, res: ServerResponse, parts: string[], pod: Pod | undefined, query: URLSearchParams): Promise<void> {
+    const [, , podName = '', container = ''] = parts;
+    if (podName === '') return text(res, 400, '{"message": "Missing podID."}');
+    if (container === '') return text(res, 400, '{"message": "Missing container name."}');
+    let opts;
+    try {
+      opts = decodePodLogOptions(query, true);
+    } catch (e) {
+      if (e instanceof PodLogOptionsDecodeError) return text(res, 400, '{"message": "Unable to decode query."}');
+      throw e;
+    }
+    if (validatePodLogOptions(opts).length > 0) return text(res, 422, '{"message": "Invalid request."}');
+    if (!pod) return text(res, 404, `pod ${JSON.stringify(podName)} does not exist`);
+    const spec = pod.spec ?? {};
+    const all = [...(spec.containers ?? []), ...(spec.initContainers ?? []), ...(spec.ephemeralContainers ?? [])];
+    if (!all.some((c) => c.name === container)) return text(res, 404, `container ${JSON.stringify(container)} not found in pod ${JSON.stringify(podName)}`);
+    if (opts.stream !== undefined && opts.stream !== 'All') return text(res, 400, `unable to return the given log stream: ${JSON.stringify(opts.stream)}. Please enable PodLogsQuerySplitStreams feature gate in kubelet`);
+    const statuses = host.logs.statuses(uidOf(pod)) ?? [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? []), ...(pod.status?.ephemeralContainerStatuses ?? [])];
+    let id: string;
+    try {
+      id = logContainerID(nameOf(pod), container, statuses, opts.previous);
+    } catch (e) {
+      if (e instanceof LogStatusError) return text(res, 400, e.message);
+      throw e;
+    }
+    res.writeHead(200, { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' });
+    if (req.method === 'HEAD') return void res.end();
+    res.flushHeaders();
+    const abort = new AbortController();
+    const onClose = () => abort.abort();
+    res.once('close', onClose);
+    try {
+      await readLog(host.logs.run(uidOf(pod), container, id), opts, res, host.clock, abort.signal);
+    } finally {
+      res.removeListener('close', onClose);
+      res.end();
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.address ?? '127.0.0.1', () => {
+      server.removeListener('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  o.log?.({ msg: 'kubelet API serving', port, nodes: host.nodeNames().length });
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function memoryCapacity(host: KubeletHost): number {
+  const m = /^(\d+)(Ki|Mi|Gi|Ti)?$/.exec(host.opts.memory ?? '8Gi');
+  if (!m) return 8 * 2 ** 30;
+  const mult = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 }[m[2] as 'Ki'] ?? 1;
+  return Number(m[1]) * mult;
+}
+
+/** /logs/: a listing of what can be read, and the nodes process's own recent log. */
+function serveNodeLogs(res: ServerResponse, rest: string[], processLog: (() => string) | undefined): void {
+  if (rest.length === 0) {
+    const items = processLog ? [NODE_LOG_NAME] : [];
+    return text(res, 200, `<pre>\n${items.map((n) => `<a href="${n}">${n}</a>`).join('\n')}${items.length > 0 ? '\n' : ''}</pre>\n`, 'text/html; charset=utf-8');
+  }
+  if (rest.length === 1 && rest[0] === NODE_LOG_NAME && processLog) return text(res, 200, processLog());
+  return text(res, 404, '404 page not found');
+}
