@@ -1,7 +1,8 @@
 // The connections the API server makes to nodes for a request (kube-apiserver's Connecter
-// subresources): pods/log, the proxies of pods, services and nodes, and the legacy proxy verb.
-// exec, attach and portforward are not among them yet (they keep answering 503).
+// subresources): pods/log, exec, attach and portforward, the proxies of pods, services and nodes,
+// and the legacy proxy verb.
 import type { RequestContext } from '../request/context.js';
+import { handlePodConnect } from './connect.js';
 import { handlePodLog } from './pod-log.js';
 import { handleNodeProxy, handlePodProxy, handleServiceProxy } from './proxy.js';
 
@@ -10,6 +11,9 @@ export { KubeletClient, type KubeletClientOptions } from './kubelet-client.js';
 
 const CONNECTIONS: Readonly<Record<string, (ctx: RequestContext) => Promise<void>>> = {
   'pods/log': handlePodLog,
+  'pods/exec': handlePodConnect,
+  'pods/attach': handlePodConnect,
+  'pods/portforward': handlePodConnect,
   'pods/proxy': handlePodProxy,
   'services/proxy': handleServiceProxy,
   'nodes/proxy': handleNodeProxy,

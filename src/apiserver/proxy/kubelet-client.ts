@@ -11,6 +11,7 @@
 // names the node in the path: /nodes/<name>/<kubelet path> (src/nodes/kubelet/server.ts).
 import { request, Agent, type RequestOptions } from 'node:https';
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Node } from '../../api/types.js';
 import { nameOf } from '../../api/meta/object.js';
 import { StatusError } from '../../machinery/status.js';
@@ -81,6 +82,32 @@ export class KubeletClient {
       req.on('error', (e: NodeJS.ErrnoException) => reject(e));
       if (init.body) init.body.pipe(req);
       else req.end();
+    });
+  }
+
+  /**
+   * An upgrade request (exec, attach, port-forward) to the kubelet at `loc`: resolves with the
+   * upgraded socket once it answers 101, or with its ordinary response (an error) otherwise.
+   */
+  upgrade(loc: KubeletLocation, path: string, init: { method: string; headers: Record<string, string | string[]> }): Promise<{ upgraded: { response: IncomingMessage; socket: Duplex; head: Buffer } } | { response: IncomingMessage }> {
+    return new Promise((resolve, reject) => {
+      // A connection of its own: an upgraded socket leaves the agent's pool.
+      const req = request({
+        host: loc.host,
+        port: loc.port,
+        method: init.method,
+        path: `${loc.prefix}${path}`,
+        headers: init.headers,
+        ...(this.o.clientCert ? { cert: this.o.clientCert } : {}),
+        ...(this.o.clientKey ? { key: this.o.clientKey } : {}),
+        ...(this.o.ca ? { ca: this.o.ca } : {}),
+        rejectUnauthorized: this.o.ca !== undefined,
+        agent: false,
+      });
+      req.on('upgrade', (response, socket, head) => resolve({ upgraded: { response, socket, head } }));
+      req.on('response', (response) => resolve({ response }));
+      req.on('error', (e: NodeJS.ErrnoException) => reject(e));
+      req.end();
     });
   }
 

@@ -11,10 +11,12 @@ const MAX_ERROR_BODY = 50_000;
 /** Hop-by-hop headers a proxy does not forward (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'http2-settings']);
 
-export function forwardableHeaders(headers: IncomingMessage['headers'], drop: readonly string[] = []): Record<string, string | string[]> {
+/** The headers to send on; `upgrade` keeps Connection and Upgrade, which an upgrade request must carry. */
+export function forwardableHeaders(headers: IncomingMessage['headers'], drop: readonly string[] = [], upgrade = false): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(headers)) {
-    if (v === undefined || k.startsWith(':') || HOP_BY_HOP.has(k) || drop.includes(k)) continue;
+    if (v === undefined || k.startsWith(':') || drop.includes(k)) continue;
+    if (HOP_BY_HOP.has(k) && !(upgrade && (k === 'connection' || k === 'upgrade'))) continue;
     out[k] = v;
   }
   return out;

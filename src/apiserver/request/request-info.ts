@@ -118,8 +118,13 @@ export function parseRequestInfo(method: string, pathname: string, query: URLSea
     // GET /namespaces/ns/pods/name?watch=1 watches one object (kubectl get pod x -w uses a field selector instead).
     verb = 'watch';
   }
+  // A WebSocket exec, attach or port-forward comes as GET; Kubernetes (AuthorizePodWebsocketUpgradeCreatePermission,
+  // on since 1.31) authorizes it as create, as the SPDY POST is.
+  if (verb === 'get' && group === '' && resource === 'pods' && STREAMING_SUBRESOURCES.has(subresource)) verb = 'create';
   return { isResourceRequest: true, apiPrefix: prefix, group, version, namespace, resource, name, subresource, rest: tail, verb };
 }
+
+const STREAMING_SUBRESOURCES = new Set(['exec', 'attach', 'portforward']);
 
 /**
  * The name a list or watch is authorized for: as Kubernetes' request info, the value of a

@@ -14,6 +14,8 @@
 // Header limits as Go's server: more than 64 KiB of request headers → 431. HTTP/1: the parser's
 // limit. HTTP/2: the header list is accepted up to 256 KiB (advertised in SETTINGS, so Go clients
 // stay below it) and checked here; beyond that the stream or session is refused by the protocol.
+import type { Duplex } from 'node:stream';
+import { upgradeAsRequest } from '../http/upgrade.js';
 import { createServer as createHttp1Server, type IncomingMessage, type Server as Http1Server, type ServerResponse } from 'node:http';
 import { createServer as createHttp2Server, type Http2Server } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
@@ -56,6 +58,8 @@ export interface Http1Timeouts {
 function http1Server(handler: RequestHandler, timeouts: Http1Timeouts): Http1Server {
   const server = createHttp1Server({ ...HTTP1_OPTIONS, ...timeouts }, handler);
   server.on('clientError', answerClientError);
+  // exec, attach and port-forward upgrade the connection (SPDY/3.1, WebSocket)
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => upgradeAsRequest(req, socket, head, handler));
   return server;
 }
 
