@@ -280,7 +280,7 @@ export class Shell implements CommandEnv {
     if (!name.includes('/')) return name === 'sh' || name === 'ash' ? shCommand : BUILTINS.get(name);
     const dir = dirname(name.startsWith('/') ? name : `${this.cwd}/${name}`);
     const base = basename(name);
-    if (!BIN_DIRS.has(dir) || !this.fs.exists(name, this.cwd)) return undefined;
+    if (!BIN_DIRS.has(dir)) return undefined;
     return base === 'sh' || base === 'ash' ? shCommand : BUILTINS.get(base);
   }
 

@@ -82,7 +82,11 @@ async function* terminalInput(io: ShellIO): AsyncGenerator<Input> {
   let escape = 0;
   for await (const chunk of chunks(io.stdin)) {
     let echo = '';
-    const emitted: Input[] = [];
+    // Echo what was typed before handing a line over, so output follows it as on a terminal.
+    const flush = async (): Promise<void> => {
+      if (echo !== '') await write(io.stdout, echo);
+      echo = '';
+    };
     for (const c of decoder.write(chunk)) {
       if (escape > 0) {
         // ESC [ ... final: cursor keys and the like are ignored.
@@ -98,8 +102,10 @@ async function* terminalInput(io: ShellIO): AsyncGenerator<Input> {
       lastWasCR = c === '\r';
       if (c === '\r' || c === '\n') {
         echo += '\n';
-        emitted.push({ kind: 'line', text: line });
+        await flush();
+        const text = line;
         line = '';
+        yield { kind: 'line', text };
       } else if (c === '\x7f' || c === '\b') {
         if (line !== '') {
           line = [...line].slice(0, -1).join('');
@@ -108,14 +114,14 @@ async function* terminalInput(io: ShellIO): AsyncGenerator<Input> {
       } else if (c === '\x03') {
         echo += '^C\n';
         line = '';
-        emitted.push({ kind: 'interrupt' });
+        await flush();
+        yield { kind: 'interrupt' };
       } else if (c === '\x15') {
         echo += '\b \b'.repeat([...line].length);
         line = '';
       } else if (c === '\x04') {
         if (line === '') {
-          if (echo !== '') await write(io.stdout, echo);
-          for (const e of emitted) yield e;
+          await flush();
           return;
         }
       } else if (c === '\x1b') {
@@ -125,7 +131,6 @@ async function* terminalInput(io: ShellIO): AsyncGenerator<Input> {
         echo += c;
       }
     }
-    if (echo !== '') await write(io.stdout, echo);
-    for (const e of emitted) yield e;
+    await flush();
   }
 }
