@@ -124,7 +124,12 @@ function numeric(block: Buffer, offset: number, length: number): number {
 }
 
 function checksumOk(block: Buffer): boolean {
-  const stored = numeric(block, 148, 8);
+  let stored: number;
+  try {
+    stored = numeric(block, 148, 8);
+  } catch {
+    return false;
+  }
   let unsigned = 0;
   let signed = 0;
   for (let i = 0; i < BLOCK; i++) {
