@@ -132,7 +132,11 @@ const CASES: Case[] = [
   { script: '/bin/ls /etc', stdout: 'group\npasswd\n' },
   { script: 'echo x > /tmp/s; /tmp/s', stderr: 'sh: /tmp/s: Permission denied\n', status: 126 },
   { script: 'printf "#!/bin/sh\\necho script \\$1\\nexit 5\\n" > /tmp/s; chmod +x /tmp/s; /tmp/s arg', stdout: 'script arg\n', status: 5 },
-  { script: 'busybox', stderr: 'sh: busybox: not found\n', status: 127 },
+  { script: 'busybox echo via busybox', stdout: 'via busybox\n' },
+  // read
+  { script: 'printf "a b c\nd\n" | while read x rest; do echo "[$x|$rest]"; done', stdout: '[a|b c]\n[d|]\n' },
+  { script: 'printf "1\n2" > /tmp/f; while read n; do echo $n; done < /tmp/f; echo $n', stdout: '1\n2\n' },
+  { script: 'read v; echo "$v/$?"', stdin: 'line\n', stdout: 'line/0\n' },
 ];
 
 for (const c of CASES) {

@@ -10,7 +10,7 @@ import { Aborted, ExitRequest, type CommandEnv, type ShellIO, type UserInfo } fr
 import { runLines } from './repl.js';
 import { expandGlob, hasGlob, removePattern } from './glob.js';
 import { parseScript } from './parse.js';
-import { BrokenPipe, Collector, FileSink, SIGPIPE_STATUS, emptyReadable, pipe, write } from './streams.js';
+import { BrokenPipe, Collector, FileSink, SIGPIPE_STATUS, chunks, emptyReadable, pipe, write } from './streams.js';
 import { FsError, basename, dirname, type Vfs } from './vfs.js';
 
 /** `break N` / `continue N` unwinding to the enclosing loop. */
@@ -681,6 +681,43 @@ const SHELL_BUILTINS = new Map<string, ShellBuiltin>([
   ],
 ]);
 SHELL_BUILTINS.set('source', SHELL_BUILTINS.get('.')!);
+SHELL_BUILTINS.set('read', readBuiltin);
+SHELL_BUILTINS.set('busybox', async (shell, args, io) => {
+  if (args.length > 1) return shell.execute(args.slice(1), io);
+  await write(io.stdout, `Currently defined functions:\n\t${commandNames().join(', ')}\n`);
+  return 0;
+});
+
+/** Bytes a `read` took from a stream past the line it returned, for the next `read` of that stream. */
+const readAhead = new WeakMap<Readable, Buffer>();
+
+/** `read [-r] NAME...`: one line of stdin split into the names (the last takes the rest); 1 at end of input. */
+async function readBuiltin(shell: Shell, args: string[], io: ShellIO): Promise<number> {
+  const raw = args[1] === '-r';
+  const names = args.slice(raw ? 2 : 1);
+  let pending = readAhead.get(io.stdin) ?? Buffer.alloc(0);
+  let nl = pending.indexOf(10);
+  let eof = false;
+  if (nl < 0) {
+    for await (const chunk of chunks(io.stdin)) {
+      pending = Buffer.concat([pending, chunk]);
+      nl = pending.indexOf(10);
+      if (nl >= 0) break;
+    }
+    if (nl < 0) eof = true;
+  }
+  const lineEnd = nl < 0 ? pending.length : nl;
+  let line = pending.subarray(0, lineEnd).toString('utf8');
+  readAhead.set(io.stdin, pending.subarray(nl < 0 ? pending.length : nl + 1));
+  if (!raw) line = line.replace(/\\(.)/g, '$1');
+  const fields = line.trim().split(IFS_WHITESPACE);
+  const targets = names.length > 0 ? names : ['REPLY'];
+  targets.forEach((name, i) => {
+    const value = i === targets.length - 1 ? fields.slice(i).join(' ') : (fields[i] ?? '');
+    shell.vars.set(name, value);
+  });
+  return eof ? 1 : 0;
+}
 
 function parseScriptOrReport(text: string): Script | ShellSyntaxError {
   try {
@@ -700,7 +737,7 @@ async function loopControl(shell: Shell, what: 'break' | 'continue', args: strin
 /** `command -v`: where a name would be found. */
 function describeCommand(name: string): string | undefined {
   if (SHELL_BUILTINS.has(name)) return name;
-  if (name === 'sh' || name === 'ash' || BUILTINS.has(name)) return `/bin/${name}`;
+  if (name === 'sh' || name === 'ash' || name === 'busybox' || BUILTINS.has(name)) return `/bin/${name}`;
   return undefined;
 }
 
