@@ -9,7 +9,7 @@ import type { ConfigMap, Container, KeyToPath, Pod, Secret, Volume, VolumeMount,
 import { podFieldValue, podHostname, resourceFieldValue } from './downward.js';
 import { containerEnvironment, type EnvSources } from './env.js';
 import { expand, mappingFor } from './expansion.js';
-import { commandNames } from './interpreter.js';
+import { commandNames } from './shell-builtins.js';
 import { FsError, Vfs, normalizePath, splitPath, type DirNode, type FsNode } from './vfs.js';
 
 /** A token request for a projected serviceAccountToken source. */

@@ -1,6 +1,7 @@
 // What a command sees: its three streams and the shell's state (filesystem, variables, working
 // directory, identity). Shared by the interpreter and the built-in commands.
 import type { Readable, Writable } from 'node:stream';
+import type { Script } from './ast.js';
 import type { Vfs } from './vfs.js';
 
 export interface ShellIO {
@@ -47,4 +48,32 @@ export class ExitRequest extends Error {
   constructor(readonly status: number) {
     super(`exit ${status}`);
   }
+}
+
+/** `break N` / `continue N` unwinding to the enclosing loop. */
+export class LoopControl extends Error {
+  constructor(
+    readonly what: 'break' | 'continue',
+    public levels: number,
+  ) {
+    super(what);
+  }
+}
+
+/** The shell as its own commands (cd, set, read, sh, ...) see it. */
+export interface ShellState extends CommandEnv {
+  lastStatus: number;
+  positional: string[];
+  arg0: string;
+  errexit: boolean;
+  /** Loops being run: `break` outside one does nothing. */
+  readonly loopDepth: number;
+  /** A subshell: a copy of this shell's state that cannot change it. */
+  child(): ShellState;
+  /** Runs one command by name. */
+  execute(argv: string[], io: ShellIO): Promise<number>;
+  /** Parses and runs a script, reporting a syntax error (status 2); `exit` ends it. */
+  runSource(text: string, io: ShellIO): Promise<number>;
+  /** Runs a parsed script; `exit` propagates as ExitRequest. */
+  runScript(script: Script, io: ShellIO): Promise<number>;
 }

@@ -10,7 +10,7 @@ import type { Vfs } from './vfs.js';
 export { Vfs, FsError, DEFAULT_BUDGET_BYTES } from './vfs.js';
 export { containerFilesystem, type VolumeSources } from './container-fs.js';
 export { containerEnvironment, type EnvSources } from './env.js';
-export { commandNames } from './interpreter.js';
+export { commandNames } from './shell-builtins.js';
 export type { UserInfo } from './context.js';
 
 export interface ExecIO {
