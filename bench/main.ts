@@ -19,6 +19,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   authz: () => import('./authz.js'),
   cluster: () => import('./cluster.js'),
   crd: () => import('./crd.js'),
+  shell: () => import('./shell.js'),
 };
 
 async function main(argv: string[]): Promise<number> {

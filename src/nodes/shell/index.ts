@@ -59,7 +59,17 @@ export async function runCommand(argv: string[], io: ExecIO, ctx: ExecContext): 
     else if (err instanceof BrokenPipe) status = SIGPIPE_STATUS;
     else throw err;
   }
+  // What the terminal wrapper still holds goes out before the caller sends the status.
+  await Promise.all([flushed(stdout), flushed(stderr)]);
   return status;
+}
+
+function flushed(w: Writable): Promise<void> {
+  if (!(w instanceof TerminalOutput) || w.destroyed || w.writableFinished) return Promise.resolve();
+  return new Promise((resolve) => {
+    w.once('close', () => resolve());
+    w.end(() => resolve());
+  });
 }
 
 /**
