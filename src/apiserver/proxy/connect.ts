@@ -10,7 +10,7 @@ import { nameOf, namespaceOf } from '../../api/meta/object.js';
 import type { Pod } from '../../api/types.js';
 import { StatusError } from '../../machinery/status.js';
 import { apiError } from '../../registry/errors.js';
-import { isUpgrade, takeUpgrade } from '../http/upgrade.js';
+import { isUpgrade, takeUpgrade } from '../../machinery/http-upgrade.js';
 import type { RequestContext } from '../request/context.js';
 import { unreachable } from './kubelet-client.js';
 import { nodeOf, requireKubelet } from './pod-log.js';

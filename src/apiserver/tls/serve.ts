@@ -15,7 +15,7 @@
 // limit. HTTP/2: the header list is accepted up to 256 KiB (advertised in SETTINGS, so Go clients
 // stay below it) and checked here; beyond that the stream or session is refused by the protocol.
 import type { Duplex } from 'node:stream';
-import { upgradeAsRequest } from '../http/upgrade.js';
+import { upgradeAsRequest } from '../../machinery/http-upgrade.js';
 import { createServer as createHttp1Server, type IncomingMessage, type Server as Http1Server, type ServerResponse } from 'node:http';
 import { createServer as createHttp2Server, type Http2Server } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';

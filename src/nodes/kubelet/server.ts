@@ -10,8 +10,9 @@
 //
 // Endpoints: /healthz, /pods, /configz, /containerLogs, /logs/ (a listing, and the nodes
 // process's own recent log as kubelite-nodes.log), /stats/summary, /metrics/resource, /metrics;
-// /exec, /attach, /portForward and /run answer 501 (not implemented yet); and the simulated
-// containers' HTTP servers (container-http.ts) under /containerHTTP/<ns>/<pod>/<port>/<path>.
+// /exec, /attach and /portForward (streaming.ts: SPDY and WebSocket upgrades); /run answers 501
+// (not implemented); and the simulated containers' HTTP servers (container-http.ts) under
+// /containerHTTP/<ns>/<pod>/<port>/<path>.
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +23,10 @@ import { errMsg, type Log } from '../options.js';
 import { logContainerID, LogStatusError, readLog } from '../logs/read.js';
 import { certificateUser, forbiddenMessage, requestAttributes, TokenAuthenticator, WebhookAuthorizer } from './auth.js';
 import { serveContainerHTTP } from './container-http.js';
+import { ContainerStreams, StreamRefusal, type Upgrade } from './streaming.js';
+import { isUpgrade, takeUpgrade, upgradeAsRequest } from '../../machinery/http-upgrade.js';
+import { refusePortForwardWithoutUpgrade, refuseRemoteCommandWithoutUpgrade, stdStreamsFromQuery } from '../../machinery/streams/index.js';
+import type { Duplex } from 'node:stream';
 import type { KubeletHost } from './host.js';
 import { kubeletConfiguration } from './configz.js';
 import { KubeletMetrics } from './metrics.js';
@@ -44,7 +49,8 @@ export interface KubeletServer {
 }
 
 const NODE_LOG_NAME = 'kubelite-nodes.log';
-const NOT_IMPLEMENTED = new Set(['exec', 'attach', 'portForward', 'run']);
+const STREAMING = new Set(['exec', 'attach', 'portForward']);
+const NOT_IMPLEMENTED = new Set(['run']);
 
 function text(res: ServerResponse, code: number, body: string, contentType = 'text/plain; charset=utf-8'): void {
   if (res.headersSent) {
@@ -64,6 +70,7 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
   const authorizer = new WebhookAuthorizer((node) => host.clientOf(node), host.clock);
   const tokens = new TokenAuthenticator(() => host.clientOf(''), host.clock);
   const metrics = new KubeletMetrics();
+  const streams = new ContainerStreams(host, o.log);
   const server: Server = createServer({ cert: o.tls.cert, key: o.tls.key, ...(o.tls.clientCA ? { ca: o.tls.clientCA } : {}), requestCert: true, rejectUnauthorized: false }, (req, res) => {
     handle(req, res).catch((e: unknown) => {
       o.log?.({ msg: 'kubelet request failed', url: req.url, error: errMsg(e) });
@@ -71,6 +78,17 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
     });
     res.once('finish', () => metrics.request(req.method ?? 'GET', req.url ?? '/'));
   });
+
+  // exec, attach and port-forward upgrade the connection: the same authentication and authorization first.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+    upgradeAsRequest(req, socket, head, (r, res) =>
+      handle(r, res).catch((e: unknown) => {
+        o.log?.({ msg: 'kubelet request failed', url: r.url, error: errMsg(e) });
+        if (!res.headersSent && res.socket) text(res, 500, errMsg(e));
+        else socket.destroy();
+      }),
+    ),
+  );
 
   // Responses written in parts (headers, then lines) go out at once, as Go's server sends them.
   server.on('secureConnection', (socket) => socket.setNoDelay(true));
@@ -84,6 +102,29 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
 
   /** The one node a node-scoped endpoint is about (undefined: ambiguous). */
   const oneNode = (node: string): string | undefined => (node !== '' ? node : host.nodeNames().length === 1 ? host.nodeNames()[0] : undefined);
+
+  /** /exec/<ns>/<pod>/<container>, /attach/<ns>/<pod>/<container>, /portForward/<ns>/<pod>. */
+  async function serveStreaming(req: IncomingMessage, res: ServerResponse, what: string, parts: string[], pod: Pod | undefined, query: URLSearchParams): Promise<void> {
+    if (!pod) return text(res, 404, `pod does not exist`);
+    if (req.method !== 'GET' && req.method !== 'POST') {
+      res.setHeader('allow', 'GET, POST');
+      return text(res, 405, 'Method Not Allowed');
+    }
+    if (!isUpgrade(req)) {
+      if (what === 'portForward') return refusePortForwardWithoutUpgrade(req, res);
+      return refuseRemoteCommandWithoutUpgrade(req, res, stdStreamsFromQuery(query));
+    }
+    const take = (): Upgrade => ({ req, ...takeUpgrade(req, res)! });
+    const container = parts[3] ?? '';
+    try {
+      if (what === 'exec') await streams.exec(take, pod, container, query);
+      else if (what === 'attach') await streams.attach(take, pod, container, query);
+      else await streams.portForward(take, pod, query);
+    } catch (e) {
+      if (e instanceof StreamRefusal) return text(res, e.status, e.message);
+      throw e;
+    }
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'https://kubelet');
@@ -110,7 +151,7 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
     const parts = path.split('/').filter((p) => p !== '');
     const first = parts[0] ?? '';
     // A request about a pod is authorized on the node that runs it.
-    const pod = ['containerLogs', 'containerHTTP', ...NOT_IMPLEMENTED].includes(first) && parts.length >= 3 ? podOf(parts[1]!, parts[2]!, node) : undefined;
+    const pod = ['containerLogs', 'containerHTTP', ...STREAMING, ...NOT_IMPLEMENTED].includes(first) && parts.length >= 3 ? podOf(parts[1]!, parts[2]!, node) : undefined;
     const attrs = requestAttributes(req.method ?? 'GET', path, node !== '' ? node : (pod?.spec?.nodeName ?? ''));
     let allowed: boolean;
     try {
@@ -121,6 +162,7 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
     if (!allowed) return text(res, 403, forbiddenMessage(user, attrs));
 
     if (first === 'containerHTTP') return serveContainerHTTP(req, res, parts, pod, host);
+    if (STREAMING.has(first)) return serveStreaming(req, res, first, parts, pod, url.searchParams);
     if (NOT_IMPLEMENTED.has(first)) return text(res, 501, `${first} is not implemented yet by kubelite's simulated nodes`);
     const get = req.method === 'GET' || req.method === 'HEAD';
     if (!get) {

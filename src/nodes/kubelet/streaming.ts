@@ -1,0 +1,223 @@
+// The kubelet's streaming endpoints for a simulated container (pkg/kubelet/server: /exec, /attach,
+// /portForward), over the protocols of machinery/streams:
+//   exec         the command runs in the built-in shell (../shell) over the container's virtual
+//                filesystem and environment, built when the container run is first exec'd into
+//                and kept for that run (what one exec writes, the next one sees);
+//   attach       the container's output as it is printed (its log, followed), until it ends;
+//   portForward  each forwarded connection reaches the container's HTTP server on that port
+//                (container-http.ts), or — with the pod annotation
+//                `kubelite.dev/port-forward: "<port>=<host>:<port>,..."` — a TCP address on the
+//                host, as KWOK's ClusterPortForward.
+import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
+import { Writable, type Duplex } from 'node:stream';
+import { annotationsOf, nameOf, namespaceOf, uidOf } from '../../api/meta/object.js';
+import type { ConfigMap, Container, Pod, Secret, Service } from '../../api/types.js';
+import { isNotFound } from '../../client/errors.js';
+import { acceptPortForward, acceptRemoteCommand, portsFromQuery, stdStreamsFromQuery, UpgradeRejectedError, type PortForwardStream } from '../../machinery/streams/index.js';
+import { errMsg, type Log } from '../options.js';
+import { logContainerID, readLog } from '../logs/read.js';
+import { containerEnvironment, containerFilesystem, runCommand, type Vfs, type VolumeSources } from '../shell/index.js';
+import { ANNOTATION_PREFIX } from '../behaviour.js';
+import { listeningContainer, serveContainerHTTP } from './container-http.js';
+import type { KubeletHost } from './host.js';
+
+export const PORT_FORWARD_ANNOTATION = `${ANNOTATION_PREFIX}port-forward`;
+
+/** The upgrade request as the listener received it. */
+export interface Upgrade {
+  req: IncomingMessage;
+  socket: Duplex;
+  head: Buffer;
+}
+
+/** Takes the connection over once the request is found valid (before: refusals are plain answers). */
+export type TakeUpgrade = () => Upgrade;
+
+/** A refusal before the upgrade: the kubelet's status and text. */
+export class StreamRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Shell {
+  fs: Vfs;
+  env: Record<string, string>;
+}
+
+const findContainer = (pod: Pod, name: string): Container | undefined =>
+  [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []), ...((pod.spec?.ephemeralContainers ?? []) as Container[])].find((c) => c.name === name);
+
+export class ContainerStreams {
+  /** One shell state per container run (`<pod uid>/<container id>`). */
+  private readonly shells = new Map<string, Promise<Shell>>();
+
+  constructor(
+    private readonly host: KubeletHost,
+    private readonly log?: Log,
+  ) {}
+
+  /** The running container's ID, or the refusal the kubelet gives for a container that is not running. */
+  private runningContainer(pod: Pod, name: string): string {
+    const status = (this.host.logs.statuses(uidOf(pod)) ?? [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])]).find((s) => s.name === name);
+    if (!findContainer(pod, name)) throw new StreamRefusal(404, `container not found (${JSON.stringify(name)})`);
+    if (!status?.state?.running || !status.containerID) throw new StreamRefusal(400, `container ${JSON.stringify(name)} in pod ${JSON.stringify(nameOf(pod))} is not running`);
+    return status.containerID;
+  }
+
+  private sources(pod: Pod): VolumeSources {
+    const client = this.host.clientOf(pod.spec?.nodeName ?? '');
+    const get = async <T>(resource: string, namespace: string, name: string): Promise<T | undefined> => {
+      try {
+        return (await client.resource({ group: '', version: 'v1', resource }).get(namespace, name)) as T;
+      } catch (e) {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }
+    };
+    return {
+      configMap: (ns, name) => get<ConfigMap>('configmaps', ns, name),
+      secret: (ns, name) => get<Secret>('secrets', ns, name),
+      services: async () => (await client.resource({ group: '', version: 'v1', resource: 'services' }).list('')).items as Service[],
+      serviceAccountToken: async (r) => {
+        const answer = await client.resource({ group: '', version: 'v1', resource: 'serviceaccounts' }).createSubresource(r.namespace, r.serviceAccountName, 'token', {
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'TokenRequest',
+          spec: { ...(r.audience ? { audiences: [r.audience] } : {}), expirationSeconds: r.expirationSeconds, boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: r.podName, uid: r.podUID } },
+        });
+        return String((answer.status as { token?: string } | undefined)?.token ?? '');
+      },
+    };
+  }
+
+  private shell(pod: Pod, container: string, containerID: string): Promise<Shell> {
+    const key = `${uidOf(pod)}/${containerID}`;
+    let s = this.shells.get(key);
+    if (!s) {
+      const sources = this.sources(pod);
+      s = (async () => ({ fs: await containerFilesystem(pod, container, sources, { now: () => this.host.clock.now() }), env: await containerEnvironment(pod, container, sources) }))();
+      s.catch(() => this.shells.delete(key));
+      this.shells.set(key, s);
+    }
+    return s;
+  }
+
+  /** Forgets the shells of a pod that is gone. */
+  forget(uid: string): void {
+    for (const key of this.shells.keys()) if (key.startsWith(`${uid}/`)) this.shells.delete(key);
+  }
+
+  async exec(take: TakeUpgrade, pod: Pod, container: string, query: URLSearchParams): Promise<void> {
+    const command = query.getAll('command');
+    if (command.length === 0) throw new StreamRefusal(400, 'you must specify at least 1 command');
+    const containerID = this.runningContainer(pod, container);
+    const shell = await this.shell(pod, container, containerID);
+    const u = take();
+    const session = await this.accept(() => acceptRemoteCommand(u.req, u.socket, u.head, stdStreamsFromQuery(query)));
+    if (!session) return;
+    const stdout = session.stdout ?? devNull();
+    let outcome: number | Error;
+    try {
+      outcome = await runCommand(
+        command,
+        { stdin: session.stdin ?? undefined, stdout, stderr: session.stderr ?? stdout, tty: session.tty },
+        { fs: shell.fs, env: shell.env, cwd: findContainer(pod, container)?.workingDir ?? '/', hostname: pod.spec?.hostname ?? nameOf(pod), signal: session.signal, now: () => this.host.clock.now() },
+      );
+    } catch (e) {
+      outcome = e instanceof Error ? e : new Error(String(e));
+    }
+    this.log?.({ msg: 'exec', pod: `${namespaceOf(pod)}/${nameOf(pod)}`, container, command: command.join(' '), exit: typeof outcome === 'number' ? outcome : errMsg(outcome) });
+    await session.finish(outcome);
+  }
+
+  async attach(take: TakeUpgrade, pod: Pod, container: string, query: URLSearchParams): Promise<void> {
+    const containerID = this.runningContainer(pod, container);
+    const u = take();
+    const session = await this.accept(() => acceptRemoteCommand(u.req, u.socket, u.head, stdStreamsFromQuery(query)));
+    if (!session) return;
+    // What is typed goes nowhere: a simulated process reads nothing.
+    session.stdin?.resume();
+    const out = session.stdout ?? session.stderr;
+    const statuses = this.host.logs.statuses(uidOf(pod)) ?? [];
+    const id = logContainerID(nameOf(pod), container, statuses, false);
+    if (out) {
+      await readLog(this.host.logs.run(uidOf(pod), container, id === '' ? containerID : id), { follow: true, tailLines: 0, timestamps: false, previous: false, insecureSkipTLSVerifyBackend: false }, out, this.host.clock, session.signal).catch(() => undefined);
+    }
+    await session.finish(0);
+  }
+
+  async portForward(take: TakeUpgrade, pod: Pod, query: URLSearchParams): Promise<void> {
+    const ports = portsFromQuery(query);
+    const wanted = Array.isArray(ports) ? ports : [];
+    const u = take();
+    const session = await this.accept(() => acceptPortForward(u.req, u.socket, u.head, { ports: wanted }));
+    if (!session) return;
+    const targets = hostTargets(pod);
+    session.on('stream', (s) => {
+      const target = targets.get(s.port);
+      if (target) return forwardToHost(s, target);
+      this.forwardToContainer(s, pod);
+    });
+  }
+
+  /** Runs an accept; a refused upgrade has been answered already. */
+  private async accept<T>(fn: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof UpgradeRejectedError) return undefined;
+      throw e;
+    }
+  }
+
+  /** The simulated container's HTTP server, over the forwarded connection. */
+  private forwardToContainer(s: PortForwardStream, pod: Pod): void {
+    const statuses = this.host.logs.statuses(uidOf(pod)) ?? [...(pod.status?.containerStatuses ?? [])];
+    const running = (name: string) => statuses.some((st) => st.name === name && st.state?.running);
+    if (!listeningContainer(pod, s.port, running)) {
+      s.error.end(`error forwarding port ${s.port} to pod ${uidOf(pod)}: failed to connect to localhost:${s.port} inside the pod's network namespace: connect: connection refused`);
+      s.data.end();
+      return;
+    }
+    const prefix = ['containerHTTP', namespaceOf(pod), nameOf(pod), String(s.port)];
+    const server = createHttpServer((req, res) => {
+      // as the kubelet's own route to it names the container's path
+      req.url = `/${prefix.join('/')}${req.url ?? '/'}`;
+      serveContainerHTTP(req, res, prefix, pod, this.host);
+    });
+    server.emit('connection', s.data);
+    s.data.once('close', () => server.close());
+  }
+}
+
+/** `kubelite.dev/port-forward: "8080=127.0.0.1:9000,9090=localhost:9091"`. */
+export function hostTargets(pod: Pod): Map<number, { host: string; port: number }> {
+  const out = new Map<number, { host: string; port: number }>();
+  for (const item of (annotationsOf(pod)[PORT_FORWARD_ANNOTATION] ?? '').split(',')) {
+    const m = /^\s*(\d+)\s*=\s*(\[[^\]]+\]|[^:\s]+):(\d+)\s*$/.exec(item);
+    if (m) out.set(Number(m[1]), { host: m[2]!.replace(/^\[|\]$/g, ''), port: Number(m[3]) });
+  }
+  return out;
+}
+
+function forwardToHost(s: PortForwardStream, target: { host: string; port: number }): void {
+  const conn = connect(target.port, target.host);
+  conn.once('error', (e) => {
+    s.error.end(`error forwarding port ${s.port} to ${target.host}:${target.port}: ${e.message}`);
+    s.data.end();
+  });
+  conn.once('connect', () => {
+    conn.setNoDelay(true);
+    s.data.pipe(conn);
+    conn.pipe(s.data);
+  });
+  s.data.once('close', () => conn.destroy());
+}
+
+function devNull(): Writable {
+  return new Writable({ write: (_c, _e, cb) => cb() });
+}
