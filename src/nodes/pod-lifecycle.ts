@@ -39,6 +39,8 @@ interface PodRecord extends PodEventsSent {
   reportScheduled: boolean;
   deleting: boolean;
   terminal: boolean;
+  /** When this agent first saw each ephemeral container of the pod. */
+  ephemeralStarts?: Map<string, number>;
 }
 
 export class PodLifecycle {
@@ -232,8 +234,13 @@ export class PodLifecycle {
       if (rec.deletion) await this.deletePod(rec, pod);
       return;
     }
+    for (const c of pod.spec?.ephemeralContainers ?? []) {
+      const name = c.name ?? '';
+      if (!(rec.ephemeralStarts ??= new Map()).has(name)) rec.ephemeralStarts.set(name, now);
+    }
     const result = simulatePod({
       pod,
+      ...(rec.ephemeralStarts ? { ephemeralStarts: rec.ephemeralStarts } : {}),
       acceptedAt: rec.acceptedAt,
       startDelayMs: this.podStartDelayMs,
       now,

@@ -159,6 +159,8 @@ export interface SimulateInput {
   reportScheduled?: boolean;
   /** The conditions last reported (their lastTransitionTime is kept while their status holds). */
   previousConditions?: PodCondition[];
+  /** When the node first saw each ephemeral container (kubectl debug adds them to a running pod). */
+  ephemeralStarts?: ReadonlyMap<string, number>;
 }
 
 export interface SimulateResult {
@@ -171,6 +173,7 @@ export interface SimulateResult {
   stopped: boolean;
   containers: Map<string, ContainerState>;
   initContainers: Map<string, ContainerState>;
+  ephemeralContainers: Map<string, ContainerState>;
 }
 
 function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string): ContainerStatus {
@@ -203,9 +206,11 @@ function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string): Cont
     if (st.last) cid = containerID(uid, name, st.restartCount - 1 < 0 ? 0 : st.restartCount - 1);
   }
   const everRan = st.kind !== 'waiting' || st.last !== undefined;
+  const resources = actuatedResources(c);
   return {
     name,
     state,
+    ...(resources && st.kind === 'running' ? { resources } : {}),
     lastState: st.last ? term(st.last, st.restartCount - 1) : {},
     ready: st.ready,
     restartCount: st.restartCount,
@@ -214,6 +219,22 @@ function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string): Cont
     ...(cid ? { containerID: cid } : {}),
     started,
   };
+}
+
+/**
+ * The cpu and memory a running container has, as the kubelet reports them with in-place resize
+ * (InPlacePodVerticalScaling, on in 1.33): the spec's, since a simulated resize is actuated at once.
+ */
+function actuatedResources(c: Container): { requests?: Record<string, string>; limits?: Record<string, string> } | undefined {
+  const pick = (l: Record<string, string> | null | undefined) => {
+    const out: Record<string, string> = {};
+    for (const k of ['cpu', 'memory']) if (l?.[k] !== undefined) out[k] = l[k]!;
+    return Object.keys(out).length > 0 ? out : undefined;
+  };
+  const requests = pick(c.resources?.requests);
+  const limits = pick(c.resources?.limits);
+  if (!requests && !limits) return undefined;
+  return { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) };
 }
 
 function condition(type: string, status: boolean, at: number, prev: PodCondition[] | undefined, reason?: string, message?: string): PodCondition {
@@ -328,6 +349,23 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   const terminal = phase === 'Succeeded' || phase === 'Failed';
   const isStopped = terminal || stopped;
 
+  // Ephemeral containers start once the node sees them in a started pod, run as their command
+  // says (a debugging shell: until it is stopped), never restart, and count for no condition.
+  const ephemerals = (spec.ephemeralContainers ?? []) as Container[];
+  const ephemeralStates = new Map<string, ContainerState>();
+  for (const c of ephemerals) {
+    const name = containerName(c);
+    const seen = input.ephemeralStarts?.get(name);
+    if (seen === undefined || mainStart === undefined || (terminal && seen >= now)) {
+      ephemeralStates.set(name, waiting('ContainerCreating'));
+      continue;
+    }
+    // (never ready: ephemeral containers have no probes and count for no readiness)
+    const st = { ...containerTimeline(containerBehaviour(pod, c, defaults, 'Always'), 'Never', Math.max(seen, mainStart), now, kill, name), ready: false };
+    ephemeralStates.set(name, st);
+    if (!terminal) consider(st.next);
+  }
+
   // Conditions.
   const prev = input.previousConditions;
   const notReadyNames = mains.filter((c) => !mainStates.get(containerName(c))!.ready).map((c) => containerName(c));
@@ -367,8 +405,9 @@ export function simulatePod(input: SimulateInput): SimulateResult {
     startTime: rfc3339(input.acceptedAt),
     ...(inits.length > 0 ? { initContainerStatuses: inits.map((c) => statusOf(pod, c, initStates.get(containerName(c))!, uid)) } : {}),
     containerStatuses: mains.map((c) => statusOf(pod, c, mainStates.get(containerName(c))!, uid)),
+    ...(ephemerals.length > 0 ? { ephemeralContainerStatuses: ephemerals.map((c) => statusOf(pod, c, ephemeralStates.get(containerName(c))!, uid)) } : {}),
   };
   if (kill) consider(kill.at);
   if (terminal) next = undefined;
-  return { status, phase, ...(next !== undefined ? { next } : {}), stopped: isStopped, containers: mainStates, initContainers: initStates };
+  return { status, phase, ...(next !== undefined ? { next } : {}), stopped: isStopped, containers: mainStates, initContainers: initStates, ephemeralContainers: ephemeralStates };
 }

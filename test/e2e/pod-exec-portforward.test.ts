@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { startCluster, type Cluster } from '../../src/up/cluster.js';
 import { helmTools, runTool } from '../support/helm.js';
 import { kubectl, kubectlOk, kubectlStream } from '../support/kubectl.js';
+import { waitFor } from '../support/wait.js';
 
 let cluster: Cluster;
 const tools = helmTools().tools;
@@ -81,6 +82,23 @@ describe('kubelite up: kubectl exec, cp and port-forward', () => {
     const back = join(work, 'back.txt');
     await kubectlOk(cluster.kubeconfig, ['cp', 'default/web:/tmp/notes.txt', back]);
     assert.equal(readFileSync(back, 'utf8'), 'some notes\nover two lines\n');
+  });
+
+  it('kubectl debug adds an ephemeral container whose shell reads stdin; kubectl run -i talks to its shell; an in-place resize shows in the status', async () => {
+    const debug = await kubectl(cluster.kubeconfig, ['debug', 'web', '-i', '--image=busybox', '--container=dbg'], { version: '1.33', input: 'echo debugging $(hostname)\nexit 0\n' });
+    assert.equal(debug.code, 0, debug.stderr);
+    assert.match(debug.stdout, /^debugging web$/m);
+    const eph = JSON.parse(await kubectlOk(cluster.kubeconfig, ['get', 'pod', 'web', '-o', 'jsonpath={.status.ephemeralContainerStatuses}'])) as { name: string; ready: boolean; state: { running?: object } }[];
+    assert.deepEqual(eph.map((e) => [e.name, e.ready, e.state.running !== undefined]), [['dbg', false, true]]);
+
+    const run = await kubectl(cluster.kubeconfig, ['run', 'box', '-i', '--rm', '--restart=Never', '--image=busybox', '--', 'sh'], { version: '1.33', input: 'echo inside the box\nexit\n' });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^inside the box$/m);
+
+    await kubectlOk(cluster.kubeconfig, ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sized', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '500m', memory: '128Mi' } } }] } }) });
+    await kubectlOk(cluster.kubeconfig, ['wait', '--for=condition=Ready', 'pod/sized', '--timeout=60s']);
+    await kubectlOk(cluster.kubeconfig, ['patch', 'pod', 'sized', '--subresource', 'resize', '-p', '{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"200m"},"limits":{"cpu":"800m"}}}]}}']);
+    await waitFor(async () => (await kubectlOk(cluster.kubeconfig, ['get', 'pod', 'sized', '-o', 'jsonpath={.status.containerStatuses[0].resources.requests.cpu}'])).trim() === '200m', 'the resize reported', 30_000, 200);
   });
 
   it('refuses a container the pod does not have, and a user without create on pods/exec', async () => {

@@ -136,9 +136,24 @@ export class ContainerStreams {
 
   async attach(take: TakeUpgrade, pod: Pod, container: string, query: URLSearchParams): Promise<void> {
     const containerID = this.runningContainer(pod, container);
+    const spec = findContainer(pod, container);
+    // A container whose process is a shell reading its stdin (`kubectl run -it ... -- sh`,
+    // `kubectl debug -it`): attaching talks to that shell.
+    const interactive = spec?.stdin === true && isShellProcess(spec);
+    const shell = interactive ? await this.shell(pod, container, containerID) : undefined;
     const u = take();
     const session = await this.accept(() => acceptRemoteCommand(u.req, u.socket, u.head, stdStreamsFromQuery(query)));
     if (!session) return;
+    if (shell && session.stdin) {
+      const stdout = session.stdout ?? devNull();
+      const status = await runCommand(
+        ['sh'],
+        { stdin: session.stdin, stdout, stderr: session.stderr ?? stdout, tty: session.tty },
+        { fs: shell.fs, env: shell.env, cwd: spec?.workingDir ?? '/', hostname: pod.spec?.hostname ?? nameOf(pod), signal: session.signal, now: () => this.host.clock.now() },
+      ).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+      await session.finish(status);
+      return;
+    }
     // What is typed goes nowhere: a simulated process reads nothing.
     session.stdin?.resume();
     const out = session.stdout ?? session.stderr;
@@ -192,6 +207,16 @@ export class ContainerStreams {
     server.emit('connection', s.data);
     s.data.once('close', () => server.close());
   }
+}
+
+const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
+
+/** Whether the container's process is an interactive shell: a shell without a script, or no command (a shell image's default). */
+function isShellProcess(c: Container): boolean {
+  const argv = [...(c.command ?? []), ...(c.args ?? [])];
+  if (argv.length === 0) return true;
+  const base = (argv[0] ?? '').split('/').pop() ?? '';
+  return SHELLS.has(base) && !argv.slice(1).some((a) => /^-[a-z]*c/.test(a));
 }
 
 /** `kubelite.dev/port-forward: "8080=127.0.0.1:9000,9090=localhost:9091"`. */

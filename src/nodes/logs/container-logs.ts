@@ -59,9 +59,9 @@ export class ContainerLogs {
     if (!logs) this.pods.set(uid, (logs = { runs: new Map(), statuses: [] }));
     logs.statuses = [...(result.status.initContainerStatuses ?? []), ...(result.status.containerStatuses ?? []), ...(result.status.ephemeralContainerStatuses ?? [])];
     const spec = pod.spec ?? {};
-    for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
+    for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...((spec.ephemeralContainers ?? []) as Container[])]) {
       const name = c.name ?? '';
-      const st = result.initContainers.get(name) ?? result.containers.get(name);
+      const st = result.initContainers.get(name) ?? result.containers.get(name) ?? result.ephemeralContainers.get(name);
       if (st) this.observeContainer(pod, uid, c, st, logs);
     }
   }

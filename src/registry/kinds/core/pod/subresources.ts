@@ -69,10 +69,10 @@ export const podEviction: DeleteBySubresource = {
   },
 };
 
-// Their strategies keep everything else from the stored pod, so the request replaces the whole.
-// Discovery lists them as Kubernetes does; kubelite does not answer them over HTTP yet.
-export const podEphemeralContainers: ReplacePartSubresource = { type: 'replace-part', verbs: [], strategy: podEphemeralContainersStrategy, replace: (_, requested) => requested };
-export const podResize: ReplacePartSubresource = { type: 'replace-part', verbs: [], strategy: podResizeStrategy, replace: (_, requested) => requested };
+// Their strategies keep everything else from the stored pod, so the request replaces the whole
+// (kubectl debug patches ephemeralcontainers; in-place resize patches resize).
+export const podEphemeralContainers: ReplacePartSubresource = { type: 'replace-part', verbs: ['get', 'patch', 'update'], strategy: podEphemeralContainersStrategy, replace: (_, requested) => requested };
+export const podResize: ReplacePartSubresource = { type: 'replace-part', verbs: ['get', 'patch', 'update'], strategy: podResizeStrategy, replace: (_, requested) => requested };
 
 export const podNodeConnection: NodeConnectionSubresource = {
   type: 'node-connection',
