@@ -35,9 +35,9 @@ export { admitNodeCreate, mergeSecretStringData, prepareNamespaceForCreate };
 const core = { group: '', version: 'v1', storage: true } as const;
 
 /**
- * pods. Subresources kubelite serves: status, binding (the scheduler), eviction (drain),
- * ephemeralcontainers (debug), resize (v1.33+). kube-apiserver also serves log, exec, attach,
- * portforward and proxy, which need a real node agent; they are not declared.
+ * pods. Subresources: status, binding (the scheduler), eviction (drain), ephemeralcontainers
+ * (debug), resize (v1.33+), and the connections to the pod's node: log, exec, attach, portforward
+ * and proxy (src/apiserver/proxy).
  */
 export const podKind: KindVersion = {
   ...core,
@@ -50,7 +50,7 @@ export const podKind: KindVersion = {
   type: Pod,
   list: PodList,
   defaults: defaultPod,
-  subresources: { status: true, binding: true, eviction: true, ephemeralcontainers: true, resize: true, log: true, proxy: true },
+  subresources: { status: true, binding: true, eviction: true, ephemeralcontainers: true, resize: true, log: true, proxy: true, exec: true, attach: true, portforward: true },
 };
 
 export const namespaceKind: KindVersion = {
