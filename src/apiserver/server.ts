@@ -273,6 +273,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       reviewToken,
       componentStatuses: statuses,
       ...(kubelet ? { kubelet } : {}),
+      log,
     };
     await handleResource(ctx);
   }

@@ -16,6 +16,7 @@ import { waitFor } from '../support/wait.js';
 let cluster: Cluster;
 const tools = helmTools().tools;
 const work = mkdtempSync(join(tmpdir(), 'kubelite-exec-'));
+const lines: string[] = [];
 
 /** The kubectl versions to drive: WebSocket (1.33, and 1.35 from the tools package) and SPDY (1.27). */
 const VERSIONS: { name: string; run: (args: string[], input?: string) => Promise<{ code: number; stdout: string; stderr: string }> }[] = [
@@ -33,7 +34,7 @@ const POD = {
 
 describe('kubelite up: kubectl exec, cp and port-forward', () => {
   before(async () => {
-    cluster = await startCluster({ nodes: 1 });
+    cluster = await startCluster({ nodes: 1, log: (line) => void lines.push(line) });
     await kubectlOk(cluster.kubeconfig, ['apply', '-f', '-'], { input: JSON.stringify(POD) });
     await kubectlOk(cluster.kubeconfig, ['wait', '--for=condition=Ready', 'pod/web', '--timeout=60s']);
   });
@@ -75,6 +76,8 @@ describe('kubelite up: kubectl exec, cp and port-forward', () => {
   it('exec -i passes stdin; kubectl cp copies a file in and out (tar both ways)', async () => {
     const typed = await kubectl(cluster.kubeconfig, ['exec', '-i', 'web', '--', 'cat'], { version: '1.33', input: 'typed line\n' });
     assert.equal(typed.stdout, 'typed line\n');
+    // the API server's log says who ran what
+    assert.ok(lines.some((l) => l.includes('"msg":"pods/exec"') && l.includes('"user":"kubernetes-admin"') && l.includes('"command":["cat"]')), lines.filter((l) => l.includes('pods/exec')).join('\n'));
     const local = join(work, 'notes.txt');
     writeFileSync(local, 'some notes\nover two lines\n');
     await kubectlOk(cluster.kubeconfig, ['cp', local, 'default/web:/tmp/notes.txt']);

@@ -77,6 +77,15 @@ export async function handlePodConnect(ctx: RequestContext): Promise<void> {
   }
   const client = takeUpgrade(ctx.req, ctx.res);
   const { response, socket: kubeletSocket, head: kubeletHead } = answer.upgraded;
+  // Who ran what, as an audit event would say it (RequestResponse level keeps the command).
+  const params = new URLSearchParams(query);
+  ctx.log?.({
+    msg: `pods/${sub}`,
+    user: ctx.user.name,
+    groups: ctx.user.groups,
+    pod: `${namespaceOf(pod)}/${nameOf(pod)}`,
+    ...(sub === 'portforward' ? { ports: [...params.getAll('ports'), ...params.getAll('port')] } : { container: path.split('?')[0]!.split('/').pop(), command: params.getAll('command') }),
+  });
   if (!client) {
     kubeletSocket.destroy();
     return;

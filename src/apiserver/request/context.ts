@@ -40,6 +40,8 @@ export interface RequestContext {
   kubelet?: KubeletClient;
   /** Probes the control plane's components for componentstatuses (absent: none are known). */
   componentStatuses?: ComponentStatuses;
+  /** The server's log: who opened which exec, attach or port-forward (kubelite has no audit backend). */
+  log?: (fields: Record<string, unknown>) => void;
 }
 
 /** The store's admission hook for this request's write of `store`'s kind. */
