@@ -21,6 +21,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   crd: () => import('./crd.js'),
   volumes: () => import('./volumes.js'),
   'pod-logs': () => import('./pod-logs.js'),
+  'pod-io': () => import('./pod-io.js'),
   shell: () => import('./shell.js'),
 };
 

@@ -1,0 +1,144 @@
+// `npm run bench -- pod-io [megabytes] [execs]`: exec and port-forward through the API server and
+// the simulated nodes' kubelet, on `kubelite up --nodes 1` (startCluster):
+//  (a) port-forward throughput: M MiB (64) written through `kubectl port-forward` (1.33, SPDY
+//      tunnelled in WebSocket; 1.27, SPDY/3.1) to a TCP sink on the host that the pod forwards to
+//      (kubelite.dev/port-forward), against the same bytes written straight to the sink in the
+//      same run (the machine's loopback copy: the ceiling);
+//  (b) exec round trip of `echo x`: N (100) one at a time through @kubernetes/client-node's Exec
+//      (WebSocket), p50/p99; and `kubectl exec -- echo x` (20), beside `kubectl version --client`
+//      (kubectl's own start, the floor of anything kubectl does).
+import { execFile, spawn } from 'node:child_process';
+import { createServer, connect, type Server } from 'node:net';
+import { PassThrough } from 'node:stream';
+import * as k8s from '@kubernetes/client-node';
+import { startCluster } from '../src/up/cluster.js';
+import { quantile, type BenchReport } from './report.js';
+
+const KUBECTL_DIR = '/usr/lib/google-cloud-sdk/bin';
+
+/** A TCP sink on loopback: resolves `received(n)` once n bytes of one connection have arrived. */
+function sink(): Promise<{ server: Server; port: number; received(n: number): Promise<void> }> {
+  let total = 0;
+  let waiter: { n: number; resolve: () => void } | undefined;
+  const server = createServer((s) => {
+    s.on('data', (d: Buffer) => {
+      total += d.length;
+      if (waiter && total >= waiter.n) {
+        waiter.resolve();
+        waiter = undefined;
+      }
+    });
+    s.on('error', () => undefined);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        port: (server.address() as { port: number }).port,
+        received: (n) => {
+          total = 0;
+          return new Promise<void>((r) => (waiter = { n, resolve: r }));
+        },
+      }),
+    ),
+  );
+}
+
+/** Writes `bytes` to 127.0.0.1:port and resolves when the sink has them all; MiB/s. */
+async function push(port: number, bytes: number, received: Promise<void>): Promise<number> {
+  const chunk = Buffer.alloc(256 * 1024, 7);
+  const t0 = performance.now();
+  const s = connect(port, '127.0.0.1');
+  await new Promise<void>((r, j) => {
+    s.once('connect', () => r());
+    s.once('error', j);
+  });
+  let sent = 0;
+  while (sent < bytes) {
+    const n = Math.min(chunk.length, bytes - sent);
+    if (!s.write(n === chunk.length ? chunk : chunk.subarray(0, n))) await new Promise((r) => s.once('drain', r));
+    sent += n;
+  }
+  await received;
+  const seconds = (performance.now() - t0) / 1000;
+  s.destroy();
+  return bytes / 2 ** 20 / seconds;
+}
+
+const run = (bin: string, args: string[]) => new Promise<void>((resolve, reject) => execFile(bin, args, { timeout: 60_000 }, (err) => (err ? reject(err) : resolve())));
+
+async function timeEach(n: number, fn: () => Promise<void>): Promise<number[]> {
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn();
+    ms.push(performance.now() - t0);
+  }
+  return ms.sort((a, b) => a - b);
+}
+
+async function benchmark(args: string[]): Promise<BenchReport> {
+  const mib = Number(args[0] ?? 64);
+  const execs = Number(args[1] ?? 100);
+  const bytes = mib * 2 ** 20;
+  const target = await sink();
+  const cluster = await startCluster({ nodes: 1 });
+  try {
+    const kubeconfig = cluster.kubeconfig;
+    const kubectl = (v: string) => `${KUBECTL_DIR}/kubectl.${v}`;
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'io', namespace: 'default', annotations: { 'kubelite.dev/port-forward': `9000=127.0.0.1:${target.port}` } }, spec: { containers: [{ name: 'c', image: 'busybox', ports: [{ containerPort: 9000 }] }] } };
+    await new Promise<void>((resolve, reject) => {
+      const p = execFile(kubectl('1.33'), ['--kubeconfig', kubeconfig, 'apply', '-f', '-'], (err) => (err ? reject(err) : resolve()));
+      p.stdin!.end(JSON.stringify(pod));
+    });
+    await run(kubectl('1.33'), ['--kubeconfig', kubeconfig, 'wait', '--for=condition=Ready', 'pod/io', '--timeout=60s']);
+
+    // (a) throughput
+    const direct = await push(target.port, bytes, target.received(bytes));
+    const through: Record<string, number> = {};
+    for (const v of ['1.33', '1.27']) {
+      const pf = spawn(kubectl(v), ['--kubeconfig', kubeconfig, 'port-forward', 'pod/io', ':9000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const localPort = await new Promise<number>((resolve, reject) => {
+        let out = '';
+        pf.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /127\.0\.0\.1:(\d+) ->/.exec(out);
+          if (m) resolve(Number(m[1]));
+        });
+        pf.once('exit', () => reject(new Error(`kubectl ${v} port-forward exited: ${out}`)));
+      });
+      through[v] = await push(localPort, bytes, target.received(bytes));
+      pf.kill();
+    }
+
+    // (b) exec round trips
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    const exec = new k8s.Exec(kc);
+    const clientNode = await timeEach(execs, () => new Promise<void>((resolve, reject) => void exec.exec('default', 'io', 'c', ['echo', 'x'], new PassThrough(), null, null, false, () => resolve()).catch(reject)));
+    const kubectlExec = await timeEach(20, () => run(kubectl('1.33'), ['--kubeconfig', kubeconfig, 'exec', 'io', '--', 'echo', 'x']));
+    const kubectlStart = await timeEach(20, () => run(kubectl('1.33'), ['version', '--client']));
+    const q = (a: number[], p: number) => quantile(a, p);
+    return {
+      name: `pod I/O (kubelite up --nodes 1; ${mib} MiB forwarded, ${execs} execs)`,
+      columns: ['value'],
+      rows: [
+        { metric: 'TCP straight to the sink (the machine\'s loopback copy)', values: { value: direct }, unit: 'MiB/s' },
+        { metric: 'port-forward, kubectl 1.33 (SPDY in WebSocket)', values: { value: through['1.33']! }, unit: 'MiB/s' },
+        { metric: 'the same, as a fraction of the loopback copy', values: { value: through['1.33']! / direct }, unit: '×', target: '≥ 0.3', met: through['1.33']! / direct >= 0.3 },
+        { metric: 'port-forward, kubectl 1.27 (SPDY/3.1)', values: { value: through['1.27']! }, unit: 'MiB/s' },
+        { metric: 'the same, as a fraction of the loopback copy', values: { value: through['1.27']! / direct }, unit: '×', target: '≥ 0.3', met: through['1.27']! / direct >= 0.3 },
+        { metric: 'exec `echo x`, client-node, p50', values: { value: q(clientNode, 0.5) }, unit: 'ms', target: '≤ 50 ms', met: q(clientNode, 0.5) <= 50 },
+        { metric: 'exec `echo x`, client-node, p99', values: { value: q(clientNode, 0.99) }, unit: 'ms' },
+        { metric: '`kubectl exec -- echo x`, p50', values: { value: q(kubectlExec, 0.5) }, unit: 'ms' },
+        { metric: '`kubectl version --client` (kubectl\'s own start), p50', values: { value: q(kubectlStart, 0.5) }, unit: 'ms' },
+      ],
+      notes: ['One pod on one simulated node; the forwarded port goes to a TCP sink on the host through kubelite.dev/port-forward, so the path is client → kubectl → API server (TLS) → kubelet listener (TLS) → sink.'],
+    };
+  } finally {
+    await cluster.stop();
+    target.server.close();
+  }
+}
+
+export { benchmark as run };
