@@ -104,6 +104,14 @@ describe('kubelite up: kubectl exec, cp and port-forward', () => {
     await waitFor(async () => (await kubectlOk(cluster.kubeconfig, ['get', 'pod', 'sized', '-o', 'jsonpath={.status.containerStatuses[0].resources.requests.cpu}'])).trim() === '200m', 'the resize reported', 30_000, 200);
   });
 
+  it('kubectl attach follows what the container prints until it ends', async () => {
+    await kubectlOk(cluster.kubeconfig, ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'talker', namespace: 'default' }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'echo starting; sleep 5; echo done sleeping'] }] } }) });
+    await kubectlOk(cluster.kubeconfig, ['wait', '--for=condition=Ready', 'pod/talker', '--timeout=60s']);
+    const attached = await kubectl(cluster.kubeconfig, ['attach', 'talker'], { version: '1.33' });
+    assert.equal(attached.code, 0, attached.stderr);
+    assert.equal(attached.stdout, 'done sleeping\n');
+  });
+
   it('refuses a container the pod does not have, and a user without create on pods/exec', async () => {
     const wrong = await kubectl(cluster.kubeconfig, ['exec', 'web', '-c', 'nope', '--', 'ls']);
     assert.notEqual(wrong.code, 0);

@@ -16,7 +16,8 @@ import type { ConfigMap, Container, Pod, Secret, Service } from '../../api/types
 import { isNotFound } from '../../client/errors.js';
 import { acceptPortForward, acceptRemoteCommand, portsFromQuery, stdStreamsFromQuery, UpgradeRejectedError, type PortForwardStream } from '../../machinery/streams/index.js';
 import { errMsg, type Log } from '../options.js';
-import { logContainerID, readLog } from '../logs/read.js';
+import { LIFECYCLE_PREFIX } from '../logs/container-logs.js';
+import { logContainerID, readLog, type LogSink } from '../logs/read.js';
 import { containerEnvironment, containerFilesystem, runCommand, type Vfs, type VolumeSources } from '../shell/index.js';
 import { ANNOTATION_PREFIX } from '../behaviour.js';
 import { listeningContainer, serveContainerHTTP } from './container-http.js';
@@ -160,7 +161,9 @@ export class ContainerStreams {
     const statuses = this.host.logs.statuses(uidOf(pod)) ?? [];
     const id = logContainerID(nameOf(pod), container, statuses, false);
     if (out) {
-      await readLog(this.host.logs.run(uidOf(pod), container, id === '' ? containerID : id), { follow: true, tailLines: 0, timestamps: false, previous: false, insecureSkipTLSVerifyBackend: false }, out, this.host.clock, session.signal).catch(() => undefined);
+      // What the process prints, without kubelite's own lifecycle lines of the log.
+      const printed = withoutLifecycleLines(out);
+      await readLog(this.host.logs.run(uidOf(pod), container, id === '' ? containerID : id), { follow: true, tailLines: 0, timestamps: false, previous: false, insecureSkipTLSVerifyBackend: false }, printed, this.host.clock, session.signal).catch(() => undefined);
     }
     await session.finish(0);
   }
@@ -241,6 +244,21 @@ function forwardToHost(s: PortForwardStream, target: { host: string; port: numbe
     conn.pipe(s.data);
   });
   s.data.once('close', () => conn.destroy());
+}
+
+/** A sink passing on every line but kubelite's `[kubelite] ...` lifecycle lines. */
+function withoutLifecycleLines(out: Writable): LogSink {
+  return {
+    write: (chunk) => {
+      const kept = chunk
+        .split(/(?<=\n)/)
+        .filter((l) => !l.startsWith(LIFECYCLE_PREFIX))
+        .join('');
+      return kept === '' ? true : out.write(kept);
+    },
+    once: (event, fn) => out.once(event, fn),
+    removeListener: (event, fn) => out.removeListener(event, fn),
+  };
 }
 
 function devNull(): Writable {
