@@ -104,6 +104,12 @@ describe('kubelite up: kubectl exec, cp and port-forward', () => {
     await waitFor(async () => (await kubectlOk(cluster.kubeconfig, ['get', 'pod', 'sized', '-o', 'jsonpath={.status.containerStatuses[0].resources.requests.cpu}'])).trim() === '200m', 'the resize reported', 30_000, 200);
   });
 
+  it("the kubelet's /run (through nodes/proxy) answers a command's output", async () => {
+    const node = (await kubectlOk(cluster.kubeconfig, ['get', 'pod', 'web', '-o', 'jsonpath={.spec.nodeName}'])).trim();
+    const out = await kubectlOk(cluster.kubeconfig, ['create', '--raw', `/api/v1/nodes/${node}/proxy/run/default/web/c?cmd=echo%20ran%20here`, '-f', '-'], { input: '' });
+    assert.equal(out, 'ran here\n');
+  });
+
   it('kubectl attach follows what the container prints until it ends', async () => {
     await kubectlOk(cluster.kubeconfig, ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'talker', namespace: 'default' }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'echo starting; sleep 5; echo done sleeping'] }] } }) });
     await kubectlOk(cluster.kubeconfig, ['wait', '--for=condition=Ready', 'pod/talker', '--timeout=60s']);

@@ -10,8 +10,8 @@
 //
 // Endpoints: /healthz, /pods, /configz, /containerLogs, /logs/ (a listing, and the nodes
 // process's own recent log as kubelite-nodes.log), /stats/summary, /metrics/resource, /metrics;
-// /exec, /attach and /portForward (streaming.ts: SPDY and WebSocket upgrades); /run answers 501
-// (not implemented); and the simulated containers' HTTP servers (container-http.ts) under
+// /exec, /attach and /portForward (streaming.ts: SPDY and WebSocket upgrades), /run (a command's
+// output, no stream); and the simulated containers' HTTP servers (container-http.ts) under
 // /containerHTTP/<ns>/<pod>/<port>/<path>.
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -50,7 +50,7 @@ export interface KubeletServer {
 
 const NODE_LOG_NAME = 'kubelite-nodes.log';
 const STREAMING = new Set(['exec', 'attach', 'portForward']);
-const NOT_IMPLEMENTED = new Set(['run']);
+const RUN = 'run';
 
 function text(res: ServerResponse, code: number, body: string, contentType = 'text/plain; charset=utf-8'): void {
   if (res.headersSent) {
@@ -151,7 +151,7 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
     const parts = path.split('/').filter((p) => p !== '');
     const first = parts[0] ?? '';
     // A request about a pod is authorized on the node that runs it.
-    const pod = ['containerLogs', 'containerHTTP', ...STREAMING, ...NOT_IMPLEMENTED].includes(first) && parts.length >= 3 ? podOf(parts[1]!, parts[2]!, node) : undefined;
+    const pod = ['containerLogs', 'containerHTTP', ...STREAMING, RUN].includes(first) && parts.length >= 3 ? podOf(parts[1]!, parts[2]!, node) : undefined;
     const attrs = requestAttributes(req.method ?? 'GET', path, node !== '' ? node : (pod?.spec?.nodeName ?? ''));
     let allowed: boolean;
     try {
@@ -163,7 +163,19 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
 
     if (first === 'containerHTTP') return serveContainerHTTP(req, res, parts, pod, host);
     if (STREAMING.has(first)) return serveStreaming(req, res, first, parts, pod, url.searchParams);
-    if (NOT_IMPLEMENTED.has(first)) return text(res, 501, `${first} is not implemented yet by kubelite's simulated nodes`);
+    if (first === RUN) {
+      if (!pod) return text(res, 404, 'pod does not exist');
+      if (req.method !== 'POST') {
+        res.setHeader('allow', 'POST');
+        return text(res, 405, 'Method Not Allowed');
+      }
+      try {
+        return text(res, 200, await streams.run(pod, parts[3] ?? '', url.searchParams.get('cmd') ?? ''));
+      } catch (e) {
+        if (e instanceof StreamRefusal) return text(res, e.status, e.message);
+        throw e;
+      }
+    }
     const get = req.method === 'GET' || req.method === 'HEAD';
     if (!get) {
       res.setHeader('allow', 'GET');

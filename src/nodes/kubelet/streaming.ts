@@ -135,6 +135,24 @@ export class ContainerStreams {
     await session.finish(outcome);
   }
 
+  /** /run (RunInContainer): the command's combined output, without a stream. */
+  async run(pod: Pod, container: string, cmd: string): Promise<string> {
+    const command = cmd.split(/\s+/).filter((w) => w !== '');
+    if (command.length === 0) throw new StreamRefusal(400, 'missing cmd');
+    const containerID = this.runningContainer(pod, container);
+    const shell = await this.shell(pod, container, containerID);
+    let output = '';
+    const sink = new Writable({
+      write: (chunk: Buffer, _enc, cb) => {
+        output += chunk.toString('utf8');
+        cb();
+      },
+    });
+    const signal = AbortSignal.timeout(60_000);
+    await runCommand(command, { stdin: undefined, stdout: sink, stderr: sink, tty: false }, { fs: shell.fs, env: shell.env, cwd: findContainer(pod, container)?.workingDir ?? '/', hostname: pod.spec?.hostname ?? nameOf(pod), signal, now: () => this.host.clock.now() });
+    return output;
+  }
+
   async attach(take: TakeUpgrade, pod: Pod, container: string, query: URLSearchParams): Promise<void> {
     const containerID = this.runningContainer(pod, container);
     const spec = findContainer(pod, container);
