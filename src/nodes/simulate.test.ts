@@ -254,3 +254,30 @@ test('condition transition times hold while their status holds', () => {
   assert.equal(get(r2, 'Initialized'), get(r1, 'Initialized'));
   assert.equal(get(r2, 'Ready'), '2026-01-01T00:00:06Z');
 });
+
+// The init container of bitnami's nginx chart (bitnami/charts, nginx, rendered by helm template,
+// nginx 1.27.2-debian-12-r1): a bash script the simulation does not recognise, in a Deployment's
+// pod (restartPolicy Always). It must complete like any init container, not run forever.
+test('an unrecognised init container completes even when the pod restarts Always (bitnami nginx)', () => {
+  const script = [
+    '#!/bin/bash',
+    '. /opt/bitnami/scripts/libfs.sh',
+    '# We copy the logs folder because it has symlinks to stdout and stderr',
+    'if ! is_dir_empty /opt/bitnami/nginx/logs; then',
+    '  cp -r /opt/bitnami/nginx/logs /emptydir/app-logs-dir',
+    'fi',
+    '',
+  ].join('\n');
+  const p = pod({
+    restartPolicy: 'Always',
+    initContainers: [{ name: 'preserve-logs-symlinks', image: 'docker.io/bitnami/nginx:1.27.2-debian-12-r1', command: ['/bin/bash'], args: ['-ec', script] }],
+    containers: [{ name: 'nginx', image: 'docker.io/bitnami/nginx:1.27.2-debian-12-r1' }],
+  });
+  const r = at(p, 10);
+  assert.equal(r.phase, 'Running');
+  assert.equal(r.status.initContainerStatuses?.[0]?.state?.terminated?.reason, 'Completed');
+  assert.ok(r.status.containerStatuses?.[0]?.state?.running);
+  // a copy command alone, too
+  const cp = pod({ restartPolicy: 'Always', initContainers: [{ name: 'copy', image: 'busybox', command: ['cp', '/a', '/b'] }], containers: [{ name: 'c', image: 'nginx' }] });
+  assert.equal(at(cp, 10).phase, 'Running');
+});

@@ -293,7 +293,9 @@ export function simulatePod(input: SimulateInput): SimulateResult {
         initStates.set(name, waiting('PodInitializing'));
         continue;
       }
-      const b = containerBehaviour(pod, c, defaults, c.restartPolicy === 'Always' ? 'Always' : rp);
+      // An init container runs to completion whatever the pod's restartPolicy (a command the
+      // simulation does not recognise: a job's run time); only sidecars keep running.
+      const b = containerBehaviour(pod, c, defaults, c.restartPolicy === 'Always' ? 'Always' : 'Never');
       if (c.restartPolicy === 'Always') {
         const st = containerTimeline(b, 'Always', cursor, now, kill, name);
         initStates.set(name, st);
