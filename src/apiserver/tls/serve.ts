@@ -19,10 +19,8 @@ import { upgradeAsRequest } from '../../machinery/http-upgrade.js';
 import { createServer as createHttp1Server, type IncomingMessage, type Server as Http1Server, type ServerResponse } from 'node:http';
 import { createServer as createHttp2Server, type Http2Server } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
-import { createServer as createTlsServer, DEFAULT_CIPHERS, type TLSSocket } from 'node:tls';
-
-const PREFERRED = ['TLS_AES_128_GCM_SHA256', 'TLS_CHACHA20_POLY1305_SHA256', 'TLS_AES_256_GCM_SHA384'];
-const SERVER_CIPHERS = [...PREFERRED, ...DEFAULT_CIPHERS.split(':').filter((c) => !PREFERRED.includes(c))].join(':');
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
+import { SERVER_CIPHERS } from '../../machinery/tls-ciphers.js';
 
 export const MAX_HEADER_BYTES = 64 * 1024;
 const HTTP2_MAX_HEADER_LIST = 256 * 1024;

@@ -14,6 +14,7 @@
 // output, no stream); and the simulated containers' HTTP servers (container-http.ts) under
 // /containerHTTP/<ns>/<pod>/<port>/<path>.
 import { createServer, type Server } from 'node:https';
+import { SERVER_CIPHERS } from '../../machinery/tls-ciphers.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { nameOf, uidOf } from '../../api/meta/object.js';
@@ -71,7 +72,7 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
   const tokens = new TokenAuthenticator(() => host.clientOf(''), host.clock);
   const metrics = new KubeletMetrics();
   const streams = new ContainerStreams(host, o.log);
-  const server: Server = createServer({ cert: o.tls.cert, key: o.tls.key, ...(o.tls.clientCA ? { ca: o.tls.clientCA } : {}), requestCert: true, rejectUnauthorized: false }, (req, res) => {
+  const server: Server = createServer({ cert: o.tls.cert, key: o.tls.key, ...(o.tls.clientCA ? { ca: o.tls.clientCA } : {}), requestCert: true, rejectUnauthorized: false, ciphers: SERVER_CIPHERS, honorCipherOrder: true }, (req, res) => {
     handle(req, res).catch((e: unknown) => {
       o.log?.({ msg: 'kubelet request failed', url: req.url, error: errMsg(e) });
       text(res, 500, errMsg(e));
