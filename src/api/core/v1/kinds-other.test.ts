@@ -238,7 +238,7 @@ test('kinds: names, scope, short names and categories as kube-apiserver discover
     assert.deepEqual(k.list!.fields.items?.type, listOf(k.type));
     assert.equal(k.list!.fields.items?.omitempty, false);
   }
-  assert.deepEqual(kind('Pod').subresources, { status: true, binding: true, eviction: true, ephemeralcontainers: true, resize: true, log: true, proxy: true });
+  assert.deepEqual(kind('Pod').subresources, { status: true, binding: true, eviction: true, ephemeralcontainers: true, resize: true, log: true, proxy: true, exec: true, attach: true, portforward: true });
   assert.deepEqual(kind('Namespace').subresources, { status: true, finalize: true });
   assert.deepEqual(kind('Service').subresources, { status: true, proxy: true });
   assert.deepEqual(kind('Node').subresources, { status: true, proxy: true });
