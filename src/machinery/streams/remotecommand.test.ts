@@ -109,6 +109,26 @@ describe('remote command over SPDY', () => {
     await waitFor(() => server.sessions.errors.length > errors, 'the accept to fail');
     assert.match(server.sessions.errors.at(-1)!.message, /closed the connection before creating its streams/);
   });
+
+  it('holds a client that stops reading to what the sockets buffer, and lets go when it leaves', async () => {
+    const seen = server.sessions.exec.length;
+    const client = await dialSpdy(execUrl('command=flood&stdout=1'), ['v4.channel.k8s.io']);
+    await openExecStreams(client, ['stdout']);
+    client.socket.pause();
+    const session = (await waitFor(() => server.sessions.exec[seen], 'the session')) as { flooded?: number; signal: AbortSignal };
+    // The writer ends up waiting for a drain that does not come: what it wrote stays bounded.
+    let last = -1;
+    await waitFor(async () => {
+      const now = session.flooded ?? 0;
+      const settled = now === last && now > 0;
+      last = now;
+      await new Promise((r) => setTimeout(r, 100));
+      return settled;
+    }, 'the writer to block');
+    assert.ok(session.flooded! < 64 * 1024 * 1024, `wrote ${session.flooded} bytes to a client that reads nothing`);
+    client.socket.destroy();
+    await waitFor(() => session.signal.aborted, 'the session to end');
+  });
 });
 
 function dialWebSocket(query: string, protocols: string[]): Promise<{ ws: WebSocket; messages: Buffer[]; closed: Promise<number> }> {
