@@ -127,7 +127,7 @@ function channelSession(channels: ChannelSocket, protocol: string, ports: number
     portBytes.writeUInt16LE(port);
     channels.send(2 * i, portBytes);
     channels.send(2 * i + 1, portBytes);
-    const data = Duplex.from({ readable: channels.reader(2 * i), writable: channels.writer(2 * i) }) as Duplex;
+    const data = channelDuplex(channels, 2 * i);
     const error = channels.writer(2 * i + 1);
     let done = false;
     const finish = () => {
@@ -149,6 +149,27 @@ function channelSession(channels: ChannelSocket, protocol: string, ports: number
     for (const pair of pairs) session.emit('stream', pair);
   });
   return session;
+}
+
+/** Reads and writes of one channel as a Duplex (Duplex.from would raise an AbortError when destroyed). */
+function channelDuplex(channels: ChannelSocket, channel: number): Duplex {
+  const reader = channels.reader(channel);
+  const writer = channels.writer(channel);
+  const data: Duplex = new Duplex({
+    read: () => reader.resume(),
+    write: (chunk: Buffer, _encoding, callback) => writer.write(chunk, () => callback()),
+    final: (callback) => writer.end(() => callback()),
+    destroy: (error, callback) => {
+      reader.destroy();
+      writer.destroy();
+      callback(error);
+    },
+  });
+  reader.on('data', (chunk: Buffer) => {
+    if (!data.push(chunk)) reader.pause();
+  });
+  reader.once('end', () => data.push(null));
+  return data;
 }
 
 interface PendingPair {

@@ -73,13 +73,32 @@ export class SpdyStream extends Duplex {
     if (this.localFinished) this.owner.release(this);
   }
 
-  /** The peer reset the stream, or the connection went away: no more reads, no more writes. */
+  /**
+   * The peer reset the stream, or the connection went away: no more writes. After a reset what
+   * arrived before it stays readable, then the stream ends (spdystream's reader sees EOF);
+   * without a connection the stream is dropped at once.
+   */
   abort(byPeer: boolean): void {
+    if (this.wasReset && !byPeer) {
+      this.destroy();
+      return;
+    }
     if (this.wasReset) return;
     this.wasReset = true;
-    if (byPeer) this.emit('reset');
     this.owner.release(this);
-    this.destroy();
+    if (!byPeer) {
+      this.destroy();
+      return;
+    }
+    this.emit('reset');
+    if (this.readableEnded) this.destroy();
+    else {
+      this.once('end', () => this.destroy());
+      if (!this.remoteFinished) {
+        this.remoteFinished = true;
+        this.push(null);
+      }
+    }
   }
 
   override _read(): void {
@@ -87,8 +106,9 @@ export class SpdyStream extends Duplex {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    // Writes after a reset go nowhere, as the peer will not read them; they are not an error here.
     if (this.wasReset) {
-      callback(new Error(`stream ${this.id} was reset`));
+      callback();
       return;
     }
     let offset = 0;

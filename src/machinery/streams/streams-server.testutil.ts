@@ -1,7 +1,8 @@
 // A loopback HTTP server that answers just enough of the Kubernetes API for kubectl and
 // @kubernetes/client-node to exec into and port-forward to one pod, serving the upgrades with this
 // library. Commands: `echo ARGS` prints them, `cat` copies stdin to stdout, `err TEXT` prints to
-// stderr, `exit N` ends with code N, `fail TEXT` cannot run; port-forward goes to a port map.
+// stderr, `exit N` ends with code N, `fail TEXT` cannot run, `flood` writes stdout until the
+// client leaves; port-forward goes to a port map.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -62,6 +63,22 @@ export async function runTestCommand(session: RemoteCommandSession, argv: string
         session.stdin!.once('close', resolve);
       });
       return session.finish(0);
+    case 'flood': {
+      // Writes stdout as fast as the client takes it, counting what the client was handed.
+      const chunk = Buffer.alloc(64 * 1024, 'f');
+      const counted = session as RemoteCommandSession & { flooded?: number };
+      counted.flooded = 0;
+      while (!session.signal.aborted && session.stdout && !session.stdout.destroyed) {
+        counted.flooded += chunk.length;
+        if (!session.stdout.write(chunk)) {
+          await new Promise<void>((resolve) => {
+            session.stdout!.once('drain', resolve);
+            session.stdout!.once('close', resolve);
+          });
+        }
+      }
+      return;
+    }
     case 'size':
       session.once('resize', (size) => {
         write(session.stdout, `${size.width}x${size.height}\n`);

@@ -36,6 +36,9 @@ export function acceptWebSocket(req: IncomingMessage, socket: Duplex, head: Buff
     return Promise.reject(refuseUpgrade(socket, { status: 403, message: `requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${shown.join(' ')}]` }));
   }
   (req as IncomingMessage & { chosenProtocol?: string }).chosenProtocol = protocol;
+  // ws refuses subprotocols that are not RFC 7230 tokens, and SPDY/3.1+portforward.k8s.io has a
+  // '/': having chosen already, it is shown a token and answers with the real name.
+  if (protocol !== '') req.headers['sec-websocket-protocol'] = 'chosen';
   return new Promise((resolve, reject) => {
     const onClose = () => reject(new Error('the client closed the connection during the WebSocket handshake'));
     socket.once('close', onClose);
