@@ -50,6 +50,9 @@ interface Shell {
   env: Record<string, string>;
 }
 
+/** The kubelet's --streaming-connection-idle-timeout default: a stream nobody uses is dropped after 4 h. */
+const IDLE_TIMEOUT_MS = 4 * 3600_000;
+
 const findContainer = (pod: Pod, name: string): Container | undefined =>
   [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []), ...((pod.spec?.ephemeralContainers ?? []) as Container[])].find((c) => c.name === name);
 
@@ -118,7 +121,7 @@ export class ContainerStreams {
     const containerID = this.runningContainer(pod, container);
     const shell = await this.shell(pod, container, containerID);
     const u = take();
-    const session = await this.accept(() => acceptRemoteCommand(u.req, u.socket, u.head, stdStreamsFromQuery(query)));
+    const session = await this.accept(() => acceptRemoteCommand(u.req, u.socket, u.head, { ...stdStreamsFromQuery(query), idleTimeoutMs: IDLE_TIMEOUT_MS }));
     if (!session) return;
     const stdout = session.stdout ?? devNull();
     let outcome: number | Error;
@@ -161,7 +164,7 @@ export class ContainerStreams {
     const interactive = spec?.stdin === true && isShellProcess(spec);
     const shell = interactive ? await this.shell(pod, container, containerID) : undefined;
     const u = take();
-    const session = await this.accept(() => acceptRemoteCommand(u.req, u.socket, u.head, stdStreamsFromQuery(query)));
+    const session = await this.accept(() => acceptRemoteCommand(u.req, u.socket, u.head, { ...stdStreamsFromQuery(query), idleTimeoutMs: IDLE_TIMEOUT_MS }));
     if (!session) return;
     if (shell && session.stdin) {
       const stdout = session.stdout ?? devNull();
@@ -190,7 +193,7 @@ export class ContainerStreams {
     const ports = portsFromQuery(query);
     const wanted = Array.isArray(ports) ? ports : [];
     const u = take();
-    const session = await this.accept(() => acceptPortForward(u.req, u.socket, u.head, { ports: wanted }));
+    const session = await this.accept(() => acceptPortForward(u.req, u.socket, u.head, { ports: wanted, idleTimeoutMs: IDLE_TIMEOUT_MS }));
     if (!session) return;
     const targets = hostTargets(pod);
     session.on('stream', (s) => {
