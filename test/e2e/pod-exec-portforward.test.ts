@@ -118,6 +118,22 @@ describe('kubelite up: kubectl exec, cp and port-forward', () => {
     assert.equal(attached.stdout, 'done sleeping\n');
   });
 
+  it('a port nobody listens on: the connection is refused and kubectl says why; a malformed upgrade is a 400', async () => {
+    const pf = kubectlStream(cluster.kubeconfig, ['port-forward', 'pod/web', ':9999'], { version: '1.33' });
+    try {
+      const line = await pf.waitFor(/Forwarding from 127\.0\.0\.1:(\d+) -> 9999/, 30_000);
+      const port = Number(/:(\d+) ->/.exec(line)![1]);
+      await assert.rejects(fetch(`http://127.0.0.1:${port}/`));
+      await pf.waitFor(/error forwarding port 9999 to pod [0-9a-f-]+: failed to connect to localhost:9999 inside the pod's network namespace: connect: connection refused/, 30_000);
+    } finally {
+      pf.child.kill();
+    }
+    // an exec that asks to upgrade to something no kubelet speaks
+    const r = await kubectl(cluster.kubeconfig, ['create', '--raw', '/api/v1/namespaces/default/pods/web/exec?command=ls&stdout=1', '-f', '-'], { input: '' });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /Upgrade request required/);
+  });
+
   it('refuses a container the pod does not have, and a user without create on pods/exec', async () => {
     const wrong = await kubectl(cluster.kubeconfig, ['exec', 'web', '-c', 'nope', '--', 'ls']);
     assert.notEqual(wrong.code, 0);
