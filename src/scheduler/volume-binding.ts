@@ -11,6 +11,7 @@ type TopologySelectorTerm = NonNullable<StorageClass['allowedTopologies']>[numbe
 import type { Lister, ResourceClient } from '../client/types.js';
 import { sleep } from '../client/wait.js';
 import { ANN_BOUND_BY_CONTROLLER, ANN_SELECTED_NODE } from '../machinery/volumes/annotations.js';
+import { podClaimNames } from '../machinery/volumes/storage.js';
 import { bestVolumeFor, claimClass, requestedBytes, volumeNodeAffinityMatches, type NodeLabels } from '../machinery/volumes/claim-matching.js';
 
 export const ERR_UNBOUND_IMMEDIATE = 'pod has unbound immediate PersistentVolumeClaims';
@@ -33,19 +34,9 @@ export interface PodVolumes {
   toBind: { claim: PersistentVolumeClaim; storageClass: StorageClass }[];
 }
 
-/** The claims a pod's volumes name: persistentVolumeClaim sources, and `<pod>-<volume>` for generic ephemeral ones. */
-function podClaims(pod: Pod): { name: string; ephemeral: boolean }[] {
-  const out: { name: string; ephemeral: boolean }[] = [];
-  for (const v of pod.spec?.volumes ?? []) {
-    if (v?.persistentVolumeClaim?.claimName) out.push({ name: v.persistentVolumeClaim.claimName, ephemeral: false });
-    else if (v?.ephemeral) out.push({ name: `${nameOf(pod)}-${v.name}`, ephemeral: true });
-  }
-  return out;
-}
-
 /** PreFilter: the pod's claims sorted into bound and to-bind, or why no node can take the pod (unresolvable). */
 export function volumePreFilter(pod: Pod, listers: VolumeListers): { volumes?: PodVolumes; error?: string } {
-  const refs = podClaims(pod);
+  const refs = podClaimNames(pod);
   if (refs.length === 0) return {};
   const ns = namespaceOf(pod);
   const volumes: PodVolumes = { bound: [], toBind: [] };

@@ -3,16 +3,13 @@
 // before and after) sets allowVolumeExpansion, and only when its volume's plugin can expand (CSI and
 // the in-tree cloud disks; not hostPath, local or NFS).
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../api/types.js';
-import { parseQuantity } from '../../api/meta/quantity.js';
+import { storageBytes } from '../../machinery/volumes/storage.js';
 import type { ClusterObjects } from './cluster-objects.js';
 import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 
 const EXPANDABLE_SOURCES = ['csi', 'gcePersistentDisk', 'awsElasticBlockStore', 'azureFile', 'azureDisk', 'cinder', 'rbd', 'portworxVolume', 'flexVolume'] as const;
 
-const requestBytes = (c: PersistentVolumeClaim): bigint => {
-  const q = c.spec?.resources?.requests?.storage;
-  return typeof q === 'string' ? (parseQuantity(q)?.scaledValueBig(0) ?? 0n) : 0n;
-};
+const requestBytes = (c: PersistentVolumeClaim): bigint => storageBytes(c.spec?.resources?.requests?.storage);
 const classOf = (c: PersistentVolumeClaim): string => c.spec?.storageClassName ?? c.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? '';
 
 export class PersistentVolumeClaimResize implements AdmissionPlugin {

@@ -5,7 +5,7 @@
 // in-tree plugin migrated to CSI gets the CSI driver's name in the claim's
 // volume.kubernetes.io/storage-resizer annotation, which that driver's resizer acts on.
 import { annotationsOf, namespaceOf, uidOf } from '../../api/meta/object.js';
-import { parseQuantity } from '../../api/meta/quantity.js';
+import { storageBytes } from '../../machinery/volumes/storage.js';
 import type { PersistentVolume, PersistentVolumeClaim } from '../../api/types.js';
 import { keyOf, splitKey } from '../../client/cache.js';
 import { isNotFound } from '../../client/errors.js';
@@ -28,7 +28,6 @@ const MIGRATED: ReadonlyArray<{ source: string; plugin: string; driver: string }
   { source: 'portworxVolume', plugin: 'kubernetes.io/portworx-volume', driver: 'pxd.portworx.com' },
 ];
 
-const storageOf = (q: unknown): bigint => (typeof q === 'string' ? (parseQuantity(q)?.scaledValueBig(0) ?? 0n) : 0n);
 
 export class ExpandController implements Controller {
   readonly name = 'persistentvolume-expander';
@@ -62,7 +61,7 @@ export class ExpandController implements Controller {
     if (!volume) throw new Error(`failed to get PV "${volumeName}": persistentvolumes "${volumeName}" not found`);
     const ref = volume.spec?.claimRef;
     if (!ref || ref.namespace !== namespace || ref.uid !== uidOf(claim)) throw new Error(`persistent Volume is not bound to PVC being updated : ${key}`);
-    if (storageOf(claim.spec?.resources?.requests?.storage) <= storageOf(claim.status?.capacity?.storage)) return;
+    if (storageBytes(claim.spec?.resources?.requests?.storage) <= storageBytes(claim.status?.capacity?.storage)) return;
     const spec = (volume.spec ?? {}) as Record<string, unknown>;
     const migrated = MIGRATED.find((m) => spec[m.source] !== undefined && spec[m.source] !== null);
     if (!migrated) {

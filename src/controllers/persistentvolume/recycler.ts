@@ -6,7 +6,7 @@
 // pod succeeds the volume is Available again; other volumes cannot be recycled and fail.
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { parseQuantity } from '../../api/meta/quantity.js';
+import { storageBytes } from '../../machinery/volumes/storage.js';
 import type { PersistentVolume, Pod } from '../../api/types.js';
 
 const GI = 1024n ** 3n;
@@ -73,8 +73,7 @@ export function recyclerConfigs(options: Readonly<Record<string, unknown>>): { h
 
 /** CalculateTimeoutForVolume: whole GiB × increment, at least the minimum. */
 export function recyclerTimeoutSeconds(config: RecyclerConfig, pv: PersistentVolume): number {
-  const q = pv.spec?.capacity?.storage;
-  const bytes = typeof q === 'string' ? (parseQuantity(q)?.scaledValueBig(0) ?? 0n) : 0n;
+  const bytes = storageBytes(pv.spec?.capacity?.storage);
   const timeout = Number(bytes / GI) * config.timeoutIncrementSeconds;
   return Math.max(timeout, config.minimumTimeoutSeconds);
 }

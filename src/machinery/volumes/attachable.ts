@@ -4,7 +4,8 @@
 // claim — whose driver requires attachment (a CSIDriver with attachRequired false does not; a
 // driver without a CSIDriver object does, as in Kubernetes).
 import { createHash } from 'node:crypto';
-import { nameOf, namespaceOf } from '../../api/meta/object.js';
+import { podClaimNames } from './storage.js';
+import { namespaceOf } from '../../api/meta/object.js';
 import type { CSIDriver, PersistentVolume, PersistentVolumeClaim, Pod } from '../../api/types.js';
 
 /** One volume as the controller tracks it on a node. */
@@ -31,9 +32,7 @@ export function attachmentName(handle: string, driver: string, node: string): st
 
 export function attachableVolumesOf(pod: Pod, lookups: VolumeLookups): AttachableVolume[] {
   const out: AttachableVolume[] = [];
-  for (const v of pod.spec?.volumes ?? []) {
-    const claimName = v?.persistentVolumeClaim?.claimName ?? (v?.ephemeral ? `${nameOf(pod)}-${v.name}` : undefined);
-    if (!claimName) continue;
+  for (const { name: claimName } of podClaimNames(pod)) {
     const pvName = lookups.claim(namespaceOf(pod), claimName)?.spec?.volumeName;
     if (!pvName) continue;
     const csi = lookups.volume(pvName)?.spec?.csi;

@@ -2,9 +2,10 @@
 // attach/detach controller manages: every attachable volume the pod uses listed in the node's
 // status.volumesAttached. A claim, or its volume, not seen yet counts as not attached: the kubelet
 // cannot mount what it cannot find.
-import { nameOf, namespaceOf } from '../../api/meta/object.js';
+import { namespaceOf } from '../../api/meta/object.js';
 import type { CSIDriver, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../../api/types.js';
 import type { InformerFactory, Lister } from '../../client/types.js';
+import { podClaimNames } from '../../machinery/volumes/storage.js';
 import { attachableVolumesOf, type VolumeLookups } from '../../machinery/volumes/attachable.js';
 import { DRIVERS, PVCS, PVS } from './names.js';
 
@@ -34,13 +35,9 @@ export class AttachedVolumes {
 
   /** Whether the pod's volumes are ready for its containers to start on `nodeName`. */
   ready(pod: Pod, nodeName: string): boolean {
-    const claimNames: string[] = [];
-    for (const v of pod.spec?.volumes ?? []) {
-      if (v?.persistentVolumeClaim?.claimName) claimNames.push(v.persistentVolumeClaim.claimName);
-      else if (v?.ephemeral) claimNames.push(`${nameOf(pod)}-${v.name}`);
-    }
-    if (claimNames.length === 0) return true;
-    for (const name of claimNames) {
+    const claims = podClaimNames(pod);
+    if (claims.length === 0) return true;
+    for (const { name } of claims) {
       const volumeName = this.lookups.claim(namespaceOf(pod), name)?.spec?.volumeName;
       if (!volumeName || !this.lookups.volume(volumeName)) return false;
     }

@@ -5,7 +5,7 @@
 // NodeExpandVolume): once a running pod on one of this agent's nodes uses such a claim, the claim's
 // status.capacity becomes the new size and the pod gets FileSystemResizeSuccessful.
 import { namespaceOf, nameOf } from '../../api/meta/object.js';
-import { parseQuantity } from '../../api/meta/quantity.js';
+import { storageBytes } from '../../machinery/volumes/storage.js';
 import type { PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimCondition, Pod } from '../../api/types.js';
 import { keyOf, splitKey } from '../../client/cache.js';
 import { isNotFound } from '../../client/errors.js';
@@ -13,7 +13,6 @@ import type { Clientset, EventRecorder, KubeObject, Lister, SharedInformer } fro
 import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
 import { CSI_DRIVER_NAME, PVCS, PVS } from './names.js';
 
-const bytes = (q: unknown): bigint => (typeof q === 'string' ? (parseQuantity(q)?.scaledValueBig(0) ?? 0n) : 0n);
 const NODE_RESIZE_PENDING = 'NodeResizePending';
 const FS_PENDING_MESSAGE = 'Waiting for user to (re-)start a pod to finish file system resize of volume on node.';
 
@@ -65,7 +64,7 @@ export class SimulatedResizer {
     if (!claim || !pv || pv.spec?.csi?.driver !== CSI_DRIVER_NAME || claim.status?.phase !== 'Bound') return;
     try {
       const requested = claim.spec?.resources?.requests?.storage;
-      if (bytes(requested) > bytes(pv.spec?.capacity?.storage)) await this.expandVolume(claim, pv, requested as string);
+      if (storageBytes(requested) > storageBytes(pv.spec?.capacity?.storage)) await this.expandVolume(claim, pv, requested as string);
       else if (claim.status?.allocatedResourceStatuses?.storage === NODE_RESIZE_PENDING) await this.expandOnNode(claim, pv);
     } catch (err) {
       if (!isNotFound(err)) throw err;
