@@ -1,14 +1,15 @@
-// Property tests (fast-check) of the label and field selector parsers, which read query parameters
+// Property tests (fast-check) of the label selector parser, which read query parameters
 // anyone may send: any input parses or is refused with a SelectorError (a 400, never another
 // exception), and a parsed selector printed and parsed again is the same selector.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { SelectorError } from './errors.js';
-import { parseFieldSelector } from './fields.js';
 import { parseLabelSelector } from './labels.js';
 
 const RUNS = 10_000;
+/** Fixed, so a run is reproducible. */
+const SEED = 20261128;
 
 /** Selector-shaped text: keys, operators, values, commas, parentheses and noise. */
 const token = fc.constantFrom('app', 'tier', 'example.com/role', 'a.b-c_d', '=', '==', '!=', 'in', 'notin', '!', '(', ')', ',', ' ', 'x', '', '\\,', '\\=', 'metadata.name', 'status.phase', '\u00e9', '-', '.');
@@ -32,18 +33,6 @@ test('label selectors: parsed or refused with a 400, and stable when printed and
       const printed = parsed.toString();
       assert.equal(parseLabelSelector(printed).toString(), printed, `${JSON.stringify(s)} → ${JSON.stringify(printed)}`);
     }),
-    { numRuns: RUNS },
-  );
-});
-
-test('field selectors: parsed or refused with a 400, and stable when printed and parsed again', () => {
-  fc.assert(
-    fc.property(selectorText, (s) => {
-      const parsed = parsesOrRefuses((x) => parseFieldSelector(x), s) as ReturnType<typeof parseFieldSelector> | undefined;
-      if (!parsed) return;
-      const printed = parsed.toString();
-      assert.equal(parseFieldSelector(printed).toString(), printed, `${JSON.stringify(s)} → ${JSON.stringify(printed)}`);
-    }),
-    { numRuns: RUNS },
+    { numRuns: RUNS, seed: SEED },
   );
 });
