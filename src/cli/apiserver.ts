@@ -1,4 +1,5 @@
 // `kubelite apiserver`: the API server alone, until SIGINT/SIGTERM.
+import { acceptProcessPodRange } from '../registry/kinds/core/endpoints.js';
 import { InvalidArgumentError } from 'commander';
 import { startApiServer } from '../apiserver/server.js';
 import { controllerRoles } from '../controller-manager/controllers.js';
@@ -111,6 +112,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
   let kubelet: ReturnType<typeof kubeletClientOptions>;
   try {
     kubelet = kubeletClientOptions(o);
+    acceptProcessPodRange(o.processPodCidr);
     admissionPlugins = enabledAdmissionPlugins(o.enableAdmissionPlugins, o.disableAdmissionPlugins);
     componentHealthURLs = parseComponentHealthURLs(o.componentHealthUrl);
     serviceAccountTokens = serviceAccountTokenOptions(o, o.dataDir);

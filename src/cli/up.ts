@@ -1,5 +1,6 @@
 // `kubelite up`: a whole local cluster (API server, controller manager, scheduler, simulated
 // nodes) until SIGINT/SIGTERM; prints `ready: kubeconfig=<path> server=<url>` once it is usable.
+import { rootRefusal } from '../nodes/process/runtime.js';
 import { InvalidArgumentError } from 'commander';
 import { parseEtcdServers } from '../storage/open.js';
 import { startCluster } from '../up/cluster.js';
@@ -32,15 +33,24 @@ export async function upMain(argv: string[]): Promise<number> {
     .option('--zones <zones>', 'comma-separated zones the simulated nodes are spread over')
     .option('--node-cpu <cpu>', 'CPU capacity of each simulated node')
     .option('--node-memory <memory>', 'memory capacity of each simulated node')
+    .option('--runtime <runtime>', 'simulated, or process: containers of the host-image allow-list (node:*, busybox, alpine, absolute host commands) run as real processes, without isolation', parseChoice(['simulated', 'process'] as const), 'simulated')
+    .option('--process-pod-cidr <cidr>', 'with --runtime process: the loopback range of the pods\' IPs (default 127.64.0.0/16)')
+    .option('--allow-root', 'with --runtime process: run pods\' processes even as root')
     .option('--quiet', 'do not print the components’ logs');
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<{
     dataDir: string; port: number; bindAddress: string; nodes: number; storage: 'lmdb' | 'memory' | 'etcd'; etcdServers?: string[];
     controllers?: string; featureGates?: string; kubeApiQps?: string; kubeApiBurst?: string; zones?: string; nodeCpu?: string; nodeMemory?: string; quiet?: boolean;
+    runtime: 'simulated' | 'process'; processPodCidr?: string; allowRoot?: boolean;
   }>();
   if (o.storage === 'etcd' && !o.etcdServers) {
     process.stderr.write('kubelite up: --storage etcd needs --etcd-servers\n');
+    return 2;
+  }
+  const refusal = o.runtime === 'process' ? rootRefusal(o.allowRoot === true) : undefined;
+  if (refusal) {
+    process.stderr.write(`kubelite up: ${refusal}\n`);
     return 2;
   }
   const pass = (flag: string, value: string | undefined) => (value === undefined ? [] : [flag, value]);
@@ -61,6 +71,9 @@ export async function upMain(argv: string[]): Promise<number> {
       nodes: o.nodes,
       storage: o.storage,
       etcdServers: o.etcdServers,
+      runtime: o.runtime,
+      ...(o.processPodCidr !== undefined ? { processPodCIDR: o.processPodCidr } : {}),
+      allowRoot: o.allowRoot === true,
       args: {
         controllerManager: [...pass('--controllers', o.controllers), ...pass('--feature-gates', o.featureGates), ...pass('--kube-api-qps', o.kubeApiQps), ...pass('--kube-api-burst', o.kubeApiBurst)],
         nodes: [...pass('--zones', o.zones), ...pass('--node-cpu', o.nodeCpu), ...pass('--node-memory', o.nodeMemory)],

@@ -12,6 +12,7 @@ import type { KubeletHost } from './kubelet/host.js';
 import { ContainerLogs } from './logs/container-logs.js';
 import type { Log, NodeAgentOptions, NodeAgentStats } from './options.js';
 import { PodLifecycle, PODS } from './pod-lifecycle.js';
+import type { ProcessRuntime } from './process/runtime.js';
 import { simNodes, type SimNode } from './sim-node.js';
 
 export { LEASE_NAMESPACE } from './heartbeats.js';
@@ -75,6 +76,10 @@ export class NodeAgent implements KubeletHost {
     this.heartbeats.stop();
     this.abort.abort();
     await Promise.all([this.pods.stop(), this.csi?.stopped()]);
+  }
+
+  get runtime(): ProcessRuntime | undefined {
+    return this.pods.runtime;
   }
 
   registeredCount(): number {

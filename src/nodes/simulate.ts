@@ -56,7 +56,8 @@ export interface Kill {
   hard: boolean;
 }
 
-interface Terminated {
+/** How a container run ended. */
+export interface Terminated {
   exitCode: number;
   reason: string;
   message?: string;
@@ -143,6 +144,14 @@ export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnF
   }
 }
 
+/**
+ * Runs some containers for real (the process runtime): their state comes from the runner, not
+ * from the simulated timeline. `undefined`: the container is simulated.
+ */
+export interface ContainerRunner {
+  state(c: Container, role: 'init' | 'main' | 'ephemeral', policy: 'Always' | 'OnFailure' | 'Never', kill: Kill | undefined, now: number): ContainerState | undefined;
+}
+
 export interface SimulateInput {
   pod: Pod;
   /** When the node accepted the pod (status.startTime). */
@@ -161,6 +170,8 @@ export interface SimulateInput {
   previousConditions?: PodCondition[];
   /** When the node first saw each ephemeral container (kubectl debug adds them to a running pod). */
   ephemeralStarts?: ReadonlyMap<string, number>;
+  /** The containers run for real (the process runtime). */
+  runner?: ContainerRunner;
 }
 
 export interface SimulateResult {
@@ -273,6 +284,9 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   const consider = (t: number | undefined) => {
     if (t !== undefined && t > now && (next === undefined || t < next)) next = t;
   };
+  // a container's state: the runner's when it runs the container, else its simulated timeline
+  const timeline = (c: Container, role: 'init' | 'main' | 'ephemeral', policy: 'Always' | 'OnFailure' | 'Never', start: number, behaviourPolicy: 'Always' | 'OnFailure' | 'Never'): ContainerState =>
+    input.runner?.state(c, role, policy, kill, now) ?? containerTimeline(containerBehaviour(pod, c, defaults, behaviourPolicy), policy, start, now, kill, containerName(c));
   const waiting = (reason: string): ContainerState => ({ kind: 'waiting', waitingReason: reason, ready: false, restartCount: 0, killed: false });
 
   let initFailed = false;
@@ -295,14 +309,13 @@ export function simulatePod(input: SimulateInput): SimulateResult {
       }
       // An init container runs to completion whatever the pod's restartPolicy (a command the
       // simulation does not recognise: a job's run time); only sidecars keep running.
-      const b = containerBehaviour(pod, c, defaults, c.restartPolicy === 'Always' ? 'Always' : 'Never');
       if (c.restartPolicy === 'Always') {
-        const st = containerTimeline(b, 'Always', cursor, now, kill, name);
+        const st = timeline(c, 'init', 'Always', cursor, 'Always');
         initStates.set(name, st);
         consider(st.next);
         continue;
       }
-      const st = containerTimeline(b, rp === 'Never' ? 'Never' : 'OnFailure', cursor, now, kill, name);
+      const st = timeline(c, 'init', rp === 'Never' ? 'Never' : 'OnFailure', cursor, 'Never');
       initStates.set(name, st);
       consider(st.next);
       if (st.kind === 'terminated' && st.terminated!.exitCode === 0 && !st.terminated!.killed) {
@@ -322,7 +335,7 @@ export function simulatePod(input: SimulateInput): SimulateResult {
         mainStates.set(name, waiting('PodInitializing'));
         continue;
       }
-      const st = containerTimeline(containerBehaviour(pod, c, defaults, rp), rp, mainStart, now, kill, name);
+      const st = timeline(c, 'main', rp, mainStart, rp);
       mainStates.set(name, st);
       consider(st.next);
     }
