@@ -281,7 +281,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const kubeletArgs = ['--kubelet-port', String(kubeletPort), '--kubelet-address', host, '--tls-cert-file', credentials.kubeletServing.certFile, '--tls-private-key-file', credentials.kubeletServing.keyFile, '--client-ca-file', credentials.caCertFile];
   const apiserverKubeletArgs = ['--kubelet-client-certificate', credentials.kubeletClient.certFile, '--kubelet-client-key', credentials.kubeletClient.keyFile, '--kubelet-certificate-authority', credentials.caCertFile, '--kubelet-address-override', host];
   const runtimeArgs = opts.runtime === 'process' ? ['--runtime', 'process', '--runtime-dir', join(dataDir, 'pods'), ...(opts.processPodCIDR ? ['--process-pod-cidr', opts.processPodCIDR] : []), ...(opts.allowRoot ? ['--allow-root'] : [])] : [];
-  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, ...kubeletArgs, '--nodes', String(nodes), '--lifecycle-taints=false', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...runtimeArgs, ...(opts.args?.nodes ?? [])], log) : undefined;
+  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, ...kubeletArgs, '--nodes', String(nodes), '--lifecycle-taints=false', '--rotate-server-certificates', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...runtimeArgs, ...(opts.args?.nodes ?? [])], log) : undefined;
   // kubeadm's authorizers: the Node authorizer (what kubelets may do, each only for itself) before RBAC.
   const apiserverArgs = opts.args?.apiserver ?? [];
   // ... and kubeadm's bootstrap tokens (kubeadm token create / join flows)
