@@ -155,7 +155,7 @@ function queryOf(req: IncomingMessage): URLSearchParams {
 
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   const log = opts.log ?? ((fields) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), component: 'apiserver', ...fields })}\n`));
-  const storage = opts.storageInstance ?? (await openStorage({ backend: opts.storage ?? 'memory', dataDir: opts.dataDir, etcdServers: opts.etcdServers, history: opts.history }));
+  const storage = opts.storageInstance ?? (await openStorage({ backend: opts.storage ?? 'memory', dataDir: opts.dataDir, etcdServers: opts.etcdServers, history: opts.history, log }));
   const registry = new Registry({
     storage,
     moduleOf: (kind) => {
