@@ -5,6 +5,10 @@ import { InvalidArgumentError } from 'commander';
 import { parseEtcdServers } from '../storage/open.js';
 import { startCluster } from '../up/cluster.js';
 import { parseChoice, parseOrExit, parsePort, program } from '../machinery/flags.js';
+import { mergeContext, removeContext, userKubeconfigPath } from '../up/kubeconfig-context.js';
+import { readPidFile, removePidFile, writePidFile } from '../up/pid-file.js';
+import { componentLogFilter } from './up-output.js';
+import { portInUse } from './port-check.js';
 
 function parseCount(value: string): number {
   const n = Number(value);
@@ -36,12 +40,22 @@ export async function upMain(argv: string[]): Promise<number> {
     .option('--runtime <runtime>', 'simulated, or process: containers of the host-image allow-list (node:*, busybox, alpine, absolute host commands) run as real processes, without isolation', parseChoice(['simulated', 'process'] as const), 'simulated')
     .option('--process-pod-cidr <cidr>', 'with --runtime process: the loopback range of the pods\' IPs (default 127.64.0.0/16)')
     .option('--allow-root', 'with --runtime process: run pods\' processes even as root')
-    .option('--quiet', 'do not print the components’ logs');
+    .option('--quiet', 'print only the ready line: no start stages, no hints, no component logs')
+    .option('--verbose', 'print every line the components log (default: only errors, and the last lines of a component that exits)')
+    .option('--kubeconfig-context', `merge a "kubelite" context into $KUBECONFIG or ~/.kube/config and select it; removed when the cluster stops`)
+    .addHelpText('after', `
+Examples:
+  kubelite up                              # 3 simulated nodes, API server on 127.0.0.1:6443, state in ./.kubelite
+  kubelite up --port 0 --data-dir /tmp/k   # a free port; the ready line says which
+  kubelite up --kubeconfig-context         # then plain kubectl get nodes
+  kubelite up --storage memory --nodes 10  # nothing kept on disk
+  kubelite down --data-dir /tmp/k          # stop it from another shell`);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<{
     dataDir: string; port: number; bindAddress: string; nodes: number; storage: 'lmdb' | 'memory' | 'etcd'; etcdServers?: string[];
     controllers?: string; featureGates?: string; kubeApiQps?: string; kubeApiBurst?: string; zones?: string; nodeCpu?: string; nodeMemory?: string; quiet?: boolean;
+    verbose?: boolean; kubeconfigContext?: boolean;
     runtime: 'simulated' | 'process'; processPodCidr?: string; allowRoot?: boolean;
   }>();
   if (o.storage === 'etcd' && !o.etcdServers) {
@@ -53,13 +67,27 @@ export async function upMain(argv: string[]): Promise<number> {
     process.stderr.write(`kubelite up: ${refusal}\n`);
     return 2;
   }
+  const running = readPidFile(o.dataDir);
+  if (running?.running) {
+    process.stderr.write(`kubelite up: a cluster is already running on ${o.dataDir} (pid ${running.up.pid}): stop it with kubelite down --data-dir ${o.dataDir}, or pass another --data-dir\n`);
+    return 1;
+  }
+  if (o.port !== 0 && (await portInUse(o.bindAddress, o.port))) {
+    process.stderr.write(`kubelite up: port ${o.port} is in use: pass --port 0 or stop the process holding it\n`);
+    return 1;
+  }
+  const say = o.quiet ? () => {} : (line: string) => process.stderr.write(`[up] ${line}\n`);
+  const componentLog = componentLogFilter(o.quiet ? 'none' : o.verbose ? 'all' : 'errors', (line) => process.stderr.write(`${line}\n`));
   const pass = (flag: string, value: string | undefined) => (value === undefined ? [] : [flag, value]);
   // SIGINT/SIGTERM are caught before anything starts: without a listener Node exits at once and
   // orphans the components — during the start, or when a signal sent on seeing the ready line
   // arrives before a listener registered after printing it would be (seen on a loaded machine).
   // Repeats are ignored: the stop under way SIGKILLs components that do not exit within 10 s.
   const stopping = new AbortController();
-  const onSignal = () => stopping.abort();
+  const onSignal = () => {
+    componentLog.stopping();
+    stopping.abort();
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   let cluster;
@@ -78,17 +106,31 @@ export async function upMain(argv: string[]): Promise<number> {
         controllerManager: [...pass('--controllers', o.controllers), ...pass('--feature-gates', o.featureGates), ...pass('--kube-api-qps', o.kubeApiQps), ...pass('--kube-api-burst', o.kubeApiBurst)],
         nodes: [...pass('--zones', o.zones), ...pass('--node-cpu', o.nodeCpu), ...pass('--node-memory', o.nodeMemory)],
       },
-      log: o.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
+      log: componentLog.line,
+      progress: say,
       signal: stopping.signal,
     });
   } catch (e) {
     if (stopping.signal.aborted) return 0;
     throw e;
   }
-  if (!stopping.signal.aborted) {
-    process.stdout.write(`ready: kubeconfig=${cluster.kubeconfig} server=${cluster.server}\n`);
-    await new Promise((resolve) => stopping.signal.addEventListener('abort', resolve, { once: true }));
+  const mergedInto = o.kubeconfigContext ? userKubeconfigPath() : undefined;
+  try {
+    if (!stopping.signal.aborted) {
+      if (mergedInto) mergeContext(mergedInto, cluster.kubeconfigYaml);
+      writePidFile(o.dataDir, { pid: process.pid, server: cluster.server, kubeconfig: cluster.kubeconfig, ...(mergedInto ? { mergedInto } : {}) });
+      process.stdout.write(`ready: kubeconfig=${cluster.kubeconfig} server=${cluster.server}\n`);
+      say(`the cluster is ready in ${(cluster.readyAfterMs / 1000).toFixed(1)}s; to use it:`);
+      if (!o.quiet) {
+        process.stderr.write(mergedInto ? `    kubectl get nodes                  # context "kubelite" of ${mergedInto}\n` : `    export KUBECONFIG=${cluster.kubeconfig}\n    kubectl get nodes\n`);
+        process.stderr.write(`  stop it with Ctrl-C, or kubelite down --data-dir ${o.dataDir}\n`);
+      }
+      await new Promise((resolve) => stopping.signal.addEventListener('abort', resolve, { once: true }));
+    }
+  } finally {
+    if (mergedInto) removeContext(mergedInto);
+    await cluster.stop();
+    removePidFile(o.dataDir);
   }
-  await cluster.stop();
   return 0;
 }
