@@ -8,11 +8,7 @@ import { sleep } from '../client/wait.js';
 export async function downMain(argv: string[]): Promise<number> {
   const cmd = program('down', 'Stop the cluster `kubelite up` runs on a data dir.')
     .option('--data-dir <dir>', 'the data dir the cluster was started with', './.kubelite')
-    .option('--timeout <seconds>', 'how long to wait for it to stop', (v: string) => Number(v), 60)
-    .addHelpText('after', `
-Examples:
-  kubelite down                      # the cluster of ./.kubelite
-  kubelite down --data-dir /tmp/k`);
+    .option('--timeout <seconds>', 'how long to wait for it to stop', (v: string) => Number(v), 60);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<{ dataDir: string; timeout: number }>();

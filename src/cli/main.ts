@@ -1,27 +1,7 @@
 #!/usr/bin/env node
 // The one kubelite executable; each subcommand is a component (see DESIGN.md).
 
-// Each command's modules are loaded when it runs: `kubelite apiserver` does not load (compile,
-// link) the controllers, and the other way round — module loading is most of a component's
-// startup time.
-const commands: Record<string, { describe: string; run: (argv: string[]) => Promise<number> }> = {
-  up: { describe: 'a whole local cluster: API server, controllers, scheduler, simulated nodes', run: async (argv) => (await import('./up.js')).upMain(argv) },
-  apiserver: { describe: 'the API server alone', run: async (argv) => (await import('./apiserver.js')).apiserverMain(argv) },
-  'controller-manager': {
-    describe: 'the controller manager daemon (control loops, leader election)',
-    run: async (argv) => (await import('./controller-manager.js')).controllerManagerMain(argv),
-  },
-  nodes: { describe: 'simulated nodes: registers N nodes and runs the pods bound to them', run: async (argv) => (await import('./nodes.js')).nodesMain(argv) },
-  scheduler: { describe: 'the default scheduler', run: async (argv) => (await import('./scheduler.js')).schedulerMain(argv) },
-  down: { describe: 'stop the cluster `kubelite up` runs on a data dir', run: async (argv) => (await import('./down.js')).downMain(argv) },
-  status: { describe: 'whether a cluster runs on a data dir, its server and nodes', run: async (argv) => (await import('./status.js')).statusMain(argv) },
-  version: { describe: "kubelite's version, the Kubernetes API it serves", run: async () => printVersion() },
-};
-
-async function printVersion(): Promise<number> {
-  process.stdout.write(`${(await import('./version.js')).versionLine()}\n`);
-  return 0;
-}
+import { commands, printVersion } from './commands.js';
 
 const usage = `usage: kubelite <command> [flags]
 
@@ -53,7 +33,9 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`kubelite: unknown command ${JSON.stringify(command)} (see kubelite --help)\n`);
     return 2;
   }
-  return c.run(rest);
+  const code = await c.run(rest);
+  if (code === 0 && (rest.includes('--help') || rest.includes('-h'))) process.stdout.write(`\nExamples:\n${c.examples.map((e) => `  ${e}`).join('\n')}\n`);
+  return code;
 }
 
 // A component started by a supervisor (startCluster, `kubelite up`) has an IPC channel to it: when

@@ -11,11 +11,7 @@ interface NodeStatus {
 
 export async function statusMain(argv: string[]): Promise<number> {
   const cmd = program('status', 'Show whether a cluster runs on a data dir, its server, kubeconfig and nodes.')
-    .option('--data-dir <dir>', 'the data dir the cluster was started with', './.kubelite')
-    .addHelpText('after', `
-Examples:
-  kubelite status
-  kubelite status --data-dir /tmp/k`);
+    .option('--data-dir <dir>', 'the data dir the cluster was started with', './.kubelite');
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<{ dataDir: string }>();

@@ -42,14 +42,7 @@ export async function upMain(argv: string[]): Promise<number> {
     .option('--allow-root', 'with --runtime process: run pods\' processes even as root')
     .option('--quiet', 'print only the ready line: no start stages, no hints, no component logs')
     .option('--verbose', 'print every line the components log (default: only errors, and the last lines of a component that exits)')
-    .option('--kubeconfig-context', `merge a "kubelite" context into $KUBECONFIG or ~/.kube/config and select it; removed when the cluster stops`)
-    .addHelpText('after', `
-Examples:
-  kubelite up                              # 3 simulated nodes, API server on 127.0.0.1:6443, state in ./.kubelite
-  kubelite up --port 0 --data-dir /tmp/k   # a free port; the ready line says which
-  kubelite up --kubeconfig-context         # then plain kubectl get nodes
-  kubelite up --storage memory --nodes 10  # nothing kept on disk
-  kubelite down --data-dir /tmp/k          # stop it from another shell`);
+    .option('--kubeconfig-context', `merge a "kubelite" context into $KUBECONFIG or ~/.kube/config and select it; removed when the cluster stops`);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<{
