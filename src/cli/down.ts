@@ -2,6 +2,7 @@
 // Ctrl-C would — SIGTERM; up then stops its components in order, removes the kubeconfig context it
 // merged and its pid file — and waits until it has exited.
 import { parseOrExit, program } from '../machinery/flags.js';
+import { removeContext } from '../up/kubeconfig-context.js';
 import { isRunning, readPidFile, removePidFile } from '../up/pid-file.js';
 import { sleep } from '../client/wait.js';
 
@@ -18,8 +19,10 @@ export async function downMain(argv: string[]): Promise<number> {
     return 1;
   }
   if (!found.running) {
+    // up was killed outright: what it would have removed on stopping goes now
     removePidFile(o.dataDir);
-    process.stderr.write(`kubelite down: the cluster of ${o.dataDir} (pid ${found.up.pid}) is not running any more; removed its stale pid file\n`);
+    if (found.up.mergedInto) removeContext(found.up.mergedInto);
+    process.stderr.write(`kubelite down: the cluster of ${o.dataDir} (pid ${found.up.pid}) is not running any more; removed its stale pid file${found.up.mergedInto ? ` and its context in ${found.up.mergedInto}` : ''}\n`);
     return 1;
   }
   process.kill(found.up.pid, 'SIGTERM');
