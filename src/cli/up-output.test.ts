@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { componentLogFilter } from './up-output.js';
+import { componentLogFilter, stageWriter } from './up-output.js';
 
 const lines = [
   '[apiserver] ready: server=https://127.0.0.1:1',
@@ -28,4 +28,19 @@ test('all shows every line; none and a stop under way show nothing', () => {
   filter.stopping();
   for (const l of lines) filter.line(l);
   assert.deepEqual([none, stopping], [[], []]);
+});
+
+test('stageWriter: stages are lines of their own, or on a terminal one progress line that other lines end first', () => {
+  const plain: string[] = [];
+  const p = stageWriter({ write: (t) => plain.push(t) });
+  p.stage('[up] a');
+  p.line('error');
+  assert.equal(plain.join(''), '[up] a\nerror\n');
+  const tty: string[] = [];
+  const t = stageWriter({ write: (x) => tty.push(x), isTTY: true });
+  t.stage('[up] a');
+  t.stage('[up] b');
+  t.line('hint');
+  t.line('more');
+  assert.equal(tty.join(''), '\r\x1b[K[up] a\r\x1b[K[up] b\nhint\nmore\n');
 });

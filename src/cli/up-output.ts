@@ -45,3 +45,30 @@ export function componentLogFilter(level: ComponentLogLevel, write: (line: strin
     },
   };
 }
+
+/**
+ * Where up's own lines go. A stage (`waiting for the API server`) is a line of its own, except on
+ * a terminal, where each stage replaces the one before it on a single progress line; any other
+ * line (a component's error, the hints) first ends that progress line.
+ */
+export function stageWriter(out: { write(text: string): unknown; isTTY?: boolean }): { stage(text: string): void; line(text: string): void; endProgress(): void } {
+  let progress = false;
+  return {
+    /** Ends the progress line (before something is written to the same terminal by another stream). */
+    endProgress: () => {
+      if (progress) out.write('\n');
+      progress = false;
+    },
+    stage: (text) => {
+      if (out.isTTY) {
+        out.write(`\r\x1b[K${text}`);
+        progress = true;
+      } else out.write(`${text}\n`);
+    },
+    line: (text) => {
+      if (progress) out.write('\n');
+      progress = false;
+      out.write(`${text}\n`);
+    },
+  };
+}

@@ -7,7 +7,7 @@ import { startCluster } from '../up/cluster.js';
 import { parseChoice, parseOrExit, parsePort, program } from '../machinery/flags.js';
 import { mergeContext, removeContext, userKubeconfigPath } from '../up/kubeconfig-context.js';
 import { readPidFile, removePidFile, writePidFile } from '../up/pid-file.js';
-import { componentLogFilter } from './up-output.js';
+import { componentLogFilter, stageWriter } from './up-output.js';
 import { portInUse } from './port-check.js';
 
 function parseCount(value: string): number {
@@ -69,8 +69,9 @@ export async function upMain(argv: string[]): Promise<number> {
     process.stderr.write(`kubelite up: port ${o.port} is in use: pass --port 0 or stop the process holding it\n`);
     return 1;
   }
-  const say = o.quiet ? () => {} : (line: string) => process.stderr.write(`[up] ${line}\n`);
-  const componentLog = componentLogFilter(o.quiet ? 'none' : o.verbose ? 'all' : 'errors', (line) => process.stderr.write(`${line}\n`));
+  const stderr = stageWriter(process.stderr);
+  const say = o.quiet ? () => {} : (line: string) => stderr.stage(`[up] ${line}`);
+  const componentLog = componentLogFilter(o.quiet ? 'none' : o.verbose ? 'all' : 'errors', stderr.line);
   const pass = (flag: string, value: string | undefined) => (value === undefined ? [] : [flag, value]);
   // SIGINT/SIGTERM are caught before anything starts: without a listener Node exits at once and
   // orphans the components — during the start, or when a signal sent on seeing the ready line
@@ -112,11 +113,12 @@ export async function upMain(argv: string[]): Promise<number> {
     if (!stopping.signal.aborted) {
       if (mergedInto) mergeContext(mergedInto, cluster.kubeconfigYaml);
       writePidFile(o.dataDir, { pid: process.pid, server: cluster.server, kubeconfig: cluster.kubeconfig, ...(mergedInto ? { mergedInto } : {}) });
+      stderr.endProgress();
       process.stdout.write(`ready: kubeconfig=${cluster.kubeconfig} server=${cluster.server}\n`);
-      say(`the cluster is ready in ${(cluster.readyAfterMs / 1000).toFixed(1)}s; to use it:`);
       if (!o.quiet) {
-        process.stderr.write(mergedInto ? `    kubectl get nodes                  # context "kubelite" of ${mergedInto}\n` : `    export KUBECONFIG=${cluster.kubeconfig}\n    kubectl get nodes\n`);
-        process.stderr.write(`  stop it with Ctrl-C, or kubelite down --data-dir ${o.dataDir}\n`);
+        stderr.line(`[up] the cluster is ready in ${(cluster.readyAfterMs / 1000).toFixed(1)}s; to use it:`);
+        stderr.line(mergedInto ? `    kubectl get nodes                  # context "kubelite" of ${mergedInto}` : `    export KUBECONFIG=${cluster.kubeconfig}\n    kubectl get nodes`);
+        stderr.line(`  stop it with Ctrl-C, or kubelite down --data-dir ${o.dataDir}`);
       }
       await new Promise((resolve) => stopping.signal.addEventListener('abort', resolve, { once: true }));
     }
