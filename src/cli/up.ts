@@ -1,6 +1,5 @@
 // `kubelite up`: a whole local cluster (API server, controller manager, scheduler, simulated
 // nodes) until SIGINT/SIGTERM; prints `ready: kubeconfig=<path> server=<url>` once it is usable.
-import { resolve } from 'node:path';
 import { rootRefusal } from '../nodes/process/runtime.js';
 import { InvalidArgumentError } from 'commander';
 import { parseEtcdServers } from '../storage/open.js';
@@ -14,6 +13,18 @@ import { portInUse } from './port-check.js';
 function parseCount(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 10_000) throw new InvalidArgumentError('must be an integer from 0 to 10000');
+  return n;
+}
+
+function parseRate(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number of requests per second, 0 or more');
+  return n;
+}
+
+function parseBurst(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a whole number of requests, 0 or more');
   return n;
 }
 
@@ -33,8 +44,8 @@ export async function upMain(argv: string[]): Promise<number> {
     })
     .option('--controllers <list>', "controllers to run, as kube-controller-manager's --controllers ('*,-name,name')")
     .option('--feature-gates <gates>', 'feature gates for the controller manager (Name=bool,...)')
-    .option('--kube-api-qps <qps>', "the controller manager's requests per second to the API server (default 1000: no shared API server to protect)")
-    .option('--kube-api-burst <n>', "the controller manager's request burst (default 2000)")
+    .option('--kube-api-qps <qps>', "the controller manager's requests per second to the API server (default 1000: no shared API server to protect)", parseRate)
+    .option('--kube-api-burst <n>', "the controller manager's request burst (default 2000)", parseBurst)
     .option('--zones <zones>', 'comma-separated zones the simulated nodes are spread over')
     .option('--node-cpu <cpu>', 'CPU capacity of each simulated node')
     .option('--node-memory <memory>', 'memory capacity of each simulated node')
@@ -50,7 +61,7 @@ export async function upMain(argv: string[]): Promise<number> {
   if (code !== undefined) return code;
   const o = cmd.opts<{
     dataDir: string; port: number; bindAddress: string; nodes: number; storage: 'lmdb' | 'memory' | 'etcd'; etcdServers?: string[];
-    controllers?: string; featureGates?: string; kubeApiQps?: string; kubeApiBurst?: string; zones?: string; nodeCpu?: string; nodeMemory?: string; quiet?: boolean;
+    controllers?: string; featureGates?: string; kubeApiQps?: number; kubeApiBurst?: number; zones?: string; nodeCpu?: string; nodeMemory?: string; quiet?: boolean;
     verbose?: boolean; kubeconfigContext?: boolean;
     runtime: 'simulated' | 'process'; processPodCidr?: string; allowRoot?: boolean; auditPolicyFile?: string; auditLogPath?: string;
   }>();
@@ -75,8 +86,6 @@ export async function upMain(argv: string[]): Promise<number> {
   const stderr = stageWriter(process.stderr);
   const say = o.quiet ? () => {} : (line: string) => stderr.stage(`[up] ${line}`);
   const componentLog = componentLogFilter(o.quiet ? 'none' : o.verbose ? 'all' : 'errors', stderr.line);
-  const pass = (flag: string, value: string | undefined) => (value === undefined ? [] : [flag, value]);
-  const absolute = (path: string | undefined) => (path === undefined ? undefined : resolve(path));
   // SIGINT/SIGTERM are caught before anything starts: without a listener Node exits at once and
   // orphans the components — during the start, or when a signal sent on seeing the ready line
   // arrives before a listener registered after printing it would be (seen on a loaded machine).
@@ -100,11 +109,15 @@ export async function upMain(argv: string[]): Promise<number> {
       runtime: o.runtime,
       ...(o.processPodCidr !== undefined ? { processPodCIDR: o.processPodCidr } : {}),
       allowRoot: o.allowRoot === true,
-      args: {
-        apiserver: [...pass('--audit-policy-file', absolute(o.auditPolicyFile)), ...pass('--audit-log-path', o.auditLogPath === '-' ? '-' : absolute(o.auditLogPath))],
-        controllerManager: [...pass('--controllers', o.controllers), ...pass('--feature-gates', o.featureGates), ...pass('--kube-api-qps', o.kubeApiQps), ...pass('--kube-api-burst', o.kubeApiBurst)],
-        nodes: [...pass('--zones', o.zones), ...pass('--node-cpu', o.nodeCpu), ...pass('--node-memory', o.nodeMemory)],
-      },
+      controllers: o.controllers,
+      featureGates: o.featureGates,
+      kubeApiQPS: o.kubeApiQps,
+      kubeApiBurst: o.kubeApiBurst,
+      zones: o.zones?.split(','),
+      nodeCPU: o.nodeCpu,
+      nodeMemory: o.nodeMemory,
+      auditPolicyFile: o.auditPolicyFile,
+      auditLogPath: o.auditLogPath,
       log: componentLog.line,
       progress: say,
       signal: stopping.signal,

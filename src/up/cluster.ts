@@ -20,6 +20,7 @@ import { clusterRoleBinding, COMPONENT_BINDINGS, COMPONENT_ROLES, NODE_CERT_DIR,
 import { ensureSigningKey } from '../machinery/jwt/keys.js';
 import { componentNodeFlags } from './node-flags.js';
 import { installObjects, type ObjectSource } from './install.js';
+import { componentArgsOf, type ComponentFlagOptions } from './flag-options.js';
 import { loadClientNodeConfig, type KubeConfig } from './client-node.js';
 
 /**
@@ -30,7 +31,8 @@ import { loadClientNodeConfig, type KubeConfig } from './client-node.js';
  */
 const KUBELITE_BIN = fileURLToPath(new URL('../../bundle/cli/kubelite.js', import.meta.url));
 
-export interface ClusterOptions {
+/** What `kubelite up`'s flags set; `args` adds any other component flag. */
+export interface ClusterOptions extends ComponentFlagOptions {
   /** Where state and the kubeconfig live; default: a fresh temporary directory (removed by stop()). */
   dataDir?: string;
   /** API server port; 0 (the default for the library) picks a free one. */
@@ -300,7 +302,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   // production API server; on a one-machine cluster it would be the bottleneck of every rollout
   // (a 10-replica image change takes seconds, 10,000 pods many minutes), so up raises it as the
   // scheduler and the nodes already are, unless the caller sets it.
-  const cmArgs = opts.args?.controllerManager ?? [];
+  const flagArgs = componentArgsOf(opts);
+  const cmArgs = [...flagArgs.controllerManager, ...(opts.args?.controllerManager ?? [])];
   const cmLimits = [...(cmArgs.includes('--kube-api-qps') ? [] : ['--kube-api-qps', '1000']), ...(cmArgs.includes('--kube-api-burst') ? [] : ['--kube-api-burst', '2000'])];
   // Pod CIDRs come from the controller manager's nodeipam, as kind and kubeadm clusters have them,
   // unless the caller configures allocation or the controllers itself (the nodes then keep their own).
@@ -322,9 +325,9 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const kubeletArgs = ['--kubelet-port', String(kubeletPort), '--kubelet-address', host, '--tls-cert-file', credentials.kubeletServing.certFile, '--tls-private-key-file', credentials.kubeletServing.keyFile, '--client-ca-file', credentials.caCertFile];
   const apiserverKubeletArgs = ['--kubelet-client-certificate', credentials.kubeletClient.certFile, '--kubelet-client-key', credentials.kubeletClient.keyFile, '--kubelet-certificate-authority', credentials.caCertFile, '--kubelet-address-override', host];
   const runtimeArgs = opts.runtime === 'process' ? ['--runtime', 'process', '--runtime-dir', join(dataDir, 'pods'), ...(opts.processPodCIDR ? ['--process-pod-cidr', opts.processPodCIDR] : []), ...(opts.allowRoot ? ['--allow-root'] : [])] : [];
-  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, ...kubeletArgs, '--nodes', String(nodes), '--lifecycle-taints=false', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...runtimeArgs, ...(opts.args?.nodes ?? [])], log) : undefined;
+  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, ...kubeletArgs, '--nodes', String(nodes), '--lifecycle-taints=false', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...runtimeArgs, ...flagArgs.nodes, ...(opts.args?.nodes ?? [])], log) : undefined;
   // kubeadm's authorizers: the Node authorizer (what kubelets may do, each only for itself) before RBAC.
-  const apiserverArgs = opts.args?.apiserver ?? [];
+  const apiserverArgs = [...flagArgs.apiserver, ...(opts.args?.apiserver ?? [])];
   // ... and kubeadm's bootstrap tokens (kubeadm token create / join flows)
   const authorizationArgs = [...(apiserverArgs.some((a) => a.startsWith('--authorization-mode')) ? [] : ['--authorization-mode', 'Node,RBAC']), '--enable-bootstrap-token-auth'];
   // The controller manager and the scheduler serve /healthz on free ports the API server is told
