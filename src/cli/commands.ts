@@ -57,7 +57,7 @@ export const commands: Record<string, CommandEntry> = {
     examples: ['kubelite status', 'kubelite status --data-dir /tmp/k || kubelite up --data-dir /tmp/k &'],
     run: async (argv) => (await import('./status.js')).statusMain(argv),
   },
-  version: { describe: "kubelite's version, the Kubernetes API it serves", examples: ['kubelite version', 'kubelite --version'], run: async () => printVersion() },
+  version: { describe: "kubelite's version, the Kubernetes API it serves", examples: ['kubelite version', 'kubelite --version'], run: async (argv) => (await import('./version.js')).versionMain(argv) },
   completion: {
     describe: 'shell completion for bash or zsh',
     examples: ['source <(kubelite completion bash)      # in ~/.bashrc', 'source <(kubelite completion zsh)       # in ~/.zshrc'],

@@ -3,6 +3,7 @@
 // Kubernetes API it serves and Node's.
 import { readFileSync } from 'node:fs';
 import { KUBERNETES_VERSION } from '../apiserver/version.js';
+import { parseOrExit, program } from '../machinery/flags.js';
 
 export function kubeliteVersion(): string {
   try {
@@ -14,4 +15,12 @@ export function kubeliteVersion(): string {
 
 export function versionLine(): string {
   return `kubelite ${kubeliteVersion()} (Kubernetes API ${KUBERNETES_VERSION}, node ${process.version})`;
+}
+
+export function versionMain(argv: string[]): number {
+  const cmd = program('version', "Print kubelite's version, the Kubernetes API version it serves and Node's.");
+  const code = parseOrExit(cmd, argv);
+  if (code !== undefined) return code;
+  process.stdout.write(`${versionLine()}\n`);
+  return 0;
 }
