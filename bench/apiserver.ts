@@ -39,7 +39,7 @@ const BENCH_TOKENS = 'bench-admin-token,bench-admin,1,system:masters\nbench-toke
 // ------------------------------------------------------------------------------ the pod
 
 /** A realistic pod of about 1.5 KB as a client sends it (the server adds defaults and metadata). */
-function podTemplate(namespace: string): { before: string; after: string } {
+export function podTemplate(namespace: string): { before: string; after: string } {
   const pod = {
     apiVersion: 'v1',
     kind: 'Pod',

@@ -24,6 +24,8 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   'pod-io': () => import('./pod-io.js'),
   shell: () => import('./shell.js'),
   'process-runtime': () => import('./process-runtime.js'),
+  up: () => import('./up.js'),
+  'token-auth': () => import('./token-auth.js'),
 };
 
 async function main(argv: string[]): Promise<number> {
