@@ -212,6 +212,7 @@ export async function run(args: string[]): Promise<BenchReport> {
     name: 'up',
     columns: [TOKEN, CERT],
     rows,
+    ceiling: { bareServerPerSecond: bareRate, spawnMs },
     notes: [
       `\`kubelite up --nodes 3\` (lmdb in a temporary --data-dir). "${TOKEN}": a ServiceAccount's token from TokenRequest bound to a pod, the account allowed by a RoleBinding (not in system:masters); "${CERT}": the admin client certificate of the kubeconfig (system:masters). Each client count runs ${TOKEN}, ${CERT}, ${CERT}, ${TOKEN} for ${seconds / 2} s each, one cluster, so the shared machine's drift falls on both; read the ratios.`,
       `Creates of a 1.5 KB pod over HTTPS keep-alive from this process; the pods are scheduled and run by the 3 nodes as they fit (110 each), the rest stay Pending. CPU per create: each process's CPU during the runs ÷ the creates (the other components work on the pods created, so theirs is the fan-out's cost).`,
