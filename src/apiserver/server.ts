@@ -214,7 +214,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const authorizer = opts.authorizationModes ? authorization.authorizer : (opts.authorizer ?? alwaysAllow);
   const admission = newAdmissionChain(registry, opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, { authorizer });
   const inflight = new InflightLimiter(opts.inflight ?? DEFAULT_INFLIGHT_LIMITS);
-  const snapshots = new SnapshotEndpoints(storage);
+  const snapshots = new SnapshotEndpoints(storage, (revision) => registry.cacher.waitForRevision(revision));
   const kubelet = opts.kubelet ? new KubeletClient(opts.kubelet) : undefined;
   const auditor = opts.audit
     ? new Auditor(opts.audit.policy, new AuditLogBackend(opts.audit.log), (bytes) => {

@@ -19,7 +19,11 @@ export const SNAPSHOTS_PATH = '/kubelite/snapshots';
 export class SnapshotEndpoints {
   private readonly kept = new Map<string, Snapshot>();
 
-  constructor(private readonly storage: Storage) {}
+  constructor(
+    private readonly storage: Storage,
+    /** Resolves once the API server's caches have seen `revision` (reads after a restore see it). */
+    private readonly caughtUp: (revision: number) => Promise<void>,
+  ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse, path: string, method: string): Promise<void> {
     const rest = path.slice(SNAPSHOTS_PATH.length).split('/').filter((p) => p !== '');
@@ -50,6 +54,7 @@ export class SnapshotEndpoints {
     if (!snapshot) throw new StatusError(404, 'NotFound', `snapshot ${JSON.stringify(name)} not found`);
     if (rest.length === 2 && rest[1] === 'restore' && method === 'POST') {
       const result = await restoreSnapshot(this.storage, snapshot);
+      await this.caughtUp(result.revision);
       return json(res, 200, { kind: 'SnapshotRestore', apiVersion: 'kubelite.dev/v1alpha1', metadata: { name }, ...result });
     }
     if (rest.length === 1 && method === 'GET') return writeBytes(res, 200, 'application/octet-stream', encodeSnapshot(snapshot));
