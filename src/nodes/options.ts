@@ -4,6 +4,7 @@
 import type { Clock } from '../client/clock.js';
 import type { Clientset, EventRecorder, InformerFactory } from '../client/types.js';
 import type { BehaviourDefaults } from './behaviour.js';
+import type { ImagePullOptions } from './image-pull.js';
 
 /** Structured log lines (`msg` plus fields). */
 export type Log = (fields: Record<string, unknown>) => void;
@@ -46,6 +47,8 @@ export interface NodeAgentOptions {
   /** How long containers stay ContainerCreating. Default 0. */
   podStartDelayMs?: number;
   behaviour?: Partial<BehaviourDefaults>;
+  /** Image pulls: their time (default 0), the images that fail, the image back-off's first wait (default 10 s). */
+  imagePull?: Partial<ImagePullOptions>;
   /** Nodes that start NotReady: a count (the last ones) or names. */
   unreadyNodes?: number | string[];
   /**

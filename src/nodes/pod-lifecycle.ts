@@ -10,6 +10,7 @@ import { isConflict, isNotFound } from '../client/errors.js';
 import type { KubeObject, SharedInformer, Tombstone } from '../client/types.js';
 import { ItemExponentialRateLimiter, RateLimitingQueue } from '../client/workqueue.js';
 import { DEFAULT_BEHAVIOUR, type BehaviourDefaults } from './behaviour.js';
+import { DEFAULT_IMAGE_PULL, planImagePull, type ImagePullOptions } from './image-pull.js';
 import type { AgentContext } from './context.js';
 import type { ContainerLogs } from './logs/container-logs.js';
 import { errMsg, type Log, type NodeAgentOptions, type NodeAgentStats } from './options.js';
@@ -50,6 +51,7 @@ export class PodLifecycle {
   private readonly defaults: BehaviourDefaults;
   private readonly events: PodEvents;
   private readonly podStartDelayMs: number;
+  private readonly imagePull: ImagePullOptions;
   private podInformer!: SharedInformer;
   private stopped = false;
   private workers: Promise<void>[] = [];
@@ -74,6 +76,18 @@ export class PodLifecycle {
     this.defaults = { ...DEFAULT_BEHAVIOUR, ...(opts.behaviour ?? {}) };
     this.events = new PodEvents(opts.recorder, opts.eventQps, stats, clock);
     this.podStartDelayMs = opts.podStartDelayMs ?? 0;
+    this.imagePull = { ...DEFAULT_IMAGE_PULL, ...(opts.imagePull ?? {}) };
+  }
+
+  /**
+   * The kubelet evicts the pod (eviction-manager.ts): its containers are killed at once, and it
+   * ends Failed with reason Evicted and `message`. Resolves once its status says so.
+   */
+  evict(key: string, message: string): void {
+    const rec = this.pods.get(key);
+    if (!rec || rec.terminal || rec.eviction) return;
+    rec.eviction = { at: this.clock.now(), message };
+    this.queue.add(key);
   }
 
   /** Follows the pods and starts the status writers. */
@@ -189,6 +203,9 @@ export class PodLifecycle {
       terminal,
     };
     if (status.conditions) rec.lastConditions = status.conditions;
+    // The node's image cache as the kubelet finds it when it starts the pod's containers.
+    const cached = (ref: string) => node.images.has(ref);
+    rec.images = new Map([...(spec.initContainers ?? []), ...(spec.containers ?? [])].map((c) => [c.name ?? '', planImagePull(pod, c, cached, this.imagePull)]));
     np.keys.add(key);
     return rec;
   }
@@ -250,7 +267,10 @@ export class PodLifecycle {
       podIP: rec.podIP,
       reportScheduled: rec.reportScheduled,
       ...(rec.lastConditions ? { previousConditions: rec.lastConditions } : {}),
+      ...(rec.images ? { images: rec.images, imageBackoffMs: this.imagePull.backoffInitialMs } : {}),
+      ...(rec.eviction ? { eviction: rec.eviction } : {}),
     });
+    this.cachePulledImages(rec, result);
     this.events.emit(pod, rec, result);
     this.logs?.observe(pod, result);
     const json = JSON.stringify(result.status);
@@ -269,6 +289,14 @@ export class PodLifecycle {
       return;
     }
     this.schedule(rec, result.next);
+  }
+
+  /** An image pulled for a container that started is on its node from then on. */
+  private cachePulledImages(rec: PodRecord, result: ReturnType<typeof simulatePod>): void {
+    for (const [name, st] of [...result.initContainers, ...result.containers]) {
+      const plan = rec.images?.get(name);
+      if (plan?.kind === 'pull' && st.pull?.runStart !== undefined) rec.node.images.set(plan.ref, plan.sizeBytes);
+    }
   }
 
   private schedule(rec: PodRecord, at: number | undefined): void {

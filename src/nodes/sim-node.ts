@@ -32,6 +32,8 @@ export interface SimNode {
   lastStatusReport: number;
   readyTransition: number;
   lastReady: boolean | undefined;
+  /** The node's image cache: the references pulled, with their sizes. */
+  images: Map<string, number>;
 }
 
 function ipOf(index: number): string {
@@ -68,6 +70,7 @@ export function simNodes(opts: NodeAgentOptions): Map<string, SimNode> {
       lastStatusReport: 0,
       readyTransition: 0,
       lastReady: undefined,
+      images: new Map(),
     });
   }
   if (typeof opts.unreadyNodes === 'number') [...nodes.keys()].slice(Math.max(0, n - opts.unreadyNodes)).forEach((k) => unready.add(k));

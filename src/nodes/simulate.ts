@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { nameOf, namespaceOf, uidOf } from '../api/meta/object.js';
 import type { Container, ContainerState as ReportedState, ContainerStatus, Pod, PodCondition, PodStatus } from '../api/types.js';
 import { containerBehaviour, DEFAULT_BEHAVIOUR, type BehaviourDefaults, type ContainerBehaviour } from './behaviour.js';
+import { IMAGE_BACKOFF_INITIAL_MS, pullTimeline, type ImagePlan, type PullState } from './image-pull.js';
 
 export const BACKOFF_INITIAL_MS = 10_000;
 export const BACKOFF_MAX_MS = 300_000;
@@ -81,6 +82,8 @@ export interface ContainerState {
   killed: boolean;
   /** The current back-off when waiting in CrashLoopBackOff. */
   backoffMs?: number;
+  /** Where its image stands (absent: the container has no image plan). */
+  pull?: PullState;
 }
 
 /**
@@ -115,13 +118,13 @@ export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnF
       return { kind: 'running', runStart, ready: now >= readyAt && !(kill && now >= kill.at), restartCount: restarts, ...(last ? { last } : {}), ...(Number.isFinite(next) ? { next } : {}), killed: false };
     }
     let term: Terminated;
-    if (!killed) term = { exitCode: b.exitCode, reason: b.exitCode === 0 ? 'Completed' : 'Error', ...(b.terminationMessage !== undefined ? { message: b.terminationMessage } : {}), startedAt: runStart, finishedAt: end, killed: false };
+    if (!killed) term = { exitCode: b.exitCode, reason: b.exitReason ?? (b.exitCode === 0 ? 'Completed' : 'Error'), ...(b.terminationMessage !== undefined ? { message: b.terminationMessage } : {}), startedAt: runStart, finishedAt: end, killed: false };
     else if (!kill!.hard && b.stopMs <= kill!.graceMs) term = { exitCode: 0, reason: 'Completed', startedAt: runStart, finishedAt: end, killed: true };
     else term = { exitCode: 137, reason: 'Error', startedAt: runStart, finishedAt: end, killed: true };
     const restart = !killed && (policy === 'Always' || (policy === 'OnFailure' && term.exitCode !== 0));
     if (!restart) return { kind: 'terminated', ready: false, restartCount: restarts, terminated: term, ...(last ? { last } : {}), killed };
     if (end - runStart >= BACKOFF_RESET_MS) backoff = 0;
-    const restartAt = end + backoff;
+    const restartAt = end + backoff + (b.restartPullMs ?? 0);
     if ((kill && restartAt >= kill.at) || now < restartAt) {
       const next = kill && restartAt >= kill.at ? undefined : restartAt;
       return {
@@ -161,6 +164,12 @@ export interface SimulateInput {
   previousConditions?: PodCondition[];
   /** When the node first saw each ephemeral container (kubectl debug adds them to a running pod). */
   ephemeralStarts?: ReadonlyMap<string, number>;
+  /** What starting each container does with its image (by container name; absent: already present). */
+  images?: ReadonlyMap<string, ImagePlan>;
+  /** The image back-off's first wait (default the kubelet's 10 s). */
+  imageBackoffMs?: number;
+  /** The kubelet evicted the pod (node pressure or a local storage limit): when, and its message. */
+  eviction?: { at: number; message: string };
 }
 
 export interface SimulateResult {
@@ -201,7 +210,7 @@ function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string): Cont
     state = term(st.terminated!, st.restartCount);
     cid = containerID(uid, name, st.restartCount);
   } else {
-    const msg = st.waitingReason === 'CrashLoopBackOff' ? `${st.waitingMessage ?? ''} pod=${nameOf(pod)}_${namespaceOf(pod)}(${uid})` : undefined;
+    const msg = st.waitingReason === 'CrashLoopBackOff' ? `${st.waitingMessage ?? ''} pod=${nameOf(pod)}_${namespaceOf(pod)}(${uid})` : st.waitingMessage;
     state = { waiting: { reason: st.waitingReason ?? 'ContainerCreating', ...(msg ? { message: msg } : {}) } };
     if (st.last) cid = containerID(uid, name, st.restartCount - 1 < 0 ? 0 : st.restartCount - 1);
   }
@@ -266,6 +275,20 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   let kill: Kill | undefined;
   if (input.deletion) kill = { at: input.deletion.at, graceMs: input.deletion.graceMs, hard: false };
   if (deadlineAt < (kill?.at ?? Infinity)) kill = { at: deadlineAt, graceMs: 0, hard: true };
+  const eviction = input.eviction;
+  if (eviction && eviction.at < (kill?.at ?? Infinity)) kill = { at: eviction.at, graceMs: 0, hard: true };
+  const backoffMs = input.imageBackoffMs ?? IMAGE_BACKOFF_INITIAL_MS;
+  // The image first (pulled, or failing with its back-off), then the container's runs.
+  const run = (c: Container, b: ContainerBehaviour, policy: 'Always' | 'OnFailure' | 'Never', start: number): ContainerState => {
+    const name = containerName(c);
+    const plan = input.images?.get(name);
+    const pull = pullTimeline(plan, c.image ?? '', start, now, kill?.at, backoffMs);
+    if (pull.runStart === undefined) {
+      return { kind: 'waiting', waitingReason: pull.waitingReason ?? 'ContainerCreating', ...(pull.waitingMessage !== undefined ? { waitingMessage: pull.waitingMessage } : {}), ready: false, restartCount: 0, killed: false, ...(pull.next !== undefined ? { next: pull.next } : {}), pull };
+    }
+    const repull = plan && (plan.kind === 'pull' || plan.kind === 'present') ? plan.repullMs : 0;
+    return { ...containerTimeline(repull > 0 ? { ...b, restartPullMs: repull } : b, policy, pull.runStart, now, kill, name), pull };
+  };
 
   const initStates = new Map<string, ContainerState>();
   const mainStates = new Map<string, ContainerState>();
@@ -297,12 +320,12 @@ export function simulatePod(input: SimulateInput): SimulateResult {
       // simulation does not recognise: a job's run time); only sidecars keep running.
       const b = containerBehaviour(pod, c, defaults, c.restartPolicy === 'Always' ? 'Always' : 'Never');
       if (c.restartPolicy === 'Always') {
-        const st = containerTimeline(b, 'Always', cursor, now, kill, name);
+        const st = run(c, b, 'Always', cursor);
         initStates.set(name, st);
         consider(st.next);
         continue;
       }
-      const st = containerTimeline(b, rp === 'Never' ? 'Never' : 'OnFailure', cursor, now, kill, name);
+      const st = run(c, b, rp === 'Never' ? 'Never' : 'OnFailure', cursor);
       initStates.set(name, st);
       consider(st.next);
       if (st.kind === 'terminated' && st.terminated!.exitCode === 0 && !st.terminated!.killed) {
@@ -322,7 +345,7 @@ export function simulatePod(input: SimulateInput): SimulateResult {
         mainStates.set(name, waiting('PodInitializing'));
         continue;
       }
-      const st = containerTimeline(containerBehaviour(pod, c, defaults, rp), rp, mainStart, now, kill, name);
+      const st = run(c, containerBehaviour(pod, c, defaults, rp), rp, mainStart);
       mainStates.set(name, st);
       consider(st.next);
     }
@@ -347,6 +370,12 @@ export function simulatePod(input: SimulateInput): SimulateResult {
     phase = 'Failed';
     reason = 'DeadlineExceeded';
     message = DEADLINE_MESSAGE;
+  }
+  const evicted = eviction !== undefined && now >= eviction.at && kill?.at === eviction.at;
+  if (evicted) {
+    phase = 'Failed';
+    reason = 'Evicted';
+    message = eviction.message;
   }
   const terminal = phase === 'Succeeded' || phase === 'Failed';
   const isStopped = terminal || stopped;
@@ -377,6 +406,8 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   const failedGates = gates.map((g) => g.conditionType ?? '').filter((t) => !podConds.some((c) => c.type === t && c.status === 'True'));
   const conditions: PodCondition[] = [];
   if (input.reportScheduled) conditions.push(condition('PodScheduled', true, input.acceptedAt, prev));
+  // The kubelet marks the pods it evicts (PodDisruptionConditions, GA in 1.31).
+  if (evicted) conditions.push(condition('DisruptionTarget', true, eviction.at, prev, 'TerminationByKubelet', eviction.message));
   conditions.push(condition('PodReadyToStartContainers', sandboxReady && !isStopped, now, prev));
   const incompleteInits = inits.filter((c) => c.restartPolicy !== 'Always' && !(initStates.get(containerName(c))?.kind === 'terminated' && initStates.get(containerName(c))!.terminated!.exitCode === 0)).map((c) => containerName(c));
   conditions.push(
