@@ -32,12 +32,17 @@ export async function upMain(argv: string[]): Promise<number> {
     .option('--zones <zones>', 'comma-separated zones the simulated nodes are spread over')
     .option('--node-cpu <cpu>', 'CPU capacity of each simulated node')
     .option('--node-memory <memory>', 'memory capacity of each simulated node')
+    .option('--image-pull-time <duration>', 'how long an image pull takes on the simulated nodes (default 200ms)')
+    .option('--image-pull-failures <globs>', 'comma-separated globs of images whose pulls fail on the simulated nodes')
+    .option('--eviction-hard <thresholds>', "the simulated nodes' hard eviction thresholds (default the kubelet's)")
+    .option('--eviction-monitoring-interval <duration>', "how often the simulated nodes' eviction managers run (default 10s)")
     .option('--quiet', 'do not print the components’ logs');
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<{
     dataDir: string; port: number; bindAddress: string; nodes: number; storage: 'lmdb' | 'memory' | 'etcd'; etcdServers?: string[];
     controllers?: string; featureGates?: string; kubeApiQps?: string; kubeApiBurst?: string; zones?: string; nodeCpu?: string; nodeMemory?: string; quiet?: boolean;
+    imagePullTime?: string; imagePullFailures?: string; evictionHard?: string; evictionMonitoringInterval?: string;
   }>();
   if (o.storage === 'etcd' && !o.etcdServers) {
     process.stderr.write('kubelite up: --storage etcd needs --etcd-servers\n');
@@ -63,7 +68,8 @@ export async function upMain(argv: string[]): Promise<number> {
       etcdServers: o.etcdServers,
       args: {
         controllerManager: [...pass('--controllers', o.controllers), ...pass('--feature-gates', o.featureGates), ...pass('--kube-api-qps', o.kubeApiQps), ...pass('--kube-api-burst', o.kubeApiBurst)],
-        nodes: [...pass('--zones', o.zones), ...pass('--node-cpu', o.nodeCpu), ...pass('--node-memory', o.nodeMemory)],
+        nodes: [...pass('--zones', o.zones), ...pass('--node-cpu', o.nodeCpu), ...pass('--node-memory', o.nodeMemory),
+          ...pass('--image-pull-time', o.imagePullTime), ...pass('--image-pull-failures', o.imagePullFailures), ...pass('--eviction-hard', o.evictionHard), ...pass('--eviction-monitoring-interval', o.evictionMonitoringInterval)],
       },
       log: o.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
       signal: stopping.signal,

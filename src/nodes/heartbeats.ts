@@ -222,6 +222,15 @@ export class NodeHeartbeats {
     });
   }
 
+  /** Writes the node's status now (a condition changed). */
+  reportStatus(node: SimNode): void {
+    if (this.stopped || node.mode !== 'ok' || !node.registered) return;
+    this.writeNodeStatus(node, true).catch((e) => {
+      this.stats.errors++;
+      this.log({ msg: 'node status update failed', node: node.name, error: errMsg(e) });
+    });
+  }
+
   private async writeNodeStatus(node: SimNode, force: boolean): Promise<void> {
     const now = this.clock.now();
     const wasReady = node.lastReady;

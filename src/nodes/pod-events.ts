@@ -39,7 +39,7 @@ export class PodEvents {
     this.bucket = new TokenBucket({ qps: eventQps ?? 50, burst: Math.max(1, (eventQps ?? 50) * 4), clock });
   }
 
-  private event(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  event(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void {
     const r = this.recorder;
     if (!r) return;
     if (!this.bucket.tryTake()) {

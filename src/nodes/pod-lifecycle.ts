@@ -80,13 +80,15 @@ export class PodLifecycle {
   }
 
   /**
-   * The kubelet evicts the pod (eviction-manager.ts): its containers are killed at once, and it
-   * ends Failed with reason Evicted and `message`. Resolves once its status says so.
+   * The kubelet evicts the pod (eviction-manager.ts): the Evicted event, its containers killed at
+   * once, and it ends Failed with reason Evicted and `message`.
    */
   evict(key: string, message: string): void {
     const rec = this.pods.get(key);
-    if (!rec || rec.terminal || rec.eviction) return;
+    const pod: Pod | undefined = this.podInformer.lister.get(...splitKey(key));
+    if (!rec || !pod || rec.terminal || rec.eviction) return;
     rec.eviction = { at: this.clock.now(), message };
+    this.events.event(pod, 'Warning', 'Evicted', message);
     this.queue.add(key);
   }
 

@@ -34,6 +34,10 @@ export interface SimNode {
   lastReady: boolean | undefined;
   /** The node's image cache: the references pulled, with their sizes. */
   images: Map<string, number>;
+  /** The pressure conditions as the eviction manager last set them (absent: False since registration). */
+  pressure: Map<string, { status: boolean; since: number }>;
+  /** When each pressure condition's threshold was last met. */
+  pressureMetAt: Map<string, number>;
 }
 
 function ipOf(index: number): string {
@@ -71,6 +75,8 @@ export function simNodes(opts: NodeAgentOptions): Map<string, SimNode> {
       readyTransition: 0,
       lastReady: undefined,
       images: new Map(),
+      pressure: new Map(),
+      pressureMetAt: new Map(),
     });
   }
   if (typeof opts.unreadyNodes === 'number') [...nodes.keys()].slice(Math.max(0, n - opts.unreadyNodes)).forEach((k) => unready.add(k));

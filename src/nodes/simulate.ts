@@ -364,7 +364,8 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   const deadlineHit = now >= deadlineAt && kill?.hard === true;
   if (initFailed) phase = 'Failed';
   else if (allMainsTerminated) phase = ms.every((s) => s.terminated!.exitCode === 0) ? 'Succeeded' : 'Failed';
-  else if (mainStart === undefined) phase = stopped ? 'Failed' : 'Pending';
+  // (the kubelet's getPhase: a container that has not started yet, its image still coming, keeps the pod Pending)
+  else if (mainStart === undefined || ms.some((s) => s.kind === 'waiting' && !s.last)) phase = stopped ? 'Failed' : 'Pending';
   else phase = stopped ? 'Failed' : 'Running';
   if (deadlineHit && (all.some((s) => s.killed) || !allMainsTerminated)) {
     phase = 'Failed';
