@@ -64,6 +64,9 @@ test('memory pressure: the condition on the Node, the BestEffort pod evicted fir
   const pressure = () => node().status!.conditions!.find((c) => c.type === 'MemoryPressure')!;
   assert.equal(pressure().status, 'True');
   assert.equal(pressure().reason, 'KubeletHasInsufficientMemory');
+  // without a controller manager (lifecycleTaints), the agent keeps the node lifecycle controller's taint
+  const taints = () => (node().spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`);
+  assert.deepEqual(taints(), ['node.kubernetes.io/memory-pressure:NoSchedule']);
   const evicted = getPod('best-effort');
   assert.equal(status(evicted).phase, 'Failed');
   assert.equal(status(evicted).reason, 'Evicted');
@@ -73,6 +76,7 @@ test('memory pressure: the condition on the Node, the BestEffort pod evicted fir
   assert.equal(status(getPod('guaranteed')).phase, 'Running');
   await tick(6000);
   assert.equal(pressure().status, 'False');
+  assert.deepEqual(taints(), []);
   assert.equal(status(getPod('guaranteed')).phase, 'Running');
   await agent.stop();
 });

@@ -21,6 +21,8 @@ const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases'
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 export const LEASE_NAMESPACE = 'kube-node-lease';
 const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
+/** The node lifecycle controller's NoSchedule taint for each pressure condition that is True. */
+const PRESSURE_TAINTS: Record<string, string> = { MemoryPressure: 'node.kubernetes.io/memory-pressure', DiskPressure: 'node.kubernetes.io/disk-pressure', PIDPressure: 'node.kubernetes.io/pid-pressure' };
 
 /** A 403 answer, whatever else the error carries (client/errors.ts has no isForbidden). */
 function isForbiddenCode(e: unknown): boolean {
@@ -177,6 +179,20 @@ export class NodeHeartbeats {
     this.stats.nodeWrites++;
   }
 
+  /** The node lifecycle controller's job, done here with `lifecycleTaints`: a NoSchedule taint per True pressure condition. */
+  private async syncPressureTaints(node: SimNode): Promise<void> {
+    if (this.opts.lifecycleTaints === false) return;
+    const current: Node = await this.opts.clientset.resource(NODES).get('', node.name);
+    const taints = current.spec?.taints ?? [];
+    const want = Object.entries(PRESSURE_TAINTS).filter(([type]) => node.pressure.get(type)?.status).map(([, key]) => key);
+    const kept = taints.filter((t) => !Object.values(PRESSURE_TAINTS).includes(t.key ?? '') || want.includes(t.key ?? ''));
+    const added: Taint[] = want.filter((key) => !taints.some((t) => t.key === key && t.effect === 'NoSchedule')).map((key) => ({ key, effect: 'NoSchedule', timeAdded: rfc3339(this.clock.now()) }));
+    if (added.length === 0 && kept.length === taints.length) return;
+    const next = [...kept, ...added];
+    await this.opts.clientset.resource(NODES).patch('', node.name, 'merge', { spec: { taints: next.length > 0 ? next : null } });
+    this.stats.nodeWrites++;
+  }
+
   /** Renews the node's Lease (a merge patch of its spec), creating it when missing; `create` tries the create first (registration). */
   private async renewLease(node: SimNode, createFirst = false): Promise<void> {
     const leases = node.client.resource(LEASES);
@@ -222,10 +238,10 @@ export class NodeHeartbeats {
     });
   }
 
-  /** Writes the node's status now (a condition changed). */
+  /** Writes the node's status now (a pressure condition changed), and with `lifecycleTaints` its pressure taints. */
   reportStatus(node: SimNode): void {
     if (this.stopped || node.mode !== 'ok' || !node.registered) return;
-    this.writeNodeStatus(node, true).catch((e) => {
+    this.writeNodeStatus(node, true).then(() => this.syncPressureTaints(node)).catch((e) => {
       this.stats.errors++;
       this.log({ msg: 'node status update failed', node: node.name, error: errMsg(e) });
     });
