@@ -192,3 +192,31 @@ export function localStorageViolation(pod: Pod): string | undefined {
 
 /** The kubelet never evicts critical pods (priority of system-cluster-critical and above). */
 export const isCriticalPod = (pod: Pod): boolean => typeof pod.spec?.priority === 'number' && pod.spec.priority >= 2_000_000_000;
+
+function isBestEffort(pod: Pod): boolean {
+  const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  return all.every((c) => ['requests', 'limits'].every((k) => {
+    const list = (k === 'requests' ? c.resources?.requests : c.resources?.limits) ?? {};
+    return !['cpu', 'memory'].some((r) => list[r] !== undefined && !parseQuantity(list[r]!)?.isZero());
+  }));
+}
+
+function toleratesMemoryPressure(pod: Pod): boolean {
+  return (pod.spec?.tolerations ?? []).some((t) => {
+    const effectOk = !t.effect || t.effect === 'NoSchedule';
+    if (!t.key) return t.operator === 'Exists' && effectOk;
+    return t.key === 'node.kubernetes.io/memory-pressure' && effectOk && (t.operator === 'Exists' || !t.value);
+  });
+}
+
+/**
+ * Why the kubelet refuses a new pod under pressure (its eviction admit handler), undefined when it
+ * admits it: under MemoryPressure only BestEffort pods that do not tolerate the memory-pressure
+ * taint are refused, under DiskPressure every pod; critical pods always enter.
+ */
+export function admissionRejection(pod: Pod, conditions: readonly PressureCondition[]): string | undefined {
+  const active = conditions.filter((c) => c !== 'PIDPressure');
+  if (active.length === 0 || isCriticalPod(pod)) return undefined;
+  if (!active.includes('DiskPressure') && (!isBestEffort(pod) || toleratesMemoryPressure(pod))) return undefined;
+  return `The node had condition: [${conditions.join(' ')}]. `;
+}

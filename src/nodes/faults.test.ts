@@ -74,6 +74,12 @@ test('memory pressure: the condition on the Node, the BestEffort pod evicted fir
   assert.equal(cond(evicted, 'DisruptionTarget')?.reason, 'TerminationByKubelet');
   assert.deepEqual(reasons(recorder, 'best-effort').slice(-2), ['Evicted', 'Killing']);
   assert.equal(status(getPod('guaranteed')).phase, 'Running');
+  // under MemoryPressure the kubelet refuses new BestEffort pods, admits the others
+  await createPod('late-best-effort', {});
+  await createPod('late-burstable', { containers: [{ name: 'c', image: 'nginx', resources: { requests: { memory: '1Mi' } } }] });
+  assert.deepEqual([status(getPod('late-best-effort')).phase, status(getPod('late-best-effort')).reason, status(getPod('late-best-effort')).message], ['Failed', 'Evicted', 'The node had condition: [MemoryPressure]. ']);
+  assert.equal(cond(getPod('late-best-effort'), 'DisruptionTarget'), undefined);
+  assert.equal(status(getPod('late-burstable')).phase, 'Running');
   await tick(6000);
   assert.equal(pressure().status, 'False');
   assert.deepEqual(taints(), []);

@@ -22,7 +22,7 @@ export interface PodEventsSent {
   /** What starting each container does with its image. */
   images?: ReadonlyMap<string, ImagePlan>;
   /** The pod's eviction (Killing is due). */
-  eviction?: { at: number; message: string };
+  eviction?: { at: number; message: string; refused?: boolean };
   /** The pod's deletion as the node saw it (Killing is due). */
   deletion?: { at: number; graceMs: number };
 }

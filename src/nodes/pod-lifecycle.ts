@@ -10,6 +10,7 @@ import { isConflict, isNotFound } from '../client/errors.js';
 import type { KubeObject, SharedInformer, Tombstone } from '../client/types.js';
 import { ItemExponentialRateLimiter, RateLimitingQueue } from '../client/workqueue.js';
 import { DEFAULT_BEHAVIOUR, type BehaviourDefaults } from './behaviour.js';
+import { admissionRejection, type PressureCondition } from './eviction.js';
 import { DEFAULT_IMAGE_PULL, planImagePull, type ImagePullOptions } from './image-pull.js';
 import type { AgentContext } from './context.js';
 import type { ContainerLogs } from './logs/container-logs.js';
@@ -243,6 +244,7 @@ export class PodLifecycle {
     if (!rec) {
       rec = this.newRecord(key, pod, node, now);
       this.pods.set(key, rec);
+      if (!pod.status?.startTime) this.admit(rec, pod, node);
     }
     if (rec.deleting) return;
     if (isBeingDeleted(pod) && !rec.deletion) {
@@ -291,6 +293,15 @@ export class PodLifecycle {
       return;
     }
     this.schedule(rec, result.next);
+  }
+
+  /** The kubelet's eviction admit handler: a new pod refused under pressure ends Failed at once, reason Evicted. */
+  private admit(rec: PodRecord, pod: Pod, node: SimNode): void {
+    const pressure = [...node.pressure].filter(([, p]) => p.status).map(([type]) => type as PressureCondition);
+    const refused = admissionRejection(pod, pressure);
+    if (refused === undefined) return;
+    rec.eviction = { at: rec.acceptedAt, message: refused, refused: true };
+    this.events.event(pod, 'Warning', 'Evicted', refused);
   }
 
   /** An image pulled for a container that started is on its node from then on. */

@@ -168,8 +168,8 @@ export interface SimulateInput {
   images?: ReadonlyMap<string, ImagePlan>;
   /** The image back-off's first wait (default the kubelet's 10 s). */
   imageBackoffMs?: number;
-  /** The kubelet evicted the pod (node pressure or a local storage limit): when, and its message. */
-  eviction?: { at: number; message: string };
+  /** The kubelet evicted the pod (node pressure or a local storage limit), or refused it (`refused`): when, and its message. */
+  eviction?: { at: number; message: string; refused?: boolean };
 }
 
 export interface SimulateResult {
@@ -408,7 +408,7 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   const conditions: PodCondition[] = [];
   if (input.reportScheduled) conditions.push(condition('PodScheduled', true, input.acceptedAt, prev));
   // The kubelet marks the pods it evicts (PodDisruptionConditions, GA in 1.31).
-  if (evicted) conditions.push(condition('DisruptionTarget', true, eviction.at, prev, 'TerminationByKubelet', eviction.message));
+  if (evicted && !eviction.refused) conditions.push(condition('DisruptionTarget', true, eviction.at, prev, 'TerminationByKubelet', eviction.message));
   conditions.push(condition('PodReadyToStartContainers', sandboxReady && !isStopped, now, prev));
   const incompleteInits = inits.filter((c) => c.restartPolicy !== 'Always' && !(initStates.get(containerName(c))?.kind === 'terminated' && initStates.get(containerName(c))!.terminated!.exitCode === 0)).map((c) => containerName(c));
   conditions.push(
