@@ -26,7 +26,7 @@ test('an image under a reserved TLD: Pulling, Failed, ErrImagePull, then BackOff
 });
 
 test('a slow pull keeps the container ContainerCreating, then Pulled with its time and size; the next pod finds the image present', async () => {
-  const { agent, createPod, getPod, tick, recorder } = await setup({ imagePull: { pullMs: 500 } });
+  const { agent, clientset, createPod, getPod, tick, recorder } = await setup({ imagePull: { pullMs: 500 } });
   await createPod('slow', { containers: [{ name: 'c', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent' }] }, { 'kubelite.dev/image-pull': 'slow:3' });
   assert.equal(cstate(getPod('slow')).waiting?.reason, 'ContainerCreating');
   await tick(3000);
@@ -37,6 +37,12 @@ test('a slow pull keeps the container ContainerCreating, then Pulled with its ti
   assert.equal(status(getPod('again')).phase, 'Running');
   assert.deepEqual(reasons(recorder, 'again'), ['Pulled', 'Created', 'Started']);
   assert.equal(of(recorder, 'again')[0]!.message, 'Container image "nginx:1.27" already present on machine');
+  // the node lists its images in its status (the scheduler's ImageLocality reads them)
+  await tick(1000);
+  const images = (clientset.tracker.get(NODES, '', 'kubelite-node-0') as Node).status!.images!;
+  assert.deepEqual(images.map((i) => i.names![1]), ['docker.io/library/nginx:1.27']);
+  assert.match(String(images[0]!.names![0]), /^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/);
+  assert.equal(images[0]!.names![0], status(getPod('slow')).containerStatuses![0]!.imageID);
   await createPod('never', { containers: [{ name: 'c', image: 'busybox:1', imagePullPolicy: 'Never' }] });
   assert.equal(cstate(getPod('never')).waiting?.reason, 'ErrImageNeverPull');
   await agent.stop();

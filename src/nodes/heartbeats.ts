@@ -11,7 +11,7 @@ import type { AgentContext } from './context.js';
 import { isAlreadyExists, isNotFound } from '../client/errors.js';
 import { objectOf } from '../client/cache.js';
 import type { KubeObject, SharedInformer, Tombstone } from '../client/types.js';
-import { nodeConditions, nodeLabels, nodeStatus, SIMULATE_ANNOTATION } from './node-status.js';
+import { nodeConditions, nodeImages, nodeLabels, nodeStatus, SIMULATE_ANNOTATION } from './node-status.js';
 import { errMsg, type Log, type NodeAgentOptions, type NodeAgentStats } from './options.js';
 import { REGISTER_BACKOFF_MAX_MS, REGISTER_BACKOFF_MIN_MS, type SimNode } from './sim-node.js';
 import { rfc3339 } from './simulate.js';
@@ -250,13 +250,16 @@ export class NodeHeartbeats {
   private async writeNodeStatus(node: SimNode, force: boolean): Promise<void> {
     const now = this.clock.now();
     const wasReady = node.lastReady;
-    const status = { conditions: nodeConditions(node, now) };
-    const changed = wasReady !== node.lastReady;
+    // (the images pulled since the last report are listed too: the cache only grows)
+    const images = node.images.size > 0 ? { images: nodeImages(node) } : {};
+    const status = { conditions: nodeConditions(node, now), ...images };
+    const changed = wasReady !== node.lastReady || node.images.size !== (node.reportedImages ?? 0);
     if (!force && !changed && now - node.lastStatusReport < this.o.statusReportFrequencyMs) return;
     try {
       await node.client.resource(NODES).patch('', node.name, 'strategic', { status }, { subresource: 'status' });
       this.stats.nodeWrites++;
       node.lastStatusReport = now;
+      node.reportedImages = node.images.size;
     } catch (e) {
       if (isNotFound(e) && node.mode !== 'gone') {
         this.log({ msg: 'node is gone; registering it again', node: node.name });

@@ -4,7 +4,7 @@ import type { NodeCondition, NodeStatus } from '../api/types.js';
 import { ANNOTATION_PREFIX } from './behaviour.js';
 import type { NodeAgentOptions } from './options.js';
 import type { SimNode } from './sim-node.js';
-import { rfc3339 } from './simulate.js';
+import { imageID, rfc3339 } from './simulate.js';
 
 export const SIMULATE_ANNOTATION = `${ANNOTATION_PREFIX}simulate`;
 export const KUBELET_VERSION = 'v1.33.0-kubelite';
@@ -68,6 +68,17 @@ export function nodeConditions(node: SimNode, now: number): NodeCondition[] {
       ? { type: 'Ready', status: 'True', lastHeartbeatTime: hb, lastTransitionTime: since, reason: 'KubeletReady', message: 'kubelet is posting ready status' }
       : { type: 'Ready', status: 'False', lastHeartbeatTime: hb, lastTransitionTime: since, reason: 'KubeletNotReady', message: `simulated by ${SIMULATE_ANNOTATION}=NotReady` },
   ];
+}
+
+/** The kubelet's --node-status-max-images: the largest images it lists. */
+const NODE_STATUS_MAX_IMAGES = 50;
+
+/** status.images: the node's cached images, largest first, each by digest and by tag (the scheduler's ImageLocality reads them). */
+export function nodeImages(node: SimNode): { names: string[]; sizeBytes: number }[] {
+  return [...node.images]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, NODE_STATUS_MAX_IMAGES)
+    .map(([ref, sizeBytes]) => ({ names: [imageID(ref), ref], sizeBytes }));
 }
 
 /** The whole status a node registers with. */

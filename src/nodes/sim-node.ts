@@ -34,6 +34,8 @@ export interface SimNode {
   lastReady: boolean | undefined;
   /** The node's image cache: the references pulled, with their sizes. */
   images: Map<string, number>;
+  /** How many images its status last listed. */
+  reportedImages?: number;
   /** The pressure conditions as the eviction manager last set them (absent: False since registration). */
   pressure: Map<string, { status: boolean; since: number }>;
   /** When each pressure condition's threshold was last met. */
