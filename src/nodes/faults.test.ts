@@ -37,7 +37,7 @@ test('a slow pull keeps the container ContainerCreating, then Pulled with its ti
   assert.equal(status(getPod('again')).phase, 'Running');
   assert.deepEqual(reasons(recorder, 'again'), ['Pulled', 'Created', 'Started']);
   assert.equal(of(recorder, 'again')[0]!.message, 'Container image "nginx:1.27" already present on machine');
-  // the node lists its images in its status (the scheduler's ImageLocality reads them)
+  // the node lists its images in its status (Kubernetes' ImageLocality scoring reads them)
   await tick(1000);
   const images = (clientset.tracker.get(NODES, '', 'kubelite-node-0') as Node).status!.images!;
   assert.deepEqual(images.map((i) => i.names![1]), ['docker.io/library/nginx:1.27']);

@@ -73,7 +73,7 @@ export function nodeConditions(node: SimNode, now: number): NodeCondition[] {
 /** The kubelet's --node-status-max-images: the largest images it lists. */
 const NODE_STATUS_MAX_IMAGES = 50;
 
-/** status.images: the node's cached images, largest first, each by digest and by tag (the scheduler's ImageLocality reads them). */
+/** status.images: the node's cached images, largest first, each by digest and by tag (Kubernetes' ImageLocality scoring reads them). */
 export function nodeImages(node: SimNode): { names: string[]; sizeBytes: number }[] {
   return [...node.images]
     .sort((a, b) => b[1] - a[1])
