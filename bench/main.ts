@@ -23,6 +23,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   'pod-logs': () => import('./pod-logs.js'),
   'pod-io': () => import('./pod-io.js'),
   shell: () => import('./shell.js'),
+  'process-runtime': () => import('./process-runtime.js'),
 };
 
 async function main(argv: string[]): Promise<number> {

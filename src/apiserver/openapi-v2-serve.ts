@@ -67,7 +67,7 @@ export class OpenApiV2Endpoint {
     res.appendHeader('Vary', 'Accept');
     const choice = negotiateOpenApiV2(req.headers.accept);
     if (!choice) {
-      res.setHeader('Audit-Id', randomUUID());
+      if (!res.hasHeader('Audit-Id')) res.setHeader('Audit-Id', randomUUID());
       res.setHeader('Cache-Control', 'no-cache, private');
       res.setHeader('Content-Length', 0);
       res.writeHead(406);
@@ -82,7 +82,7 @@ export class OpenApiV2Endpoint {
         ? noneMatch(ifNoneMatch, etag)
         : ifModifiedSince !== undefined && !Number.isNaN(Date.parse(ifModifiedSince)) && this.lastModified.getTime() <= Date.parse(ifModifiedSince);
     if (notModified) {
-      res.setHeader('Audit-Id', randomUUID());
+      if (!res.hasHeader('Audit-Id')) res.setHeader('Audit-Id', randomUUID());
       res.setHeader('Cache-Control', 'no-cache, private');
       res.setHeader('Etag', etag);
       res.writeHead(304);

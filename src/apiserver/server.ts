@@ -3,6 +3,11 @@
 // request ends in a response (a Kubernetes Status on any failure); nothing a client sends can
 // crash the process. Each request goes as in kube-apiserver's filter chain: authentication,
 // impersonation, the max-in-flight limit, authorization, then the handler.
+import { decodeProtobuf } from '../machinery/codec/protobuf.js';
+import { upgradeTaken } from '../machinery/http-upgrade.js';
+import { auditOf, Auditor } from './audit/auditor.js';
+import { AuditLogBackend, type AuditLogOptions } from './audit/log-backend.js';
+import type { AuditPolicy } from './audit/policy.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allKinds } from '../api/kinds.js';
 import { componentStatuses, DEFAULT_COMPONENT_HEALTH_URLS } from './component-statuses.js';
@@ -119,6 +124,8 @@ export interface ApiServerOptions {
   fastPath?: boolean;
   /** How pods/log and the proxies reach kubelets (--kubelet-client-certificate, ...; proxy/kubelet-client.ts). Absent: they answer 503. */
   kubelet?: KubeletClientOptions;
+  /** Audit events of every request (--audit-policy-file with --audit-log-path; audit/). Absent: none. */
+  audit?: { policy: AuditPolicy; log: AuditLogOptions };
   log?: (fields: Record<string, unknown>) => void;
 }
 
@@ -200,6 +207,15 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const admission = newAdmissionChain(registry, opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, { authorizer });
   const inflight = new InflightLimiter(opts.inflight ?? DEFAULT_INFLIGHT_LIMITS);
   const kubelet = opts.kubelet ? new KubeletClient(opts.kubelet) : undefined;
+  const auditor = opts.audit
+    ? new Auditor(opts.audit.policy, new AuditLogBackend(opts.audit.log), (bytes) => {
+        try {
+          return decodeProtobuf(bytes, (tm) => registry.findKind(tm.apiVersion, tm.kind)?.type).object;
+        } catch {
+          return undefined;
+        }
+      })
+    : undefined;
   // Ready once the system namespaces and the kubernetes Service exist (kube-apiserver's
   // poststarthook/bootstrap-controller), not merely once the watch cache is.
   let bootstrapped = false;
@@ -209,17 +225,28 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     const started = performance.now();
     let labels = { verb: (req.method ?? '').toLowerCase(), group: '', resource: '' };
     let watching = false;
+    const audit = auditor?.begin(req, res);
     res.on('finish', () => {
       metrics.request(labels, res.statusCode);
       if (!watching) metrics.observe(labels, (performance.now() - started) / 1000);
     });
+    if (audit) {
+      const complete = () => audit.complete(res.statusCode);
+      res.once('finish', complete);
+      res.once('close', complete);
+    }
     handle(req, res, (l, w) => {
       labels = l;
       watching = w;
-    }).catch((err) => {
-      if (!(err instanceof StatusError)) log({ msg: 'request failed', method: req.method, url: req.url, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-      writeError(res, err, { accept: req.headers.accept, pretty: isPrettyPrint(req, queryOf(req)) });
-    });
+    })
+      .catch((err) => {
+        if (!(err instanceof StatusError)) log({ msg: 'request failed', method: req.method, url: req.url, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        writeError(res, err, { accept: req.headers.accept, pretty: isPrettyPrint(req, queryOf(req)) });
+      })
+      // an upgraded connection (exec, attach, port-forward) is no longer the response's: it ends here
+      .finally(() => {
+        if (audit && upgradeTaken(req)) audit.complete(101);
+      });
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse, label: (l: { verb: string; group: string; resource: string }, watch: boolean) => void): Promise<void> {
@@ -238,6 +265,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     const info = parseRequestInfo(method, pathname, url.searchParams);
     const authenticated = authentication === undefined ? UNSECURED_USER : await authentication.authenticate(req);
     const user = wantsImpersonation(req) ? await impersonate(req, authenticated, authorizer) : authenticated;
+    auditOf(req)?.identify(info, pathname, user, authenticated);
     if (!inflight.admit(info, user, res)) {
       req.resume();
       return;
@@ -247,6 +275,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         ? { user, verb: info.verb, resourceRequest: true, apiGroup: info.group, apiVersion: info.version, namespace: info.namespace, resource: info.resource, subresource: info.subresource, name: selectedName(info, url.searchParams), path: pathname, ...fieldSelectorOf(info, url.searchParams) }
         : { user, verb: info.verb, resourceRequest: false, apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', path: pathname };
       const { decision, reason } = await authorizer.authorize(attrs);
+      auditOf(req)?.authorized(decision, reason);
       if (decision !== 'allow') throw authError.forbidden(attrs, reason);
     }
     if (!info.isResourceRequest) {
@@ -364,6 +393,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     async close() {
       await listener.close();
       kubelet?.close();
+      auditor?.close();
       authorization.stop();
       customResources.stop();
       await registry.stop();

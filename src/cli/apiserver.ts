@@ -1,4 +1,5 @@
 // `kubelite apiserver`: the API server alone, until SIGINT/SIGTERM.
+import { acceptProcessPodRange } from '../registry/kinds/core/endpoints.js';
 import { InvalidArgumentError } from 'commander';
 import { startApiServer } from '../apiserver/server.js';
 import { controllerRoles } from '../controller-manager/controllers.js';
@@ -19,6 +20,7 @@ import { join } from 'node:path';
 import { DEFAULT_ADMISSION_PLUGINS, enabledAdmissionPlugins, type AdmissionPluginName } from '../apiserver/admission/index.js';
 import { serviceAccountTokenOptions, type ServiceAccountFlags } from './apiserver-serviceaccount.js';
 import { KUBELET_FLAGS, kubeletClientOptions, type KubeletFlags } from './apiserver-kubelet.js';
+import { AUDIT_FLAGS, auditOptions, type AuditFlags } from './apiserver-audit.js';
 
 export async function apiserverMain(argv: string[]): Promise<number> {
   const cmd = program('apiserver', 'Serve the Kubernetes Workload Resource API (HTTPS) over embedded or etcd storage.')
@@ -53,7 +55,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     .option('--component-health-url <name=url>', 'a component componentstatuses reports, by the URL of its /healthz (repeatable; default scheduler=http://127.0.0.1:10251/healthz and controller-manager=http://127.0.0.1:10252/healthz); the storage is reported as etcd-0', collect, [])
     .option('--enable-admission-plugins <list>', `admission plugins to enable besides the default ones (${DEFAULT_ADMISSION_PLUGINS.join(', ')})`, (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')])
     .option('--disable-admission-plugins <list>', 'admission plugins to disable', (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter((x) => x !== '')]);
-  for (const [flag, help, parse] of KUBELET_FLAGS) {
+  for (const [flag, help, parse] of [...KUBELET_FLAGS, ...AUDIT_FLAGS]) {
     if (parse) cmd.option(flag, help, parse);
     else cmd.option(flag, help);
   }
@@ -79,7 +81,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     enableAdmissionPlugins?: string[];
     disableAdmissionPlugins?: string[];
     componentHealthUrl: string[];
-  } & ServiceAccountFlags & KubeletFlags>();
+  } & ServiceAccountFlags & KubeletFlags & AuditFlags>();
   if (o.storage === 'etcd' && !o.etcdServers) {
     process.stderr.write('kubelite apiserver: --storage etcd needs --etcd-servers\n');
     return 2;
@@ -109,8 +111,11 @@ export async function apiserverMain(argv: string[]): Promise<number> {
   let serviceAccountTokens: ReturnType<typeof serviceAccountTokenOptions>;
   let componentHealthURLs: Record<string, string> | undefined;
   let kubelet: ReturnType<typeof kubeletClientOptions>;
+  let audit: ReturnType<typeof auditOptions>;
   try {
+    audit = auditOptions(o);
     kubelet = kubeletClientOptions(o);
+    acceptProcessPodRange(o.processPodCidr);
     admissionPlugins = enabledAdmissionPlugins(o.enableAdmissionPlugins, o.disableAdmissionPlugins);
     componentHealthURLs = parseComponentHealthURLs(o.componentHealthUrl);
     serviceAccountTokens = serviceAccountTokenOptions(o, o.dataDir);
@@ -138,6 +143,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     admissionPlugins,
     componentHealthURLs,
     kubelet,
+    ...(audit ? { audit } : {}),
     history: { minAgeMs: o.storageHistory ?? 5 * 60_000, minRevisions: o.storageHistoryRevisions },
   });
   process.stdout.write(`ready: server=${server.url}\n`);

@@ -10,6 +10,9 @@
 // taint, the Gone fault's Node delete). Without the signing flags every node acts as
 // --kubeconfig's user.
 import { InvalidArgumentError } from 'commander';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { KubeconfigError, loadRestConfig } from '../client/kubeconfig.js';
 import { KUBERNETES_CLIENT_VERSION, newClientset } from '../client/rest.js';
 import { TokenBucket } from '../client/rate-limit.js';
@@ -18,6 +21,8 @@ import { kubeletServing, type KubeletServing } from './kubelet-serving.js';
 import { parseDuration } from '../machinery/codec/time.js';
 import { parseOrExit, program } from '../machinery/flags.js';
 import { LogRing } from '../nodes/logs/ring.js';
+import { parseLoopbackCIDR } from '../nodes/process/loopback-ips.js';
+import { DEFAULT_PROCESS_POD_CIDR, rootRefusal } from '../nodes/process/runtime.js';
 import { DEFAULT_EVICTION_HARD, parseThresholds } from '../nodes/eviction.js';
 
 function durationMs(min: number): (value: string) => number {
@@ -84,6 +89,18 @@ function thresholds(value: string): string {
   return value;
 }
 
+function choice<T extends string>(values: readonly T[]): (value: string) => T {
+  return (value) => {
+    if (!(values as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${values.join(', ')}`);
+    return value as T;
+  };
+}
+
+function loopbackCIDR(value: string): string {
+  if (!parseLoopbackCIDR(value)) throw new InvalidArgumentError('must be a loopback range 127.x.0.0/16 to /24');
+  return value;
+}
+
 function unready(value: string): number | string[] {
   return /^\d+$/.test(value) ? Number(value) : list(value);
 }
@@ -135,6 +152,10 @@ interface NodesFlags {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   clientCaFile?: string;
+  runtime: 'simulated' | 'process';
+  runtimeDir?: string;
+  processPodCidr: string;
+  allowRoot: boolean;
 }
 
 /** The kubelet's port when --kubelet-port is not given. */
@@ -188,6 +209,10 @@ export async function nodesMain(argv: string[]): Promise<number> {
     .option('--lifecycle-taints <bool>', 'whether the agent keeps the node.kubernetes.io/not-ready:NoSchedule taint itself (for a cluster without a controller manager running nodelifecycle)', bool, true)
     .option('--unready-nodes <n|names>', 'nodes that stay NotReady: a count (the last ones) or comma-separated names', unready)
     .option('--event-qps <qps>', 'kubelet events per second over all nodes, beyond which they are dropped (0: no events)', number(0), 50)
+    .option('--runtime <runtime>', 'simulated (every container simulated) or process (containers of the host-image allow-list run as real processes: src/nodes/process/README.md)', choice(['simulated', 'process'] as const), 'simulated')
+    .option('--runtime-dir <dir>', 'with --runtime process: where the pods\' directories are kept (default: a temporary directory)')
+    .option('--process-pod-cidr <cidr>', 'with --runtime process: the loopback range the pods\' IPs come from (127.x.0.0/16 to /24)', loopbackCIDR, DEFAULT_PROCESS_POD_CIDR)
+    .option('--allow-root', 'with --runtime process: run pods\' processes even as root (no isolation: they have root\'s access to the host)', false)
     .option('--workers <n>', 'concurrent pod status writers (each a round trip to the API server; every kubelet has its own status manager, so 16 for 100 nodes left thousands of bound pods waiting to be reported Running)', integer(1), 64);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
@@ -211,6 +236,11 @@ export async function nodesMain(argv: string[]): Promise<number> {
   }
   if ((o.clusterSigningCertFile === undefined) !== (o.clusterSigningKeyFile === undefined)) {
     process.stderr.write('kubelite nodes: --cluster-signing-cert-file and --cluster-signing-key-file go together\n');
+    return 2;
+  }
+  const refusal = o.runtime === 'process' ? rootRefusal(o.allowRoot) : undefined;
+  if (refusal) {
+    process.stderr.write(`kubelite nodes: ${refusal}\n`);
     return 2;
   }
   const prefix = o.nodeNamePrefix;
@@ -275,6 +305,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
     events: o.eventQps > 0,
     eventQps: o.eventQps,
     workers: o.workers,
+    ...(o.runtime === 'process' ? { processRuntime: processRuntimeOptions(o, config.server) } : {}),
     log: (f: Record<string, unknown>) => {
       if (f.msg !== 'node registered') log(f);
     },
@@ -298,4 +329,12 @@ export async function nodesMain(argv: string[]): Promise<number> {
   clientset.close();
   nodeClients?.close();
   return 0;
+}
+
+/** The process runtime's options: its directory, the pods' range, and where the pods reach the API server. */
+function processRuntimeOptions(o: NodesFlags, server: string): { dir: string; podCIDR: string; apiServer?: { host: string; port: number } } {
+  const url = new URL(server);
+  const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return { dir: o.runtimeDir ?? mkdtempSync(join(tmpdir(), 'kubelite-pods-')), podCIDR: o.processPodCidr, apiServer: { host, port } };
 }

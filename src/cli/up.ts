@@ -1,5 +1,7 @@
 // `kubelite up`: a whole local cluster (API server, controller manager, scheduler, simulated
 // nodes) until SIGINT/SIGTERM; prints `ready: kubeconfig=<path> server=<url>` once it is usable.
+import { resolve } from 'node:path';
+import { rootRefusal } from '../nodes/process/runtime.js';
 import { InvalidArgumentError } from 'commander';
 import { parseEtcdServers } from '../storage/open.js';
 import { startCluster } from '../up/cluster.js';
@@ -32,6 +34,11 @@ export async function upMain(argv: string[]): Promise<number> {
     .option('--zones <zones>', 'comma-separated zones the simulated nodes are spread over')
     .option('--node-cpu <cpu>', 'CPU capacity of each simulated node')
     .option('--node-memory <memory>', 'memory capacity of each simulated node')
+    .option('--audit-policy-file <file>', 'audit.k8s.io/v1 Policy of the API server (with --audit-log-path)')
+    .option('--audit-log-path <file>', 'where the API server writes audit events, one JSON line each (- : its output)')
+    .option('--runtime <runtime>', 'simulated, or process: containers of the host-image allow-list (node:*, busybox, alpine, absolute host commands) run as real processes, without isolation', parseChoice(['simulated', 'process'] as const), 'simulated')
+    .option('--process-pod-cidr <cidr>', 'with --runtime process: the loopback range of the pods\' IPs (default 127.64.0.0/16)')
+    .option('--allow-root', 'with --runtime process: run pods\' processes even as root')
     .option('--image-pull-time <duration>', 'how long an image pull takes on the simulated nodes (default 200ms)')
     .option('--image-pull-failures <globs>', 'comma-separated globs of images whose pulls fail on the simulated nodes')
     .option('--eviction-hard <thresholds>', "the simulated nodes' hard eviction thresholds (default the kubelet's)")
@@ -42,13 +49,20 @@ export async function upMain(argv: string[]): Promise<number> {
   const o = cmd.opts<{
     dataDir: string; port: number; bindAddress: string; nodes: number; storage: 'lmdb' | 'memory' | 'etcd'; etcdServers?: string[];
     controllers?: string; featureGates?: string; kubeApiQps?: string; kubeApiBurst?: string; zones?: string; nodeCpu?: string; nodeMemory?: string; quiet?: boolean;
+    runtime: 'simulated' | 'process'; processPodCidr?: string; allowRoot?: boolean; auditPolicyFile?: string; auditLogPath?: string;
     imagePullTime?: string; imagePullFailures?: string; evictionHard?: string; evictionMonitoringInterval?: string;
   }>();
   if (o.storage === 'etcd' && !o.etcdServers) {
     process.stderr.write('kubelite up: --storage etcd needs --etcd-servers\n');
     return 2;
   }
+  const refusal = o.runtime === 'process' ? rootRefusal(o.allowRoot === true) : undefined;
+  if (refusal) {
+    process.stderr.write(`kubelite up: ${refusal}\n`);
+    return 2;
+  }
   const pass = (flag: string, value: string | undefined) => (value === undefined ? [] : [flag, value]);
+  const absolute = (path: string | undefined) => (path === undefined ? undefined : resolve(path));
   // SIGINT/SIGTERM are caught before anything starts: without a listener Node exits at once and
   // orphans the components — during the start, or when a signal sent on seeing the ready line
   // arrives before a listener registered after printing it would be (seen on a loaded machine).
@@ -66,7 +80,11 @@ export async function upMain(argv: string[]): Promise<number> {
       nodes: o.nodes,
       storage: o.storage,
       etcdServers: o.etcdServers,
+      runtime: o.runtime,
+      ...(o.processPodCidr !== undefined ? { processPodCIDR: o.processPodCidr } : {}),
+      allowRoot: o.allowRoot === true,
       args: {
+        apiserver: [...pass('--audit-policy-file', absolute(o.auditPolicyFile)), ...pass('--audit-log-path', o.auditLogPath === '-' ? '-' : absolute(o.auditLogPath))],
         controllerManager: [...pass('--controllers', o.controllers), ...pass('--feature-gates', o.featureGates), ...pass('--kube-api-qps', o.kubeApiQps), ...pass('--kube-api-burst', o.kubeApiBurst)],
         nodes: [...pass('--zones', o.zones), ...pass('--node-cpu', o.nodeCpu), ...pass('--node-memory', o.nodeMemory),
           ...pass('--image-pull-time', o.imagePullTime), ...pass('--image-pull-failures', o.imagePullFailures), ...pass('--eviction-hard', o.evictionHard), ...pass('--eviction-monitoring-interval', o.evictionMonitoringInterval)],

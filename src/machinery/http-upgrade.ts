@@ -30,6 +30,11 @@ export function isUpgrade(req: IncomingMessage): boolean {
   return (req as IncomingMessage & Upgradable)[UPGRADE] !== undefined;
 }
 
+/** Whether the request's connection was taken over (the upgrade went through to a handler). */
+export function upgradeTaken(req: IncomingMessage): boolean {
+  return (req as IncomingMessage & Upgradable)[UPGRADE]?.taken === true;
+}
+
 /** The socket of an upgrade request, taken over by the caller (undefined: not an upgrade). */
 export function takeUpgrade(req: IncomingMessage, res: ServerResponse): { socket: Duplex; head: Buffer } | undefined {
   const u = (req as IncomingMessage & Upgradable)[UPGRADE];

@@ -13,6 +13,7 @@ import { EvictionManager } from './eviction-manager.js';
 import { ContainerLogs } from './logs/container-logs.js';
 import type { Log, NodeAgentOptions, NodeAgentStats } from './options.js';
 import { PodLifecycle, PODS } from './pod-lifecycle.js';
+import type { ProcessRuntime } from './process/runtime.js';
 import { simNodes, type SimNode } from './sim-node.js';
 
 export { LEASE_NAMESPACE } from './heartbeats.js';
@@ -86,6 +87,10 @@ export class NodeAgent implements KubeletHost {
     this.eviction.stop();
     this.abort.abort();
     await Promise.all([this.pods.stop(), this.csi?.stopped()]);
+  }
+
+  get runtime(): ProcessRuntime | undefined {
+    return this.pods.runtime;
   }
 
   registeredCount(): number {

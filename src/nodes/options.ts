@@ -6,6 +6,7 @@ import type { Clientset, EventRecorder, InformerFactory } from '../client/types.
 import type { BehaviourDefaults } from './behaviour.js';
 import type { EvictionOptions } from './eviction.js';
 import type { ImagePullOptions } from './image-pull.js';
+import type { ProcessRuntimeOptions } from './process/runtime.js';
 
 /** Structured log lines (`msg` plus fields). */
 export type Log = (fields: Record<string, unknown>) => void;
@@ -77,6 +78,11 @@ export interface NodeAgentOptions {
    * provision, expand) and, as kubelets do, start a pod only once its volumes are attached. Default true.
    */
   csiDriver?: boolean;
+  /**
+   * Run the containers of the host-image allow-list as real processes (process/README.md); the
+   * others stay simulated. Absent: every container is simulated.
+   */
+  processRuntime?: ProcessRuntimeOptions;
   /** Where kubelet events go (none when absent). */
   recorder?: EventRecorder | ((nodeName: string) => EventRecorder);
   /** Where the CSI driver's events about claims go (none when absent). */

@@ -18,7 +18,9 @@ import { errMsg, type Log, type NodeAgentOptions, type NodeAgentStats } from './
 import { PodEvents, type PodEventsSent } from './pod-events.js';
 import { PodIPs } from './pod-ips.js';
 import type { SimNode } from './sim-node.js';
+import { ProcessRuntime } from './process/runtime.js';
 import { simulatePod } from './simulate.js';
+import { apiVolumeSources } from './volume-sources.js';
 
 export const PODS = { group: '', version: 'v1', resource: 'pods' };
 
@@ -34,6 +36,8 @@ interface PodRecord extends PodEventsSent {
   acceptedAt: number;
   podIP: string;
   ipSlot: number | undefined;
+  /** The pod's loopback IP when the process runtime runs some of its containers. */
+  loopbackIP?: string;
   lastStatusJson?: string;
   lastConditions?: PodCondition[];
   timer?: TimerHandle;
@@ -65,6 +69,8 @@ export class PodLifecycle {
   private readonly volumesReady: AgentContext['volumesReady'];
   /** Pods not started because their volumes are not attached (or their claims not seen) yet. */
   private readonly waitingForVolumes = new Set<string>();
+  /** Runs the containers of the host-image allow-list as processes (`--runtime process`). */
+  readonly runtime: ProcessRuntime | undefined;
 
   constructor(
     ctx: AgentContext,
@@ -77,6 +83,16 @@ export class PodLifecycle {
     this.defaults = { ...DEFAULT_BEHAVIOUR, ...(opts.behaviour ?? {}) };
     this.events = new PodEvents(opts.recorder, opts.eventQps, stats, clock);
     this.podStartDelayMs = opts.podStartDelayMs ?? 0;
+    if (opts.processRuntime) {
+      this.runtime = new ProcessRuntime(opts.processRuntime, {
+        now: () => clock.now(),
+        changed: (key) => this.queue.add(key),
+        output: (pod, c, restartCount, runStart, text, at) => this.logs?.printed(pod, c, restartCount, runStart, text, at),
+        event: (pod, type, reason, message) => this.events.event(pod, type, reason, message),
+        sources: (pod) => apiVolumeSources(this.nodes.get(pod.spec?.nodeName ?? '')?.client ?? opts.clientset),
+        log: this.log,
+      });
+    }
     this.imagePull = { ...DEFAULT_IMAGE_PULL, ...(opts.imagePull ?? {}) };
   }
 
@@ -109,6 +125,7 @@ export class PodLifecycle {
     for (const rec of this.pods.values()) rec.timer?.cancel();
     this.queue.shutDown();
     await Promise.all(this.workers);
+    await this.runtime?.stop();
   }
 
   /** Stops running the pods of a node that is gone (their IPs go with the node). */
@@ -118,7 +135,11 @@ export class PodLifecycle {
     for (const key of np.keys) {
       const rec = this.pods.get(key);
       rec?.timer?.cancel();
-      if (rec) this.logs?.forget(rec.uid);
+      if (rec) {
+        this.logs?.forget(rec.uid);
+        this.releaseIP(rec);
+        void this.runtime?.forget(rec.uid);
+      }
       this.pods.delete(key);
     }
     np.keys.clear();
@@ -169,6 +190,7 @@ export class PodLifecycle {
   private forgetPod(rec: PodRecord): void {
     rec.timer?.cancel();
     this.logs?.forget(rec.uid);
+    void this.runtime?.forget(rec.uid);
     this.releaseIP(rec);
     this.podsOf(rec.node).keys.delete(rec.key);
     this.pods.delete(rec.key);
@@ -177,6 +199,8 @@ export class PodLifecycle {
   private releaseIP(rec: PodRecord): void {
     if (rec.ipSlot !== undefined) this.podsOf(rec.node).ips.release(rec.ipSlot);
     rec.ipSlot = undefined;
+    if (rec.loopbackIP !== undefined) this.runtime?.releaseIP(rec.loopbackIP);
+    rec.loopbackIP = undefined;
   }
 
   /** The record of a pod this agent sees for the first time (new, or adopted after a restart: its IP kept). */
@@ -187,8 +211,12 @@ export class PodLifecycle {
     const phase = status.phase ?? '';
     const terminal = phase === 'Succeeded' || phase === 'Failed';
     const started = typeof status.startTime === 'string' ? Date.parse(status.startTime) : NaN;
-    let ip: { ip: string; slot: number | undefined };
-    if (typeof status.podIP === 'string' && status.podIP !== '' && spec.hostNetwork !== true) ip = { ip: status.podIP, slot: terminal ? undefined : np.ips.adopt(status.podIP) };
+    let ip: { ip: string; slot: number | undefined; loopback?: string };
+    // a pod some of whose containers run as processes gets a loopback IP of its own (kept across an agent restart)
+    const runtime = this.runtime !== undefined && spec.hostNetwork !== true && !terminal && this.runtime.runsPod(pod) ? this.runtime : undefined;
+    const loopback = runtime && (typeof status.podIP === 'string' && runtime.adoptIP(status.podIP) ? status.podIP : runtime.allocateIP());
+    if (loopback) ip = { ip: loopback, slot: undefined, loopback };
+    else if (typeof status.podIP === 'string' && status.podIP !== '' && spec.hostNetwork !== true) ip = { ip: status.podIP, slot: terminal ? undefined : np.ips.adopt(status.podIP) };
     else if (terminal || spec.hostNetwork === true) ip = { ip: node.ip, slot: undefined };
     else ip = np.ips.allocate();
     const rec: PodRecord = {
@@ -198,6 +226,7 @@ export class PodLifecycle {
       acceptedAt: Number.isFinite(started) ? Math.min(started, now) : now,
       podIP: ip.ip,
       ipSlot: ip.slot,
+      ...(ip.loopback !== undefined ? { loopbackIP: ip.loopback } : {}),
       runs: new Map(),
       backoffs: new Map(),
       killingSent: false,
@@ -273,10 +302,12 @@ export class PodLifecycle {
       ...(rec.lastConditions ? { previousConditions: rec.lastConditions } : {}),
       ...(rec.images ? { images: rec.images, imageBackoffMs: this.imagePull.backoffInitialMs } : {}),
       ...(rec.eviction ? { eviction: rec.eviction } : {}),
+      ...(this.runtime && rec.loopbackIP !== undefined ? { runner: this.runtime.runner(pod, key, rec.loopbackIP) } : {}),
     });
     this.cachePulledImages(rec, result);
     this.events.emit(pod, rec, result);
-    this.logs?.observe(pod, result);
+    const runtime = rec.loopbackIP !== undefined ? this.runtime : undefined;
+    this.logs?.observe(pod, result, runtime ? (c) => runtime.runs(c) : undefined);
     const json = JSON.stringify(result.status);
     if (json !== rec.lastStatusJson) {
       await rec.node.client.resource(PODS).patch(namespaceOf(pod), nameOf(pod), 'strategic', { metadata: { uid: rec.uid }, status: result.status }, { subresource: 'status' });

@@ -57,7 +57,8 @@ export interface Kill {
   hard: boolean;
 }
 
-interface Terminated {
+/** How a container run ended. */
+export interface Terminated {
   exitCode: number;
   reason: string;
   message?: string;
@@ -146,6 +147,14 @@ export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnF
   }
 }
 
+/**
+ * Runs some containers for real (the process runtime): their state comes from the runner, not
+ * from the simulated timeline. `undefined`: the container is simulated.
+ */
+export interface ContainerRunner {
+  state(c: Container, role: 'init' | 'main' | 'ephemeral', policy: 'Always' | 'OnFailure' | 'Never', kill: Kill | undefined, now: number): ContainerState | undefined;
+}
+
 export interface SimulateInput {
   pod: Pod;
   /** When the node accepted the pod (status.startTime). */
@@ -170,6 +179,8 @@ export interface SimulateInput {
   imageBackoffMs?: number;
   /** The kubelet evicted the pod (node pressure or a local storage limit), or refused it (`refused`): when, and its message. */
   eviction?: { at: number; message: string; refused?: boolean };
+  /** The containers run for real (the process runtime). */
+  runner?: ContainerRunner;
 }
 
 export interface SimulateResult {
@@ -296,6 +307,9 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   const consider = (t: number | undefined) => {
     if (t !== undefined && t > now && (next === undefined || t < next)) next = t;
   };
+  // a container's state: the runner's when it runs the container, else its simulated timeline
+  const timeline = (c: Container, role: 'init' | 'main' | 'ephemeral', policy: 'Always' | 'OnFailure' | 'Never', start: number, behaviourPolicy: 'Always' | 'OnFailure' | 'Never'): ContainerState =>
+    input.runner?.state(c, role, policy, kill, now) ?? run(c, containerBehaviour(pod, c, defaults, behaviourPolicy), policy, start);
   const waiting = (reason: string): ContainerState => ({ kind: 'waiting', waitingReason: reason, ready: false, restartCount: 0, killed: false });
 
   let initFailed = false;
@@ -318,14 +332,13 @@ export function simulatePod(input: SimulateInput): SimulateResult {
       }
       // An init container runs to completion whatever the pod's restartPolicy (a command the
       // simulation does not recognise: a job's run time); only sidecars keep running.
-      const b = containerBehaviour(pod, c, defaults, c.restartPolicy === 'Always' ? 'Always' : 'Never');
       if (c.restartPolicy === 'Always') {
-        const st = run(c, b, 'Always', cursor);
+        const st = timeline(c, 'init', 'Always', cursor, 'Always');
         initStates.set(name, st);
         consider(st.next);
         continue;
       }
-      const st = run(c, b, rp === 'Never' ? 'Never' : 'OnFailure', cursor);
+      const st = timeline(c, 'init', rp === 'Never' ? 'Never' : 'OnFailure', cursor, 'Never');
       initStates.set(name, st);
       consider(st.next);
       if (st.kind === 'terminated' && st.terminated!.exitCode === 0 && !st.terminated!.killed) {
@@ -345,7 +358,7 @@ export function simulatePod(input: SimulateInput): SimulateResult {
         mainStates.set(name, waiting('PodInitializing'));
         continue;
       }
-      const st = run(c, containerBehaviour(pod, c, defaults, rp), rp, mainStart);
+      const st = timeline(c, 'main', rp, mainStart, rp);
       mainStates.set(name, st);
       consider(st.next);
     }

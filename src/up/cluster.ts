@@ -8,6 +8,7 @@
 // Security as kubeadm sets it up: the CA and the API server's serving certificate in
 // <data-dir>/pki (the API server reuses them), and one client certificate per identity, each in
 // its own kubeconfig that verifies the CA — see credentials.ts.
+import { DEFAULT_PROCESS_POD_CIDR, rootRefusal } from '../nodes/process/runtime.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, get as httpsGet, request as httpsRequest } from 'node:https';
@@ -37,6 +38,14 @@ export interface ClusterOptions {
   nodes?: number;
   storage?: 'lmdb' | 'memory' | 'etcd';
   etcdServers?: readonly string[];
+  /**
+   * `process`: the nodes run the containers of the host-image allow-list as real processes
+   * (src/nodes/process/README.md), each pod with a loopback IP from `processPodCIDR`; refused as
+   * root unless `allowRoot`. Default `simulated`.
+   */
+  runtime?: 'simulated' | 'process';
+  processPodCIDR?: string;
+  allowRoot?: boolean;
   /** Extra flags per component. */
   args?: { apiserver?: string[]; controllerManager?: string[]; scheduler?: string[]; nodes?: string[] };
   /** One line per notable event (component output is prefixed with its name). */
@@ -223,6 +232,8 @@ export const CLUSTER_CIDR = '10.244.0.0/16';
 export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
   // tsc alone does not make it: said at once rather than as components that never come up.
   if (!existsSync(KUBELITE_BIN)) throw new Error(`${KUBELITE_BIN} is missing: build it with npm run build`);
+  const refusal = opts.runtime === 'process' ? rootRefusal(opts.allowRoot === true) : undefined;
+  if (refusal) throw new Error(refusal);
   const started = performance.now();
   const startedAt = Date.now();
   const temporary = opts.dataDir === undefined;
@@ -269,7 +280,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   while (kubeletPort === port) kubeletPort = await freePort(bind);
   const kubeletArgs = ['--kubelet-port', String(kubeletPort), '--kubelet-address', host, '--tls-cert-file', credentials.kubeletServing.certFile, '--tls-private-key-file', credentials.kubeletServing.keyFile, '--client-ca-file', credentials.caCertFile];
   const apiserverKubeletArgs = ['--kubelet-client-certificate', credentials.kubeletClient.certFile, '--kubelet-client-key', credentials.kubeletClient.keyFile, '--kubelet-certificate-authority', credentials.caCertFile, '--kubelet-address-override', host];
-  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, ...kubeletArgs, '--nodes', String(nodes), '--lifecycle-taints=false', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...(opts.args?.nodes ?? [])], log) : undefined;
+  const runtimeArgs = opts.runtime === 'process' ? ['--runtime', 'process', '--runtime-dir', join(dataDir, 'pods'), ...(opts.processPodCIDR ? ['--process-pod-cidr', opts.processPodCIDR] : []), ...(opts.allowRoot ? ['--allow-root'] : [])] : [];
+  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, ...kubeletArgs, '--nodes', String(nodes), '--lifecycle-taints=false', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...runtimeArgs, ...(opts.args?.nodes ?? [])], log) : undefined;
   // kubeadm's authorizers: the Node authorizer (what kubelets may do, each only for itself) before RBAC.
   const apiserverArgs = opts.args?.apiserver ?? [];
   // ... and kubeadm's bootstrap tokens (kubeadm token create / join flows)
@@ -283,7 +295,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const healthURL = (p: number) => `http://${host.includes(':') ? `[${host}]` : host}:${p}/healthz`;
   const healthArgs = ['--component-health-url', `scheduler=${healthURL(schedulerPort)}`, '--component-health-url', `controller-manager=${healthURL(cmPort)}`];
   const components = [
-    new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...authorizationArgs, ...healthArgs, ...apiserverKubeletArgs, ...apiserverArgs], log),
+    new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...authorizationArgs, ...healthArgs, ...apiserverKubeletArgs, ...(opts.runtime === 'process' ? ['--process-pod-cidr', opts.processPodCIDR ?? DEFAULT_PROCESS_POD_CIDR] : []), ...apiserverArgs], log),
     new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--address', host, '--port', String(cmPort), '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...ipamArgs, ...signingArgs, ...provisionerArgs, ...cmArgs], log),
     new Component('scheduler', ['scheduler', '--kubeconfig', credentials.scheduler.path, '--bind-address', host, '--port', String(schedulerPort), ...(opts.args?.scheduler ?? [])], log),
     ...(nodesComponent ? [nodesComponent] : []),

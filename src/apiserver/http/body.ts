@@ -3,6 +3,7 @@
 // body is handed over in its turn (turns.ts), not in the I/O callback that completed it.
 import type { IncomingMessage } from 'node:http';
 import { StatusError } from '../../machinery/status.js';
+import { noteRequestBody } from '../audit/auditor.js';
 import { nextTurn } from './turns.js';
 
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -33,6 +34,7 @@ export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): 
       if (done) return;
       done = true;
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      noteRequestBody(req, body);
       void nextTurn().then(() => resolve(body));
     });
     req.on('error', (err) => {

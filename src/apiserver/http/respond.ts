@@ -28,7 +28,8 @@ export function isPrettyPrint(req: IncomingMessage, query: URLSearchParams): boo
 }
 
 function commonHeaders(res: ServerResponse, extras?: ResponseExtras): void {
-  res.setHeader('Audit-Id', randomUUID());
+  // the request's own, when it is audited (audit/auditor.ts)
+  if (!res.hasHeader('Audit-Id')) res.setHeader('Audit-Id', randomUUID());
   res.setHeader('Cache-Control', 'no-cache, private');
   if (extras?.warnings && extras.warnings.length > 0) {
     // One `Warning: 299 - "<text>"` header per warning, as kube-apiserver sends them.

@@ -11,6 +11,7 @@ import type { Pod } from '../../api/types.js';
 import { StatusError } from '../../machinery/status.js';
 import { apiError } from '../../registry/errors.js';
 import { isUpgrade, takeUpgrade } from '../../machinery/http-upgrade.js';
+import { auditOf } from '../audit/auditor.js';
 import type { RequestContext } from '../request/context.js';
 import { unreachable } from './kubelet-client.js';
 import { nodeOf, requireKubelet } from './pod-log.js';
@@ -90,6 +91,7 @@ export async function handlePodConnect(ctx: RequestContext): Promise<void> {
     kubeletSocket.destroy();
     return;
   }
+  auditOf(ctx.req)?.responseStarted(response.statusCode ?? 101);
   await join(client.socket, client.head, response, kubeletSocket, kubeletHead);
 }
 

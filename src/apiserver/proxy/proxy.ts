@@ -85,7 +85,9 @@ async function forward(ctx: RequestContext, loc: KubeletLocation, path: string, 
 async function toPod(ctx: RequestContext, pod: Pod, port: string, rest: string, subject: string): Promise<void> {
   const nodeName = pod.spec?.nodeName ?? '';
   const ip = pod.status?.podIP ?? '';
-  if (nodeName === '' || !/^\d+\.\d+\.\d+\.\d+$|:/.test(ip) || ip.startsWith('127.') || ip === '0.0.0.0') throw StatusError.badRequest('address not allowed');
+  // kube-apiserver also refuses loopback pod IPs, which it would dial itself; here the node's
+  // kubelet dials them, and the process runtime's pods live on loopback addresses.
+  if (nodeName === '' || !/^\d+\.\d+\.\d+\.\d+$|:/.test(ip) || ip === '0.0.0.0' || ip === '::') throw StatusError.badRequest('address not allowed');
   const loc = requireKubelet(ctx).location(await nodeOf(ctx, nodeName));
   const ns = pod.metadata?.namespace ?? '';
   await forward(ctx, loc, `/containerHTTP/${encodeURIComponent(ns)}/${encodeURIComponent(nameOf(pod))}/${port === '' ? '80' : port}${rest}`, subject);

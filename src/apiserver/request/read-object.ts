@@ -2,6 +2,7 @@
 // field validation), their kind checked, defaulted, and converted to the storage version. A
 // create goes through the registry's fast path, so the next create from the same template skips
 // the decode.
+import { noteRequestObject } from '../audit/auditor.js';
 import { apiVersionOf } from '../../api/kinds.js';
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import { apiError } from '../../registry/errors.js';
@@ -42,7 +43,9 @@ function objectFromBody(kv: KindVersion, body: DecodedBody, validation: FieldVal
 }
 
 function decodeBytes(ctx: RequestContext, kv: KindVersion, bytes: Buffer, fieldValidation: FieldValidation): DecodedBody {
-  return decodeBody(bytes, ctx.req.headers['content-type'], kv.type, { fieldValidation, defaultGVK: { group: kv.group, version: kv.version, kind: kv.kind } });
+  const decoded = decodeBody(bytes, ctx.req.headers['content-type'], kv.type, { fieldValidation, defaultGVK: { group: kv.group, version: kv.version, kind: kv.kind } });
+  noteRequestObject(ctx.req, decoded.object);
+  return decoded;
 }
 
 /** The request body of an update as the object to store. */

@@ -5,6 +5,7 @@ import type { Clock } from '../../client/clock.js';
 import type { Clientset } from '../../client/types.js';
 import type { ContainerLogs } from '../logs/container-logs.js';
 import type { NodeAgentOptions } from '../options.js';
+import type { ProcessRuntime } from '../process/runtime.js';
 
 export interface KubeletHost {
   readonly opts: NodeAgentOptions;
@@ -17,6 +18,8 @@ export interface KubeletHost {
   /** The pods bound to `node`. */
   podsOf(node: string): Pod[];
   pod(namespace: string, name: string): Pod | undefined;
+  /** The process runtime, when containers run as processes (`--runtime process`). */
+  readonly runtime?: ProcessRuntime | undefined;
   /** The client `node` acts through ('' : the agent's first node's). */
   clientOf(node: string): Clientset;
 }

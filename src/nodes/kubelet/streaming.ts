@@ -12,14 +12,16 @@ import { createServer as createHttpServer, type IncomingMessage } from 'node:htt
 import { connect } from 'node:net';
 import { Writable, type Duplex } from 'node:stream';
 import { annotationsOf, nameOf, namespaceOf, uidOf } from '../../api/meta/object.js';
-import type { ConfigMap, Container, Pod, Secret, Service } from '../../api/types.js';
-import { isNotFound } from '../../client/errors.js';
+import type { Container, Pod } from '../../api/types.js';
 import { acceptPortForward, acceptRemoteCommand, portsFromQuery, stdStreamsFromQuery, UpgradeRejectedError, type PortForwardStream } from '../../machinery/streams/index.js';
 import { errMsg, type Log } from '../options.js';
 import { LIFECYCLE_PREFIX } from '../logs/container-logs.js';
 import { logContainerID, readLog, type LogSink } from '../logs/read.js';
 import { containerEnvironment, containerFilesystem, runCommand, type Vfs, type VolumeSources } from '../shell/index.js';
 import { ANNOTATION_PREFIX } from '../behaviour.js';
+import { apiVolumeSources } from '../volume-sources.js';
+import { execInProcessContainer } from '../process/exec.js';
+import type { ExecTarget } from '../process/runtime.js';
 import { listeningContainer, serveContainerHTTP } from './container-http.js';
 import type { KubeletHost } from './host.js';
 
@@ -74,28 +76,7 @@ export class ContainerStreams {
   }
 
   private sources(pod: Pod): VolumeSources {
-    const client = this.host.clientOf(pod.spec?.nodeName ?? '');
-    const get = async <T>(resource: string, namespace: string, name: string): Promise<T | undefined> => {
-      try {
-        return (await client.resource({ group: '', version: 'v1', resource }).get(namespace, name)) as T;
-      } catch (e) {
-        if (isNotFound(e)) return undefined;
-        throw e;
-      }
-    };
-    return {
-      configMap: (ns, name) => get<ConfigMap>('configmaps', ns, name),
-      secret: (ns, name) => get<Secret>('secrets', ns, name),
-      services: async () => (await client.resource({ group: '', version: 'v1', resource: 'services' }).list('')).items as Service[],
-      serviceAccountToken: async (r) => {
-        const answer = await client.resource({ group: '', version: 'v1', resource: 'serviceaccounts' }).createSubresource(r.namespace, r.serviceAccountName, 'token', {
-          apiVersion: 'authentication.k8s.io/v1',
-          kind: 'TokenRequest',
-          spec: { ...(r.audience ? { audiences: [r.audience] } : {}), expirationSeconds: r.expirationSeconds, boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: r.podName, uid: r.podUID } },
-        });
-        return String((answer.status as { token?: string } | undefined)?.token ?? '');
-      },
-    };
+    return apiVolumeSources(this.host.clientOf(pod.spec?.nodeName ?? ''));
   }
 
   private shell(pod: Pod, container: string, containerID: string): Promise<Shell> {
@@ -119,6 +100,8 @@ export class ContainerStreams {
     const command = query.getAll('command');
     if (command.length === 0) throw new StreamRefusal(400, 'you must specify at least 1 command');
     const containerID = this.runningContainer(pod, container);
+    const processTarget = this.host.runtime?.execTarget(uidOf(pod), container);
+    if (processTarget) return this.execProcess(take, pod, container, command, processTarget, query);
     const shell = await this.shell(pod, container, containerID);
     const u = take();
     const session = await this.accept(() => acceptRemoteCommand(u.req, u.socket, u.head, { ...stdStreamsFromQuery(query), idleTimeoutMs: IDLE_TIMEOUT_MS }));
@@ -136,6 +119,16 @@ export class ContainerStreams {
     }
     this.log?.({ msg: 'exec', pod: `${namespaceOf(pod)}/${nameOf(pod)}`, container, command: command.join(' '), exit: typeof outcome === 'number' ? outcome : errMsg(outcome) });
     await session.finish(outcome);
+  }
+
+  /** An exec into a container the process runtime runs: a real process beside it. */
+  private async execProcess(take: TakeUpgrade, pod: Pod, container: string, command: string[], target: ExecTarget, query: URLSearchParams): Promise<void> {
+    const u = take();
+    const session = await this.accept(() => acceptRemoteCommand(u.req, u.socket, u.head, { ...stdStreamsFromQuery(query), idleTimeoutMs: IDLE_TIMEOUT_MS }));
+    if (!session) return;
+    const status = await execInProcessContainer(command, findContainer(pod, container)!, target, { stdin: session.stdin, stdout: session.stdout, stderr: session.stderr, signal: session.signal });
+    this.log?.({ msg: 'exec', pod: `${namespaceOf(pod)}/${nameOf(pod)}`, container, command: command.join(' '), exit: status, runtime: 'process' });
+    await session.finish(status);
   }
 
   /** /run (RunInContainer): the command's combined output, without a stream. */
@@ -196,8 +189,9 @@ export class ContainerStreams {
     const session = await this.accept(() => acceptPortForward(u.req, u.socket, u.head, { ports: wanted, idleTimeoutMs: IDLE_TIMEOUT_MS }));
     if (!session) return;
     const targets = hostTargets(pod);
+    const processIP = this.host.runtime?.podIP(uidOf(pod));
     session.on('stream', (s) => {
-      const target = targets.get(s.port);
+      const target = targets.get(s.port) ?? (processIP !== undefined ? { host: processIP, port: s.port } : undefined);
       if (target) return forwardToHost(s, target);
       this.forwardToContainer(s, pod);
     });

@@ -30,9 +30,11 @@ function annotation(pod: Pod, container: string, key: string): string | undefine
   return a[`${ANNOTATION_PREFIX}${container}.${key}`] ?? a[`${ANNOTATION_PREFIX}${key}`];
 }
 
-function* startLines(pod: Pod, c: Container, horizon: Horizon): Generator<PrintedLine> {
+function* startLines(pod: Pod, c: Container, horizon: Horizon, real: boolean): Generator<PrintedLine> {
   const name = c.name ?? '';
   yield { offsetMs: 0, text: `${LIFECYCLE_PREFIX}started container ${name} (image ${normalizeImage(c.image ?? '').ref})` };
+  // a container run as a real process prints for itself
+  if (real) return;
   const literal = annotation(pod, name, 'log');
   if (literal !== undefined) for (const text of literal.replace(/\n$/, '').split('\n')) yield { offsetMs: 0, text };
   yield* commandOutput(c, new Map([['HOSTNAME', pod.metadata?.name ?? '']]), horizon);
@@ -52,8 +54,11 @@ export class ContainerLogs {
     private readonly maxBytes?: number,
   ) {}
 
-  /** Brings the logs of `pod` up to its simulated state `result`. */
-  observe(pod: Pod, result: SimulateResult): void {
+  /**
+   * Brings the logs of `pod` up to its simulated state `result`. `real`: the containers run as
+   * processes (their output is what they print, written with `printed`).
+   */
+  observe(pod: Pod, result: SimulateResult, real?: (c: Container) => boolean): void {
     const uid = uidOf(pod);
     let logs = this.pods.get(uid);
     if (!logs) this.pods.set(uid, (logs = { runs: new Map(), statuses: [] }));
@@ -62,32 +67,45 @@ export class ContainerLogs {
     for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...((spec.ephemeralContainers ?? []) as Container[])]) {
       const name = c.name ?? '';
       const st = result.initContainers.get(name) ?? result.containers.get(name) ?? result.ephemeralContainers.get(name);
-      if (st) this.observeContainer(pod, uid, c, st, logs);
+      if (st) this.observeContainer(pod, uid, c, st, logs, real?.(c) === true);
     }
   }
 
-  private observeContainer(pod: Pod, uid: string, c: Container, st: ContainerState, logs: PodLogs): void {
+  /** A line a container run as a process printed, in its run `restartCount` started at `runStart`. */
+  printed(pod: Pod, c: Container, restartCount: number, runStart: number, text: string, at: number): void {
+    const uid = uidOf(pod);
+    let logs = this.pods.get(uid);
+    if (!logs) this.pods.set(uid, (logs = { runs: new Map(), statuses: [] }));
+    this.runOf(pod, uid, c, logs, containerID(uid, c.name ?? '', restartCount), runStart, true, false).write({ at, text });
+  }
+
+  private observeContainer(pod: Pod, uid: string, c: Container, st: ContainerState, logs: PodLogs, real: boolean): void {
+    const name = c.name ?? '';
+    if (st.last) logs.runs.get(name)?.find((r) => r.id === containerID(uid, name, Math.max(0, st.restartCount - 1)))?.end(st.last.finishedAt, endLines(name, st.last));
+    const runStart = st.kind === 'running' ? st.runStart : st.kind === 'terminated' ? st.terminated?.startedAt : undefined;
+    if (runStart === undefined) return;
+    const run = this.runOf(pod, uid, c, logs, containerID(uid, name, st.restartCount), runStart, real, st.kind === 'running');
+    if (st.kind === 'terminated' && st.terminated) run.end(st.terminated.finishedAt, endLines(name, st.terminated));
+  }
+
+  /** The log of run `id`, begun at `runStart` when it is new. */
+  private runOf(pod: Pod, uid: string, c: Container, logs: PodLogs, id: string, runStart: number, real: boolean, running: boolean): ContainerLog {
     const name = c.name ?? '';
     let runs = logs.runs.get(name);
     if (!runs) logs.runs.set(name, (runs = []));
-    const find = (id: string) => runs.find((r) => r.id === id);
-    if (st.last) find(containerID(uid, name, Math.max(0, st.restartCount - 1)))?.end(st.last.finishedAt, endLines(name, st.last));
-    const runStart = st.kind === 'running' ? st.runStart : st.kind === 'terminated' ? st.terminated?.startedAt : undefined;
-    if (runStart === undefined) return;
-    const id = containerID(uid, name, st.restartCount);
-    let run = find(id);
+    let run = runs.find((r) => r.id === id);
     if (!run) {
       // A run the agent did not see end (it restarted in between) ends where the new one starts.
       for (const r of runs) r.end(runStart, []);
       const horizon: Horizon = { untilMs: 0, keepBytes: 0 };
-      run = new ContainerLog(id, runStart, startLines(pod, c, horizon), this.maxBytes, horizon);
+      run = new ContainerLog(id, runStart, startLines(pod, c, horizon, real), this.maxBytes, horizon);
       run.catchUp(this.now());
       const file = annotation(pod, name, 'log-file');
-      if (file !== undefined && file !== '' && st.kind === 'running') run.followFile(file, this.now);
+      if (file !== undefined && file !== '' && running && !real) run.followFile(file, this.now);
       runs.push(run);
       while (runs.length > 2) runs.shift()!.close(this.now());
     }
-    if (st.kind === 'terminated' && st.terminated) run.end(st.terminated.finishedAt, endLines(name, st.terminated));
+    return run;
   }
 
   /** The run of `containerID` of a container of pod `uid`. */

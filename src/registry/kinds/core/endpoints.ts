@@ -9,6 +9,30 @@ import type { KindModule } from '../../kind-module.js';
 import * as fmt from '../../printers/format.js';
 import { ageColumn, column, nameColumn, type TablePrinter } from '../../printers/types.js';
 
+/**
+ * A loopback range whose addresses Endpoints and EndpointSlices accept (none by default, as in
+ * Kubernetes): the pods of the nodes' process runtime, which live on loopback addresses of the one
+ * host (`kubelite apiserver --process-pod-cidr`, passed by `kubelite up --runtime process`).
+ */
+let processPodRange: { base: number; size: number } | undefined;
+
+export function acceptProcessPodRange(range: { base: number; size: number } | undefined): void {
+  processPodRange = range;
+}
+
+function inProcessPodRange(ip: string): boolean {
+  const r = processPodRange;
+  const b = parseIP(ip);
+  if (!r || !b || b.length !== 4) return false;
+  const n = ((b[0]! << 24) >>> 0) + (b[1]! << 16) + (b[2]! << 8) + b[3]!;
+  return n >= r.base && n < r.base + r.size;
+}
+
+/** validateNonSpecialIP for an endpoint's address: the process runtime's pod addresses are accepted. */
+export function validateEndpointIP(ip: string, path: string): FieldError[] {
+  return inProcessPodRange(ip) ? [] : validateNonSpecialIP(ip, path);
+}
+
 /** ValidateNonSpecialIP: not unspecified, loopback or link-local (v1.26 messages). */
 export function validateNonSpecialIP(ip: string, path: string): FieldError[] {
   const b = parseIP(ip);
@@ -36,7 +60,7 @@ function validateEndpointAddress(address: EndpointAddress, path: string): FieldE
   if (hostname !== '') errs.push(...isDNS1123Label(hostname).map((msg) => fieldError.invalid(child(path, 'hostname'), hostname, msg)));
   const nodeName = optStr(address.nodeName);
   if (nodeName !== undefined) errs.push(...nameIsDNSSubdomain(nodeName, false).map((msg) => fieldError.invalid(child(path, 'nodeName'), nodeName, msg)));
-  errs.push(...validateNonSpecialIP(ip, child(path, 'ip')));
+  errs.push(...validateEndpointIP(ip, child(path, 'ip')));
   return errs;
 }
 

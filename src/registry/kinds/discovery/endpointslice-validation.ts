@@ -5,7 +5,7 @@ import { child, index, key, optStr, str, strs, validateLabels } from '../../../m
 import { fieldError, type FieldError } from '../../../machinery/validation/field-errors.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, nameIsDNSSubdomain, parseIP } from '../../../machinery/validation/names.js';
 import { structs } from '../../../machinery/validation/structs.js';
-import { validateNonSpecialIP } from '../core/endpoints.js';
+import { validateEndpointIP } from '../core/endpoints.js';
 
 export const ADDRESS_TYPES = ['FQDN', 'IPv4', 'IPv6'];
 const PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
@@ -48,7 +48,7 @@ function validateAddress(address: string, addressType: string, path: string): Fi
   switch (addressType) {
     case 'IPv4':
     case 'IPv6':
-      return [...validateIPOfFamily(address, addressType === 'IPv6', path), ...validateNonSpecialIP(address, path)];
+      return [...validateIPOfFamily(address, addressType === 'IPv6', path), ...validateEndpointIP(address, path)];
     case 'FQDN':
       return validateFQDN(address, path);
     default:
