@@ -104,3 +104,17 @@ test('the kubelite.dev/pressure annotation forces a condition; a pod over its ep
   assert.equal(status(getPod('writer')).message, 'Container c exceeded its local ephemeral storage limit "1Gi". ');
   await agent.stop();
 });
+
+test('disk and process pressure: DiskPressure from the pods\' local storage, PIDPressure from their processes (--eviction-hard)', async () => {
+  const { agent, clientset, createPod, getPod, tick } = await setup({ ephemeralStorage: '1Gi', eviction: { hard: 'nodefs.available<500Mi,pid.available<32500', monitoringIntervalMs: 1000 } });
+  await createPod('writer', {}, { 'kubelite.dev/ephemeral-storage-usage': '700Mi' });
+  await createPod('forker', { nodeName: 'kubelite-node-1' }, { 'kubelite.dev/pids': '100' });
+  await tick(1000);
+  const conds = (name: string) => (clientset.tracker.get(NODES, '', name) as Node).status!.conditions!.filter((c) => c.status === 'True').map((c) => `${c.type}:${c.reason}`);
+  assert.deepEqual(conds('kubelite-node-0'), ['DiskPressure:KubeletHasDiskPressure', 'Ready:KubeletReady']);
+  assert.deepEqual(conds('kubelite-node-1'), ['PIDPressure:KubeletHasInsufficientPID', 'Ready:KubeletReady']);
+  // (the node's disk also holds the image it pulled for the pod)
+  assert.match(String(status(getPod('writer')).message), /^The node was low on resource: ephemeral-storage\. Threshold quantity: 500Mi, available: \d+(Ki|Mi)?\. Container c was using 700Mi, request is 0, has larger consumption of ephemeral-storage\. $/);
+  assert.equal(status(getPod('forker')).message, 'The node was low on resource: pids. Threshold quantity: 32500, available: 32468. ');
+  await agent.stop();
+});
