@@ -48,14 +48,15 @@ test('a slow pull keeps the container ContainerCreating, then Pulled with its ti
   await agent.stop();
 });
 
-test('memory usage over the limit: OOMKilled (exit 137), restarted with back-off', async () => {
-  const { agent, createPod, getPod, tick } = await setup();
+test('memory usage over the limit: OOMKilled (exit 137), restarted with back-off; policy Always pulls again', async () => {
+  const { agent, createPod, getPod, tick, recorder } = await setup();
   await createPod('hog', { containers: [{ name: 'c', image: 'nginx', resources: { limits: { memory: '128Mi' } } }] }, { 'kubelite.dev/usage': 'memory=256Mi' });
   await tick(1000);
   const c = status(getPod('hog')).containerStatuses![0]!;
   assert.equal(c.restartCount, 1);
   assert.equal(c.lastState?.terminated?.reason, 'OOMKilled');
   assert.equal(c.lastState?.terminated?.exitCode, 137);
+  assert.deepEqual(reasons(recorder, 'hog'), ['Pulling', 'Pulled', 'Created', 'Started', 'Pulling', 'Pulled', 'Created', 'Started']);
   await tick(1000);
   assert.equal(cstate(getPod('hog')).waiting?.reason, 'CrashLoopBackOff');
   await agent.stop();

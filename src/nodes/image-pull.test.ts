@@ -42,10 +42,10 @@ test('pull policy: the API server default when absent; the plan follows the poli
   const cached = (ref: string) => ref === 'docker.io/library/nginx:1.27';
   const ifNot = (image: string) => planImagePull(pod(), { name: 'c', image, imagePullPolicy: 'IfNotPresent' }, cached, opts);
   assert.equal(ifNot('nginx:1.27').kind, 'present');
-  assert.deepEqual({ ...ifNot('nginx:1.28'), sizeBytes: 0 }, { kind: 'pull', pullMs: 1200, repullMs: 0, sizeBytes: 0, ref: 'docker.io/library/nginx:1.28' });
+  assert.deepEqual({ ...ifNot('nginx:1.28'), sizeBytes: 0 }, { kind: 'pull', pullMs: 1200, everyStart: false, sizeBytes: 0, ref: 'docker.io/library/nginx:1.28' });
   const always = planImagePull(pod(), { name: 'c', image: 'nginx:1.27', imagePullPolicy: 'Always' }, cached, opts);
   assert.equal(always.kind, 'pull');
-  assert.equal(always.kind === 'pull' && always.repullMs, 1200);
+  assert.equal(always.kind === 'pull' && always.everyStart, true);
   assert.equal(planImagePull(pod(), { name: 'c', image: 'nginx:1.27', imagePullPolicy: 'Never' }, cached, opts).kind, 'present');
   assert.deepEqual(planImagePull(pod(), { name: 'c', image: 'nginx:2', imagePullPolicy: 'Never' }, cached, opts), { kind: 'never', message: 'Container image "nginx:2" is not present with pull policy of Never' });
   assert.deepEqual(planImagePull(pod(), { name: 'c', image: 'Nginx', imagePullPolicy: 'Never' }, cached, opts), {
@@ -84,9 +84,9 @@ test('a failing pull: ErrImagePull, then ImagePullBackOff, retried after 10 s do
   const killed = at(20, T0 + 15_000);
   assert.equal(killed.attempts, 2);
   assert.equal(killed.next, undefined);
-  const ok = pullTimeline({ kind: 'pull', pullMs: 1500, repullMs: 0, sizeBytes: 1, ref: 'r' }, 'x', T0, T0 + 1000, undefined, 10_000);
+  const ok = pullTimeline({ kind: 'pull', pullMs: 1500, everyStart: false, sizeBytes: 1, ref: 'r' }, 'x', T0, T0 + 1000, undefined, 10_000);
   assert.deepEqual(ok, { waitingReason: 'ContainerCreating', attempts: 1, backingOff: false, next: T0 + 1500 });
-  assert.equal(pullTimeline({ kind: 'pull', pullMs: 1500, repullMs: 0, sizeBytes: 1, ref: 'r' }, 'x', T0, T0 + 1500, undefined, 10_000).runStart, T0 + 1500);
+  assert.equal(pullTimeline({ kind: 'pull', pullMs: 1500, everyStart: false, sizeBytes: 1, ref: 'r' }, 'x', T0, T0 + 1500, undefined, 10_000).runStart, T0 + 1500);
 });
 
 test('the pod timeline: a container waits for its image; one that never comes keeps the pod Pending; deletion stops it', () => {
@@ -101,7 +101,7 @@ test('the pod timeline: a container waits for its image; one that never comes ke
   assert.equal(r.next, T0 + 10_000);
   const gone = sim(12, { at: T0 + 11_000, graceMs: 30_000 });
   assert.equal(gone.stopped, true);
-  const slow = new Map([['c', { kind: 'pull' as const, pullMs: 2000, repullMs: 0, sizeBytes: 1, ref: 'r' }]]);
+  const slow = new Map([['c', { kind: 'pull' as const, pullMs: 2000, everyStart: false, sizeBytes: 1, ref: 'r' }]]);
   const s1 = simulatePod({ pod: pod(), acceptedAt: T0, startDelayMs: 0, now: T0 + 1000, hostIP: '10.0.0.2', podIP: '10.64.0.2', images: slow });
   assert.equal(s1.status.containerStatuses![0]!.state!.waiting!.reason, 'ContainerCreating');
   assert.equal(s1.next, T0 + 2000);

@@ -30,8 +30,9 @@ export const DEFAULT_IMAGE_PULL: ImagePullOptions = { pullMs: 0, failures: [], b
 
 /** What starting a container does with its image on its node. */
 export type ImagePlan =
-  | { kind: 'present'; repullMs: number; sizeBytes: number; ref: string }
-  | { kind: 'pull'; pullMs: number; repullMs: number; sizeBytes: number; ref: string }
+  | { kind: 'present'; sizeBytes: number; ref: string }
+  /** `everyStart`: policy Always, the image is pulled again before each restart. */
+  | { kind: 'pull'; pullMs: number; everyStart: boolean; sizeBytes: number; ref: string }
   | { kind: 'fail'; pullMs: number; error: string }
   | { kind: 'never'; message: string }
   | { kind: 'invalid'; message: string };
@@ -74,9 +75,8 @@ export function planImagePull(pod: Pod, c: Container, cached: (ref: string) => b
   const { fail, slowMs } = annotationOf(pod, c);
   const pullMs = slowMs ?? opts.pullMs;
   const sizeBytes = imageSize(ref);
-  const repullMs = policy === 'Always' ? pullMs : 0;
-  if (policy === 'Never') return present ? { kind: 'present', repullMs: 0, sizeBytes, ref } : { kind: 'never', message: `Container image "${image}" is not present with pull policy of Never` };
-  if (policy === 'IfNotPresent' && present) return { kind: 'present', repullMs: 0, sizeBytes, ref };
+  if (policy === 'Never') return present ? { kind: 'present', sizeBytes, ref } : { kind: 'never', message: `Container image "${image}" is not present with pull policy of Never` };
+  if (policy === 'IfNotPresent' && present) return { kind: 'present', sizeBytes, ref };
   const { domain, path, tag } = parseImageReference(image);
   const unpack = `failed to pull and unpack image "${ref}": failed to resolve reference "${ref}"`;
   if (isUnresolvableRegistry(domain)) {
@@ -84,7 +84,7 @@ export function planImagePull(pod: Pod, c: Container, cached: (ref: string) => b
     return { kind: 'fail', pullMs: 0, error: `${unpack}: failed to do request: Head "https://${domain}/v2/${path}/manifests/${tag ?? 'latest'}": dial tcp: lookup ${host}: no such host` };
   }
   if (fail || opts.failures.some((g) => globMatches(g, image) || globMatches(g, ref))) return { kind: 'fail', pullMs, error: `${unpack}: ${ref}: not found` };
-  return { kind: 'pull', pullMs, repullMs, sizeBytes, ref };
+  return { kind: 'pull', pullMs, everyStart: policy === 'Always', sizeBytes, ref };
 }
 
 /** Where a container's image stands at a moment. */

@@ -68,9 +68,9 @@ export class PodEvents {
         const image = c.image ?? '';
         const pulled = (ms: number, size: number) => `Successfully pulled image "${image}" in ${goDuration(ms)} (${goDuration(ms)} including waiting). Image size: ${size} bytes.`;
         if (first && plan?.kind === 'pull') this.event(pod, 'Normal', 'Pulled', pulled(plan.pullMs, plan.sizeBytes));
-        else if (!first && plan && plan.kind !== 'fail' && plan.kind !== 'never' && plan.kind !== 'invalid' && plan.repullMs > 0) {
+        else if (!first && plan?.kind === 'pull' && plan.everyStart) {
           this.event(pod, 'Normal', 'Pulling', `Pulling image "${image}"`);
-          this.event(pod, 'Normal', 'Pulled', pulled(plan.repullMs, plan.sizeBytes));
+          this.event(pod, 'Normal', 'Pulled', pulled(plan.pullMs, plan.sizeBytes));
         } else this.event(pod, 'Normal', 'Pulled', `Container image "${image}" already present on machine`);
         this.event(pod, 'Normal', 'Created', `Created container: ${name}`);
         this.event(pod, 'Normal', 'Started', `Started container ${name}`);

@@ -297,7 +297,7 @@ export function simulatePod(input: SimulateInput): SimulateResult {
     if (pull.runStart === undefined) {
       return { kind: 'waiting', waitingReason: pull.waitingReason ?? 'ContainerCreating', ...(pull.waitingMessage !== undefined ? { waitingMessage: pull.waitingMessage } : {}), ready: false, restartCount: 0, killed: false, ...(pull.next !== undefined ? { next: pull.next } : {}), pull };
     }
-    const repull = plan && (plan.kind === 'pull' || plan.kind === 'present') ? plan.repullMs : 0;
+    const repull = plan?.kind === 'pull' && plan.everyStart ? plan.pullMs : 0;
     return { ...containerTimeline(repull > 0 ? { ...b, restartPullMs: repull } : b, policy, pull.runStart, now, kill, name), pull };
   };
 
