@@ -22,6 +22,7 @@ import {
   parseThresholds,
   pidUsage,
   rankForEviction,
+  SIGNALS,
   thresholdsMet,
   type Observations,
   type PressureCondition,
@@ -122,8 +123,7 @@ export class EvictionManager {
     if (changed) this.conditionsChanged(node);
     if (evicted || met.length === 0) return;
     // The kubelet reclaims memory first, then disk, then processes; one pod per pass.
-    const order = (t: Threshold) => ['memory.available', 'nodefs.available', 'nodefs.inodesFree', 'imagefs.available', 'imagefs.inodesFree', 'pid.available'].indexOf(t.signal);
-    const threshold = [...met].sort((a, b) => order(a) - order(b))[0]!;
+    const threshold = [...met].sort((a, b) => SIGNALS.indexOf(a.signal) - SIGNALS.indexOf(b.signal))[0]!;
     const victim = rankForEviction(pods.filter((p) => !isCriticalPod(p)), threshold.signal)[0];
     if (victim) this.evict(keyOf(victim), evictionMessage(victim, threshold, obs));
   }

@@ -9,7 +9,8 @@ import type { Container, Pod } from '../api/types.js';
 import { ANNOTATION_PREFIX } from './behaviour.js';
 
 export type Signal = 'memory.available' | 'nodefs.available' | 'nodefs.inodesFree' | 'imagefs.available' | 'imagefs.inodesFree' | 'pid.available';
-const SIGNALS: readonly Signal[] = ['memory.available', 'nodefs.available', 'nodefs.inodesFree', 'imagefs.available', 'imagefs.inodesFree', 'pid.available'];
+/** The signals, in the order the kubelet reclaims their resources: memory, then disk, then processes. */
+export const SIGNALS: readonly Signal[] = ['memory.available', 'nodefs.available', 'nodefs.inodesFree', 'imagefs.available', 'imagefs.inodesFree', 'pid.available'];
 
 /** A threshold: the signal below a quantity, or below a percentage of its capacity. */
 export interface Threshold {
