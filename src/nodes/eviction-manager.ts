@@ -7,7 +7,7 @@
 // lifecycle controller's work (heartbeats.ts does it with `lifecycleTaints`).
 import { annotationsOf, isBeingDeleted } from '../api/meta/object.js';
 import { parseQuantity } from '../api/meta/quantity.js';
-import { nodeUsage } from '../api/metrics/usage.js';
+import { NODE_SYSTEM_OVERHEAD, podUsage } from '../api/metrics/usage.js';
 import type { Node, Pod } from '../api/types.js';
 import { keyOf } from '../client/cache.js';
 import { ANNOTATION_PREFIX } from './behaviour.js';
@@ -42,6 +42,9 @@ export class EvictionManager {
   private readonly o: EvictionOptions;
   private stopped = false;
   private readonly timers = new Map<string, { cancel(): void }>();
+  /** Each pod's use, computed once per version of it (the informer replaces a pod's object when it changes). */
+  private readonly uses = new WeakMap<Pod, { memory: number; disk: number; pids: number }>();
+  private readonly systemMemory = parseQuantity(NODE_SYSTEM_OVERHEAD.memory)!.value();
 
   constructor(
     private readonly ctx: AgentContext,
@@ -85,14 +88,29 @@ export class EvictionManager {
     const capacity = (q: string | undefined, fallback: string) => (parseQuantity(q ?? fallback) ?? parseQuantity(fallback)!).value();
     const memory = capacity(this.ctx.opts.memory, '8Gi');
     const disk = capacity(this.ctx.opts.ephemeralStorage, '100Gi');
-    const used = nodeUsage({ metadata: { name: node.name } }, pods).memory.value();
+    // The node's memory as kubectl top shows it: the system's and its Running pods'.
+    let used = this.systemMemory;
     // One filesystem holds the pods' writable layers, logs and emptyDirs and the images.
     let written = 0;
+    let pids = NODE_SYSTEM_PIDS;
     for (const size of node.images.values()) written += size;
-    for (const p of pods) for (const c of ephemeralUsage(p)) written += c.bytes;
-    const pids = pods.reduce((s, p) => s + pidUsage(p), NODE_SYSTEM_PIDS);
+    for (const p of pods) {
+      const u = this.useOf(p);
+      used += u.memory;
+      written += u.disk;
+      pids += u.pids;
+    }
     const fs = { available: disk - written, capacity: disk };
     return { 'memory.available': { available: memory - used, capacity: memory }, 'nodefs.available': fs, 'imagefs.available': fs, 'pid.available': { available: NODE_MAX_PIDS - pids, capacity: NODE_MAX_PIDS } };
+  }
+
+  private useOf(pod: Pod): { memory: number; disk: number; pids: number } {
+    let u = this.uses.get(pod);
+    if (!u) {
+      u = { memory: podUsage(pod).containers.reduce((s, c) => s + c.usage.memory.value(), 0), disk: ephemeralUsage(pod).reduce((s, c) => s + c.bytes, 0), pids: pidUsage(pod) };
+      this.uses.set(pod, u);
+    }
+    return u;
   }
 
   /** One pass of the eviction manager over `node`. */
