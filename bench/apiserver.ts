@@ -39,7 +39,7 @@ const BENCH_TOKENS = 'bench-admin-token,bench-admin,1,system:masters\nbench-toke
 // ------------------------------------------------------------------------------ the pod
 
 /** A realistic pod of about 1.5 KB as a client sends it (the server adds defaults and metadata). */
-function podTemplate(namespace: string): { before: string; after: string } {
+export function podTemplate(namespace: string): { before: string; after: string } {
   const pod = {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -543,7 +543,7 @@ export async function run(args: string[] = []): Promise<BenchReport> {
     `Load average (1 min) at the start and the end of the run: ${loadAtStart} and ${loadAverage()} on ${cpus().length} cores.`,
     `"${PLAIN}": a second API server, started after the first with KUBELITE_FAST_PATH=off (registry/fast-path/: every create body decoded, every write stored and read back into the watch cache by decoding it, every response and list item encoded from the object); same load. Targets are judged on the first column.`,
   );
-  return { name: 'apiserver', columns: [FAST, PLAIN], rows, notes };
+  return { name: 'apiserver', columns: [FAST, PLAIN], rows, notes, ceiling: { bareServerPerSecond: bareRate, spawnMs } };
 }
 
 /** The machine's ceiling and each column's creates/s and start time measured against it. */

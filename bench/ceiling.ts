@@ -6,7 +6,7 @@
 // - a bare `node -e 0` spawn to exit: what any Node process needs to start here.
 import { spawn, spawnSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { quantile } from './report.js';
+import { quantile, type Ceiling } from './report.js';
 
 /** The bare server: parse the body, answer it back as JSON with 201, as a create would. */
 const BARE_SERVER = `
@@ -78,4 +78,15 @@ export function nodeSpawnMs(runs = 7): number {
     sample.push(performance.now() - t0);
   }
   return quantile(sample, 0.5);
+}
+
+/**
+ * The parts of the machine's ceiling a benchmark did not measure itself, measured now: the bare
+ * server at 32 clients for `seconds` on `bodyOf`'s JSON, and the spawn.
+ */
+export async function completeCeiling(have: Ceiling | undefined, seconds: number, bodyOf: (client: number, i: number) => string): Promise<Ceiling> {
+  return {
+    bareServerPerSecond: have?.bareServerPerSecond ?? (await bareServerRate(32, seconds, bodyOf)),
+    spawnMs: have?.spawnMs ?? nodeSpawnMs(7),
+  };
 }

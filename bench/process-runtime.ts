@@ -69,6 +69,7 @@ export async function run(args: string[]): Promise<BenchReport> {
         { metric: "pods' processes RSS (sum)", values: { value: podsRss, ceiling: '' }, unit: `MiB (${pods.length} processes)` },
       ],
       notes: [`node -e 0 spawn: ${spawnMs.toFixed(0)} ms median on this machine.`],
+      ceiling: { spawnMs },
     };
   } finally {
     await cluster.stop();

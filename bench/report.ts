@@ -16,6 +16,33 @@ export interface BenchReport {
   columns: string[];
   rows: BenchRow[];
   notes?: string[];
+  /** The machine measured in the same run (bench/ceiling.ts); bench/main.ts measures what a benchmark did not. */
+  ceiling?: Ceiling;
+}
+
+/** What this machine can do, measured in the same run as a benchmark. */
+export interface Ceiling {
+  /** Pod JSON bodies/s a bare Node HTTP server parses and echoes at 32 clients. */
+  bareServerPerSecond?: number;
+  /** ms for `node -e 0` to spawn and exit (median). */
+  spawnMs?: number;
+}
+
+/** Rates of requests or objects, not of bytes: those are read against the bare server's rate. */
+const isRate = (unit: string) => /\/s\b/.test(unit) && !/B\/s/.test(unit);
+/** Start times: read against a bare node spawn. */
+const isStartTime = (metric: string, unit: string) => /^m?s$/.test(unit) && /\b(spawn|start|ready|readyz)\b/i.test(metric);
+
+/**
+ * A row's first figure read against the machine: a rate as a fraction of the bare server's, a
+ * start time as a multiple of a bare spawn; '' for other rows.
+ */
+export function againstMachine(row: BenchRow, firstColumn: string, ceiling: Ceiling): string {
+  const v = row.values[firstColumn];
+  if (typeof v !== 'number' || !Number.isFinite(v)) return '';
+  if (isRate(row.unit) && ceiling.bareServerPerSecond) return `${((100 * v) / ceiling.bareServerPerSecond).toFixed(v * 100 < ceiling.bareServerPerSecond ? 1 : 0)}% of bare server`;
+  if (isStartTime(row.metric, row.unit) && ceiling.spawnMs) return `${((row.unit === 's' ? v * 1000 : v) / ceiling.spawnMs).toFixed(1)}× spawn`;
+  return '';
 }
 
 function fmt(v: number | string | undefined): string {
@@ -27,11 +54,14 @@ function fmt(v: number | string | undefined): string {
 
 /** A plain-text table (also valid Markdown) of a report. */
 export function formatTable(report: BenchReport): string {
-  const header = ['metric', ...report.columns, 'unit', 'target', 'met'];
+  const ceiling = report.ceiling;
+  const machine = ceiling !== undefined && report.rows.some((r) => againstMachine(r, report.columns[0]!, ceiling) !== '');
+  const header = ['metric', ...report.columns, 'unit', ...(machine ? ['against the machine'] : []), 'target', 'met'];
   const lines = report.rows.map((r) => [
     r.metric,
     ...report.columns.map((c) => fmt(r.values[c])),
     r.unit,
+    ...(machine ? [againstMachine(r, report.columns[0]!, ceiling!)] : []),
     r.target ?? '',
     r.met === undefined ? '' : r.met ? 'yes' : 'NO',
   ]);
@@ -39,6 +69,12 @@ export function formatTable(report: BenchReport): string {
   const row = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   const out = [`## ${report.name}`, '', row(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(row)];
   for (const n of report.notes ?? []) out.push('', n);
+  if (ceiling !== undefined) {
+    const parts = [];
+    if (ceiling.bareServerPerSecond !== undefined) parts.push(`a bare Node HTTP server parsed and echoed ${fmt(ceiling.bareServerPerSecond)} pod JSON bodies/s at 32 keep-alive clients`);
+    if (ceiling.spawnMs !== undefined) parts.push(`\`node -e 0\` took ${fmt(ceiling.spawnMs)} ms from spawn to exit`);
+    out.push('', `The machine in the same run (bench/ceiling.ts): ${parts.join('; ')}. "Against the machine" reads the first column's rates as a fraction of that server's and its start times as multiples of that spawn.`);
+  }
   return out.join('\n');
 }
 

@@ -30,7 +30,9 @@ import { DEFAULT_ADMISSION_PLUGINS, newAdmissionChain, type AdmissionPluginName 
 import type { ServiceAccountTokenIssuer } from './auth/serviceaccount-token-issuer.js';
 import { registryLegacyTokenMarker, registryObjectGetter } from './auth/serviceaccount-token-lookup.js';
 import { BootstrapTokenAuthenticator } from './auth/bootstrap-token.js';
-import { ServiceAccountTokenAuthenticator } from './auth/serviceaccount-token.js';
+import { ServiceAccountTokenAuthenticator, type TokenAuthentication } from './auth/serviceaccount-token.js';
+import { TokenCache } from './auth/token-cache.js';
+import { feedTokenCache } from './auth/token-cache-feed.js';
 import type { VerificationKey } from '../machinery/jwt/keys.js';
 import { tokenReviewer } from './auth/token-reviewer.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
@@ -107,6 +109,8 @@ export interface ApiServerOptions {
     acceptedIssuers?: readonly string[];
     /** --service-account-key-file keys; the signing key's public half is always accepted. */
     verificationKeys?: readonly VerificationKey[];
+    /** How long an accepted token is remembered (kube-apiserver's --token-success-cache-ttl; default 10 s, 0: not remembered). */
+    successCacheTtlMs?: number;
   };
   /**
    * The health URLs componentstatuses probes, by component name (default: the scheduler's and
@@ -155,7 +159,7 @@ function queryOf(req: IncomingMessage): URLSearchParams {
 
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   const log = opts.log ?? ((fields) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), component: 'apiserver', ...fields })}\n`));
-  const storage = opts.storageInstance ?? (await openStorage({ backend: opts.storage ?? 'memory', dataDir: opts.dataDir, etcdServers: opts.etcdServers, history: opts.history }));
+  const storage = opts.storageInstance ?? (await openStorage({ backend: opts.storage ?? 'memory', dataDir: opts.dataDir, etcdServers: opts.etcdServers, history: opts.history, log }));
   const registry = new Registry({
     storage,
     moduleOf: (kind) => {
@@ -188,6 +192,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const customResources = new CustomResourceDefinitionController(registry, (fields) => log({ subsystem: 'apiextensions', ...fields }), opts.conversionWebhook ?? conversionWebhook(registryServiceResolver(registry)));
   const metrics = new ApiServerMetrics();
   const sa = opts.serviceAccountTokens;
+  const tokenCache = sa && sa.successCacheTtlMs !== 0 ? new TokenCache<TokenAuthentication | undefined>({ successTtlMs: sa.successCacheTtlMs }) : undefined;
+  const tokenCacheFeed = tokenCache ? feedTokenCache(registry, tokenCache) : undefined;
   const saAuthenticator = sa
     ? new ServiceAccountTokenAuthenticator({
         issuers: sa.acceptedIssuers ?? [sa.issuer],
@@ -195,6 +201,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         apiAudiences: sa.apiAudiences,
         getter: registryObjectGetter(registry),
         markLegacyTokenUsed: registryLegacyTokenMarker(registry),
+        cache: tokenCache,
       })
     : undefined;
   const bootstrapAuthenticator = opts.bootstrapTokenAuth ? new BootstrapTokenAuthenticator(registryObjectGetter(registry)) : undefined;
@@ -381,6 +388,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     bootstrapFlowControl(registry),
     bootstrapLocalAPIServices(registry),
     customResources.start(),
+    tokenCacheFeed?.synced,
   ]);
   bootstrapped = true;
   log({ msg: 'serving', url, storage: storage.backend });
@@ -395,6 +403,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       kubelet?.close();
       auditor?.close();
       authorization.stop();
+      tokenCacheFeed?.stop();
       customResources.stop();
       await registry.stop();
       if (!opts.storageInstance) await storage.close();

@@ -18,6 +18,8 @@ import { KUBERNETES_CLIENT_VERSION, newClientset } from '../client/rest.js';
 import { TokenBucket } from '../client/rate-limit.js';
 import { NodeClients, nodeClientCertificates } from './node-certificates.js';
 import { kubeletServing, type KubeletServing } from './kubelet-serving.js';
+import { ServingCertificateManager } from '../nodes/kubelet/serving-certificate.js';
+import { realClock } from '../client/clock.js';
 import { parseDuration } from '../machinery/codec/time.js';
 import { parseOrExit, program } from '../machinery/flags.js';
 import { LogRing } from '../nodes/logs/ring.js';
@@ -156,6 +158,7 @@ interface NodesFlags {
   runtimeDir?: string;
   processPodCidr: string;
   allowRoot: boolean;
+  rotateServerCertificates: boolean;
 }
 
 /** The kubelet's port when --kubelet-port is not given. */
@@ -213,6 +216,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
     .option('--runtime-dir <dir>', 'with --runtime process: where the pods\' directories are kept (default: a temporary directory)')
     .option('--process-pod-cidr <cidr>', 'with --runtime process: the loopback range the pods\' IPs come from (127.x.0.0/16 to /24)', loopbackCIDR, DEFAULT_PROCESS_POD_CIDR)
     .option('--allow-root', 'with --runtime process: run pods\' processes even as root (no isolation: they have root\'s access to the host)', false)
+    .option('--rotate-server-certificates', 'request the kubelet API\'s serving certificate through a CertificateSigningRequest (signer kubernetes.io/kubelet-serving), approve it when this agent may, serve it once issued and renew it before it expires (the --tls-cert-file or self-signed one serves meanwhile)', false)
     .option('--workers <n>', 'concurrent pod status writers (each a round trip to the API server; every kubelet has its own status manager, so 16 for 100 nodes left thousands of bound pods waiting to be reported Running)', integer(1), 64);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
@@ -320,11 +324,28 @@ export async function nodesMain(argv: string[]): Promise<number> {
     handle = await startNodes({ ...nodeOptions, kubeletServer: { ...kubeletServer, port: 0 } });
     log({ msg: `kubelet API: port ${DEFAULT_KUBELET_PORT} is in use, serving on ${handle.kubelet?.port} instead` });
   }
+  // The serving certificate through the certificates API (the bootstrap one serves until it is issued).
+  const firstNode = handle.nodeNames[0];
+  const servingCertificates =
+    o.rotateServerCertificates && firstNode !== undefined && handle.kubelet
+      ? new ServingCertificateManager({
+          node: firstNode,
+          nodeClient: nodeClients?.forNode(firstNode) ?? clientset,
+          approverClient: clientset,
+          dnsNames: ['localhost', ...handle.nodeNames],
+          ips: [...new Set([...(/^[\d.]+$|:/.test(o.kubeletAddress) && o.kubeletAddress !== '0.0.0.0' ? [o.kubeletAddress] : ['127.0.0.1']), ...handle.agent.nodeIPs()])],
+          clock: realClock,
+          log,
+          serve: (cert, key) => handle.kubelet?.setServingCertificate(cert, key),
+        })
+      : undefined;
+  servingCertificates?.start();
   log({ msg: 'nodes started', nodes: o.nodes, registered: handle.agent.registeredCount(), ms: Date.now() - started, ...(certificates ? { identities: 'system:node:<name>', certificatesIssued: certificates.issued } : {}) });
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  servingCertificates?.stop();
   await handle.stop();
   clientset.close();
   nodeClients?.close();

@@ -1,15 +1,30 @@
 // `kubelite up`: a whole local cluster (API server, controller manager, scheduler, simulated
 // nodes) until SIGINT/SIGTERM; prints `ready: kubeconfig=<path> server=<url>` once it is usable.
-import { resolve } from 'node:path';
 import { rootRefusal } from '../nodes/process/runtime.js';
 import { InvalidArgumentError } from 'commander';
 import { parseEtcdServers } from '../storage/open.js';
 import { startCluster } from '../up/cluster.js';
 import { parseChoice, parseOrExit, parsePort, program } from '../machinery/flags.js';
+import { mergeContext, removeContext, userKubeconfigPath } from '../up/kubeconfig-context.js';
+import { readPidFile, removePidFile, writePidFile } from '../up/pid-file.js';
+import { componentLogFilter, stageWriter } from './up-output.js';
+import { portInUse } from './port-check.js';
 
 function parseCount(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 10_000) throw new InvalidArgumentError('must be an integer from 0 to 10000');
+  return n;
+}
+
+function parseRate(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number of requests per second, 0 or more');
+  return n;
+}
+
+function parseBurst(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a whole number of requests, 0 or more');
   return n;
 }
 
@@ -29,8 +44,8 @@ export async function upMain(argv: string[]): Promise<number> {
     })
     .option('--controllers <list>', "controllers to run, as kube-controller-manager's --controllers ('*,-name,name')")
     .option('--feature-gates <gates>', 'feature gates for the controller manager (Name=bool,...)')
-    .option('--kube-api-qps <qps>', "the controller manager's requests per second to the API server (default 1000: no shared API server to protect)")
-    .option('--kube-api-burst <n>', "the controller manager's request burst (default 2000)")
+    .option('--kube-api-qps <qps>', "the controller manager's requests per second to the API server (default 1000: no shared API server to protect)", parseRate)
+    .option('--kube-api-burst <n>', "the controller manager's request burst (default 2000)", parseBurst)
     .option('--zones <zones>', 'comma-separated zones the simulated nodes are spread over')
     .option('--node-cpu <cpu>', 'CPU capacity of each simulated node')
     .option('--node-memory <memory>', 'memory capacity of each simulated node')
@@ -43,12 +58,15 @@ export async function upMain(argv: string[]): Promise<number> {
     .option('--image-pull-failures <globs>', 'comma-separated globs of images whose pulls fail on the simulated nodes')
     .option('--eviction-hard <thresholds>', "the simulated nodes' hard eviction thresholds (default the kubelet's)")
     .option('--eviction-monitoring-interval <duration>', "how often the simulated nodes' eviction managers run (default 10s)")
-    .option('--quiet', 'do not print the components’ logs');
+    .option('--quiet', 'print only the ready line: no start stages, no hints, no component logs')
+    .option('--verbose', 'print every line the components log (default: only errors, and the last lines of a component that exits)')
+    .option('--kubeconfig-context', `merge a "kubelite" context into $KUBECONFIG or ~/.kube/config and select it; removed when the cluster stops`);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<{
     dataDir: string; port: number; bindAddress: string; nodes: number; storage: 'lmdb' | 'memory' | 'etcd'; etcdServers?: string[];
-    controllers?: string; featureGates?: string; kubeApiQps?: string; kubeApiBurst?: string; zones?: string; nodeCpu?: string; nodeMemory?: string; quiet?: boolean;
+    controllers?: string; featureGates?: string; kubeApiQps?: number; kubeApiBurst?: number; zones?: string; nodeCpu?: string; nodeMemory?: string; quiet?: boolean;
+    verbose?: boolean; kubeconfigContext?: boolean;
     runtime: 'simulated' | 'process'; processPodCidr?: string; allowRoot?: boolean; auditPolicyFile?: string; auditLogPath?: string;
     imagePullTime?: string; imagePullFailures?: string; evictionHard?: string; evictionMonitoringInterval?: string;
   }>();
@@ -61,14 +79,27 @@ export async function upMain(argv: string[]): Promise<number> {
     process.stderr.write(`kubelite up: ${refusal}\n`);
     return 2;
   }
-  const pass = (flag: string, value: string | undefined) => (value === undefined ? [] : [flag, value]);
-  const absolute = (path: string | undefined) => (path === undefined ? undefined : resolve(path));
+  const running = readPidFile(o.dataDir);
+  if (running?.running) {
+    process.stderr.write(`kubelite up: a cluster is already running on ${o.dataDir} (pid ${running.up.pid}): stop it with kubelite down --data-dir ${o.dataDir}, or pass another --data-dir\n`);
+    return 1;
+  }
+  if (o.port !== 0 && (await portInUse(o.bindAddress, o.port))) {
+    process.stderr.write(`kubelite up: port ${o.port} is in use: pass --port 0 or stop the process holding it\n`);
+    return 1;
+  }
+  const stderr = stageWriter(process.stderr);
+  const say = o.quiet ? () => {} : (line: string) => stderr.stage(`[up] ${line}`);
+  const componentLog = componentLogFilter(o.quiet ? 'none' : o.verbose ? 'all' : 'errors', stderr.line);
   // SIGINT/SIGTERM are caught before anything starts: without a listener Node exits at once and
   // orphans the components — during the start, or when a signal sent on seeing the ready line
   // arrives before a listener registered after printing it would be (seen on a loaded machine).
   // Repeats are ignored: the stop under way SIGKILLs components that do not exit within 10 s.
   const stopping = new AbortController();
-  const onSignal = () => stopping.abort();
+  const onSignal = () => {
+    componentLog.stopping();
+    stopping.abort();
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   let cluster;
@@ -83,23 +114,45 @@ export async function upMain(argv: string[]): Promise<number> {
       runtime: o.runtime,
       ...(o.processPodCidr !== undefined ? { processPodCIDR: o.processPodCidr } : {}),
       allowRoot: o.allowRoot === true,
-      args: {
-        apiserver: [...pass('--audit-policy-file', absolute(o.auditPolicyFile)), ...pass('--audit-log-path', o.auditLogPath === '-' ? '-' : absolute(o.auditLogPath))],
-        controllerManager: [...pass('--controllers', o.controllers), ...pass('--feature-gates', o.featureGates), ...pass('--kube-api-qps', o.kubeApiQps), ...pass('--kube-api-burst', o.kubeApiBurst)],
-        nodes: [...pass('--zones', o.zones), ...pass('--node-cpu', o.nodeCpu), ...pass('--node-memory', o.nodeMemory),
-          ...pass('--image-pull-time', o.imagePullTime), ...pass('--image-pull-failures', o.imagePullFailures), ...pass('--eviction-hard', o.evictionHard), ...pass('--eviction-monitoring-interval', o.evictionMonitoringInterval)],
-      },
-      log: o.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
+      controllers: o.controllers,
+      featureGates: o.featureGates,
+      kubeApiQPS: o.kubeApiQps,
+      kubeApiBurst: o.kubeApiBurst,
+      zones: o.zones?.split(','),
+      nodeCPU: o.nodeCpu,
+      nodeMemory: o.nodeMemory,
+      auditPolicyFile: o.auditPolicyFile,
+      auditLogPath: o.auditLogPath,
+      imagePullTime: o.imagePullTime,
+      imagePullFailures: o.imagePullFailures?.split(','),
+      evictionHard: o.evictionHard,
+      evictionMonitoringInterval: o.evictionMonitoringInterval,
+      log: componentLog.line,
+      progress: say,
       signal: stopping.signal,
     });
   } catch (e) {
     if (stopping.signal.aborted) return 0;
     throw e;
   }
-  if (!stopping.signal.aborted) {
-    process.stdout.write(`ready: kubeconfig=${cluster.kubeconfig} server=${cluster.server}\n`);
-    await new Promise((resolve) => stopping.signal.addEventListener('abort', resolve, { once: true }));
+  const mergedInto = o.kubeconfigContext ? userKubeconfigPath() : undefined;
+  try {
+    if (!stopping.signal.aborted) {
+      if (mergedInto) mergeContext(mergedInto, cluster.kubeconfigYaml);
+      writePidFile(o.dataDir, { pid: process.pid, server: cluster.server, kubeconfig: cluster.kubeconfig, ...(mergedInto ? { mergedInto } : {}) });
+      stderr.endProgress();
+      process.stdout.write(`ready: kubeconfig=${cluster.kubeconfig} server=${cluster.server}\n`);
+      if (!o.quiet) {
+        stderr.line(`[up] the cluster is ready in ${(cluster.readyAfterMs / 1000).toFixed(1)}s; to use it:`);
+        stderr.line(mergedInto ? `    kubectl get nodes                  # context "kubelite" of ${mergedInto}` : `    export KUBECONFIG=${cluster.kubeconfig}\n    kubectl get nodes`);
+        stderr.line(`  stop it with Ctrl-C, or kubelite down --data-dir ${o.dataDir}`);
+      }
+      await new Promise((resolve) => stopping.signal.addEventListener('abort', resolve, { once: true }));
+    }
+  } finally {
+    if (mergedInto) removeContext(mergedInto);
+    await cluster.stop();
+    removePidFile(o.dataDir);
   }
-  await cluster.stop();
   return 0;
 }

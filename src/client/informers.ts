@@ -16,7 +16,6 @@ import { resourceVersionOf } from '../api/meta/object.js';
 import { keyOf, Store } from './cache.js';
 import { realClock, type Clock, type TimerHandle } from './clock.js';
 import { isApiStatusError, isResourceExpired } from './errors.js';
-import { toPartialObjectMetadata } from './fake/informers.js';
 import { plainRef } from './rest.js';
 import type { Clientset, EventHandler, InformerFactory, InformerOptions, KubeObject, ResourceClient, ResourceRef, SharedInformer, Tombstone, Watch } from './types.js';
 
@@ -72,6 +71,15 @@ function abortableSleep(clock: Clock, ms: number, signal: AbortSignal): Promise<
   });
 }
 
+/**
+ * The PartialObjectMetadata of an object this informer decoded for itself (the API server's
+ * metadata watches send whole objects): its metadata is taken, not copied — nobody else holds it,
+ * and a copy of every pod's metadata on every event was the controller manager's largest cost.
+ */
+function metadataOnlyView(o: KubeObject): KubeObject {
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata ?? {} };
+}
+
 /** Counters per informer (for /metrics and tests). */
 export interface InformerStats {
   lists: number;
@@ -102,7 +110,7 @@ export class RestSharedInformer implements SharedInformer {
   }
 
   private view(o: KubeObject): KubeObject {
-    const v = this.opts.metadataOnly && o.kind !== 'PartialObjectMetadata' ? toPartialObjectMetadata(o) : o;
+    const v = this.opts.metadataOnly && o.kind !== 'PartialObjectMetadata' ? metadataOnlyView(o) : o;
     return this.fo.transform ? this.fo.transform(v) : v;
   }
 

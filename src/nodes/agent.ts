@@ -93,6 +93,11 @@ export class NodeAgent implements KubeletHost {
     return this.pods.runtime;
   }
 
+  /** The nodes' InternalIPs. */
+  nodeIPs(): string[] {
+    return [...this.nodes.values()].map((n) => n.ip);
+  }
+
   registeredCount(): number {
     let n = 0;
     for (const node of this.nodes.values()) if (node.registered) n++;

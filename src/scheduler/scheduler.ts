@@ -1,6 +1,7 @@
 // The default scheduler's loop (kube-scheduler's scheduleOne): pods from the queue, one cycle each
 // against the cache, the pod assumed on its node at once and bound in the background (many binds
 // in flight), unschedulable pods marked PodScheduled=False and requeued by cluster events.
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { EventBroadcaster } from '../client/events.js';
 import { SharedInformerFactory, stripManagedFields } from '../client/informers.js';
@@ -120,6 +121,8 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
   const stats: SchedulerStats = { scheduled: 0, bound: 0, unschedulable: 0, bindErrors: 0 };
   const pods = opts.clientset.resource(PODS);
   const abort = new AbortController();
+  // one listener per informer and per bind in flight (up to parallelBinds): not a leak
+  setMaxListeners(0, abort.signal);
   const parallelBinds = opts.parallelBinds ?? 64;
   const random = opts.random ?? Math.random;
 

@@ -15,6 +15,8 @@ export interface OpenStorageOptions {
    * memory and lmdb compact what is older and further behind; etcd is compacted at this interval.
    */
   history?: { minAgeMs: number; minRevisions: number };
+  /** Where the storage reports what an operator must act on (lmdb: a full disk). */
+  log?: (fields: Record<string, unknown>) => void;
 }
 
 function retentionOf(opts: OpenStorageOptions): HistoryRetention {
@@ -32,7 +34,7 @@ export async function openStorage(opts: OpenStorageOptions): Promise<Storage> {
     case 'lmdb': {
       if (!opts.dataDir) throw new Error('storage lmdb needs a data directory (--data-dir)');
       const { LmdbStorage } = await import('./lmdb/lmdb-storage.js');
-      return LmdbStorage.open({ dataDir: `${opts.dataDir.replace(/\/+$/, '')}/db`, retention: retentionOf(opts) });
+      return LmdbStorage.open({ dataDir: `${opts.dataDir.replace(/\/+$/, '')}/db`, retention: retentionOf(opts), ...(opts.log ? { log: opts.log } : {}) });
     }
     case 'etcd': {
       if (!opts.etcdServers || opts.etcdServers.length === 0) throw new Error('storage etcd needs --etcd-servers');

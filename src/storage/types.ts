@@ -125,6 +125,8 @@ export type StorageErrorCode =
   | 'ValueTooLarge'
   | 'WatchOverflow'
   | 'Unavailable'
+  /** The disk holding the data is full: the write was refused before it changed anything. */
+  | 'NoSpace'
   | 'Closed';
 
 export class StorageError extends Error {

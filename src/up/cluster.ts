@@ -10,7 +10,7 @@
 // its own kubeconfig that verifies the CA — see credentials.ts.
 import { DEFAULT_PROCESS_POD_CIDR, rootRefusal } from '../nodes/process/runtime.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get as httpsGet, request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,9 @@ import { fileURLToPath } from 'node:url';
 import { clusterRoleBinding, COMPONENT_BINDINGS, COMPONENT_ROLES, NODE_CERT_DIR, OBSOLETE_BINDINGS, writeClusterCredentials } from './credentials.js';
 import { ensureSigningKey } from '../machinery/jwt/keys.js';
 import { componentNodeFlags } from './node-flags.js';
+import { installObjects, type ObjectSource } from './install.js';
+import { componentArgsOf, type ComponentFlagOptions } from './flag-options.js';
+import { loadClientNodeConfig, type KubeConfig } from './client-node.js';
 
 /**
  * The bundled CLI (scripts/bundle.mjs), package.json's `bin`: a component starts from it with half
@@ -28,7 +31,8 @@ import { componentNodeFlags } from './node-flags.js';
  */
 const KUBELITE_BIN = fileURLToPath(new URL('../../bundle/cli/kubelite.js', import.meta.url));
 
-export interface ClusterOptions {
+/** What `kubelite up`'s flags set; `args` adds any other component flag. */
+export interface ClusterOptions extends ComponentFlagOptions {
   /** Where state and the kubeconfig live; default: a fresh temporary directory (removed by stop()). */
   dataDir?: string;
   /** API server port; 0 (the default for the library) picks a free one. */
@@ -53,6 +57,15 @@ export interface ClusterOptions {
   readyTimeoutMs?: number;
   /** Aborting it before the cluster is ready stops the components and rejects (SIGTERM during a start). */
   signal?: AbortSignal;
+  /** One line per start stage ("starting the components", "waiting for 3 of 3 nodes", ...), for a person watching. */
+  progress?: (stage: string) => void;
+  /**
+   * CustomResourceDefinitions installed and Established before the cluster is ready (envtest's
+   * CRDDirectoryPaths): objects, or paths of YAML/JSON files or of directories holding them.
+   */
+  crds?: readonly ObjectSource[];
+  /** Objects (or files/directories of them) server-side applied before the cluster is ready, after `crds`. */
+  manifests?: readonly ObjectSource[];
 }
 
 export interface Cluster {
@@ -63,7 +76,14 @@ export interface Cluster {
   dataDir: string;
   /** Milliseconds from startCluster() to ready. */
   readyAfterMs: number;
+  /** The kubeconfig's text (the admin's client certificate, the CA). */
+  kubeconfigYaml: string;
+  /** A @kubernetes/client-node KubeConfig of the cluster (client-node is an optional peer dependency). */
+  kubeConfig(): Promise<KubeConfig>;
+  /** Stops every component; removes the data dir when startCluster made it. Repeated calls are one stop. */
   stop(): Promise<void>;
+  /** stop(): `await using cluster = await startCluster()`. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /** A free TCP port on the bind address (the API server is then started on it explicitly). */
@@ -75,6 +95,20 @@ function freePort(host: string): Promise<number> {
       const port = (s.address() as { port: number }).port;
       s.close(() => resolvePort(port));
     });
+  });
+}
+
+/** Every component process of every cluster of this process, killed when it exits without stop(). */
+const live = new Set<ChildProcess>();
+/** Temporary data dirs of clusters not stopped yet, removed when the process exits without stop(). */
+const temporaryDirs = new Set<string>();
+let exitHookInstalled = false;
+function cleanUpOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const child of live) child.kill('SIGKILL');
+    for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
   });
 }
 
@@ -92,7 +126,12 @@ class Component {
   ) {}
 
   start(): void {
-    const child = spawn(process.execPath, [...componentNodeFlags(), KUBELITE_BIN, ...this.argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, so that a terminal's Ctrl-C reaches the supervisor alone, which stops
+    // the components in order; the IPC channel is how a component sees its supervisor go when
+    // that one is killed outright (src/cli/main.ts: it then stops itself).
+    const child = spawn(process.execPath, [...componentNodeFlags(), KUBELITE_BIN, ...this.argv], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
+    live.add(child);
+    child.once('exit', () => live.delete(child));
     this.child = child;
     const forward = (stream: NodeJS.ReadableStream) => {
       let buffered = '';
@@ -100,7 +139,7 @@ class Component {
         buffered += d.toString();
         let nl: number;
         while ((nl = buffered.indexOf('\n')) >= 0) {
-          this.log(`${this.name}: ${buffered.slice(0, nl)}`);
+          this.log(`[${this.name}] ${buffered.slice(0, nl)}`);
           buffered = buffered.slice(nl + 1);
         }
       });
@@ -113,7 +152,7 @@ class Component {
       // A component that ran for a minute starts its back-off anew.
       if (Date.now() - started > 60_000) this.restarts = 0;
       const delay = Math.min(30_000, 1000 * 2 ** this.restarts++);
-      this.log(`up: ${this.name} exited (${signal ?? code}); restarting in ${delay / 1000}s`);
+      this.log(`[up] ${this.name} exited (${signal ?? code}); restarting in ${delay / 1000}s`);
       this.timer = setTimeout(() => this.start(), delay);
     });
   }
@@ -239,6 +278,10 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const temporary = opts.dataDir === undefined;
   const dataDir = resolve(opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kubelite-cluster-')));
   mkdirSync(dataDir, { recursive: true });
+  cleanUpOnExit();
+  if (temporary) temporaryDirs.add(dataDir);
+  const progress = opts.progress ?? (() => {});
+  progress(`writing certificates and kubeconfigs to ${dataDir}`);
   const bind = opts.bindAddress ?? '127.0.0.1';
   const port = opts.port === undefined || opts.port === 0 ? await freePort(bind) : opts.port;
   const host = bind === '0.0.0.0' ? '127.0.0.1' : bind;
@@ -259,7 +302,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   // production API server; on a one-machine cluster it would be the bottleneck of every rollout
   // (a 10-replica image change takes seconds, 10,000 pods many minutes), so up raises it as the
   // scheduler and the nodes already are, unless the caller sets it.
-  const cmArgs = opts.args?.controllerManager ?? [];
+  const flagArgs = componentArgsOf(opts);
+  const cmArgs = [...flagArgs.controllerManager, ...(opts.args?.controllerManager ?? [])];
   const cmLimits = [...(cmArgs.includes('--kube-api-qps') ? [] : ['--kube-api-qps', '1000']), ...(cmArgs.includes('--kube-api-burst') ? [] : ['--kube-api-burst', '2000'])];
   // Pod CIDRs come from the controller manager's nodeipam, as kind and kubeadm clusters have them,
   // unless the caller configures allocation or the controllers itself (the nodes then keep their own).
@@ -281,9 +325,9 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const kubeletArgs = ['--kubelet-port', String(kubeletPort), '--kubelet-address', host, '--tls-cert-file', credentials.kubeletServing.certFile, '--tls-private-key-file', credentials.kubeletServing.keyFile, '--client-ca-file', credentials.caCertFile];
   const apiserverKubeletArgs = ['--kubelet-client-certificate', credentials.kubeletClient.certFile, '--kubelet-client-key', credentials.kubeletClient.keyFile, '--kubelet-certificate-authority', credentials.caCertFile, '--kubelet-address-override', host];
   const runtimeArgs = opts.runtime === 'process' ? ['--runtime', 'process', '--runtime-dir', join(dataDir, 'pods'), ...(opts.processPodCIDR ? ['--process-pod-cidr', opts.processPodCIDR] : []), ...(opts.allowRoot ? ['--allow-root'] : [])] : [];
-  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, ...kubeletArgs, '--nodes', String(nodes), '--lifecycle-taints=false', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...runtimeArgs, ...(opts.args?.nodes ?? [])], log) : undefined;
+  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, ...kubeletArgs, '--nodes', String(nodes), '--lifecycle-taints=false', '--rotate-server-certificates', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...runtimeArgs, ...flagArgs.nodes, ...(opts.args?.nodes ?? [])], log) : undefined;
   // kubeadm's authorizers: the Node authorizer (what kubelets may do, each only for itself) before RBAC.
-  const apiserverArgs = opts.args?.apiserver ?? [];
+  const apiserverArgs = [...flagArgs.apiserver, ...(opts.args?.apiserver ?? [])];
   // ... and kubeadm's bootstrap tokens (kubeadm token create / join flows)
   const authorizationArgs = [...(apiserverArgs.some((a) => a.startsWith('--authorization-mode')) ? [] : ['--authorization-mode', 'Node,RBAC']), '--enable-bootstrap-token-auth'];
   // The controller manager and the scheduler serve /healthz on free ports the API server is told
@@ -300,21 +344,28 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     new Component('scheduler', ['scheduler', '--kubeconfig', credentials.scheduler.path, '--bind-address', host, '--port', String(schedulerPort), ...(opts.args?.scheduler ?? [])], log),
     ...(nodesComponent ? [nodesComponent] : []),
   ];
+  progress(`starting the API server on ${server}, the controller manager and the scheduler`);
   for (const c of components) if (c !== nodesComponent) c.start();
 
   const agent = new Agent({ keepAlive: true, ca: credentials.ca, cert: credentials.admin.cert, key: credentials.admin.key });
-  const stop = async () => {
+  let stopped: Promise<void> | undefined;
+  const stop = () => (stopped ??= stopComponents());
+  const stopComponents = async () => {
     agent.destroy();
     // The API server goes last, so that the controller manager and the scheduler can still release
     // their leader leases: otherwise the next `up` on this data dir waits out the lease (15 s).
     const [apiserver, ...clients] = components;
     await Promise.all(clients.map((c) => c.stop()));
     await apiserver!.stop();
-    if (temporary) rmSync(dataDir, { recursive: true, force: true });
+    if (temporary) {
+      rmSync(dataDir, { recursive: true, force: true });
+      temporaryDirs.delete(dataDir);
+    }
   };
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
   let bound = false;
   const passed = new Set<string>();
+  let reported: string | undefined;
   for (;;) {
     if (opts.signal?.aborted) {
       await stop();
@@ -322,9 +373,12 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     }
     if (!bound && (await getJson(agent, `${server}/readyz`)).status === 200 && (await bindComponents(agent, server))) {
       bound = true;
+      if (nodesComponent) progress(`starting ${nodes} simulated node${nodes === 1 ? '' : 's'}`);
       nodesComponent?.start();
     }
     const waiting = bound ? await missing(agent, server, nodes, startedAt, passed) : 'the API server';
+    if (waiting !== reported) progress(waiting === '' ? 'control plane and nodes ready' : `waiting for ${waiting}`);
+    reported = waiting;
     if (waiting === '') break;
     if (Date.now() > deadline) {
       await stop();
@@ -333,5 +387,24 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     await new Promise((r) => setTimeout(r, 25));
   }
   agent.destroy();
-  return { kubeconfig, server, dataDir, readyAfterMs: performance.now() - started, stop };
+  if (opts.crds?.length || opts.manifests?.length) {
+    progress('installing CRDs and manifests');
+    try {
+      await installObjects(kubeconfig, { crds: opts.crds ?? [], manifests: opts.manifests ?? [], deadline, signal: opts.signal });
+    } catch (e) {
+      await stop();
+      throw e;
+    }
+  }
+  const kubeconfigYaml = readFileSync(kubeconfig, 'utf8');
+  return {
+    kubeconfig,
+    kubeconfigYaml,
+    server,
+    dataDir,
+    readyAfterMs: performance.now() - started,
+    kubeConfig: () => loadClientNodeConfig(kubeconfigYaml),
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
 }

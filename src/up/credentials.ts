@@ -47,9 +47,12 @@ export const NODE_CERT_DIR = join('pki', 'nodes');
  * controller acts as its own service account under its `system:controller:<name>` role and the
  * daemon's own identity only lists, watches, elects a leader and issues their tokens.
  */
-export const COMPONENT_BINDINGS: ReadonlyArray<{ name: string; role: string; user: string }> = [
+export const COMPONENT_BINDINGS: ReadonlyArray<{ name: string; role: string; user?: string; group?: string }> = [
   { name: 'kubelite:node-lifecycle', role: 'system:controller:node-controller', user: NODE_LIFECYCLE.commonName },
   { name: 'kubelite:csi-driver', role: 'kubelite:csi-driver', user: NODE_LIFECYCLE.commonName },
+  // the nodes request their serving certificates (kubelet --rotate-server-certificates), as kubeadm lets kubelets do
+  { name: 'kubelite:node-certificate-requests', role: 'system:node-bootstrapper', group: 'system:nodes' },
+  { name: 'kubelite:kubelet-serving-approver', role: 'kubelite:kubelet-serving-approver', user: NODE_LIFECYCLE.commonName },
 ];
 
 const rule = (apiGroups: string[], resources: string[], verbs: string[]) => ({ apiGroups, resources, verbs });
@@ -75,6 +78,17 @@ export const COMPONENT_ROLES: ReadonlyArray<Record<string, unknown>> = [
       rule(['storage.k8s.io'], ['volumeattachments/status'], ['patch', 'update']),
     ],
   },
+  {
+    // what kubelet-csr-approver's deployment gets: approve kubelet serving requests (the agent approves its own nodes')
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: 'kubelite:kubelet-serving-approver', labels: { 'app.kubernetes.io/managed-by': 'kubelite-up' } },
+    rules: [
+      rule(['certificates.k8s.io'], ['certificatesigningrequests'], ['get', 'list', 'watch']),
+      rule(['certificates.k8s.io'], ['certificatesigningrequests/approval'], ['update']),
+      { apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['kubernetes.io/kubelet-serving'], verbs: ['approve'] },
+    ],
+  },
 ];
 
 /**
@@ -84,13 +98,13 @@ export const COMPONENT_ROLES: ReadonlyArray<Record<string, unknown>> = [
  */
 export const OBSOLETE_BINDINGS: readonly string[] = ['kubelite:nodes'];
 
-export function clusterRoleBinding(b: { name: string; role: string; user: string }): Record<string, unknown> {
+export function clusterRoleBinding(b: { name: string; role: string; user?: string; group?: string }): Record<string, unknown> {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
     metadata: { name: b.name, labels: { 'app.kubernetes.io/managed-by': 'kubelite-up' } },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: b.role },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: b.user }],
+    subjects: [b.group !== undefined ? { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: b.group } : { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: b.user ?? '' }],
   };
 }
 

@@ -6,7 +6,8 @@ import type { KubeObject } from '../../api/schema/kind.js';
 import { parseSigningKey } from '../../machinery/jwt/keys.js';
 import { boundClaims, legacyClaims, signToken } from '../../machinery/jwt/tokens.js';
 import type { TokenObjectGetter } from './serviceaccount-token-lookup.js';
-import { InvalidTokenError, ServiceAccountTokenAuthenticator } from './serviceaccount-token.js';
+import { InvalidTokenError, ServiceAccountTokenAuthenticator, type TokenAuthentication } from './serviceaccount-token.js';
+import { dependencyKey, TokenCache } from './token-cache.js';
 
 const newKey = () => parseSigningKey(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
 const key = newKey();
@@ -142,5 +143,30 @@ describe('service account token authenticator', () => {
     store.set('secrets/ns/bot-token', { ...secret, metadata: { ...secret.metadata, labels: { 'kubernetes.io/legacy-token-last-used': today } } });
     await auth.authenticate(request(token));
     assert.equal(marks.length, 1, 'already marked today');
+  });
+
+  it('with a cache: a deleted service account or bound pod stops the token within the TTL, or at once when invalidated', async () => {
+    const { store, getter } = objects();
+    store.set('serviceaccounts/ns/bot', { metadata: { name: 'bot', namespace: 'ns', uid: 'sa-uid' } });
+    store.set('pods/ns/p', { metadata: { name: 'p', namespace: 'ns', uid: 'pod-uid' } });
+    let nowMs = NOW * 1000;
+    const cache = new TokenCache<TokenAuthentication | undefined>({ now: () => nowMs });
+    const auth = new ServiceAccountTokenAuthenticator({ issuers: [ISSUER], keys: [key], apiAudiences: [ISSUER], getter, cache, now: () => Math.floor(nowMs / 1000) });
+    const token = await signToken(boundClaims({ issuer: ISSUER, serviceAccount: { namespace: 'ns', name: 'bot', uid: 'sa-uid' }, audiences: [ISSUER], expirationSeconds: 3600, now: NOW - 10 }), key);
+    assert.ok(await auth.authenticate(request(token)));
+    // Deleted without anyone telling the cache: remembered until the TTL is over, then refused.
+    store.delete('serviceaccounts/ns/bot');
+    assert.ok(await auth.authenticate(request(token)));
+    nowMs += 9_000;
+    assert.ok(await auth.authenticate(request(token)));
+    nowMs += 1_000;
+    assert.equal(await refusal(auth.authenticate(request(token))), 'service account token has been invalidated');
+    // Told (the feed follows the watch cache): refused at once.
+    store.set('serviceaccounts/ns/bot', { metadata: { name: 'bot', namespace: 'ns', uid: 'sa-uid' } });
+    const podToken = await signToken(boundClaims({ issuer: ISSUER, serviceAccount: { namespace: 'ns', name: 'bot', uid: 'sa-uid' }, audiences: [ISSUER], expirationSeconds: 3600, now: NOW - 10, pod: { name: 'p', uid: 'pod-uid' } }), key);
+    assert.ok(await auth.authenticate(request(podToken)));
+    store.delete('pods/ns/p');
+    cache.invalidate(dependencyKey('pods', 'ns', 'p'));
+    assert.equal(await refusal(auth.authenticate(request(podToken))), 'service account token has been invalidated');
   });
 });

@@ -12,7 +12,8 @@ import { LEGACY_ISSUER, peekClaims, serviceAccountUsername, verifySignature, typ
 import { StatusError } from '../../machinery/status.js';
 import { str } from '../../registry/meta.js';
 import { bearerToken } from './chain.js';
-import type { TokenObjectGetter } from './serviceaccount-token-lookup.js';
+import type { TokenObjectGetter, TokenObjectResource } from './serviceaccount-token-lookup.js';
+import { dependencyKey, type TokenCache, type Validated } from './token-cache.js';
 import type { Authenticator, UserInfo } from './types.js';
 
 export const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
@@ -58,6 +59,17 @@ export interface ServiceAccountTokenOptions {
   markLegacyTokenUsed?: (namespace: string, secret: string, date: string) => Promise<void>;
   /** Seconds since the epoch. */
   now?: () => number;
+  /**
+   * Remembers outcomes (kube-apiserver's cached token authenticator); whoever holds it drops an
+   * entry when an object it depends on (dependencyKey(resource, namespace, name)) changes or goes.
+   */
+  cache?: TokenCache<TokenAuthentication | undefined>;
+}
+
+/** An accepted token: its user and the audiences it was accepted for. */
+export interface TokenAuthentication {
+  user: UserInfo;
+  audiences: string[];
 }
 
 /** The groups of a service account's user (Kubernetes' MakeGroupNames). */
@@ -80,8 +92,7 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
   /**
    * Tokens whose signature verified, with their claims (LRU): the signature check is the costly
    * part (~150 µs for ES256) and a client sends the same token on every request. Expiry, audiences
-   * and the existence of what the token names are still checked on every request, so a deleted
-   * service account or pod stops a token at once.
+   * and the existence of what the token names are checked whenever the outcome is not in `cache`.
    */
   private readonly verified = new Map<string, Record<string, unknown>>();
 
@@ -133,9 +144,16 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     return claims;
   }
 
-  async authenticateToken(token: string, audiences: readonly string[] = this.opts.apiAudiences): Promise<{ user: UserInfo; audiences: string[] } | undefined> {
+  authenticateToken(token: string, audiences: readonly string[] = this.opts.apiAudiences): Promise<TokenAuthentication | undefined> {
+    const cache = this.opts.cache;
+    return cache ? cache.authenticate(token, audiences, () => this.validate(token, audiences)) : this.validate(token, audiences).then((v) => v.value);
+  }
+
+  /** The whole check of a token, with the objects it read (a change to one of them invalidates the outcome). */
+  private async validate(token: string, audiences: readonly string[]): Promise<Validated<TokenAuthentication | undefined>> {
     const claims = await this.verifiedClaims(token);
-    if (claims === undefined) return undefined;
+    // Not ours: a fact of the token alone.
+    if (claims === undefined) return { value: undefined, dependsOn: [] };
     const legacy = claims.iss === LEGACY_ISSUER;
     // The audiences: the token's (legacy tokens have none: then the API audiences) met with those asked for.
     const tokenAudiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud.filter((a): a is string => typeof a === 'string') : [];
@@ -144,12 +162,21 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     if (audiences.length > 0 && accepted.length === 0) {
       throw new InvalidTokenError(`token audiences ${quoteList(effective)} is invalid for the target audiences ${quoteList(audiences)}`);
     }
-    const user = legacy ? await this.validateLegacy(token, claims) : await this.validateBound(claims);
-    return { user, audiences: accepted };
+    const dependsOn: string[] = [];
+    const user = legacy ? await this.validateLegacy(token, claims, dependsOn) : await this.validateBound(claims, dependsOn);
+    const exp = claims.exp;
+    const validUntilMs = typeof exp === 'number' && Number.isFinite(exp) ? (exp + LEEWAY_SECONDS) * 1000 : undefined;
+    return { value: { user, audiences: accepted }, dependsOn, validUntilMs };
+  }
+
+  /** Reads an object the token names, noting it among the outcome's dependencies. */
+  private lookUp(dependsOn: string[], resource: TokenObjectResource, namespace: string, name: string, uid?: string): Promise<KubeObject | undefined> {
+    dependsOn.push(dependencyKey(resource, namespace, name));
+    return this.opts.getter.get(resource, namespace, name, uid);
   }
 
   /** Kubernetes' bound validator (claims.go). */
-  private async validateBound(claims: Record<string, unknown>): Promise<UserInfo> {
+  private async validateBound(claims: Record<string, unknown>, dependsOn: string[]): Promise<UserInfo> {
     const now = this.now();
     const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
     const exp = num(claims.exp);
@@ -165,21 +192,21 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     if (typeof namespace !== 'string' || namespace === '') throw new InvalidTokenError(UNEXPECTED_CLAIM);
     if (!isRef(sa) || sa.name === '') throw new InvalidTokenError(UNEXPECTED_CLAIM);
     if (claims.sub !== serviceAccountUsername(namespace, sa.name)) throw new InvalidTokenError(UNEXPECTED_CLAIM);
-    const account = await this.opts.getter.get('serviceaccounts', namespace, sa.name, sa.uid);
+    const account = await this.lookUp(dependsOn, 'serviceaccounts', namespace, sa.name, sa.uid);
     if (!account) throw new InvalidTokenError('service account token has been invalidated');
     const accountUid = uidOf(account);
     if (accountUid !== sa.uid) throw new InvalidTokenError(`service account UID (${accountUid}) does not match claim (${sa.uid})`);
     const extra: Record<string, string[]> = {};
-    if (k8s.secret !== undefined) await this.checkBoundObject('secrets', 'secret', namespace, k8s.secret);
+    if (k8s.secret !== undefined) await this.checkBoundObject(dependsOn, 'secrets', 'secret', namespace, k8s.secret);
     if (k8s.pod !== undefined) {
-      const pod = await this.checkBoundObject('pods', 'pod', namespace, k8s.pod);
+      const pod = await this.checkBoundObject(dependsOn, 'pods', 'pod', namespace, k8s.pod);
       extra[POD_NAME_KEY] = [pod.name];
       extra[POD_UID_KEY] = [pod.uid];
     }
     if (k8s.node !== undefined) {
       if (!isRef(k8s.node)) throw new InvalidTokenError(UNEXPECTED_CLAIM);
       // A token bound to a node directly is invalid once the node is gone; one bound to a pod only names it.
-      if (k8s.pod === undefined) await this.checkBoundObject('nodes', 'node', '', k8s.node);
+      if (k8s.pod === undefined) await this.checkBoundObject(dependsOn, 'nodes', 'node', '', k8s.node);
       extra[NODE_NAME_KEY] = [k8s.node.name];
       if (k8s.node.uid !== '') extra[NODE_UID_KEY] = [k8s.node.uid];
     }
@@ -198,9 +225,9 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
   }
 
   /** The object a token is bound to exists with the uid of the claim. */
-  private async checkBoundObject(resource: 'secrets' | 'pods' | 'nodes', what: string, namespace: string, ref: unknown): Promise<{ name: string; uid: string }> {
+  private async checkBoundObject(dependsOn: string[], resource: 'secrets' | 'pods' | 'nodes', what: string, namespace: string, ref: unknown): Promise<{ name: string; uid: string }> {
     if (!isRef(ref)) throw new InvalidTokenError(UNEXPECTED_CLAIM);
-    const obj = await this.opts.getter.get(resource, namespace, ref.name, ref.uid);
+    const obj = await this.lookUp(dependsOn, resource, namespace, ref.name, ref.uid);
     if (!obj) throw new InvalidTokenError('service account token has been invalidated');
     const uid = uidOf(obj);
     if (uid !== ref.uid) throw new InvalidTokenError(`${what} UID (${uid}) does not match service account ${what} ref claim (${ref.uid})`);
@@ -208,7 +235,7 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
   }
 
   /** Kubernetes' legacy validator (legacy.go): the Secret still holds this very token for this service account. */
-  private async validateLegacy(token: string, claims: Record<string, unknown>): Promise<UserInfo> {
+  private async validateLegacy(token: string, claims: Record<string, unknown>, dependsOn: string[]): Promise<UserInfo> {
     const namespace = claims['kubernetes.io/serviceaccount/namespace'];
     const secretName = claims['kubernetes.io/serviceaccount/secret.name'];
     const saName = claims['kubernetes.io/serviceaccount/service-account.name'];
@@ -218,7 +245,7 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     }
     const [ns, secretN, name, uid] = [namespace, secretName, saName, saUid] as string[];
     if (claims.sub !== serviceAccountUsername(ns!, name!)) throw new InvalidTokenError('sub claim does not match service account name');
-    const secret: KubeObject | undefined = await this.opts.getter.get('secrets', ns!, secretN!);
+    const secret: KubeObject | undefined = await this.lookUp(dependsOn, 'secrets', ns!, secretN!);
     if (!secret) throw new InvalidTokenError('service account token has been invalidated');
     const annotations = annotationsOf(secret);
     if (annotations['kubernetes.io/service-account.name'] !== name) throw new InvalidTokenError('service account token has been invalidated');
@@ -229,7 +256,7 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     if (str(labels[INVALID_SINCE_LABEL]) !== '') {
       throw new InvalidTokenError(`the token in secret ${ns!}/${secretN!} for service account ${ns!}/${name!} has been marked invalid. Use tokens from the TokenRequest API or manually created secret-based tokens, or remove the '${INVALID_SINCE_LABEL}' label from the secret to re-enable it`);
     }
-    const account = await this.opts.getter.get('serviceaccounts', ns!, name!, uid);
+    const account = await this.lookUp(dependsOn, 'serviceaccounts', ns!, name!, uid);
     if (!account) throw new InvalidTokenError('service account token has been invalidated');
     const accountUid = uidOf(account);
     if (accountUid !== uid) throw new InvalidTokenError(`service account UID (${accountUid}) does not match claim (${uid!})`);

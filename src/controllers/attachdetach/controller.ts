@@ -15,6 +15,7 @@ import { isAlreadyExists, isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerContext, EventRecorder, KubeObject, Lister, Tombstone, WorkQueue } from '../../client/types.js';
 import { sleep } from '../../client/wait.js';
 import { newRateLimitingQueue, runSyncWorkers } from '../../client/workqueue.js';
+import { podClaimNames } from '../../machinery/volumes/storage.js';
 import { attachableVolumesOf, attachmentName, uniqueVolumeName, type AttachableVolume, type VolumeLookups } from '../../machinery/volumes/attachable.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
@@ -74,7 +75,9 @@ export class AttachDetachController implements Controller {
     this.recorder = ctx.recorder('attachdetach-controller');
     const podNode = (o: KubeObject | Tombstone) => {
       const pod = ('finalStateUnknown' in o ? o.obj : o) as Pod;
-      if (pod.spec?.nodeName) this.queue.add(pod.spec.nodeName);
+      // Only claims are attached, and a pod's volumes never change: a pod without one cannot
+      // change what its node needs (the node's sync walks every pod on it: not per pod event).
+      if (pod.spec?.nodeName && podClaimNames(pod).length > 0) this.queue.add(pod.spec.nodeName);
     };
     pods.addEventHandler({ onAdd: podNode, onUpdate: (_o, n) => podNode(n), onDelete: podNode });
     nodes.addEventHandler({ onAdd: (n) => this.queue.add(nameOf(n)), onUpdate: (_o, n) => this.queue.add(nameOf(n)), onDelete: (n) => this.queue.add(keyOf(n)) });

@@ -3,7 +3,7 @@
 // selectors match (itself excluded), in the order of the matched roles' names, each rule once.
 // Any ClusterRole change re-queues every aggregated ClusterRole, as Kubernetes does (roles are
 // few, and a label change can move a role into or out of any selector).
-import { metadataOf, nameOf } from '../../api/meta/object.js';
+import { nameOf } from '../../api/meta/object.js';
 import { isNotFound } from '../../client/errors.js';
 import type { Controller, ControllerContext, Lister, WorkQueue } from '../../client/types.js';
 import { newRateLimitingQueue, runWorkers } from '../../client/workqueue.js';
@@ -11,6 +11,7 @@ import { semanticEqual } from '../../machinery/validation/common.js';
 import { aggregatedRules, selectorsOf } from './aggregation.js';
 
 const CLUSTER_ROLES = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' };
+const FIELD_MANAGER = 'clusterrole-aggregation-controller';
 
 export class ClusterRoleAggregationController implements Controller {
   readonly name = 'clusterrole-aggregation';
@@ -52,9 +53,12 @@ export class ClusterRoleAggregationController implements Controller {
     const rules = aggregatedRules(role, this.roles.list());
     if (semanticEqual(rules, Array.isArray(role.rules) ? role.rules : [])) return;
     try {
-      // Rules are the controller's alone: a merge patch replaces the list, pinned to the version
-      // the rules were computed from (a conflict re-queues).
-      await this.ctx.clientset.resource(CLUSTER_ROLES).patch('', name, 'merge', { metadata: { resourceVersion: metadataOf(role).resourceVersion }, rules });
+      // As Kubernetes does: a forced server-side apply of the rules alone, with no resourceVersion
+      // — the rules are this controller's, so a role changed since the lister saw it is no
+      // conflict (with a pinned version, the burst of default roles at every start conflicted);
+      // any change re-queues every aggregated role, so the latest rules are applied after it.
+      const apply = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name }, rules };
+      await this.ctx.clientset.resource(CLUSTER_ROLES).patch('', name, 'apply', apply, { force: true, fieldManager: FIELD_MANAGER });
     } catch (err) {
       if (isNotFound(err)) return;
       throw err;

@@ -1,10 +1,10 @@
 // @bufbuild/cel's standard environment (with its `ext` strings) and a way to call one of its
 // functions directly: the Kubernetes layer converts date-time/duration strings with the same
 // timestamp()/duration() the expressions use, and falls back to these overloads.
-import { celEnv } from '@bufbuild/cel';
+import { celEnv, type CelEnv } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 
-export const stdEnv = celEnv({ funcs: strings });
+export const stdEnv: CelEnv = celEnv({ funcs: strings });
 
 interface Group { call(id: bigint, target: unknown, args: unknown[]): unknown }
 

@@ -46,6 +46,8 @@ export interface KubeletServerOptions {
 
 export interface KubeletServer {
   readonly port: number;
+  /** Serves a new certificate (a rotated one) from the next connection on. */
+  setServingCertificate(cert: string, key: string): void;
   close(): Promise<void>;
 }
 
@@ -267,6 +269,7 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
   o.log?.({ msg: 'kubelet API serving', port, nodes: host.nodeNames().length });
   return {
     port,
+    setServingCertificate: (cert, key) => server.setSecureContext({ cert, key, ...(o.tls.clientCA ? { ca: o.tls.clientCA } : {}), ciphers: SERVER_CIPHERS, honorCipherOrder: true }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

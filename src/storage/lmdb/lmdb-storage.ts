@@ -50,6 +50,7 @@ import {
 } from './codec.js';
 import { Compactor, type CompactionChunk } from './compactor.js';
 import { DataDirLock } from './dir-lock.js';
+import { DiskSpaceGuard } from './disk-space.js';
 import { APPEND, appendValue, META_COMPACTED, META_REV, openEnv, readMetaRev, readValue, type LmdbEnv } from './env.js';
 import { SnapshotReader } from './snapshot-reader.js';
 
@@ -60,6 +61,8 @@ export interface LmdbStorageOptions {
   watchBuffer?: number;
   /** Clock for history retention (injectable so tests can simulate hours quickly). */
   now?: () => number;
+  /** Where a full disk is reported (at most every 10 s while writes are refused). */
+  log?: (fields: Record<string, unknown>) => void;
 }
 
 /** A write whose revision is assigned and whose commit is pending. */
@@ -139,6 +142,7 @@ export class LmdbStorage implements Storage {
   private closed = false;
   private closing: Promise<void> | undefined;
   private failure: StorageError | undefined;
+  private readonly diskSpace: DiskSpaceGuard;
 
   static async open(opts: LmdbStorageOptions): Promise<LmdbStorage> {
     mkdirSync(opts.dataDir, { recursive: true });
@@ -160,6 +164,7 @@ export class LmdbStorage implements Storage {
     private readonly lock: DataDirLock,
   ) {
     this.durable = this.assigned = readMetaRev(env, META_REV);
+    this.diskSpace = new DiskSpaceGuard(options.dataDir, options.log);
     this.compacted = readMetaRev(env, META_COMPACTED);
     this.maxKeyBytes = maxObjectKeyBytes(env.maxKeySize);
     // Revision-keyed records are written with MDB_APPEND, which is only sound while nothing on
@@ -214,6 +219,7 @@ export class LmdbStorage implements Storage {
     validateValue(value);
     const existing = this.index.get(key);
     if (existing) return this.refusal(new StorageError('AlreadyExists', `key ${key} already exists`, existing.modRevision), existing.modRevision);
+    this.diskSpace.admit(value.byteLength);
     const revision = ++this.assigned;
     const meta = { createRevision: revision, modRevision: revision, version: 1 };
     await this.enqueue(key, keyBuf, revision, meta, value, undefined, undefined);
@@ -226,6 +232,7 @@ export class LmdbStorage implements Storage {
     validateValue(value);
     const prev = this.existing(key, opts.expectModRevision);
     if (prev instanceof StorageError) return this.refusal(prev, prev.revision ?? this.assigned);
+    this.diskSpace.admit(value.byteLength);
     const revision = ++this.assigned;
     const meta = { createRevision: prev.createRevision, modRevision: revision, version: prev.version + 1 };
     await this.enqueue(key, keyBuf, revision, meta, value, prev, undefined);
@@ -238,6 +245,8 @@ export class LmdbStorage implements Storage {
     const prev = this.existing(key, opts.expectModRevision);
     if (prev instanceof StorageError) return this.refusal(prev, prev.revision ?? this.assigned);
     const prevValue = this.valueOf(prev.modRevision);
+    // a delete writes a tombstone and history too
+    this.diskSpace.admit(key.length);
     const revision = ++this.assigned;
     await this.enqueue(key, keyBuf, revision, undefined, undefined, prev, prevValue);
     return { revision, prev: { key, value: prevValue, ...prev } };
@@ -472,6 +481,11 @@ export class LmdbStorage implements Storage {
     appended.catch(() => undefined);
     try {
       await committed;
+    } catch (err) {
+      // lmdb-js hangs the cause on the error as a rejected promise nobody else handles (an unhandled
+      // rejection would end the process): it is reported through this error
+      (err as { commitError?: Promise<unknown> } | undefined)?.commitError?.catch?.(() => undefined);
+      throw err;
     } finally {
       this.committing--;
     }

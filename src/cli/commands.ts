@@ -1,0 +1,66 @@
+// kubelite's commands: what `kubelite --help` lists, the examples under each `--help`, and what
+// shell completion offers. Each command's modules are loaded when it runs: `kubelite apiserver`
+// does not load (compile, link) the controllers, and the other way round — module loading is most
+// of a component's startup time.
+
+export interface CommandEntry {
+  describe: string;
+  /** Shown under the command's --help, one per line. */
+  examples: string[];
+  run(argv: string[]): Promise<number>;
+}
+
+export async function printVersion(): Promise<number> {
+  process.stdout.write(`${(await import('./version.js')).versionLine()}\n`);
+  return 0;
+}
+
+export const commands: Record<string, CommandEntry> = {
+  up: {
+    describe: 'a whole local cluster: API server, controllers, scheduler, simulated nodes',
+    examples: [
+      'kubelite up                              # 3 simulated nodes, API server on 127.0.0.1:6443, state in ./.kubelite',
+      'kubelite up --port 0 --data-dir /tmp/k   # a free port; the ready line says which',
+      'kubelite up --kubeconfig-context         # then plain kubectl get nodes',
+      'kubelite up --storage memory --nodes 10  # nothing kept on disk',
+      'kubelite down --data-dir /tmp/k          # stop it from another shell',
+    ],
+    run: async (argv) => (await import('./up.js')).upMain(argv),
+  },
+  apiserver: {
+    describe: 'the API server alone',
+    examples: ['kubelite apiserver --storage memory --port 0           # prints ready: server=<url>', 'kubelite apiserver --data-dir ./state --port 6443       # lmdb storage, kept across restarts'],
+    run: async (argv) => (await import('./apiserver.js')).apiserverMain(argv),
+  },
+  'controller-manager': {
+    describe: 'the controller manager daemon (control loops, leader election)',
+    examples: ['kubelite controller-manager --kubeconfig ./.kubelite/controller-manager.kubeconfig', "kubelite controller-manager --kubeconfig kc --controllers '*,-garbagecollector'"],
+    run: async (argv) => (await import('./controller-manager.js')).controllerManagerMain(argv),
+  },
+  nodes: {
+    describe: 'simulated nodes: registers N nodes and runs the pods bound to them',
+    examples: ['kubelite nodes --kubeconfig ./.kubelite/nodes.kubeconfig --nodes 5'],
+    run: async (argv) => (await import('./nodes.js')).nodesMain(argv),
+  },
+  scheduler: {
+    describe: 'the default scheduler',
+    examples: ['kubelite scheduler --kubeconfig ./.kubelite/scheduler.kubeconfig'],
+    run: async (argv) => (await import('./scheduler.js')).schedulerMain(argv),
+  },
+  down: {
+    describe: 'stop the cluster `kubelite up` runs on a data dir',
+    examples: ['kubelite down                      # the cluster of ./.kubelite', 'kubelite down --data-dir /tmp/k'],
+    run: async (argv) => (await import('./down.js')).downMain(argv),
+  },
+  status: {
+    describe: 'whether a cluster runs on a data dir, its server and nodes',
+    examples: ['kubelite status', 'kubelite status --data-dir /tmp/k || kubelite up --data-dir /tmp/k &'],
+    run: async (argv) => (await import('./status.js')).statusMain(argv),
+  },
+  version: { describe: "kubelite's version, the Kubernetes API it serves", examples: ['kubelite version', 'kubelite --version'], run: async (argv) => (await import('./version.js')).versionMain(argv) },
+  completion: {
+    describe: 'shell completion for bash or zsh',
+    examples: ['source <(kubelite completion bash)      # in ~/.bashrc', 'source <(kubelite completion zsh)       # in ~/.zshrc'],
+    run: async (argv) => (await import('./completion.js')).completionMain(argv),
+  },
+};
