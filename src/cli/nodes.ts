@@ -201,7 +201,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
     .option('--default-exit-code <n>', 'exit code of containers that end, without annotations or a recognised command', integer(0), 0)
     .option('--default-ready-after-seconds <s>', 'time to Ready of containers without a readiness probe or annotation', number(0), 0)
     .option('--default-stop-seconds <s>', 'time a container takes to exit after SIGTERM (default: shell forms such as sleep ignore SIGTERM and stop at the grace period\'s end, other commands exit at once)', number(0))
-    .option('--image-pull-time <duration>', 'how long an image pull takes (an image not on the node, or imagePullPolicy Always)', durationMs(0), 200)
+    .option('--image-pull-time <duration>', 'how long an image pull takes (an image not on the node, or imagePullPolicy Always; 0: at once, the pod reported Running in its first status write)', durationMs(0), 0)
     .option('--image-pull-failures <globs>', 'comma-separated globs (* and ?) of images whose every pull fails, matched against the image as written and as docker.io/library/name:tag', list)
     .option('--image-pull-backoff <duration>', 'the first wait of the image pull back-off after a failed pull (doubling up to 30 times as long; the kubelet\'s: 10s to 300s)', durationMs(10), 10_000)
     .option('--eviction-hard <thresholds>', 'hard eviction thresholds, as the kubelet\'s flag (signals memory.available, nodefs.available, imagefs.available, pid.available; a quantity or a percentage)', thresholds, DEFAULT_EVICTION_HARD)

@@ -54,7 +54,7 @@ export async function upMain(argv: string[]): Promise<number> {
     .option('--runtime <runtime>', 'simulated, or process: containers of the host-image allow-list (node:*, busybox, alpine, absolute host commands) run as real processes, without isolation', parseChoice(['simulated', 'process'] as const), 'simulated')
     .option('--process-pod-cidr <cidr>', 'with --runtime process: the loopback range of the pods\' IPs (default 127.64.0.0/16)')
     .option('--allow-root', 'with --runtime process: run pods\' processes even as root')
-    .option('--image-pull-time <duration>', 'how long an image pull takes on the simulated nodes (default 200ms)')
+    .option('--image-pull-time <duration>', 'how long an image pull takes on the simulated nodes (default 0: at once)')
     .option('--image-pull-failures <globs>', 'comma-separated globs of images whose pulls fail on the simulated nodes')
     .option('--eviction-hard <thresholds>', "the simulated nodes' hard eviction thresholds (default the kubelet's)")
     .option('--eviction-monitoring-interval <duration>', "how often the simulated nodes' eviction managers run (default 10s)")
