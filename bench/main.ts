@@ -25,6 +25,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   'pod-io': () => import('./pod-io.js'),
   shell: () => import('./shell.js'),
   'process-runtime': () => import('./process-runtime.js'),
+  snapshot: () => import('./snapshot.js'),
   up: () => import('./up.js'),
   'token-auth': () => import('./token-auth.js'),
 };

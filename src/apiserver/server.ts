@@ -3,6 +3,7 @@
 // request ends in a response (a Kubernetes Status on any failure); nothing a client sends can
 // crash the process. Each request goes as in kube-apiserver's filter chain: authentication,
 // impersonation, the max-in-flight limit, authorization, then the handler.
+import { SNAPSHOTS_PATH, SnapshotEndpoints } from './snapshots.js';
 import { decodeProtobuf } from '../machinery/codec/protobuf.js';
 import { upgradeTaken } from '../machinery/http-upgrade.js';
 import { auditOf, Auditor } from './audit/auditor.js';
@@ -213,6 +214,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const authorizer = opts.authorizationModes ? authorization.authorizer : (opts.authorizer ?? alwaysAllow);
   const admission = newAdmissionChain(registry, opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, { authorizer });
   const inflight = new InflightLimiter(opts.inflight ?? DEFAULT_INFLIGHT_LIMITS);
+  const snapshots = new SnapshotEndpoints(storage, (revision) => registry.cacher.waitForRevision(revision));
   const kubelet = opts.kubelet ? new KubeletClient(opts.kubelet) : undefined;
   const auditor = opts.audit
     ? new Auditor(opts.audit.policy, new AuditLogBackend(opts.audit.log), (bytes) => {
@@ -286,6 +288,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       if (decision !== 'allow') throw authError.forbidden(attrs, reason);
     }
     if (!info.isResourceRequest) {
+      if (pathname === SNAPSHOTS_PATH || pathname.startsWith(`${SNAPSHOTS_PATH}/`)) return snapshots.handle(req, res, pathname, method);
       req.resume();
       return handleNonResource(req, res, url, method);
     }

@@ -57,6 +57,11 @@ export const commands: Record<string, CommandEntry> = {
     examples: ['kubelite status', 'kubelite status --data-dir /tmp/k || kubelite up --data-dir /tmp/k &'],
     run: async (argv) => (await import('./status.js')).statusMain(argv),
   },
+  snapshot: {
+    describe: "save a stopped cluster's objects to a file, or restore them",
+    examples: ['kubelite snapshot save before.snap --data-dir /tmp/k', 'kubelite snapshot restore before.snap --data-dir /tmp/k   # then kubelite up --data-dir /tmp/k', 'kubelite up --from-snapshot before.snap --data-dir /tmp/k2'],
+    run: async (argv) => (await import('./snapshot.js')).snapshotMain(argv),
+  },
   version: { describe: "kubelite's version, the Kubernetes API it serves", examples: ['kubelite version', 'kubelite --version'], run: async (argv) => (await import('./version.js')).versionMain(argv) },
   completion: {
     describe: 'shell completion for bash or zsh',

@@ -49,6 +49,7 @@ export async function upMain(argv: string[]): Promise<number> {
     .option('--zones <zones>', 'comma-separated zones the simulated nodes are spread over')
     .option('--node-cpu <cpu>', 'CPU capacity of each simulated node')
     .option('--node-memory <memory>', 'memory capacity of each simulated node')
+    .option('--from-snapshot <file>', 'bring the data dir back to a snapshot file (kubelite snapshot save) before starting')
     .option('--audit-policy-file <file>', 'audit.k8s.io/v1 Policy of the API server (with --audit-log-path)')
     .option('--audit-log-path <file>', 'where the API server writes audit events, one JSON line each (- : its output)')
     .option('--runtime <runtime>', 'simulated, or process: containers of the host-image allow-list (node:*, busybox, alpine, absolute host commands) run as real processes, without isolation', parseChoice(['simulated', 'process'] as const), 'simulated')
@@ -67,7 +68,7 @@ export async function upMain(argv: string[]): Promise<number> {
     dataDir: string; port: number; bindAddress: string; nodes: number; storage: 'lmdb' | 'memory' | 'etcd'; etcdServers?: string[];
     controllers?: string; featureGates?: string; kubeApiQps?: number; kubeApiBurst?: number; zones?: string; nodeCpu?: string; nodeMemory?: string; quiet?: boolean;
     verbose?: boolean; kubeconfigContext?: boolean;
-    runtime: 'simulated' | 'process'; processPodCidr?: string; allowRoot?: boolean; auditPolicyFile?: string; auditLogPath?: string;
+    runtime: 'simulated' | 'process'; processPodCidr?: string; allowRoot?: boolean; auditPolicyFile?: string; auditLogPath?: string; fromSnapshot?: string;
     imagePullTime?: string; imagePullFailures?: string; evictionHard?: string; evictionMonitoringInterval?: string;
   }>();
   if (o.storage === 'etcd' && !o.etcdServers) {
@@ -127,6 +128,7 @@ export async function upMain(argv: string[]): Promise<number> {
       imagePullFailures: o.imagePullFailures?.split(','),
       evictionHard: o.evictionHard,
       evictionMonitoringInterval: o.evictionMonitoringInterval,
+      ...(o.fromSnapshot !== undefined ? { fromSnapshot: o.fromSnapshot } : {}),
       log: componentLog.line,
       progress: say,
       signal: stopping.signal,

@@ -8,6 +8,8 @@
 // Security as kubeadm sets it up: the CA and the API server's serving certificate in
 // <data-dir>/pki (the API server reuses them), and one client certificate per identity, each in
 // its own kubeconfig that verifies the CA — see credentials.ts.
+import { restoreSnapshotFile } from '../storage/snapshot-file.js';
+import { restoreClusterSnapshot, takeClusterSnapshot, type RestoreSummary, type SnapshotHandle } from './snapshots.js';
 import { DEFAULT_PROCESS_POD_CIDR, rootRefusal } from '../nodes/process/runtime.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -50,6 +52,8 @@ export interface ClusterOptions extends ComponentFlagOptions {
   runtime?: 'simulated' | 'process';
   processPodCIDR?: string;
   allowRoot?: boolean;
+  /** A file of `kubelite snapshot save` (or a downloaded snapshot): the data dir is brought back to it before the start (lmdb storage). */
+  fromSnapshot?: string;
   /** Extra flags per component. */
   args?: { apiserver?: string[]; controllerManager?: string[]; scheduler?: string[]; nodes?: string[] };
   /** One line per notable event (component output is prefixed with its name). */
@@ -80,6 +84,17 @@ export interface Cluster {
   kubeconfigYaml: string;
   /** A @kubernetes/client-node KubeConfig of the cluster (client-node is an optional peer dependency). */
   kubeConfig(): Promise<KubeConfig>;
+  /**
+   * Takes a snapshot of every object (the API server keeps the 32 newest); `restore(handle)` puts
+   * them back. For resetting a cluster between tests.
+   */
+  snapshot(): Promise<SnapshotHandle>;
+  /**
+   * Puts every object back as it was at `snapshot`: what was created since is deleted, what changed
+   * is written back, what was deleted is created again — as writes with new resourceVersions, so
+   * informers and watches see it as events; controllers converge from there.
+   */
+  restore(snapshot: SnapshotHandle): Promise<RestoreSummary>;
   /** Stops every component; removes the data dir when startCluster made it. Repeated calls are one stop. */
   stop(): Promise<void>;
   /** stop(): `await using cluster = await startCluster()`. */
@@ -281,6 +296,11 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   cleanUpOnExit();
   if (temporary) temporaryDirs.add(dataDir);
   const progress = opts.progress ?? (() => {});
+  if (opts.fromSnapshot !== undefined) {
+    if ((opts.storage ?? 'lmdb') !== 'lmdb') throw new Error('a snapshot is restored into lmdb storage: --from-snapshot goes with --storage lmdb');
+    progress(`restoring the objects of ${opts.fromSnapshot}`);
+    await restoreSnapshotFile(dataDir, opts.fromSnapshot);
+  }
   progress(`writing certificates and kubeconfigs to ${dataDir}`);
   const bind = opts.bindAddress ?? '127.0.0.1';
   const port = opts.port === undefined || opts.port === 0 ? await freePort(bind) : opts.port;
@@ -397,6 +417,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     }
   }
   const kubeconfigYaml = readFileSync(kubeconfig, 'utf8');
+  const admin = { server, ca: credentials.ca, cert: credentials.admin.cert, key: credentials.admin.key };
   return {
     kubeconfig,
     kubeconfigYaml,
@@ -404,6 +425,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     dataDir,
     readyAfterMs: performance.now() - started,
     kubeConfig: () => loadClientNodeConfig(kubeconfigYaml),
+    snapshot: () => takeClusterSnapshot(admin),
+    restore: (handle) => restoreClusterSnapshot(admin, handle),
     stop,
     [Symbol.asyncDispose]: stop,
   };
