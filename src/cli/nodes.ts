@@ -25,6 +25,7 @@ import { parseOrExit, program } from '../machinery/flags.js';
 import { LogRing } from '../nodes/logs/ring.js';
 import { parseLoopbackCIDR } from '../nodes/process/loopback-ips.js';
 import { DEFAULT_PROCESS_POD_CIDR, rootRefusal } from '../nodes/process/runtime.js';
+import { DEFAULT_EVICTION_HARD, parseThresholds } from '../nodes/eviction.js';
 
 function durationMs(min: number): (value: string) => number {
   return (value) => {
@@ -81,6 +82,15 @@ function labels(value: string): Record<string, string> {
   return out;
 }
 
+function thresholds(value: string): string {
+  try {
+    parseThresholds(value);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+  return value;
+}
+
 function choice<T extends string>(values: readonly T[]): (value: string) => T {
   return (value) => {
     if (!(values as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${values.join(', ')}`);
@@ -125,6 +135,12 @@ interface NodesFlags {
   defaultReadyAfterSeconds: number;
   defaultStopSeconds?: number;
   unreadyNodes?: number | string[];
+  imagePullTime: number;
+  imagePullFailures?: string[];
+  imagePullBackoff: number;
+  evictionHard: string;
+  evictionMonitoringInterval: number;
+  evictionPressureTransitionPeriod: number;
   lifecycleTaints: boolean;
   registerPodCidr: boolean;
   csiDriver: boolean;
@@ -185,6 +201,12 @@ export async function nodesMain(argv: string[]): Promise<number> {
     .option('--default-exit-code <n>', 'exit code of containers that end, without annotations or a recognised command', integer(0), 0)
     .option('--default-ready-after-seconds <s>', 'time to Ready of containers without a readiness probe or annotation', number(0), 0)
     .option('--default-stop-seconds <s>', 'time a container takes to exit after SIGTERM (default: shell forms such as sleep ignore SIGTERM and stop at the grace period\'s end, other commands exit at once)', number(0))
+    .option('--image-pull-time <duration>', 'how long an image pull takes (an image not on the node, or imagePullPolicy Always; 0: at once, the pod reported Running in its first status write)', durationMs(0), 0)
+    .option('--image-pull-failures <globs>', 'comma-separated globs (* and ?) of images whose every pull fails, matched against the image as written and as docker.io/library/name:tag', list)
+    .option('--image-pull-backoff <duration>', 'the first wait of the image pull back-off after a failed pull (doubling up to 30 times as long; the kubelet\'s: 10s to 300s)', durationMs(10), 10_000)
+    .option('--eviction-hard <thresholds>', 'hard eviction thresholds, as the kubelet\'s flag (signals memory.available, nodefs.available, imagefs.available, pid.available; a quantity or a percentage)', thresholds, DEFAULT_EVICTION_HARD)
+    .option('--eviction-monitoring-interval <duration>', 'how often each node\'s eviction manager observes its signals and evicts (the kubelet\'s 10s)', durationMs(10), 10_000)
+    .option('--eviction-pressure-transition-period <duration>', 'how long a pressure condition stays True after its threshold was last met', durationMs(0), 300_000)
     .option('--register-pod-cidr <bool>', 'whether each node registers with its own spec.podCIDR (false: it waits for the controller manager\'s nodeipam, --allocate-node-cidrs, to assign one, and starts no pod until then)', bool, true)
     .option('--csi-driver <bool>', 'whether the nodes run the simulated CSI driver csi.kubelite.dev (attach, provision, expand) and start a pod only once its volumes are attached', bool, true)
     .option('--lifecycle-taints <bool>', 'whether the agent keeps the node.kubernetes.io/not-ready:NoSchedule taint itself (for a cluster without a controller manager running nodelifecycle)', bool, true)
@@ -279,6 +301,8 @@ export async function nodesMain(argv: string[]): Promise<number> {
     podStartDelayMs: o.podStartDelay,
     behaviour: { jobRunSeconds: o.defaultRunSeconds, exitCode: o.defaultExitCode, readyAfterSeconds: o.defaultReadyAfterSeconds, ...(o.defaultStopSeconds !== undefined ? { stopSeconds: o.defaultStopSeconds } : {}) },
     ...(o.unreadyNodes !== undefined ? { unreadyNodes: o.unreadyNodes } : {}),
+    imagePull: { pullMs: o.imagePullTime, failures: o.imagePullFailures ?? [], backoffInitialMs: o.imagePullBackoff },
+    eviction: { hard: o.evictionHard, monitoringIntervalMs: o.evictionMonitoringInterval, pressureTransitionPeriodMs: o.evictionPressureTransitionPeriod },
     lifecycleTaints: o.lifecycleTaints,
     registerPodCIDR: o.registerPodCidr,
     csiDriver: o.csiDriver,

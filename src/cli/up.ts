@@ -55,6 +55,10 @@ export async function upMain(argv: string[]): Promise<number> {
     .option('--runtime <runtime>', 'simulated, or process: containers of the host-image allow-list (node:*, busybox, alpine, absolute host commands) run as real processes, without isolation', parseChoice(['simulated', 'process'] as const), 'simulated')
     .option('--process-pod-cidr <cidr>', 'with --runtime process: the loopback range of the pods\' IPs (default 127.64.0.0/16)')
     .option('--allow-root', 'with --runtime process: run pods\' processes even as root')
+    .option('--image-pull-time <duration>', 'how long an image pull takes on the simulated nodes (default 0: at once)')
+    .option('--image-pull-failures <globs>', 'comma-separated globs of images whose pulls fail on the simulated nodes')
+    .option('--eviction-hard <thresholds>', "the simulated nodes' hard eviction thresholds (default the kubelet's)")
+    .option('--eviction-monitoring-interval <duration>', "how often the simulated nodes' eviction managers run (default 10s)")
     .option('--quiet', 'print only the ready line: no start stages, no hints, no component logs')
     .option('--verbose', 'print every line the components log (default: only errors, and the last lines of a component that exits)')
     .option('--kubeconfig-context', `merge a "kubelite" context into $KUBECONFIG or ~/.kube/config and select it; removed when the cluster stops`);
@@ -65,6 +69,7 @@ export async function upMain(argv: string[]): Promise<number> {
     controllers?: string; featureGates?: string; kubeApiQps?: number; kubeApiBurst?: number; zones?: string; nodeCpu?: string; nodeMemory?: string; quiet?: boolean;
     verbose?: boolean; kubeconfigContext?: boolean;
     runtime: 'simulated' | 'process'; processPodCidr?: string; allowRoot?: boolean; auditPolicyFile?: string; auditLogPath?: string; fromSnapshot?: string;
+    imagePullTime?: string; imagePullFailures?: string; evictionHard?: string; evictionMonitoringInterval?: string;
   }>();
   if (o.storage === 'etcd' && !o.etcdServers) {
     process.stderr.write('kubelite up: --storage etcd needs --etcd-servers\n');
@@ -119,6 +124,10 @@ export async function upMain(argv: string[]): Promise<number> {
       nodeMemory: o.nodeMemory,
       auditPolicyFile: o.auditPolicyFile,
       auditLogPath: o.auditLogPath,
+      imagePullTime: o.imagePullTime,
+      imagePullFailures: o.imagePullFailures?.split(','),
+      evictionHard: o.evictionHard,
+      evictionMonitoringInterval: o.evictionMonitoringInterval,
       ...(o.fromSnapshot !== undefined ? { fromSnapshot: o.fromSnapshot } : {}),
       log: componentLog.line,
       progress: say,

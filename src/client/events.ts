@@ -62,6 +62,7 @@ export class EventBroadcaster {
   /** Counters: written (created or patched), dropped (queue full or spam), failed writes. */
   readonly stats = { created: 0, patched: 0, dropped: 0, failed: 0 };
   private shutdown = false;
+  private lastSuffix = 0n;
 
   constructor(private readonly opts: EventBroadcasterOptions) {
     this.clock = opts.clock ?? realClock;
@@ -145,7 +146,12 @@ export class EventBroadcaster {
     // Prune expired aggregation entries now and then.
     if (this.seen.size > 4096) for (const [k, v] of this.seen) if (p.at - v.last >= AGGREGATE_WINDOW_MS) this.seen.delete(k);
     const ts = rfc3339(p.at);
-    const name = `${ref.name ?? 'unknown'}.${(BigInt(Math.floor(p.at)) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000))).toString(16)}`;
+    // Each name's suffix grows with the broadcaster's events (the kubelet's are its clock's
+    // nanoseconds): a list, and kubectl describe's sort of same-second events, keeps their order.
+    let suffix = BigInt(Math.floor(p.at)) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000));
+    if (suffix <= this.lastSuffix) suffix = this.lastSuffix + 1n;
+    this.lastSuffix = suffix;
+    const name = `${ref.name ?? 'unknown'}.${suffix.toString(16)}`;
     const ev: KubeObject = {
       apiVersion: 'v1',
       kind: 'Event',

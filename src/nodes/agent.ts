@@ -9,6 +9,7 @@ import { AttachedVolumes } from './csi/attached-volumes.js';
 import { SimulatedCSIDriver } from './csi/driver.js';
 import { NodeHeartbeats, NODES } from './heartbeats.js';
 import type { KubeletHost } from './kubelet/host.js';
+import { EvictionManager } from './eviction-manager.js';
 import { ContainerLogs } from './logs/container-logs.js';
 import type { Log, NodeAgentOptions, NodeAgentStats } from './options.js';
 import { PodLifecycle, PODS } from './pod-lifecycle.js';
@@ -28,6 +29,7 @@ export class NodeAgent implements KubeletHost {
   private readonly heartbeats: NodeHeartbeats;
   private readonly pods: PodLifecycle;
   private readonly csi: SimulatedCSIDriver | undefined;
+  private readonly eviction: EvictionManager;
   private readonly abort = new AbortController();
 
   constructor(readonly opts: NodeAgentOptions) {
@@ -50,6 +52,13 @@ export class NodeAgent implements KubeletHost {
       (node) => this.pods.requeueNode(node),
       (node) => void this.csi?.registerNode(node),
     );
+    this.eviction = new EvictionManager(
+      ctx,
+      (node) => this.podsOf(node),
+      (node) => opts.informers.informer(NODES).lister.get('', node),
+      (key, message) => this.pods.evict(key, message),
+      (node) => this.heartbeats.reportStatus(node),
+    );
   }
 
   /** Requests the informers and registers the nodes; resolves once every node and lease exists. */
@@ -70,10 +79,12 @@ export class NodeAgent implements KubeletHost {
       await this.csi.start(this.abort.signal);
     }
     this.heartbeats.startLoops();
+    this.eviction.start();
   }
 
   async stop(): Promise<void> {
     this.heartbeats.stop();
+    this.eviction.stop();
     this.abort.abort();
     await Promise.all([this.pods.stop(), this.csi?.stopped()]);
   }

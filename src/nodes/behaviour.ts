@@ -1,6 +1,7 @@
 // How a simulated container behaves: from annotations on its pod, the common shell forms of its
 // command/args, its readiness probe, and cluster-wide defaults (see README.md in this folder).
 import { annotationsOf } from '../api/meta/object.js';
+import { limitOf, podDemand } from '../api/metrics/usage.js';
 import type { Container, Pod } from '../api/types.js';
 
 export const ANNOTATION_PREFIX = 'kubelite.dev/';
@@ -17,6 +18,10 @@ export interface ContainerBehaviour {
   stopMs: number;
   /** The termination message written when it exits on its own. */
   terminationMessage?: string;
+  /** The reason its exits report (default: Completed for 0, Error otherwise). */
+  exitReason?: string;
+  /** The pull before each restart (imagePullPolicy Always pulls again). */
+  restartPullMs?: number;
 }
 
 /** Cluster-wide defaults (flags of `kubelite nodes`). Seconds. */
@@ -34,6 +39,9 @@ export interface BehaviourDefaults {
    */
   stopSeconds?: number;
 }
+
+/** How long a container whose memory outgrows its limit runs before the kernel's OOM killer ends it (exit 137). */
+export const OOM_KILL_AFTER_MS = 1000;
 
 export const DEFAULT_BEHAVIOUR: BehaviourDefaults = { jobRunSeconds: 1, serviceRunSeconds: Infinity, exitCode: 0, readyAfterSeconds: 0 };
 
@@ -192,9 +200,14 @@ export function containerBehaviour(pod: Pod, container: Container, defaults: Beh
   const neverReady = parseBool(get('never-ready')) ?? false;
   const stop = parseNumber(get('stop-seconds')) ?? defaults.stopSeconds ?? (shell ? Infinity : 0);
   const msg = get('termination-message');
+  // A container that would use more memory than its limit (kubelite.dev/usage) is OOM-killed in each run.
+  const limit = limitOf(container, 'memory');
+  const demand = limit && (pod.spec?.containers ?? []).includes(container) ? podDemand(pod).containers.find((c) => c.name === name)?.usage.memory : undefined;
+  const oom = limit !== undefined && demand !== undefined && demand.cmp(limit) > 0 && runSeconds * 1000 >= OOM_KILL_AFTER_MS;
   return {
-    runMs: runSeconds * 1000,
-    exitCode,
+    runMs: oom ? Math.min(runSeconds * 1000, OOM_KILL_AFTER_MS) : runSeconds * 1000,
+    exitCode: oom ? 137 : exitCode,
+    ...(oom ? { exitReason: 'OOMKilled' } : {}),
     readyAfterMs: readyAfter === Infinity ? Infinity : readyAfter * 1000,
     neverReady: neverReady || readyAfter === Infinity,
     stopMs: stop * 1000,

@@ -11,7 +11,7 @@ import type { AgentContext } from './context.js';
 import { isAlreadyExists, isNotFound } from '../client/errors.js';
 import { objectOf } from '../client/cache.js';
 import type { KubeObject, SharedInformer, Tombstone } from '../client/types.js';
-import { nodeConditions, nodeLabels, nodeStatus, SIMULATE_ANNOTATION } from './node-status.js';
+import { nodeConditions, nodeImages, nodeLabels, nodeStatus, SIMULATE_ANNOTATION } from './node-status.js';
 import { errMsg, type Log, type NodeAgentOptions, type NodeAgentStats } from './options.js';
 import { REGISTER_BACKOFF_MAX_MS, REGISTER_BACKOFF_MIN_MS, type SimNode } from './sim-node.js';
 import { rfc3339 } from './simulate.js';
@@ -21,6 +21,8 @@ const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases'
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 export const LEASE_NAMESPACE = 'kube-node-lease';
 const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
+/** The node lifecycle controller's NoSchedule taint for each pressure condition that is True. */
+const PRESSURE_TAINTS: Record<string, string> = { MemoryPressure: 'node.kubernetes.io/memory-pressure', DiskPressure: 'node.kubernetes.io/disk-pressure', PIDPressure: 'node.kubernetes.io/pid-pressure' };
 
 /** A 403 answer, whatever else the error carries (client/errors.ts has no isForbidden). */
 function isForbiddenCode(e: unknown): boolean {
@@ -177,6 +179,20 @@ export class NodeHeartbeats {
     this.stats.nodeWrites++;
   }
 
+  /** The node lifecycle controller's job, done here with `lifecycleTaints`: a NoSchedule taint per True pressure condition. */
+  private async syncPressureTaints(node: SimNode): Promise<void> {
+    if (this.opts.lifecycleTaints === false) return;
+    const current: Node = await this.opts.clientset.resource(NODES).get('', node.name);
+    const taints = current.spec?.taints ?? [];
+    const want = Object.entries(PRESSURE_TAINTS).filter(([type]) => node.pressure.get(type)?.status).map(([, key]) => key);
+    const kept = taints.filter((t) => !Object.values(PRESSURE_TAINTS).includes(t.key ?? '') || want.includes(t.key ?? ''));
+    const added: Taint[] = want.filter((key) => !taints.some((t) => t.key === key && t.effect === 'NoSchedule')).map((key) => ({ key, effect: 'NoSchedule', timeAdded: rfc3339(this.clock.now()) }));
+    if (added.length === 0 && kept.length === taints.length) return;
+    const next = [...kept, ...added];
+    await this.opts.clientset.resource(NODES).patch('', node.name, 'merge', { spec: { taints: next.length > 0 ? next : null } });
+    this.stats.nodeWrites++;
+  }
+
   /** Renews the node's Lease (a merge patch of its spec), creating it when missing; `create` tries the create first (registration). */
   private async renewLease(node: SimNode, createFirst = false): Promise<void> {
     const leases = node.client.resource(LEASES);
@@ -222,16 +238,28 @@ export class NodeHeartbeats {
     });
   }
 
+  /** Writes the node's status now (a pressure condition changed), and with `lifecycleTaints` its pressure taints. */
+  reportStatus(node: SimNode): void {
+    if (this.stopped || node.mode !== 'ok' || !node.registered) return;
+    this.writeNodeStatus(node, true).then(() => this.syncPressureTaints(node)).catch((e) => {
+      this.stats.errors++;
+      this.log({ msg: 'node status update failed', node: node.name, error: errMsg(e) });
+    });
+  }
+
   private async writeNodeStatus(node: SimNode, force: boolean): Promise<void> {
     const now = this.clock.now();
     const wasReady = node.lastReady;
-    const status = { conditions: nodeConditions(node, now) };
-    const changed = wasReady !== node.lastReady;
+    // (the images pulled since the last report are listed too: the cache only grows)
+    const images = node.images.size > 0 ? { images: nodeImages(node) } : {};
+    const status = { conditions: nodeConditions(node, now), ...images };
+    const changed = wasReady !== node.lastReady || node.images.size !== (node.reportedImages ?? 0);
     if (!force && !changed && now - node.lastStatusReport < this.o.statusReportFrequencyMs) return;
     try {
       await node.client.resource(NODES).patch('', node.name, 'strategic', { status }, { subresource: 'status' });
       this.stats.nodeWrites++;
       node.lastStatusReport = now;
+      node.reportedImages = node.images.size;
     } catch (e) {
       if (isNotFound(e) && node.mode !== 'gone') {
         this.log({ msg: 'node is gone; registering it again', node: node.name });

@@ -4,7 +4,7 @@ import type { NodeCondition, NodeStatus } from '../api/types.js';
 import { ANNOTATION_PREFIX } from './behaviour.js';
 import type { NodeAgentOptions } from './options.js';
 import type { SimNode } from './sim-node.js';
-import { rfc3339 } from './simulate.js';
+import { imageID, rfc3339 } from './simulate.js';
 
 export const SIMULATE_ANNOTATION = `${ANNOTATION_PREFIX}simulate`;
 export const KUBELET_VERSION = 'v1.33.0-kubelite';
@@ -54,15 +54,31 @@ export function nodeConditions(node: SimNode, now: number): NodeCondition[] {
   const since = rfc3339(node.readyTransition || now);
   if (!node.registeredAt) node.registeredAt = now;
   const registered = rfc3339(node.registeredAt);
-  const ok = (type: string, reason: string, message: string): NodeCondition => ({ type, status: 'False', lastHeartbeatTime: hb, lastTransitionTime: registered, reason, message });
+  // The pressure conditions as the eviction manager sets them (eviction-manager.ts), with the kubelet's reasons.
+  const pressure = (type: string, no: [string, string], yes: [string, string]): NodeCondition => {
+    const p = node.pressure.get(type);
+    const [reason, message] = p?.status ? yes : no;
+    return { type, status: p?.status ? 'True' : 'False', lastHeartbeatTime: hb, lastTransitionTime: p ? rfc3339(p.since) : registered, reason, message };
+  };
   return [
-    ok('MemoryPressure', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
-    ok('DiskPressure', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
-    ok('PIDPressure', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+    pressure('MemoryPressure', ['KubeletHasSufficientMemory', 'kubelet has sufficient memory available'], ['KubeletHasInsufficientMemory', 'kubelet has insufficient memory available']),
+    pressure('DiskPressure', ['KubeletHasNoDiskPressure', 'kubelet has no disk pressure'], ['KubeletHasDiskPressure', 'kubelet has disk pressure']),
+    pressure('PIDPressure', ['KubeletHasSufficientPID', 'kubelet has sufficient PID available'], ['KubeletHasInsufficientPID', 'kubelet has insufficient PID available']),
     ready
       ? { type: 'Ready', status: 'True', lastHeartbeatTime: hb, lastTransitionTime: since, reason: 'KubeletReady', message: 'kubelet is posting ready status' }
       : { type: 'Ready', status: 'False', lastHeartbeatTime: hb, lastTransitionTime: since, reason: 'KubeletNotReady', message: `simulated by ${SIMULATE_ANNOTATION}=NotReady` },
   ];
+}
+
+/** The kubelet's --node-status-max-images: the largest images it lists. */
+const NODE_STATUS_MAX_IMAGES = 50;
+
+/** status.images: the node's cached images, largest first, each by digest and by tag (Kubernetes' ImageLocality scoring reads them). */
+export function nodeImages(node: SimNode): { names: string[]; sizeBytes: number }[] {
+  return [...node.images]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, NODE_STATUS_MAX_IMAGES)
+    .map(([ref, sizeBytes]) => ({ names: [imageID(ref), ref], sizeBytes }));
 }
 
 /** The whole status a node registers with. */

@@ -4,6 +4,8 @@
 import type { Clock } from '../client/clock.js';
 import type { Clientset, EventRecorder, InformerFactory } from '../client/types.js';
 import type { BehaviourDefaults } from './behaviour.js';
+import type { EvictionOptions } from './eviction.js';
+import type { ImagePullOptions } from './image-pull.js';
 import type { ProcessRuntimeOptions } from './process/runtime.js';
 
 /** Structured log lines (`msg` plus fields). */
@@ -47,6 +49,10 @@ export interface NodeAgentOptions {
   /** How long containers stay ContainerCreating. Default 0. */
   podStartDelayMs?: number;
   behaviour?: Partial<BehaviourDefaults>;
+  /** Image pulls: their time (default 0), the images that fail, the image back-off's first wait (default 10 s). */
+  imagePull?: Partial<ImagePullOptions>;
+  /** The kubelet's eviction manager: --eviction-hard, its monitoring interval, the pressure transition period. */
+  eviction?: Partial<EvictionOptions>;
   /** Nodes that start NotReady: a count (the last ones) or names. */
   unreadyNodes?: number | string[];
   /**

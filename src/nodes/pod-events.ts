@@ -5,8 +5,9 @@ import type { Clock } from '../client/clock.js';
 import { TokenBucket } from '../client/rate-limit.js';
 import { nameOf, namespaceOf } from '../api/meta/object.js';
 import type { Pod } from '../api/types.js';
+import { goDuration, type ImagePlan } from './image-pull.js';
 import type { NodeAgentOptions, NodeAgentStats } from './options.js';
-import type { SimulateResult } from './simulate.js';
+import type { ContainerState, SimulateResult } from './simulate.js';
 
 /** What was already reported of one pod, so that each event is sent once. */
 export interface PodEventsSent {
@@ -16,6 +17,12 @@ export interface PodEventsSent {
   backoffs: Map<string, number>;
   killingSent: boolean;
   deadlineSent?: boolean;
+  /** Per container: the image pull stages reported (`<attempt>:pulling|failed|backoff`, `error`). */
+  pullStages?: Map<string, Set<string>>;
+  /** What starting each container does with its image. */
+  images?: ReadonlyMap<string, ImagePlan>;
+  /** The pod's eviction (Killing is due). */
+  eviction?: { at: number; message: string; refused?: boolean };
   /** The pod's deletion as the node saw it (Killing is due). */
   deletion?: { at: number; graceMs: number };
 }
@@ -53,13 +60,17 @@ export class PodEvents {
       const st = states.get(name);
       if (!st) continue;
       const runStart = st.kind === 'running' ? st.runStart : st.kind === 'terminated' ? st.terminated!.startedAt : undefined;
+      const plan = rec.images?.get(name);
+      this.imageEvents(pod, rec, name, c.image ?? '', plan, st);
       if (runStart !== undefined && rec.runs.get(name) !== runStart) {
         const first = !rec.runs.has(name);
         rec.runs.set(name, runStart);
         const image = c.image ?? '';
-        if (first) {
+        const pulled = (ms: number, size: number) => `Successfully pulled image "${image}" in ${goDuration(ms)} (${goDuration(ms)} including waiting). Image size: ${size} bytes.`;
+        if (first && plan?.kind === 'pull') this.event(pod, 'Normal', 'Pulled', pulled(plan.pullMs, plan.sizeBytes));
+        else if (!first && plan?.kind === 'pull' && plan.everyStart) {
           this.event(pod, 'Normal', 'Pulling', `Pulling image "${image}"`);
-          this.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${image}" in 0s (0s including waiting). Image size: 0 bytes.`);
+          this.event(pod, 'Normal', 'Pulled', pulled(plan.pullMs, plan.sizeBytes));
         } else this.event(pod, 'Normal', 'Pulled', `Container image "${image}" already present on machine`);
         this.event(pod, 'Normal', 'Created', `Created container: ${name}`);
         this.event(pod, 'Normal', 'Started', `Started container ${name}`);
@@ -73,14 +84,52 @@ export class PodEvents {
       rec.deadlineSent = true;
       this.event(pod, 'Warning', 'DeadlineExceeded', 'Pod was active on the node longer than the specified deadline');
     }
-    if (rec.deletion && !rec.killingSent) {
+    if ((rec.deletion || rec.eviction) && !rec.killingSent) {
       rec.killingSent = true;
       for (const c of spec.containers ?? []) {
         const name = c.name ?? '';
-        if (result.containers.get(name)?.kind === 'running' || result.containers.get(name)?.killed) {
+        const st = result.containers.get(name);
+        if (st?.kind === 'running' || st?.killed || (rec.eviction && st?.terminated?.killed)) {
           this.event(pod, 'Normal', 'Killing', `Stopping container ${name}`);
         }
       }
+    }
+  }
+
+  /** The image manager's events for one container: each pull attempt, its failure and back-off, or why none is made. */
+  private imageEvents(pod: Pod, rec: PodEventsSent, name: string, image: string, plan: ImagePlan | undefined, st: ContainerState): void {
+    const pull = st.pull;
+    if (!plan || !pull || plan.kind === 'present') return;
+    const stages = (rec.pullStages ??= new Map()).get(name) ?? new Set<string>();
+    rec.pullStages.set(name, stages);
+    const once = (stage: string, send: () => void) => {
+      if (stages.has(stage)) return;
+      stages.add(stage);
+      send();
+    };
+    if (plan.kind === 'invalid' || plan.kind === 'never') {
+      once('error', () => {
+        const reason = plan.kind === 'invalid' ? 'InvalidImageName' : 'ErrImageNeverPull';
+        this.event(pod, 'Warning', plan.kind === 'invalid' ? 'InspectFailed' : 'ErrImageNeverPull', plan.message);
+        this.event(pod, 'Warning', 'Failed', `Error: ${reason}`);
+      });
+      return;
+    }
+    const k = pull.attempts;
+    if (k === 0) return;
+    once(`${k}:pulling`, () => this.event(pod, 'Normal', 'Pulling', `Pulling image "${image}"`));
+    if (plan.kind !== 'fail') return;
+    if (st.waitingReason === 'ErrImagePull' || pull.backingOff) {
+      once(`${k}:failed`, () => {
+        this.event(pod, 'Warning', 'Failed', `Failed to pull image "${image}": ${plan.error}`);
+        this.event(pod, 'Warning', 'Failed', 'Error: ErrImagePull');
+      });
+    }
+    if (pull.backingOff) {
+      once(`${k}:backoff`, () => {
+        this.event(pod, 'Normal', 'BackOff', `Back-off pulling image "${image}"`);
+        this.event(pod, 'Warning', 'Failed', 'Error: ImagePullBackOff');
+      });
     }
   }
 }

@@ -10,6 +10,8 @@ import { isConflict, isNotFound } from '../client/errors.js';
 import type { KubeObject, SharedInformer, Tombstone } from '../client/types.js';
 import { ItemExponentialRateLimiter, RateLimitingQueue } from '../client/workqueue.js';
 import { DEFAULT_BEHAVIOUR, type BehaviourDefaults } from './behaviour.js';
+import { admissionRejection, type PressureCondition } from './eviction.js';
+import { DEFAULT_IMAGE_PULL, planImagePull, type ImagePullOptions } from './image-pull.js';
 import type { AgentContext } from './context.js';
 import type { ContainerLogs } from './logs/container-logs.js';
 import { errMsg, type Log, type NodeAgentOptions, type NodeAgentStats } from './options.js';
@@ -54,6 +56,7 @@ export class PodLifecycle {
   private readonly defaults: BehaviourDefaults;
   private readonly events: PodEvents;
   private readonly podStartDelayMs: number;
+  private readonly imagePull: ImagePullOptions;
   private podInformer!: SharedInformer;
   private stopped = false;
   private workers: Promise<void>[] = [];
@@ -90,6 +93,20 @@ export class PodLifecycle {
         log: this.log,
       });
     }
+    this.imagePull = { ...DEFAULT_IMAGE_PULL, ...(opts.imagePull ?? {}) };
+  }
+
+  /**
+   * The kubelet evicts the pod (eviction-manager.ts): the Evicted event, its containers killed at
+   * once, and it ends Failed with reason Evicted and `message`.
+   */
+  evict(key: string, message: string): void {
+    const rec = this.pods.get(key);
+    const pod: Pod | undefined = this.podInformer.lister.get(...splitKey(key));
+    if (!rec || !pod || rec.terminal || rec.eviction) return;
+    rec.eviction = { at: this.clock.now(), message };
+    this.events.event(pod, 'Warning', 'Evicted', message);
+    this.queue.add(key);
   }
 
   /** Follows the pods and starts the status writers. */
@@ -218,6 +235,9 @@ export class PodLifecycle {
       terminal,
     };
     if (status.conditions) rec.lastConditions = status.conditions;
+    // The node's image cache as the kubelet finds it when it starts the pod's containers.
+    const cached = (ref: string) => node.images.has(ref);
+    rec.images = new Map([...(spec.initContainers ?? []), ...(spec.containers ?? [])].map((c) => [c.name ?? '', planImagePull(pod, c, cached, this.imagePull)]));
     np.keys.add(key);
     return rec;
   }
@@ -253,6 +273,7 @@ export class PodLifecycle {
     if (!rec) {
       rec = this.newRecord(key, pod, node, now);
       this.pods.set(key, rec);
+      if (!pod.status?.startTime) this.admit(rec, pod, node);
     }
     if (rec.deleting) return;
     if (isBeingDeleted(pod) && !rec.deletion) {
@@ -279,8 +300,11 @@ export class PodLifecycle {
       podIP: rec.podIP,
       reportScheduled: rec.reportScheduled,
       ...(rec.lastConditions ? { previousConditions: rec.lastConditions } : {}),
+      ...(rec.images ? { images: rec.images, imageBackoffMs: this.imagePull.backoffInitialMs } : {}),
+      ...(rec.eviction ? { eviction: rec.eviction } : {}),
       ...(this.runtime && rec.loopbackIP !== undefined ? { runner: this.runtime.runner(pod, key, rec.loopbackIP) } : {}),
     });
+    this.cachePulledImages(rec, result);
     this.events.emit(pod, rec, result);
     const runtime = rec.loopbackIP !== undefined ? this.runtime : undefined;
     this.logs?.observe(pod, result, runtime ? (c) => runtime.runs(c) : undefined);
@@ -300,6 +324,23 @@ export class PodLifecycle {
       return;
     }
     this.schedule(rec, result.next);
+  }
+
+  /** The kubelet's eviction admit handler: a new pod refused under pressure ends Failed at once, reason Evicted. */
+  private admit(rec: PodRecord, pod: Pod, node: SimNode): void {
+    const pressure = [...node.pressure].filter(([, p]) => p.status).map(([type]) => type as PressureCondition);
+    const refused = admissionRejection(pod, pressure);
+    if (refused === undefined) return;
+    rec.eviction = { at: rec.acceptedAt, message: refused, refused: true };
+    this.events.event(pod, 'Warning', 'Evicted', refused);
+  }
+
+  /** An image pulled for a container that started is on its node from then on. */
+  private cachePulledImages(rec: PodRecord, result: ReturnType<typeof simulatePod>): void {
+    for (const [name, st] of [...result.initContainers, ...result.containers]) {
+      const plan = rec.images?.get(name);
+      if (plan?.kind === 'pull' && st.pull?.runStart !== undefined) rec.node.images.set(plan.ref, plan.sizeBytes);
+    }
   }
 
   private schedule(rec: PodRecord, at: number | undefined): void {

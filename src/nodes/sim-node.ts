@@ -32,6 +32,14 @@ export interface SimNode {
   lastStatusReport: number;
   readyTransition: number;
   lastReady: boolean | undefined;
+  /** The node's image cache: the references pulled, with their sizes. */
+  images: Map<string, number>;
+  /** How many images its status last listed. */
+  reportedImages?: number;
+  /** The pressure conditions as the eviction manager last set them (absent: False since registration). */
+  pressure: Map<string, { status: boolean; since: number }>;
+  /** When each pressure condition's threshold was last met. */
+  pressureMetAt: Map<string, number>;
 }
 
 function ipOf(index: number): string {
@@ -68,6 +76,9 @@ export function simNodes(opts: NodeAgentOptions): Map<string, SimNode> {
       lastStatusReport: 0,
       readyTransition: 0,
       lastReady: undefined,
+      images: new Map(),
+      pressure: new Map(),
+      pressureMetAt: new Map(),
     });
   }
   if (typeof opts.unreadyNodes === 'number') [...nodes.keys()].slice(Math.max(0, n - opts.unreadyNodes)).forEach((k) => unready.add(k));

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { nameOf, namespaceOf, uidOf } from '../api/meta/object.js';
 import type { Container, ContainerState as ReportedState, ContainerStatus, Pod, PodCondition, PodStatus } from '../api/types.js';
 import { containerBehaviour, DEFAULT_BEHAVIOUR, type BehaviourDefaults, type ContainerBehaviour } from './behaviour.js';
+import { IMAGE_BACKOFF_INITIAL_MS, pullTimeline, type ImagePlan, type PullState } from './image-pull.js';
 
 export const BACKOFF_INITIAL_MS = 10_000;
 export const BACKOFF_MAX_MS = 300_000;
@@ -82,6 +83,8 @@ export interface ContainerState {
   killed: boolean;
   /** The current back-off when waiting in CrashLoopBackOff. */
   backoffMs?: number;
+  /** Where its image stands (absent: the container has no image plan). */
+  pull?: PullState;
 }
 
 /**
@@ -116,13 +119,13 @@ export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnF
       return { kind: 'running', runStart, ready: now >= readyAt && !(kill && now >= kill.at), restartCount: restarts, ...(last ? { last } : {}), ...(Number.isFinite(next) ? { next } : {}), killed: false };
     }
     let term: Terminated;
-    if (!killed) term = { exitCode: b.exitCode, reason: b.exitCode === 0 ? 'Completed' : 'Error', ...(b.terminationMessage !== undefined ? { message: b.terminationMessage } : {}), startedAt: runStart, finishedAt: end, killed: false };
+    if (!killed) term = { exitCode: b.exitCode, reason: b.exitReason ?? (b.exitCode === 0 ? 'Completed' : 'Error'), ...(b.terminationMessage !== undefined ? { message: b.terminationMessage } : {}), startedAt: runStart, finishedAt: end, killed: false };
     else if (!kill!.hard && b.stopMs <= kill!.graceMs) term = { exitCode: 0, reason: 'Completed', startedAt: runStart, finishedAt: end, killed: true };
     else term = { exitCode: 137, reason: 'Error', startedAt: runStart, finishedAt: end, killed: true };
     const restart = !killed && (policy === 'Always' || (policy === 'OnFailure' && term.exitCode !== 0));
     if (!restart) return { kind: 'terminated', ready: false, restartCount: restarts, terminated: term, ...(last ? { last } : {}), killed };
     if (end - runStart >= BACKOFF_RESET_MS) backoff = 0;
-    const restartAt = end + backoff;
+    const restartAt = end + backoff + (b.restartPullMs ?? 0);
     if ((kill && restartAt >= kill.at) || now < restartAt) {
       const next = kill && restartAt >= kill.at ? undefined : restartAt;
       return {
@@ -170,6 +173,12 @@ export interface SimulateInput {
   previousConditions?: PodCondition[];
   /** When the node first saw each ephemeral container (kubectl debug adds them to a running pod). */
   ephemeralStarts?: ReadonlyMap<string, number>;
+  /** What starting each container does with its image (by container name; absent: already present). */
+  images?: ReadonlyMap<string, ImagePlan>;
+  /** The image back-off's first wait (default the kubelet's 10 s). */
+  imageBackoffMs?: number;
+  /** The kubelet evicted the pod (node pressure or a local storage limit), or refused it (`refused`): when, and its message. */
+  eviction?: { at: number; message: string; refused?: boolean };
   /** The containers run for real (the process runtime). */
   runner?: ContainerRunner;
 }
@@ -212,7 +221,7 @@ function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string): Cont
     state = term(st.terminated!, st.restartCount);
     cid = containerID(uid, name, st.restartCount);
   } else {
-    const msg = st.waitingReason === 'CrashLoopBackOff' ? `${st.waitingMessage ?? ''} pod=${nameOf(pod)}_${namespaceOf(pod)}(${uid})` : undefined;
+    const msg = st.waitingReason === 'CrashLoopBackOff' ? `${st.waitingMessage ?? ''} pod=${nameOf(pod)}_${namespaceOf(pod)}(${uid})` : st.waitingMessage;
     state = { waiting: { reason: st.waitingReason ?? 'ContainerCreating', ...(msg ? { message: msg } : {}) } };
     if (st.last) cid = containerID(uid, name, st.restartCount - 1 < 0 ? 0 : st.restartCount - 1);
   }
@@ -277,6 +286,20 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   let kill: Kill | undefined;
   if (input.deletion) kill = { at: input.deletion.at, graceMs: input.deletion.graceMs, hard: false };
   if (deadlineAt < (kill?.at ?? Infinity)) kill = { at: deadlineAt, graceMs: 0, hard: true };
+  const eviction = input.eviction;
+  if (eviction && eviction.at < (kill?.at ?? Infinity)) kill = { at: eviction.at, graceMs: 0, hard: true };
+  const backoffMs = input.imageBackoffMs ?? IMAGE_BACKOFF_INITIAL_MS;
+  // The image first (pulled, or failing with its back-off), then the container's runs.
+  const run = (c: Container, b: ContainerBehaviour, policy: 'Always' | 'OnFailure' | 'Never', start: number): ContainerState => {
+    const name = containerName(c);
+    const plan = input.images?.get(name);
+    const pull = pullTimeline(plan, c.image ?? '', start, now, kill?.at, backoffMs);
+    if (pull.runStart === undefined) {
+      return { kind: 'waiting', waitingReason: pull.waitingReason ?? 'ContainerCreating', ...(pull.waitingMessage !== undefined ? { waitingMessage: pull.waitingMessage } : {}), ready: false, restartCount: 0, killed: false, ...(pull.next !== undefined ? { next: pull.next } : {}), pull };
+    }
+    const repull = plan?.kind === 'pull' && plan.everyStart ? plan.pullMs : 0;
+    return { ...containerTimeline(repull > 0 ? { ...b, restartPullMs: repull } : b, policy, pull.runStart, now, kill, name), pull };
+  };
 
   const initStates = new Map<string, ContainerState>();
   const mainStates = new Map<string, ContainerState>();
@@ -286,7 +309,7 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   };
   // a container's state: the runner's when it runs the container, else its simulated timeline
   const timeline = (c: Container, role: 'init' | 'main' | 'ephemeral', policy: 'Always' | 'OnFailure' | 'Never', start: number, behaviourPolicy: 'Always' | 'OnFailure' | 'Never'): ContainerState =>
-    input.runner?.state(c, role, policy, kill, now) ?? containerTimeline(containerBehaviour(pod, c, defaults, behaviourPolicy), policy, start, now, kill, containerName(c));
+    input.runner?.state(c, role, policy, kill, now) ?? run(c, containerBehaviour(pod, c, defaults, behaviourPolicy), policy, start);
   const waiting = (reason: string): ContainerState => ({ kind: 'waiting', waitingReason: reason, ready: false, restartCount: 0, killed: false });
 
   let initFailed = false;
@@ -354,12 +377,19 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   const deadlineHit = now >= deadlineAt && kill?.hard === true;
   if (initFailed) phase = 'Failed';
   else if (allMainsTerminated) phase = ms.every((s) => s.terminated!.exitCode === 0) ? 'Succeeded' : 'Failed';
-  else if (mainStart === undefined) phase = stopped ? 'Failed' : 'Pending';
+  // (the kubelet's getPhase: a container that has not started yet, its image still coming, keeps the pod Pending)
+  else if (mainStart === undefined || ms.some((s) => s.kind === 'waiting' && !s.last)) phase = stopped ? 'Failed' : 'Pending';
   else phase = stopped ? 'Failed' : 'Running';
   if (deadlineHit && (all.some((s) => s.killed) || !allMainsTerminated)) {
     phase = 'Failed';
     reason = 'DeadlineExceeded';
     message = DEADLINE_MESSAGE;
+  }
+  const evicted = eviction !== undefined && now >= eviction.at && kill?.at === eviction.at;
+  if (evicted) {
+    phase = 'Failed';
+    reason = 'Evicted';
+    message = eviction.message;
   }
   const terminal = phase === 'Succeeded' || phase === 'Failed';
   const isStopped = terminal || stopped;
@@ -390,6 +420,8 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   const failedGates = gates.map((g) => g.conditionType ?? '').filter((t) => !podConds.some((c) => c.type === t && c.status === 'True'));
   const conditions: PodCondition[] = [];
   if (input.reportScheduled) conditions.push(condition('PodScheduled', true, input.acceptedAt, prev));
+  // The kubelet marks the pods it evicts (PodDisruptionConditions, GA in 1.31).
+  if (evicted && !eviction.refused) conditions.push(condition('DisruptionTarget', true, eviction.at, prev, 'TerminationByKubelet', eviction.message));
   conditions.push(condition('PodReadyToStartContainers', sandboxReady && !isStopped, now, prev));
   const incompleteInits = inits.filter((c) => c.restartPolicy !== 'Always' && !(initStates.get(containerName(c))?.kind === 'terminated' && initStates.get(containerName(c))!.terminated!.exitCode === 0)).map((c) => containerName(c));
   conditions.push(

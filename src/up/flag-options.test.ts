@@ -14,3 +14,9 @@ test('componentArgsOf: each typed option becomes its component\'s flag; unset on
     },
   );
 });
+
+test('componentArgsOf: the simulated nodes\' image pull and eviction options', () => {
+  assert.deepEqual(componentArgsOf({ imagePullTime: '1s', imagePullFailures: ['*/broken*', 'registry.corp/*'], evictionHard: 'memory.available<200Mi', evictionMonitoringInterval: '2s' }).nodes, [
+    '--image-pull-time', '1s', '--image-pull-failures', '*/broken*,registry.corp/*', '--eviction-hard', 'memory.available<200Mi', '--eviction-monitoring-interval', '2s',
+  ]);
+});

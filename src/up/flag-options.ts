@@ -18,6 +18,12 @@ export interface ComponentFlagOptions {
   /** The API server's audit.k8s.io/v1 Policy file and where it writes the events ('-': its stdout). */
   auditPolicyFile?: string;
   auditLogPath?: string;
+  /** The simulated nodes' image pulls: how long one takes ('200ms'), the globs of images whose pulls fail. */
+  imagePullTime?: string;
+  imagePullFailures?: readonly string[];
+  /** The simulated nodes' eviction manager: --eviction-hard thresholds, how often it runs ('10s'). */
+  evictionHard?: string;
+  evictionMonitoringInterval?: string;
 }
 
 export interface ComponentArgs {
@@ -33,6 +39,10 @@ export function componentArgsOf(o: ComponentFlagOptions): ComponentArgs {
   return {
     apiserver: [...pass('--audit-policy-file', absolute(o.auditPolicyFile)), ...pass('--audit-log-path', absolute(o.auditLogPath))],
     controllerManager: [...pass('--controllers', o.controllers), ...pass('--feature-gates', o.featureGates), ...pass('--kube-api-qps', o.kubeApiQPS), ...pass('--kube-api-burst', o.kubeApiBurst)],
-    nodes: [...pass('--zones', o.zones?.join(',')), ...pass('--node-cpu', o.nodeCPU), ...pass('--node-memory', o.nodeMemory)],
+    nodes: [
+      ...pass('--zones', o.zones?.join(',')), ...pass('--node-cpu', o.nodeCPU), ...pass('--node-memory', o.nodeMemory),
+      ...pass('--image-pull-time', o.imagePullTime), ...pass('--image-pull-failures', o.imagePullFailures?.join(',')),
+      ...pass('--eviction-hard', o.evictionHard), ...pass('--eviction-monitoring-interval', o.evictionMonitoringInterval),
+    ],
   };
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Node, Pod } from '../types.js';
-import { isNodeMeasured, nodeUsage, parseUsage, podUsage, totalOf, UsageAnnotationError } from './usage.js';
+import { isNodeMeasured, nodeUsage, parseUsage, podDemand, podUsage, totalOf, UsageAnnotationError } from './usage.js';
 
 const show = (u: { cpu: { toString(): string }; memory: { toString(): string } }) => `${u.cpu.toString()} ${u.memory.toString()}`;
 
@@ -67,4 +67,14 @@ test('a node uses 100m / 256Mi plus its Running pods; other phases and nodes do 
   assert.equal(show(nodeUsage(node, pods)), '200m 320Mi');
   assert.equal(isNodeMeasured(node), true);
   assert.equal(isNodeMeasured({ metadata: { name: 'n' }, status: { conditions: [{ type: 'Ready', status: 'False' }] } } as Node), false);
+});
+
+test('measured usage is held to the limits (CPU throttled, memory never above); the demand is not', () => {
+  const p: Pod = {
+    metadata: { name: 'p', namespace: 'ns', annotations: { 'kubelite.dev/usage': 'cpu=2,memory=1Gi' } },
+    spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'i', resources: { limits: { cpu: '500m', memory: '256Mi' } } }, { name: 'd', image: 'i' }] },
+    status: { phase: 'Running' },
+  };
+  assert.deepEqual(podUsage(p).containers.map((c) => show(c.usage)), ['500m 256Mi', '2 1Gi']);
+  assert.deepEqual(podDemand(p).containers.map((c) => show(c.usage)), ['2 1Gi', '2 1Gi']);
 });

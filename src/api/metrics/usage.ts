@@ -83,8 +83,32 @@ export interface UsageProblem {
 /** Whether metrics-server would report the pod: only Running pods are measured. */
 export const isMeasured = (pod: Pod): boolean => pod.status?.phase === 'Running';
 
-/** The usage of each container of `pod` (its regular containers), and the annotations that were rejected. */
+/** A container's limit of `r`, when it has one. */
+export function limitOf(container: Container, r: ResourceName): Quantity | undefined {
+  const v = container.resources?.limits?.[r];
+  return typeof v === 'string' ? parseQuantity(v) ?? undefined : undefined;
+}
+
+/**
+ * The usage of each container of `pod` as measured: what it would use (`podDemand`) held to its
+ * limits — CPU over its limit is throttled to it, and memory never exceeds it (a container that
+ * would use more is OOM-killed: src/nodes/behaviour.ts).
+ */
 export function podUsage(pod: Pod): { containers: ContainerUsage[]; problems: UsageProblem[] } {
+  const { containers, problems } = podDemand(pod);
+  const specs = pod.spec?.containers ?? [];
+  const capped = containers.map((c, i) => {
+    const cap = (r: ResourceName): Quantity => {
+      const limit = limitOf(specs[i]!, r);
+      return limit && c.usage[r].cmp(limit) > 0 ? limit : c.usage[r];
+    };
+    return { name: c.name, usage: { cpu: cap('cpu'), memory: cap('memory') } };
+  });
+  return { containers: capped, problems };
+}
+
+/** What each container of `pod` would use (annotations or defaults), whatever its limits; and the annotations rejected. */
+export function podDemand(pod: Pod): { containers: ContainerUsage[]; problems: UsageProblem[] } {
   const annotations = annotationsOf(pod);
   const problems: UsageProblem[] = [];
   const read = (key: string): Partial<Usage> => {

@@ -31,7 +31,7 @@ import type { Duplex } from 'node:stream';
 import type { KubeletHost } from './host.js';
 import { kubeletConfiguration } from './configz.js';
 import { KubeletMetrics } from './metrics.js';
-import { resourceMetrics, summary } from './stats.js';
+import { cadvisorMetrics, resourceMetrics, summary } from './stats.js';
 
 export interface KubeletServerOptions {
   host: KubeletHost;
@@ -202,11 +202,12 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
           return text(res, 200, metrics.render(host, node), 'text/plain; version=0.0.4; charset=utf-8');
         }
         const which = `${first}/${parts.slice(1).join('/')}`;
-        if (which !== 'stats/summary' && which !== 'metrics/resource') return text(res, 404, '404 page not found');
+        if (which !== 'stats/summary' && which !== 'metrics/resource' && which !== 'metrics/cadvisor') return text(res, 404, '404 page not found');
         const one = oneNode(node);
         if (one === undefined) return text(res, 404, `${which}: several nodes are served here: ask /nodes/<name>/${which}`);
         const input = { node: one, nodeStart: host.startedAt, now: host.clock.now(), pods: host.podsOf(one), memoryCapacity: memoryCapacity(host) };
-        return which === 'stats/summary' ? json(res, summary(input)) : text(res, 200, resourceMetrics(input), 'text/plain; version=0.0.4; charset=utf-8');
+        if (which === 'stats/summary') return json(res, summary(input));
+        return text(res, 200, which === 'metrics/cadvisor' ? cadvisorMetrics(input) : resourceMetrics(input), 'text/plain; version=0.0.4; charset=utf-8');
       }
       case 'logs':
         return serveNodeLogs(res, parts.slice(1), o.processLog);

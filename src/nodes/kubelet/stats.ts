@@ -4,7 +4,7 @@
 // /metrics/resource (Prometheus text, what metrics-server scrapes). CPU time is the usage rate
 // over the time since the container (or the node) started, so counters grow as a real one would.
 import { nameOf, namespaceOf, uidOf } from '../../api/meta/object.js';
-import { isMeasured, nodeUsage, podUsage, totalOf, type Usage } from '../../api/metrics/usage.js';
+import { isMeasured, limitOf, nodeUsage, podDemand, podUsage, totalOf, type Usage } from '../../api/metrics/usage.js';
 import type { Pod } from '../../api/types.js';
 
 export interface StatsInput {
@@ -95,4 +95,41 @@ export function resourceMetrics(input: StatsInput): string {
   family('pod_memory_working_set_bytes', 'Current working set of the pod in bytes', 'gauge', pods.map((pod) => `pod_memory_working_set_bytes{${podLabels(pod)}} ${bytes(totalOf(podUsage(pod).containers))} ${ts}`));
   family('resource_scrape_error', '1 if there was an error while getting container metrics, 0 otherwise', 'gauge', ['resource_scrape_error 0']);
   return `${lines.join('\n')}\n`;
+}
+
+/** The CFS period the kernel enforces a CPU limit over (cpu.cfs_period_us, 100 ms). */
+const CFS_PERIOD_SECONDS = 0.1;
+
+/**
+ * /metrics/cadvisor's CPU throttling families, for each running container with a CPU limit: the
+ * periods it ran, those in which it used up its quota (every one while it would use more than its
+ * limit: `kubelite.dev/usage`), and the time it spent throttled (its share of each period it
+ * waited: 1 − limit/demand).
+ */
+export function cadvisorMetrics(input: StatsInput): string {
+  const ts = input.now;
+  const periods: string[] = [];
+  const throttledPeriods: string[] = [];
+  const throttledSeconds: string[] = [];
+  for (const pod of input.pods.filter(isMeasured)) {
+    const demand = podDemand(pod).containers;
+    for (const c of pod.spec?.containers ?? []) {
+      const limit = limitOf(c, 'cpu');
+      const wants = demand.find((d) => d.name === c.name)?.usage.cpu;
+      if (!limit || limit.isZero() || !wants) continue;
+      const seconds = Math.max(0, ts - containerStart(pod, c.name ?? '')) / 1000;
+      const n = Math.floor(seconds / CFS_PERIOD_SECONDS);
+      const over = wants.cmp(limit) > 0;
+      const labels = `container="${label(c.name ?? '')}",image="${label(c.image ?? '')}",namespace="${label(namespaceOf(pod))}",pod="${label(nameOf(pod))}"`;
+      periods.push(`container_cpu_cfs_periods_total{${labels}} ${n} ${ts}`);
+      throttledPeriods.push(`container_cpu_cfs_throttled_periods_total{${labels}} ${over ? n : 0} ${ts}`);
+      throttledSeconds.push(`container_cpu_cfs_throttled_seconds_total{${labels}} ${over ? seconds * (1 - limit.milliValue() / wants.milliValue()) : 0} ${ts}`);
+    }
+  }
+  const family = (name: string, help: string, samples: string[]) => [`# HELP ${name} ${help}`, `# TYPE ${name} counter`, ...samples];
+  return `${[
+    ...family('container_cpu_cfs_periods_total', 'Number of elapsed enforcement period intervals.', periods),
+    ...family('container_cpu_cfs_throttled_periods_total', 'Number of throttled period intervals.', throttledPeriods),
+    ...family('container_cpu_cfs_throttled_seconds_total', 'Total time duration the container has been throttled.', throttledSeconds),
+  ].join('\n')}\n`;
 }
