@@ -70,7 +70,8 @@ export function loadRestConfig(opts: LoadOptions): RestConfig {
 export function parseKubeconfig(text: string, path = 'kubeconfig', opts: { context?: string } = {}): RestConfig {
   let doc: Kubeconfig;
   try {
-    doc = (parse(text) ?? {}) as Kubeconfig;
+    // Problems become the error below; the parser's warnings (odd tags, directives) are not printed.
+    doc = (parse(text, { logLevel: 'error' }) ?? {}) as Kubeconfig;
   } catch (e) {
     throw new KubeconfigError(`invalid kubeconfig ${path}: ${(e as Error).message.split('\n')[0]}`);
   }
