@@ -28,8 +28,8 @@ const HTTP2_MAX_HEADER_LIST = 256 * 1024;
  * kube-apiserver's HTTP/2 server: 100 concurrent streams per connection (its default for
  * --http2-max-streams-per-connection 0; Node's is 2^32-1, so a flood of streams would all be
  * served at once) and frames of at most 256 KiB. Streams opened past the limit are refused, and a
- * session refusing more than maxSessionRejectedStreams (Node's 100) is closed: a stream flood or
- * a "rapid reset" (open and RST_STREAM in a loop) costs the client its connection.
+ * session refusing more than maxSessionRejectedStreams (Node's 100) is closed; a "rapid reset"
+ * client (open and RST_STREAM in a loop) gets a GOAWAY from nghttp2's reset rate limit.
  */
 const HTTP2_SETTINGS = { maxHeaderListSize: HTTP2_MAX_HEADER_LIST, maxConcurrentStreams: 100, maxFrameSize: 256 * 1024 };
 
