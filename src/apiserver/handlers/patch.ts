@@ -34,6 +34,9 @@ function applyPatch(ctx: RequestContext, kv: KindVersion, current: KubeObject, b
   const decoded = decodeParsed<KubeObject>(result, null, kv.type, fieldValidationOf(ctx.query, ctx.info.verb), { group: kv.group, version: kv.version, kind: kv.kind }, body);
   const kind = str(decoded.object.kind);
   if (kind !== '' && kind !== kv.kind) throw otherKindPatched(kv, decoded.object, result);
+  // A patch that removed apiVersion and kind (a top-level {"$patch":"delete"}) still decodes into
+  // the URL's kind, as Kubernetes decodes it into a typed object.
+  if (kind === '') Object.assign(decoded.object, { apiVersion: kv.group === '' ? kv.version : `${kv.group}/${kv.version}`, kind: kv.kind });
   return { object: decoded.object, warnings: decoded.warnings };
 }
 
