@@ -1,7 +1,7 @@
 // Reads a request body with the API server's size limit (3 MiB, as kube-apiserver): a larger
 // body is refused with 413 as soon as it crosses the limit, without buffering the rest; one that
-// has not arrived by the request's deadline, with 504. A complete
-// body is handed over in its turn (turns.ts), not in the I/O callback that completed it.
+// has not arrived by the request's deadline, with 504. A complete body is handed over in its turn
+// (turns.ts), not in the I/O callback that completed it.
 import type { IncomingMessage } from 'node:http';
 import { StatusError } from '../../machinery/status.js';
 import { noteRequestBody } from '../audit/auditor.js';
