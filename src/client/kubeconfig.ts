@@ -70,11 +70,17 @@ export function loadRestConfig(opts: LoadOptions): RestConfig {
 export function parseKubeconfig(text: string, path = 'kubeconfig', opts: { context?: string } = {}): RestConfig {
   let doc: Kubeconfig;
   try {
-    doc = (parse(text) ?? {}) as Kubeconfig;
+    // Problems become the error below; the parser's warnings (odd tags, directives) are not printed.
+    doc = (parse(text, { logLevel: 'error' }) ?? {}) as Kubeconfig;
   } catch (e) {
     throw new KubeconfigError(`invalid kubeconfig ${path}: ${(e as Error).message.split('\n')[0]}`);
   }
   if (typeof doc !== 'object' || Array.isArray(doc)) throw new KubeconfigError(`invalid kubeconfig ${path}: not a mapping`);
+  // client-go refuses a file whose lists are something else (a JSON unmarshal error).
+  for (const list of ['clusters', 'users', 'contexts'] as const) {
+    const v: unknown = doc[list];
+    if (v !== undefined && v !== null && !Array.isArray(v)) throw new KubeconfigError(`invalid kubeconfig ${path}: ${list} is not a list`);
+  }
   const base = dirname(path);
   const file = (p: string, what: string): Buffer => {
     const full = isAbsolute(p) ? p : resolve(base, p);
@@ -93,8 +99,8 @@ export function parseKubeconfig(text: string, path = 'kubeconfig', opts: { conte
     clusterName = ctx.context?.cluster;
     userName = ctx.context?.user;
   } else if ((doc.clusters ?? []).length === 1) {
-    clusterName = doc.clusters![0]!.name;
-    if ((doc.users ?? []).length === 1) userName = doc.users![0]!.name;
+    clusterName = doc.clusters![0]?.name;
+    if ((doc.users ?? []).length === 1) userName = doc.users![0]?.name;
   } else {
     throw new KubeconfigError(`no current-context in ${path}`);
   }

@@ -6,7 +6,8 @@
 import { storageVersionOf } from '../../api/kinds.js';
 import { resourceVersionOf } from '../../api/meta/object.js';
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
-import { decodeParsed, parseJson } from '../../machinery/codec/json.js';
+import { decodeParsed, parseJson, stringifyJson } from '../../machinery/codec/json.js';
+import type { StatusError } from '../../machinery/status.js';
 import { applyPatch as apply, patchTypeFromContentType, type PatchType } from '../../machinery/patch/index.js';
 import { apiError } from '../../registry/errors.js';
 import { moduleOf } from '../../registry/kinds/index.js';
@@ -31,7 +32,31 @@ function applyPatch(ctx: RequestContext, kv: KindVersion, current: KubeObject, b
   const patch = parseJson(body);
   const result = apply(type, current, patch, kv.type);
   const decoded = decodeParsed<KubeObject>(result, null, kv.type, fieldValidationOf(ctx.query, ctx.info.verb), { group: kv.group, version: kv.version, kind: kv.kind }, body);
+  const kind = str(decoded.object.kind);
+  if (kind !== '' && kind !== kv.kind) throw otherKindPatched(kv, decoded.object, result);
+  // A patch that removed apiVersion and kind (a top-level {"$patch":"delete"}) still decodes into
+  // the URL's kind, as Kubernetes decodes it into a typed object.
+  if (kind === '') Object.assign(decoded.object, { apiVersion: kv.group === '' ? kv.version : `${kv.group}/${kv.version}`, kind: kv.kind });
   return { object: decoded.object, warnings: decoded.warnings };
+}
+
+/**
+ * A patch that turned the object into another kind: kube-apiserver decodes the patched document
+ * into the URL's kind, the scheme has no conversion between the two, and the patcher reports that
+ * as an invalid patch (422), the patched document as the value.
+ */
+function otherKindPatched(kv: KindVersion, patched: KubeObject, document: unknown): StatusError {
+  const apiVersion = str(patched.apiVersion);
+  const sourcePackage = apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
+  const targetPackage = kv.group === '' ? 'core' : kv.group.split('.')[0]!;
+  return apiError.invalid('', '', '', [
+    {
+      type: 'FieldValueInvalid',
+      field: 'patch',
+      badValue: { kind: 'plain', value: stringifyJson(document) },
+      detail: `converting (${sourcePackage}.${str(patched.kind)}) to (${targetPackage}.${kv.kind}): unknown conversion`,
+    },
+  ]);
 }
 
 export async function handlePatch(ctx: RequestContext, kv: KindVersion, store: Store, namespace: string): Promise<void> {

@@ -24,6 +24,7 @@ import { buildTable, toServed, type ResponseFormat } from '../encode.js';
 import { filterOf } from '../request/filter.js';
 import { int64Param, timeoutSecondsOf } from '../request/query-params.js';
 import { parseBool } from '../request/request-info.js';
+import { warningHeaders } from '../http/respond.js';
 import type { RequestContext } from '../request/context.js';
 import { prepareServedCached } from '../request/conversion.js';
 import { decodedOrFresh } from '../../registry/decode-cached.js';
@@ -196,7 +197,7 @@ export async function handleWatch(ctx: RequestContext, kv: KindVersion, store: S
   res.setHeader('Cache-Control', 'no-cache, private');
   // No Content-Length: HTTP/1.1 sends the stream chunked, HTTP/2 in DATA frames (where a
   // Transfer-Encoding header is forbidden).
-  if (ctx.warnings.length > 0) res.setHeader('Warning', ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  if (ctx.warnings.length > 0) res.setHeader('Warning', warningHeaders(ctx.warnings));
   res.writeHead(200);
   res.flushHeaders();
 

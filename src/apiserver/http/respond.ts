@@ -31,10 +31,25 @@ function commonHeaders(res: ServerResponse, extras?: ResponseExtras): void {
   // the request's own, when it is audited (audit/auditor.ts)
   if (!res.hasHeader('Audit-Id')) res.setHeader('Audit-Id', randomUUID());
   res.setHeader('Cache-Control', 'no-cache, private');
-  if (extras?.warnings && extras.warnings.length > 0) {
-    // One `Warning: 299 - "<text>"` header per warning, as kube-apiserver sends them.
-    res.setHeader('Warning', extras.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  if (extras?.warnings && extras.warnings.length > 0) res.setHeader('Warning', warningHeaders(extras.warnings));
+}
+
+/** What a header value may hold (Node refuses the rest, control characters among them). */
+const NOT_IN_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * One `299 - "<text>"` per warning, as kube-apiserver's net.NewWarningHeader writes them: `\` and
+ * `"` escaped, the text's UTF-8 bytes as they are (a header string is sent as latin1, one byte per
+ * character). A warning a header cannot carry (a control character, say from an unknown field's
+ * name) is left out, as Go's HTTP/2 server leaves out such a value, rather than failing the answer.
+ */
+export function warningHeaders(warnings: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const text of warnings) {
+    const value = Buffer.from(`299 - "${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`, 'utf8').toString('latin1');
+    if (!NOT_IN_HEADER_VALUE.test(value)) out.push(value);
   }
+  return out;
 }
 
 /**

@@ -41,7 +41,9 @@ export function decodeContinue(token: string, keyPrefix: string): ContinuePositi
   }
   if (typeof parsed !== 'object' || parsed === null) throw new ContinueTokenError('not an object');
   const { v, rv, start } = parsed as { v?: unknown; rv?: unknown; start?: unknown };
-  if (v !== TOKEN_VERSION) throw new ContinueTokenError(`server does not recognize this encoded version ${String(v)}`);
+  // Go unmarshals "v" into a string: another JSON type is an unmarshal error, null leaves it "".
+  if (v !== null && v !== undefined && typeof v !== 'string') throw new ContinueTokenError(`json: cannot unmarshal ${goJsonKind(v)} into Go struct field continueToken.v of type string`);
+  if (v !== TOKEN_VERSION) throw new ContinueTokenError(`server does not recognize this encoded version ${v ?? ''}`);
   if (typeof rv !== 'number' || !Number.isInteger(rv) || rv === 0 || rv < -1) {
     throw new ContinueTokenError(`incorrect encoded start resourceVersion (version ${TOKEN_VERSION})`);
   }
@@ -51,6 +53,13 @@ export function decodeContinue(token: string, keyPrefix: string): ContinuePositi
   // The token's start is the last key of the previous page plus "\u0000": the next key after it.
   const startKey = keyPrefix + start;
   return { revision: rv, startAfter: startKey.endsWith('\u0000') ? startKey.slice(0, -1) : startKey };
+}
+
+/** How encoding/json names a JSON value's type in an unmarshal error. */
+function goJsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v;
 }
 
 /** Go's path.Clean: the shortest equivalent slash-separated path. */

@@ -70,6 +70,11 @@ export function requestTimeoutMs(query: URLSearchParams, maximumMs = REQUEST_TIM
   return ns > 0n && ms < maximumMs ? Math.max(ms, 1) : maximumMs;
 }
 
+/** What kube-apiserver's timeout filter answers a request that passed its deadline. */
+export function requestTimedOut(): StatusError {
+  return new StatusError(504, 'Timeout', 'Timeout: request did not complete within the allotted timeout', { details: {} });
+}
+
 /**
  * `work`, or a 504 Timeout when it has not finished by the request's deadline (what kube-apiserver's
  * timeout filter answers; the work's own result is then dropped, as there).
@@ -77,7 +82,7 @@ export function requestTimeoutMs(query: URLSearchParams, maximumMs = REQUEST_TIM
 export async function withinDeadline<T>(timeoutMs: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StatusError(504, 'Timeout', 'Timeout: request did not complete within the allotted timeout', { details: {} })), timeoutMs);
+    timer = setTimeout(() => reject(requestTimedOut()), timeoutMs);
   });
   work.catch(() => undefined); // a late failure after the 504 is nobody's to report
   try {

@@ -24,6 +24,14 @@ import { SERVER_CIPHERS } from '../../machinery/tls-ciphers.js';
 
 export const MAX_HEADER_BYTES = 64 * 1024;
 const HTTP2_MAX_HEADER_LIST = 256 * 1024;
+/**
+ * kube-apiserver's HTTP/2 server: 100 concurrent streams per connection (its default for
+ * --http2-max-streams-per-connection 0; Node's is 2^32-1, so a flood of streams would all be
+ * served at once) and frames of at most 256 KiB. Streams opened past the limit are refused, and a
+ * session refusing more than maxSessionRejectedStreams (Node's 100) is closed; a "rapid reset"
+ * client (open and RST_STREAM in a loop) gets a GOAWAY from nghttp2's reset rate limit.
+ */
+const HTTP2_SETTINGS = { maxHeaderListSize: HTTP2_MAX_HEADER_LIST, maxConcurrentStreams: 100, maxFrameSize: 256 * 1024 };
 
 export interface TlsOptions {
   /** PEM serving certificate (chain) and key. */
@@ -123,7 +131,7 @@ export function tlsListener(tls: TlsOptions, handler: RequestHandler, timeouts: 
   // listening: started here, else a client sending its headers a byte at a time would hold a
   // connection forever.
   http1.emit('listening');
-  const http2: Http2Server = createHttp2Server({ settings: { maxHeaderListSize: HTTP2_MAX_HEADER_LIST } }, (req, res) => {
+  const http2: Http2Server = createHttp2Server({ settings: HTTP2_SETTINGS }, (req, res) => {
     const request = req as unknown as IncomingMessage;
     const response = res as unknown as ServerResponse;
     if (http2HeadersTooLarge(request)) {
