@@ -42,6 +42,11 @@ export class ApiServerMetrics {
   private readonly latency = new Map<string, LatencySeries>();
   private defaults: Promise<PromRegistry> | undefined;
 
+  constructor(
+    /** Watchers cut off for falling behind, by resource, since start (the watch cache's counts). */
+    private readonly terminatedWatchers: () => Array<{ resource: string; terminated: number }> = () => [],
+  ) {}
+
   /** One finished request. */
   request(l: RequestLabels, code: number): void {
     const key = `${l.verb}\u0000${l.group}\u0000${l.resource}\u0000${code}`;
@@ -89,6 +94,8 @@ export class ApiServerMetrics {
       out.push(`apiserver_request_duration_seconds_sum{${s.labels}} ${num(s.sum)}`);
       out.push(`apiserver_request_duration_seconds_count{${s.labels}} ${s.count}`);
     }
+    out.push('', '# HELP apiserver_terminated_watchers_total Counter of watchers closed due to unresponsiveness broken by resource type.', '# TYPE apiserver_terminated_watchers_total counter');
+    for (const w of this.terminatedWatchers()) if (w.terminated > 0) out.push(`apiserver_terminated_watchers_total{resource="${escapeLabel(w.resource)}"} ${w.terminated}`);
     return `${out.join('\n')}\n\n${defaults}`;
   }
 }

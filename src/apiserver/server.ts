@@ -129,6 +129,11 @@ export interface ApiServerOptions {
   fastPath?: boolean;
   /** How pods/log and the proxies reach kubelets (--kubelet-client-certificate, ...; proxy/kubelet-client.ts). Absent: they answer 503. */
   kubelet?: KubeletClientOptions;
+  /**
+   * How far a watcher may fall behind before it is cut off, as kube-apiserver drops a watcher whose
+   * buffer fills: live events and bytes queued (default 10,000 and 64 MiB).
+   */
+  watchQueueLimits?: { events?: number; bytes?: number };
   /** Audit events of every request (--audit-policy-file with --audit-log-path; audit/). Absent: none. */
   audit?: { policy: AuditPolicy; log: AuditLogOptions };
   log?: (fields: Record<string, unknown>) => void;
@@ -168,7 +173,11 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       const strategy = opts.strategyFor?.(kind.group, kind.resource);
       return strategy ? { ...module, strategy } : module;
     },
-    cacher: { log: (fields) => log({ subsystem: 'cacher', ...fields }) },
+    cacher: {
+      log: (fields) => log({ subsystem: 'cacher', ...fields }),
+      ...(opts.watchQueueLimits?.events !== undefined ? { maxQueueEvents: opts.watchQueueLimits.events } : {}),
+      ...(opts.watchQueueLimits?.bytes !== undefined ? { maxQueueBytes: opts.watchQueueLimits.bytes } : {}),
+    },
     window: opts.history ? { minAgeMs: opts.history.minAgeMs, minEvents: opts.history.minRevisions } : undefined,
     fastPath: opts.fastPath,
   });
@@ -191,7 +200,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   });
   // kube-apiserver's apiextensions controllers: CRDs served as they come (crd/controller.ts).
   const customResources = new CustomResourceDefinitionController(registry, (fields) => log({ subsystem: 'apiextensions', ...fields }), opts.conversionWebhook ?? conversionWebhook(registryServiceResolver(registry)));
-  const metrics = new ApiServerMetrics();
+  const metrics = new ApiServerMetrics(() => registry.cacher.metrics.resources.map((r) => ({ resource: r.prefix.replace(/^\/registry\//, '').replace(/\/$/, ''), terminated: r.watchersTerminatedTooSlow })));
   const sa = opts.serviceAccountTokens;
   const tokenCache = sa && sa.successCacheTtlMs !== 0 ? new TokenCache<TokenAuthentication | undefined>({ successTtlMs: sa.successCacheTtlMs }) : undefined;
   const tokenCacheFeed = tokenCache ? feedTokenCache(registry, tokenCache) : undefined;
