@@ -26,6 +26,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   shell: () => import('./shell.js'),
   'process-runtime': () => import('./process-runtime.js'),
   snapshot: () => import('./snapshot.js'),
+  soak: () => import('./soak.js'),
   up: () => import('./up.js'),
   'token-auth': () => import('./token-auth.js'),
 };
