@@ -27,6 +27,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   'process-runtime': () => import('./process-runtime.js'),
   snapshot: () => import('./snapshot.js'),
   soak: () => import('./soak.js'),
+  'idle-watches': () => import('./idle-watches.js'),
   up: () => import('./up.js'),
   'token-auth': () => import('./token-auth.js'),
 };
