@@ -27,7 +27,8 @@ const ATTEMPTS = 5;
 
 /** Every key under /registry/ at one revision. */
 export async function takeSnapshot(storage: Storage): Promise<Snapshot> {
-  return { ...(await readAll(storage)) };
+  const { revision, entries } = await readAll(storage);
+  return { revision, entries };
 }
 
 async function readAll(storage: Storage): Promise<{ revision: number; entries: Map<string, Uint8Array>; modRevisions: Map<string, number> }> {

@@ -145,7 +145,7 @@ export class ContainerProcess {
     }
     child.once('error', (e) => this.exited(run, policy, { code: 128, reason: 'StartError', message: e.message }));
     child.once('exit', (code, signal) => {
-      const exitCode = code ?? 128 + signalNumber(signal);
+      const exitCode = exitStatus(code, signal);
       this.exited(run, policy, { code: exitCode, reason: exitCode === 0 ? 'Completed' : 'Error' });
     });
     this.startProbes(run, label);
@@ -289,6 +289,7 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-function signalNumber(signal: NodeJS.Signals | null): number {
-  return signal ? (constants.signals[signal] ?? 0) : 0;
+/** A process's exit status as a shell reports it: its code, or 128 + the signal that ended it. */
+export function exitStatus(code: number | null, signal: NodeJS.Signals | null): number {
+  return code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
 }

@@ -3,9 +3,9 @@
 // its image (host-command.ts; any other command through the host's /bin/sh, which looks it up in
 // PATH). stdin, stdout and stderr are pipes (no terminal: with a tty, stderr goes to stdout).
 import { spawn } from 'node:child_process';
-import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import type { Container } from '../../api/types.js';
+import { exitStatus } from './container-process.js';
 import { besideCommand } from './host-command.js';
 import type { ExecTarget } from './runtime.js';
 
@@ -47,7 +47,7 @@ export function execInProcessContainer(argv: string[], c: Container, target: Exe
     });
     child.once('close', (code, signal) => {
       io.signal.removeEventListener('abort', kill);
-      resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0));
+      resolve(exitStatus(code, signal));
     });
   });
 }
