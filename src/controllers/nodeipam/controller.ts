@@ -91,7 +91,14 @@ export class NodeIpamController implements Controller {
   /** AllocateOrOccupyCIDR and the patch of the node's spec. */
   async sync(name: string): Promise<void> {
     const node = this.nodeLister.get('', name) as Node | undefined;
-    if (!node || podCidrsOf(node).length > 0 || this.held.has(name)) return;
+    if (!node || podCidrsOf(node).length > 0) return;
+    // A node whose spec lost the subnets it holds (written back by a snapshot restore, or replaced
+    // without them) gets the same ones again: they are still its, and new ones would leak these.
+    const held = this.held.get(name);
+    if (held) {
+      await this.patchCidrs(node, held);
+      return;
+    }
     const allocated: Cidr[] = [];
     try {
       for (const set of this.sets) allocated.push(set.allocateNext());
@@ -100,13 +107,22 @@ export class NodeIpamController implements Controller {
       this.nodeEvent(node, 'CIDRNotAvailable');
       throw err;
     }
-    const cidrs = allocated.map(formatCidr);
     this.held.set(name, allocated);
     try {
-      await this.nodeClient.patch('', name, 'strategic', { spec: { podCIDR: cidrs[0], podCIDRs: cidrs } });
+      await this.patchCidrs(node, allocated);
     } catch (err) {
       this.held.delete(name);
       for (const cidr of allocated) for (const set of this.sets) set.release(cidr);
+      throw err;
+    }
+  }
+
+  /** Writes `cidrs` as the node's spec.podCIDR(s); a node gone meanwhile is no error. */
+  private async patchCidrs(node: Node, cidrs: Cidr[]): Promise<void> {
+    const written = cidrs.map(formatCidr);
+    try {
+      await this.nodeClient.patch('', nameOf(node), 'strategic', { spec: { podCIDR: written[0], podCIDRs: written } });
+    } catch (err) {
       if (isNotFound(err)) return;
       this.nodeEvent(node, 'CIDRAssignmentFailed');
       throw new Error(`failed to patch node CIDR: ${(err as Error).message}`);

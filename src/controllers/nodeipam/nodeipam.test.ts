@@ -76,3 +76,29 @@ test('nodes without a podCIDR get one; held and service ranges are skipped; a de
     await running;
   }
 });
+
+test('a node whose spec loses its subnets (a snapshot restore writes the Node back) gets the same ones again', async () => {
+  const ctx = fakeControllerContext({
+    objects: [obj('v1', 'Node', 'a', { spec: {} })],
+    options: { allocateNodeCidrs: true, clusterCidr: '10.244.0.0/22', nodeCidrMaskSize: 24 },
+  });
+  const c = new NodeIpamController(ctx);
+  const abort = new AbortController();
+  const running = c.run(1, abort.signal);
+  try {
+    const current = () => ctx.clientset.tracker.get(NODES, '', 'a') as Node;
+    const until = async (cond: () => boolean) => {
+      for (let i = 0; i < 200 && !cond(); i++) await flush(3);
+    };
+    await until(() => current().spec?.podCIDRs !== undefined);
+    const first = current().spec!.podCIDRs;
+    assert.equal(first?.length, 1);
+    ctx.clientset.tracker.put(NODES, { ...current(), spec: {} });
+    await until(() => current().spec?.podCIDRs !== undefined);
+    assert.deepEqual(current().spec?.podCIDRs, first);
+    assert.equal(current().spec?.podCIDR, first![0]);
+  } finally {
+    abort.abort();
+    await running;
+  }
+});
