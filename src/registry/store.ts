@@ -551,7 +551,7 @@ export class Store {
     if (isStorageError(err, 'ValueTooLarge')) return StatusError.requestEntityTooLarge(1.5 * 1024 * 1024);
     if (isStorageError(err, 'Unavailable')) return apiError.serviceUnavailable(`storage is unavailable: ${err.message}`);
     // as kube-apiserver answers etcd's "database space exceeded": an internal error saying so
-    if (isStorageError(err, 'NoSpace')) return apiError.internal(`storage: ${err.message}`);
+    if (isStorageError(err, 'NoSpace') || isStorageError(err, 'ReadOnly')) return apiError.internal(`storage: ${err.message}`);
     if (isStorageError(err, 'NotFound')) return apiError.notFound(this.name, name);
     return apiError.internal(err instanceof Error ? err.message : String(err));
   }

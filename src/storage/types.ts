@@ -127,6 +127,8 @@ export type StorageErrorCode =
   | 'Unavailable'
   /** The disk holding the data is full: the write was refused before it changed anything. */
   | 'NoSpace'
+  /** The file system holding the data is read-only: the write was refused before it changed anything. */
+  | 'ReadOnly'
   | 'Closed';
 
 export class StorageError extends Error {

@@ -9,6 +9,7 @@
 // <data-dir>/pki (the API server reuses them), and one client certificate per identity, each in
 // its own kubeconfig that verifies the CA — see credentials.ts.
 import { restoreSnapshotFile } from '../storage/snapshot-file.js';
+import { assertWritableDataDir } from '../storage/lmdb/disk-space.js';
 import { restoreClusterSnapshot, takeClusterSnapshot, type RestoreSummary, type SnapshotHandle } from './snapshots.js';
 import { DEFAULT_PROCESS_POD_CIDR, rootRefusal } from '../nodes/process/runtime.js';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -293,6 +294,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const temporary = opts.dataDir === undefined;
   const dataDir = resolve(opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kubelite-cluster-')));
   mkdirSync(dataDir, { recursive: true });
+  assertWritableDataDir(dataDir);
   cleanUpOnExit();
   if (temporary) temporaryDirs.add(dataDir);
   const progress = opts.progress ?? (() => {});

@@ -1,9 +1,11 @@
 // A full disk under `kubelite apiserver --storage lmdb` (the data dir on a small tmpfs): writes are
 // refused with a 500 Status saying the disk is full before they change anything, the API server
 // logs the cause and keeps serving reads, writes work again once space is freed, and a restart on
-// the same data dir finds every acknowledged object (the database intact). Needs mount(2): root.
+// the same data dir finds every acknowledged object (the database intact). A data dir on a
+// read-only file system is refused at start in one line, as etcd refuses one. Needs mount(2): root.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { KUBELITE_BIN } from '../support/kubelite.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,6 +69,43 @@ describe('lmdb on a full disk', { skip: !mounted && 'cannot mount a tmpfs here (
     try {
       const list = await new Client(server.url).get(`${PATH}?limit=1000`);
       assert.deepEqual((list.json.items as Array<{ metadata: { name: string } }>).map((i) => i.metadata.name).sort(), [...acknowledged].sort());
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('a data dir on a read-only file system', { skip: !mounted && 'cannot mount a tmpfs here (needs root)' }, () => {
+  const roMount = mkdtempSync(join(tmpdir(), 'kubelite-read-only-'));
+  const dataDir = join(roMount, 'data');
+  after(() => {
+    spawnSync('umount', [roMount]);
+    rmSync(roMount, { recursive: true, force: true });
+  });
+
+  it('is refused at start in one line naming the cause, and the data written before is intact', async () => {
+    assert.equal(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=32m', 'tmpfs', roMount]).status, 0);
+    const args = ['--storage', 'lmdb', '--data-dir', dataDir];
+    let server = await startApiserver(args);
+    try {
+      assert.equal((await new Client(server.url).post(PATH, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'before' }, data: { v: '1' } })).status, 201);
+    } finally {
+      await server.stop();
+    }
+    const remount = spawnSync('mount', ['-o', 'remount,ro', roMount], { encoding: 'utf8' });
+    assert.equal(remount.status, 0, remount.stderr);
+    for (const command of [['apiserver', '--port', '0', ...args], ['up', '--port', '0', '--nodes', '0', '--data-dir', dataDir]]) {
+      const r = spawnSync(process.execPath, [KUBELITE_BIN, ...command], { encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 1, `${command[0]}: ${r.stderr}`);
+      const lines = r.stderr.trim().split('\n').filter((l) => !l.startsWith('[up]'));
+      assert.deepEqual(lines, [`kubelite: the data dir ${command[0] === 'up' ? dataDir : join(dataDir, 'db')} is on a read-only file system (EROFS): kubelite keeps its data there and must write to it`]);
+    }
+    // writable again: the object written before is there
+    assert.equal(spawnSync('mount', ['-o', 'remount,rw', roMount]).status, 0);
+    server = await startApiserver(args);
+    try {
+      const got = await new Client(server.url).get(`${PATH}/before`);
+      assert.equal(got.status, 200, got.text);
     } finally {
       await server.stop();
     }

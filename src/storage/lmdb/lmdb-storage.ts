@@ -50,7 +50,7 @@ import {
 } from './codec.js';
 import { Compactor, type CompactionChunk } from './compactor.js';
 import { DataDirLock } from './dir-lock.js';
-import { DiskSpaceGuard } from './disk-space.js';
+import { assertWritableDataDir, DiskSpaceGuard } from './disk-space.js';
 import { APPEND, appendValue, META_COMPACTED, META_REV, openEnv, readMetaRev, readValue, type LmdbEnv } from './env.js';
 import { SnapshotReader } from './snapshot-reader.js';
 
@@ -146,6 +146,7 @@ export class LmdbStorage implements Storage {
 
   static async open(opts: LmdbStorageOptions): Promise<LmdbStorage> {
     mkdirSync(opts.dataDir, { recursive: true });
+    assertWritableDataDir(opts.dataDir);
     const lock = DataDirLock.acquire(opts.dataDir);
     let env: LmdbEnv | undefined;
     try {
