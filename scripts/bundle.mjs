@@ -33,7 +33,9 @@ const { outputFiles } = await build({
   format: 'cjs',
   // The ES module builds of dependencies, as Node's own loader picks them for the tsc output.
   mainFields: ['module', 'main'],
-  external: ['lmdb', 'etcd3', 'lz4-napi'],
+  // Native modules load their binaries from beside their own files: bundled, bufferutil (ws's
+  // optional native helper) would find none and quietly fall back to JavaScript.
+  external: ['lmdb', 'etcd3', 'lz4-napi', 'bufferutil'],
   define: { 'import.meta.url': 'importMetaUrl' },
   inject: ['scripts/bundle-import-meta-url.js'],
   sourcemap: 'linked',

@@ -11,6 +11,7 @@ import type { Pod } from '../../api/types.js';
 import { StatusError } from '../../machinery/status.js';
 import { apiError } from '../../registry/errors.js';
 import { isUpgrade, takeUpgrade } from '../../machinery/http-upgrade.js';
+import { forward } from '../../machinery/streams/forward.js';
 import { auditOf } from '../audit/auditor.js';
 import type { RequestContext } from '../request/context.js';
 import { unreachable } from './kubelet-client.js';
@@ -113,11 +114,12 @@ function join(client: Duplex, clientHead: Buffer, response: { statusCode?: numbe
       resolve();
     };
     // Each direction half-closes as the other side does; an error or a full close ends both.
-    client.pipe(kubelet);
-    kubelet.pipe(client);
+    forward(client, kubelet);
+    forward(kubelet, client);
     for (const s of [client, kubelet]) {
       s.once('error', close);
       s.once('close', close);
     }
   });
 }
+

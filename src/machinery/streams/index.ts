@@ -22,6 +22,7 @@ export {
   type PortForwardOptions,
   type PortForwardStream,
 } from './portforward.js';
+export { forward } from './forward.js';
 export { execStatus, type CommandOutcome, type ExecStatus } from './exec-status.js';
 export type { TerminalSize } from './terminal-size.js';
 export { UpgradeRejectedError, type Refusal } from './upgrade.js';

@@ -13,7 +13,7 @@ import { connect } from 'node:net';
 import { Writable, type Duplex } from 'node:stream';
 import { annotationsOf, nameOf, namespaceOf, uidOf } from '../../api/meta/object.js';
 import type { Container, Pod } from '../../api/types.js';
-import { acceptPortForward, acceptRemoteCommand, portsFromQuery, stdStreamsFromQuery, UpgradeRejectedError, type PortForwardStream } from '../../machinery/streams/index.js';
+import { acceptPortForward, acceptRemoteCommand, forward, portsFromQuery, stdStreamsFromQuery, UpgradeRejectedError, type PortForwardStream } from '../../machinery/streams/index.js';
 import { errMsg, type Log } from '../options.js';
 import { LIFECYCLE_PREFIX } from '../logs/container-logs.js';
 import { logContainerID, readLog, type LogSink } from '../logs/read.js';
@@ -255,8 +255,8 @@ function forwardToHost(s: PortForwardStream, target: { host: string; port: numbe
   });
   conn.once('connect', () => {
     conn.setNoDelay(true);
-    s.data.pipe(conn);
-    conn.pipe(s.data);
+    forward(s.data, conn);
+    forward(conn, s.data);
   });
   s.data.once('close', () => conn.destroy());
 }
