@@ -3,6 +3,7 @@
 import { annotationsOf } from '../api/meta/object.js';
 import { limitOf, podDemand } from '../api/metrics/usage.js';
 import type { Container, Pod } from '../api/types.js';
+import { failedAt, livenessKill, preStopHook, startupOutcome, type ProbeKill } from './probes.js';
 
 export const ANNOTATION_PREFIX = 'kubelite.dev/';
 
@@ -22,6 +23,16 @@ export interface ContainerBehaviour {
   exitReason?: string;
   /** The pull before each restart (imagePullPolicy Always pulls again). */
   restartPullMs?: number;
+  /** Started (`started: true`, probes other than startup run) this long after each start: its startup probe's first success. */
+  startedAfterMs?: number;
+  /** A liveness or startup probe that fails and kills each run. */
+  probeKill?: ProbeKill;
+  /** Unready (a readiness probe failing failureThreshold times) this long after each start. */
+  unreadyAfterMs?: number;
+  /** The readiness probe's failureThreshold (its failures in a row until unready). */
+  unreadyFailures?: number;
+  /** The preStop hook: how long it runs, and whether it fails. */
+  preStop?: { ms: number; fails: boolean };
 }
 
 /** Cluster-wide defaults (flags of `kubelite nodes`). Seconds. */
@@ -192,11 +203,15 @@ export function containerBehaviour(pod: Pod, container: Container, defaults: Beh
   const code = get('exit-code');
   if (code !== undefined && /^\d+$/.test(code.trim())) exitCode = Number(code.trim()) % 256;
 
+  const probes = probeBehaviour(pod, container, get);
   const probeDelay = container.readinessProbe?.initialDelaySeconds;
   let readyAfter = defaults.readyAfterSeconds;
   if (typeof probeDelay === 'number') readyAfter = probeDelay;
   const ra = parseNumber(get('ready-after-seconds'));
   if (ra !== undefined) readyAfter = ra;
+  // readiness probes run only once the startup probe succeeded
+  const startedAfterMs = probes.startedAfterMs ?? 0;
+  if (startedAfterMs > readyAfter * 1000) readyAfter = startedAfterMs / 1000;
   const neverReady = parseBool(get('never-ready')) ?? false;
   const stop = parseNumber(get('stop-seconds')) ?? defaults.stopSeconds ?? (shell ? Infinity : 0);
   const msg = get('termination-message');
@@ -212,5 +227,35 @@ export function containerBehaviour(pod: Pod, container: Container, defaults: Beh
     neverReady: neverReady || readyAfter === Infinity,
     stopMs: stop * 1000,
     ...(msg !== undefined ? { terminationMessage: msg } : {}),
+    ...probes,
   };
+}
+
+/**
+ * The container's probes as the simulation runs them: a startup probe succeeds at its first probe
+ * from `startup-after-seconds` (0: the first one) unless failureThreshold failures come first; a
+ * liveness probe fails from `liveness-fail-after-seconds`, a readiness probe from
+ * `readiness-fail-after-seconds` (neither runs before the container started); without those
+ * annotations probes succeed.
+ */
+function probeBehaviour(pod: Pod, c: Container, get: (key: string) => string | undefined): Pick<ContainerBehaviour, 'startedAfterMs' | 'probeKill' | 'unreadyAfterMs' | 'unreadyFailures' | 'preStop'> {
+  const tgps = pod.spec?.terminationGracePeriodSeconds;
+  const graceMs = (typeof tgps === 'number' ? tgps : 30) * 1000;
+  let startedAfterMs = 0;
+  let probeKill: ProbeKill | undefined;
+  if (c.startupProbe) {
+    const outcome = startupOutcome(c.startupProbe, (parseNumber(get('startup-after-seconds')) ?? 0) * 1000, graceMs);
+    if ('kill' in outcome) {
+      probeKill = outcome.kill;
+      startedAfterMs = Infinity;
+    } else startedAfterMs = outcome.startedAfterMs;
+  }
+  const livenessFails = parseNumber(get('liveness-fail-after-seconds'));
+  if (!probeKill && c.livenessProbe && livenessFails !== undefined && livenessFails !== Infinity) {
+    probeKill = livenessKill(c.livenessProbe, livenessFails * 1000, startedAfterMs, graceMs);
+  }
+  const readinessFails = parseNumber(get('readiness-fail-after-seconds'));
+  const unready = c.readinessProbe && readinessFails !== undefined && readinessFails !== Infinity ? failedAt(c.readinessProbe, Math.max(readinessFails * 1000, startedAfterMs)) : undefined;
+  const preStop = preStopHook(c.lifecycle?.preStop);
+  return { startedAfterMs, ...(probeKill ? { probeKill } : {}), ...(unready ? { unreadyAfterMs: unready.atMs, unreadyFailures: unready.failures } : {}), ...(preStop ? { preStop } : {}) };
 }

@@ -6,6 +6,7 @@ import { nameOf, namespaceOf, uidOf } from '../api/meta/object.js';
 import type { Container, ContainerState as ReportedState, ContainerStatus, Pod, PodCondition, PodStatus } from '../api/types.js';
 import { containerBehaviour, DEFAULT_BEHAVIOUR, type BehaviourDefaults, type ContainerBehaviour } from './behaviour.js';
 import { IMAGE_BACKOFF_INITIAL_MS, pullTimeline, type ImagePlan, type PullState } from './image-pull.js';
+import { stopping } from './probes.js';
 
 export const BACKOFF_INITIAL_MS = 10_000;
 export const BACKOFF_MAX_MS = 300_000;
@@ -65,6 +66,15 @@ export interface Terminated {
   startedAt: number;
   finishedAt: number;
   killed: boolean;
+  /** The probe whose failures ended the run. */
+  probe?: ProbeFailure;
+}
+
+/** A liveness or startup probe that failed failureThreshold times: when the kubelet decided to kill the container. */
+export interface ProbeFailure {
+  type: 'Liveness' | 'Startup';
+  at: number;
+  failures: number;
 }
 
 /** One container's state at a moment. */
@@ -73,6 +83,8 @@ export interface ContainerState {
   waitingReason?: string;
   waitingMessage?: string;
   runStart?: number;
+  /** Running and past its startup probe (`started`). */
+  started?: boolean;
   ready: boolean;
   restartCount: number;
   terminated?: Terminated;
@@ -83,13 +95,46 @@ export interface ContainerState {
   killed: boolean;
   /** The current back-off when waiting in CrashLoopBackOff. */
   backoffMs?: number;
+  /** A running container made unready by its readiness probe: the failures in a row that did it. */
+  readinessFailures?: number;
+  /** A running container being killed for its failed probe. */
+  probeFailure?: ProbeFailure;
   /** Where its image stands (absent: the container has no image plan). */
   pull?: PullState;
 }
 
 /**
- * One container's life from `start`: runs of `b.runMs`, exits with `b.exitCode`, restarts as
- * `policy` says with back-off (the first restart at once, then 10 s doubling to 5 min), stopped by `kill`.
+ * When a run that started at `runStart` ends, and how: its natural end, a probe's kill (the preStop
+ * hook, SIGTERM, SIGKILL at the probe's grace period's end), or the pod's `kill`.
+ */
+function runEnd(b: ContainerBehaviour, runStart: number, kill: Kill | undefined): { end: number; term?: Pick<Terminated, 'exitCode' | 'reason' | 'killed' | 'probe'> } {
+  const naturalEnd = runStart + b.runMs;
+  let end = naturalEnd;
+  let term: Pick<Terminated, 'exitCode' | 'reason' | 'killed' | 'probe'> | undefined;
+  const pk = b.probeKill;
+  if (pk && runStart + pk.afterMs < naturalEnd && !(kill && kill.at <= runStart + pk.afterMs)) {
+    const stop = stopping(pk.graceMs, b.stopMs, b.preStop?.ms);
+    const probeEnd = runStart + pk.afterMs + stop.ms;
+    if (probeEnd < end) {
+      end = probeEnd;
+      term = { exitCode: stop.exitCode, reason: stop.exitCode === 0 ? 'Completed' : 'Error', killed: false, probe: { type: pk.probe, at: runStart + pk.afterMs, failures: pk.failures } };
+    }
+  }
+  if (kill && kill.at < end) {
+    const stop = kill.hard ? { ms: 0, exitCode: 137 as const } : stopping(kill.graceMs, b.stopMs, b.preStop?.ms);
+    const killEnd = Math.max(runStart, kill.at + stop.ms);
+    if (killEnd < end) {
+      end = killEnd;
+      term = { exitCode: stop.exitCode, reason: stop.exitCode === 0 ? 'Completed' : 'Error', killed: true };
+    }
+  }
+  return { end, ...(term ? { term } : {}) };
+}
+
+/**
+ * One container's life from `start`: runs of `b.runMs` (or until a probe kills them), exits with
+ * `b.exitCode`, restarts as `policy` says with back-off (the first restart at once, then 10 s
+ * doubling to 5 min), stopped by `kill`.
  */
 export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnFailure' | 'Never', start: number, now: number, kill: Kill | undefined, label = ''): ContainerState {
   let runStart = start;
@@ -100,29 +145,34 @@ export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnF
     if (kill && (runStart > kill.at || (last !== undefined && runStart >= kill.at))) {
       return { kind: 'waiting', waitingReason: last ? 'CrashLoopBackOff' : 'ContainerCreating', ready: false, restartCount: restarts, ...(last ? { last } : {}), killed: false };
     }
-    const naturalEnd = runStart + b.runMs;
-    let end = naturalEnd;
-    let killed = false;
-    if (kill && kill.at < naturalEnd) {
-      const stopAfter = kill.hard ? 0 : Math.min(kill.graceMs, b.stopMs);
-      const killEnd = Math.max(runStart, kill.at + stopAfter);
-      if (killEnd < naturalEnd) {
-        end = killEnd;
-        killed = true;
-      }
-    }
+    const { end, term: ended } = runEnd(b, runStart, kill);
+    const killed = ended?.killed === true;
     if (now < end) {
+      const startedAt = runStart + (b.startedAfterMs ?? 0);
       const readyAt = b.neverReady ? Infinity : runStart + b.readyAfterMs;
+      const unreadyAt = b.unreadyAfterMs !== undefined ? runStart + b.unreadyAfterMs : Infinity;
+      const probeKillAt = b.probeKill ? runStart + b.probeKill.afterMs : Infinity;
+      const terminating = !!(kill && now >= kill.at) || now >= probeKillAt;
       let next = end;
-      if (readyAt > now && readyAt < next) next = readyAt;
-      if (kill && kill.at > now && kill.at < next) next = kill.at;
-      return { kind: 'running', runStart, ready: now >= readyAt && !(kill && now >= kill.at), restartCount: restarts, ...(last ? { last } : {}), ...(Number.isFinite(next) ? { next } : {}), killed: false };
+      for (const t of [readyAt, unreadyAt, startedAt, probeKillAt, kill?.at ?? Infinity]) if (t > now && t < next) next = t;
+      return {
+        kind: 'running',
+        runStart,
+        started: now >= startedAt,
+        ready: now >= readyAt && now < unreadyAt && !terminating,
+        restartCount: restarts,
+        ...(last ? { last } : {}),
+        ...(Number.isFinite(next) ? { next } : {}),
+        killed: false,
+        ...(now >= probeKillAt && ended?.probe ? { probeFailure: ended.probe } : {}),
+        ...(now >= unreadyAt ? { readinessFailures: b.unreadyFailures ?? 1 } : {}),
+      };
     }
-    let term: Terminated;
-    if (!killed) term = { exitCode: b.exitCode, reason: b.exitReason ?? (b.exitCode === 0 ? 'Completed' : 'Error'), ...(b.terminationMessage !== undefined ? { message: b.terminationMessage } : {}), startedAt: runStart, finishedAt: end, killed: false };
-    else if (!kill!.hard && b.stopMs <= kill!.graceMs) term = { exitCode: 0, reason: 'Completed', startedAt: runStart, finishedAt: end, killed: true };
-    else term = { exitCode: 137, reason: 'Error', startedAt: runStart, finishedAt: end, killed: true };
-    const restart = !killed && (policy === 'Always' || (policy === 'OnFailure' && term.exitCode !== 0));
+    const term: Terminated = ended
+      ? { ...ended, startedAt: runStart, finishedAt: end }
+      : { exitCode: b.exitCode, reason: b.exitReason ?? (b.exitCode === 0 ? 'Completed' : 'Error'), ...(b.terminationMessage !== undefined ? { message: b.terminationMessage } : {}), startedAt: runStart, finishedAt: end, killed: false };
+    // a container killed for a failed probe restarts unless the policy is Never (the kubelet's shouldRestartOnFailure)
+    const restart = !killed && (policy === 'Always' || (policy === 'OnFailure' && (term.exitCode !== 0 || term.probe !== undefined)));
     if (!restart) return { kind: 'terminated', ready: false, restartCount: restarts, terminated: term, ...(last ? { last } : {}), killed };
     if (end - runStart >= BACKOFF_RESET_MS) backoff = 0;
     const restartAt = end + backoff + (b.restartPullMs ?? 0);
@@ -215,7 +265,7 @@ function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string): Cont
   let cid: string | undefined;
   if (st.kind === 'running') {
     state = { running: { startedAt: rfc3339(st.runStart!) } };
-    started = true;
+    started = st.started !== false;
     cid = containerID(uid, name, st.restartCount);
   } else if (st.kind === 'terminated') {
     state = term(st.terminated!, st.restartCount);
