@@ -27,6 +27,8 @@ export interface PodEventsSent {
   /** Per container: the run whose failed probe was reported (Unhealthy, Killing), and the run reported unready. */
   probeKills?: Map<string, number>;
   unready?: Map<string, number>;
+  /** The sidecars reported stopped after a Job-style pod's main containers ended. */
+  sidecarsStopped?: Set<string>;
   /** The pod's deletion as the node saw it (Killing is due). */
   deletion?: { at: number; graceMs: number };
 }
@@ -85,20 +87,34 @@ export class PodEvents {
         this.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${nameOf(pod)}_${namespaceOf(pod)}(${rec.uid})`);
       }
     }
+    this.sidecarStops(pod, rec, result);
     if (result.status.reason === 'DeadlineExceeded' && !rec.deadlineSent) {
       rec.deadlineSent = true;
       this.event(pod, 'Warning', 'DeadlineExceeded', 'Pod was active on the node longer than the specified deadline');
     }
+    const sidecars = (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always');
     if ((rec.deletion || rec.eviction) && !rec.killingSent) {
       rec.killingSent = true;
-      for (const c of spec.containers ?? []) {
+      for (const c of [...(spec.containers ?? []), ...sidecars.reverse()]) {
         const name = c.name ?? '';
-        const st = result.containers.get(name);
+        const st = result.containers.get(name) ?? result.initContainers.get(name);
         if (st?.kind === 'running' || st?.killed || (rec.eviction && st?.terminated?.killed)) {
           this.event(pod, 'Normal', 'Killing', `Stopping container ${name}`);
           if (!rec.eviction && preStopHook(c.lifecycle?.preStop)?.fails) this.event(pod, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
         }
       }
+    }
+  }
+
+  /** A Job-style pod's sidecars, stopped once its main containers ended: Killing, once each. */
+  private sidecarStops(pod: Pod, rec: PodEventsSent, result: SimulateResult): void {
+    if (rec.deletion || rec.eviction) return;
+    for (const c of pod.spec?.initContainers ?? []) {
+      const name = c.name ?? '';
+      const st = result.initContainers.get(name);
+      if (c.restartPolicy !== 'Always' || !st?.killed || (rec.sidecarsStopped ??= new Set()).has(name)) continue;
+      rec.sidecarsStopped.add(name);
+      this.event(pod, 'Normal', 'Killing', `Stopping container ${name}`);
     }
   }
 

@@ -321,6 +321,27 @@ function restartPolicyOf(p: string | null | undefined): 'Always' | 'OnFailure' |
   return p === 'OnFailure' || p === 'Never' ? p : 'Always';
 }
 
+/**
+ * When every main container has stopped for good (for the sidecars to be stopped after them):
+ * terminated and not restarting, or never started. Undefined while one runs or will run again.
+ */
+function mainsDoneAt(mains: ReadonlyMap<string, ContainerState>, rp: 'Always' | 'OnFailure' | 'Never', kill: Kill | undefined, mainStart: number | undefined): number | undefined {
+  if (mainStart === undefined) return kill?.at;
+  let at = kill?.at ?? -Infinity;
+  for (const st of mains.values()) {
+    if (st.kind === 'terminated') at = Math.max(at, st.terminated!.finishedAt);
+    else if (!(kill && st.kind === 'waiting' && st.next === undefined)) return undefined;
+  }
+  return kill || rp !== 'Always' ? at : undefined;
+}
+
+/** A sidecar's stop: SIGTERM once the containers after it stopped, with what is left of the pod's grace period (the kubelet's 2 s minimum). */
+function sidecarKillAt(at: number, podKill: Kill | undefined, terminationGracePeriodSeconds: number | null | undefined): Kill {
+  if (podKill?.hard) return { at, graceMs: 0, hard: true };
+  if (podKill) return { at, graceMs: Math.max(podKill.graceMs - (at - podKill.at), 2000), hard: false };
+  return { at, graceMs: (typeof terminationGracePeriodSeconds === 'number' ? terminationGracePeriodSeconds : 30) * 1000, hard: false };
+}
+
 /** The status of `pod` at `input.now`. */
 export function simulatePod(input: SimulateInput): SimulateResult {
   const { pod, now } = input;
@@ -340,7 +361,7 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   if (eviction && eviction.at < (kill?.at ?? Infinity)) kill = { at: eviction.at, graceMs: 0, hard: true };
   const backoffMs = input.imageBackoffMs ?? IMAGE_BACKOFF_INITIAL_MS;
   // The image first (pulled, or failing with its back-off), then the container's runs.
-  const run = (c: Container, b: ContainerBehaviour, policy: 'Always' | 'OnFailure' | 'Never', start: number): ContainerState => {
+  const run = (c: Container, b: ContainerBehaviour, policy: 'Always' | 'OnFailure' | 'Never', start: number, kill: Kill | undefined): ContainerState => {
     const name = containerName(c);
     const plan = input.images?.get(name);
     const pull = pullTimeline(plan, c.image ?? '', start, now, kill?.at, backoffMs);
@@ -358,10 +379,11 @@ export function simulatePod(input: SimulateInput): SimulateResult {
     if (t !== undefined && t > now && (next === undefined || t < next)) next = t;
   };
   // a container's state: the runner's when it runs the container, else its simulated timeline
-  const timeline = (c: Container, role: 'init' | 'main' | 'ephemeral', policy: 'Always' | 'OnFailure' | 'Never', start: number, behaviourPolicy: 'Always' | 'OnFailure' | 'Never'): ContainerState =>
-    input.runner?.state(c, role, policy, kill, now) ?? run(c, containerBehaviour(pod, c, defaults, behaviourPolicy), policy, start);
+  const timeline = (c: Container, role: 'init' | 'main' | 'ephemeral', policy: 'Always' | 'OnFailure' | 'Never', start: number, behaviourPolicy: 'Always' | 'OnFailure' | 'Never', containerKill = kill): ContainerState =>
+    input.runner?.state(c, role, policy, containerKill, now) ?? run(c, containerBehaviour(pod, c, defaults, behaviourPolicy), policy, start, containerKill);
   const waiting = (reason: string): ContainerState => ({ kind: 'waiting', waitingReason: reason, ready: false, restartCount: 0, killed: false });
 
+  const sidecarStarts = new Map<string, number>();
   let initFailed = false;
   let initialized = inits.every((c) => c.restartPolicy === 'Always');
   let mainStart: number | undefined;
@@ -385,7 +407,14 @@ export function simulatePod(input: SimulateInput): SimulateResult {
       if (c.restartPolicy === 'Always') {
         const st = timeline(c, 'init', 'Always', cursor, 'Always');
         initStates.set(name, st);
-        consider(st.next);
+        sidecarStarts.set(name, cursor);
+        // the next init container (or the main ones) starts once the sidecar has started (its startup probe succeeded)
+        if ((st.kind === 'waiting' && !st.last) || (st.kind === 'running' && st.started === false && st.restartCount === 0)) {
+          consider(st.next);
+          blocked = true;
+          continue;
+        }
+        if (st.kind === 'running' && st.restartCount === 0) cursor = Math.max(cursor, st.runStart! + (containerBehaviour(pod, c, defaults, 'Always').startedAfterMs ?? 0));
         continue;
       }
       const st = timeline(c, 'init', rp === 'Never' ? 'Never' : 'OnFailure', cursor, 'Never');
@@ -412,6 +441,18 @@ export function simulatePod(input: SimulateInput): SimulateResult {
       mainStates.set(name, st);
       consider(st.next);
     }
+    // Sidecars stop after the main containers, in reverse order: on the pod's deletion, or once a
+    // Job-style pod's main containers have all ended (the sidecars never hold it back from completing).
+    const sidecars = inits.filter((c) => c.restartPolicy === 'Always' && sidecarStarts.has(containerName(c))).reverse();
+    let doneAt = mainsDoneAt(mainStates, rp, kill, mainStart);
+    for (const c of sidecars) {
+      const name = containerName(c);
+      const sidecarKill = doneAt === undefined ? undefined : sidecarKillAt(doneAt, kill, spec.terminationGracePeriodSeconds);
+      const st = timeline(c, 'init', 'Always', sidecarStarts.get(name)!, 'Always', sidecarKill);
+      initStates.set(name, st);
+      consider(st.next);
+      doneAt = st.kind === 'terminated' ? st.terminated!.finishedAt : st.kind === 'waiting' && st.next === undefined && sidecarKill ? sidecarKill.at : undefined;
+    }
   }
 
   // Phase (kubelet's getPhase, plus the terminal phase of a pod stopped for its deletion).
@@ -421,12 +462,15 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   const stopped = !anyRunning && !pendingRestart && kill !== undefined && now >= kill.at;
   const ms = [...mainStates.values()];
   const allMainsTerminated = ms.length > 0 && ms.every((s) => s.kind === 'terminated');
+  const sidecarRunning = inits.some((c) => c.restartPolicy === 'Always' && initStates.get(containerName(c))?.kind === 'running');
   let phase: string;
   let reason: string | undefined;
   let message: string | undefined;
   const deadlineHit = now >= deadlineAt && kill?.hard === true;
   if (initFailed) phase = 'Failed';
-  else if (allMainsTerminated) phase = ms.every((s) => s.terminated!.exitCode === 0) ? 'Succeeded' : 'Failed';
+  // (the kubelet reports the terminal phase only once its sidecars have stopped too)
+  else if (allMainsTerminated && !sidecarRunning) phase = ms.every((s) => s.terminated!.exitCode === 0) ? 'Succeeded' : 'Failed';
+  else if (allMainsTerminated) phase = 'Running';
   // (the kubelet's getPhase: a container that has not started yet, its image still coming, keeps the pod Pending)
   else if (mainStart === undefined || ms.some((s) => s.kind === 'waiting' && !s.last)) phase = stopped ? 'Failed' : 'Pending';
   else phase = stopped ? 'Failed' : 'Running';
