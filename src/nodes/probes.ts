@@ -2,7 +2,7 @@
 // liveness or startup probe has failed failureThreshold times in a row (the container is killed),
 // and when a readiness probe makes a container unready. Pure: times are milliseconds from a run's start.
 import type { LifecycleHandler, Probe } from '../api/types.js';
-import { parseShellForm } from './behaviour.js';
+import { parseShellForm } from './shell-form.js';
 
 export type ProbeType = 'Liveness' | 'Readiness' | 'Startup';
 

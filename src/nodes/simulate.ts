@@ -7,6 +7,7 @@ import type { Container, ContainerState as ReportedState, ContainerStatus, Pod, 
 import { containerBehaviour, DEFAULT_BEHAVIOUR, type BehaviourDefaults, type ContainerBehaviour } from './behaviour.js';
 import { IMAGE_BACKOFF_INITIAL_MS, pullTimeline, type ImagePlan, type PullState } from './image-pull.js';
 import { stopping } from './probes.js';
+import { containerResources, type Allocation } from './resize.js';
 
 export const BACKOFF_INITIAL_MS = 10_000;
 export const BACKOFF_MAX_MS = 300_000;
@@ -68,6 +69,8 @@ export interface Terminated {
   killed: boolean;
   /** The probe whose failures ended the run. */
   probe?: ProbeFailure;
+  /** Stopped by the kubelet to be started again at once (an in-place resize with RestartContainer). */
+  restartNow?: boolean;
 }
 
 /** A liveness or startup probe that failed failureThreshold times: when the kubelet decided to kill the container. */
@@ -107,10 +110,10 @@ export interface ContainerState {
  * When a run that started at `runStart` ends, and how: its natural end, a probe's kill (the preStop
  * hook, SIGTERM, SIGKILL at the probe's grace period's end), or the pod's `kill`.
  */
-function runEnd(b: ContainerBehaviour, runStart: number, kill: Kill | undefined): { end: number; term?: Pick<Terminated, 'exitCode' | 'reason' | 'killed' | 'probe'> } {
+function runEnd(b: ContainerBehaviour, runStart: number, kill: Kill | undefined): { end: number; term?: Pick<Terminated, 'exitCode' | 'reason' | 'killed' | 'probe' | 'restartNow'> } {
   const naturalEnd = runStart + b.runMs;
   let end = naturalEnd;
-  let term: Pick<Terminated, 'exitCode' | 'reason' | 'killed' | 'probe'> | undefined;
+  let term: Pick<Terminated, 'exitCode' | 'reason' | 'killed' | 'probe' | 'restartNow'> | undefined;
   const pk = b.probeKill;
   if (pk && runStart + pk.afterMs < naturalEnd && !(kill && kill.at <= runStart + pk.afterMs)) {
     const stop = stopping(pk.graceMs, b.stopMs, b.preStop?.ms);
@@ -118,6 +121,15 @@ function runEnd(b: ContainerBehaviour, runStart: number, kill: Kill | undefined)
     if (probeEnd < end) {
       end = probeEnd;
       term = { exitCode: stop.exitCode, reason: stop.exitCode === 0 ? 'Completed' : 'Error', killed: false, probe: { type: pk.probe, at: runStart + pk.afterMs, failures: pk.failures } };
+    }
+  }
+  // a resize that restarts the container (RestartContainer): stopped as for any kill, started again at once
+  const restartAt = b.restartsAt?.find((t) => t > runStart && t < end && !(kill && kill.at <= t));
+  if (restartAt !== undefined) {
+    const stop = stopping(b.restartGraceMs ?? 30_000, b.stopMs, b.preStop?.ms);
+    if (restartAt + stop.ms < end) {
+      end = restartAt + stop.ms;
+      term = { exitCode: stop.exitCode, reason: stop.exitCode === 0 ? 'Completed' : 'Error', killed: false, restartNow: true };
     }
   }
   if (kill && kill.at < end) {
@@ -172,10 +184,10 @@ export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnF
       ? { ...ended, startedAt: runStart, finishedAt: end }
       : { exitCode: b.exitCode, reason: b.exitReason ?? (b.exitCode === 0 ? 'Completed' : 'Error'), ...(b.terminationMessage !== undefined ? { message: b.terminationMessage } : {}), startedAt: runStart, finishedAt: end, killed: false };
     // a container killed for a failed probe restarts unless the policy is Never (the kubelet's shouldRestartOnFailure)
-    const restart = !killed && (policy === 'Always' || (policy === 'OnFailure' && (term.exitCode !== 0 || term.probe !== undefined)));
+    const restart = !killed && (policy === 'Always' || term.restartNow === true || (policy === 'OnFailure' && (term.exitCode !== 0 || term.probe !== undefined)));
     if (!restart) return { kind: 'terminated', ready: false, restartCount: restarts, terminated: term, ...(last ? { last } : {}), killed };
     if (end - runStart >= BACKOFF_RESET_MS) backoff = 0;
-    const restartAt = end + backoff + (b.restartPullMs ?? 0);
+    const restartAt = term.restartNow ? end : end + backoff + (b.restartPullMs ?? 0);
     if ((kill && restartAt >= kill.at) || now < restartAt) {
       const next = kill && restartAt >= kill.at ? undefined : restartAt;
       return {
@@ -193,7 +205,7 @@ export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnF
     restarts++;
     last = term;
     runStart = restartAt;
-    backoff = backoff === 0 ? BACKOFF_INITIAL_MS : Math.min(backoff * 2, BACKOFF_MAX_MS);
+    if (!term.restartNow) backoff = backoff === 0 ? BACKOFF_INITIAL_MS : Math.min(backoff * 2, BACKOFF_MAX_MS);
   }
 }
 
@@ -231,6 +243,12 @@ export interface SimulateInput {
   eviction?: { at: number; message: string; refused?: boolean };
   /** The containers run for real (the process runtime). */
   runner?: ContainerRunner;
+  /** The cpu and memory the node allocated each container (in-place resize); absent: the spec's. */
+  allocation?: Allocation;
+  /** A resize the node did not allocate (PodResizePending). */
+  resizePending?: { reason: string; message: string };
+  /** When an allocated resize restarted each container (resizePolicy RestartContainer). */
+  resizeRestarts?: ReadonlyMap<string, readonly number[]>;
 }
 
 export interface SimulateResult {
@@ -246,7 +264,7 @@ export interface SimulateResult {
   ephemeralContainers: Map<string, ContainerState>;
 }
 
-function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string): ContainerStatus {
+function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string, allocation: Allocation | undefined): ContainerStatus {
   const name = c.name ?? '';
   const image = c.image ?? '';
   const norm = normalizeImage(image).ref;
@@ -276,7 +294,8 @@ function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string): Cont
     if (st.last) cid = containerID(uid, name, st.restartCount - 1 < 0 ? 0 : st.restartCount - 1);
   }
   const everRan = st.kind !== 'waiting' || st.last !== undefined;
-  const resources = actuatedResources(c);
+  // the resources actuated: the node's allocation (an in-place resize it accepted), else the spec's
+  const resources = allocation?.has(name) ? allocation.get(name) : containerResources(c);
   return {
     name,
     state,
@@ -289,22 +308,6 @@ function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string): Cont
     ...(cid ? { containerID: cid } : {}),
     started,
   };
-}
-
-/**
- * The cpu and memory a running container has, as the kubelet reports them with in-place resize
- * (InPlacePodVerticalScaling, on in 1.33): the spec's, since a simulated resize is actuated at once.
- */
-function actuatedResources(c: Container): { requests?: Record<string, string>; limits?: Record<string, string> } | undefined {
-  const pick = (l: Record<string, string> | null | undefined) => {
-    const out: Record<string, string> = {};
-    for (const k of ['cpu', 'memory']) if (l?.[k] !== undefined) out[k] = l[k]!;
-    return Object.keys(out).length > 0 ? out : undefined;
-  };
-  const requests = pick(c.resources?.requests);
-  const limits = pick(c.resources?.limits);
-  if (!requests && !limits) return undefined;
-  return { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) };
 }
 
 function condition(type: string, status: boolean, at: number, prev: PodCondition[] | undefined, reason?: string, message?: string): PodCondition {
@@ -360,6 +363,7 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   const eviction = input.eviction;
   if (eviction && eviction.at < (kill?.at ?? Infinity)) kill = { at: eviction.at, graceMs: 0, hard: true };
   const backoffMs = input.imageBackoffMs ?? IMAGE_BACKOFF_INITIAL_MS;
+  const podGraceMs = (typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30) * 1000;
   // The image first (pulled, or failing with its back-off), then the container's runs.
   const run = (c: Container, b: ContainerBehaviour, policy: 'Always' | 'OnFailure' | 'Never', start: number, kill: Kill | undefined): ContainerState => {
     const name = containerName(c);
@@ -369,7 +373,9 @@ export function simulatePod(input: SimulateInput): SimulateResult {
       return { kind: 'waiting', waitingReason: pull.waitingReason ?? 'ContainerCreating', ...(pull.waitingMessage !== undefined ? { waitingMessage: pull.waitingMessage } : {}), ready: false, restartCount: 0, killed: false, ...(pull.next !== undefined ? { next: pull.next } : {}), pull };
     }
     const repull = plan?.kind === 'pull' && plan.everyStart ? plan.pullMs : 0;
-    return { ...containerTimeline(repull > 0 ? { ...b, restartPullMs: repull } : b, policy, pull.runStart, now, kill, name), pull };
+    const restartsAt = input.resizeRestarts?.get(name);
+    const behaviour = { ...b, ...(repull > 0 ? { restartPullMs: repull } : {}), ...(restartsAt ? { restartsAt, restartGraceMs: podGraceMs } : {}) };
+    return { ...containerTimeline(behaviour, policy, pull.runStart, now, kill, name), pull };
   };
 
   const initStates = new Map<string, ContainerState>();
@@ -514,6 +520,7 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   const failedGates = gates.map((g) => g.conditionType ?? '').filter((t) => !podConds.some((c) => c.type === t && c.status === 'True'));
   const conditions: PodCondition[] = [];
   if (input.reportScheduled) conditions.push(condition('PodScheduled', true, input.acceptedAt, prev));
+  if (input.resizePending && !terminal) conditions.push(condition('PodResizePending', true, now, prev, input.resizePending.reason, input.resizePending.message));
   // The kubelet marks the pods it evicts (PodDisruptionConditions, GA in 1.31).
   if (evicted && !eviction.refused) conditions.push(condition('DisruptionTarget', true, eviction.at, prev, 'TerminationByKubelet', eviction.message));
   conditions.push(condition('PodReadyToStartContainers', sandboxReady && !isStopped, now, prev));
@@ -544,9 +551,9 @@ export function simulatePod(input: SimulateInput): SimulateResult {
     hostIPs: [{ ip: input.hostIP }],
     ...(sandboxReady || mainStart !== undefined ? { podIP: ip, podIPs: [{ ip }] } : {}),
     startTime: rfc3339(input.acceptedAt),
-    ...(inits.length > 0 ? { initContainerStatuses: inits.map((c) => statusOf(pod, c, initStates.get(containerName(c))!, uid)) } : {}),
-    containerStatuses: mains.map((c) => statusOf(pod, c, mainStates.get(containerName(c))!, uid)),
-    ...(ephemerals.length > 0 ? { ephemeralContainerStatuses: ephemerals.map((c) => statusOf(pod, c, ephemeralStates.get(containerName(c))!, uid)) } : {}),
+    ...(inits.length > 0 ? { initContainerStatuses: inits.map((c) => statusOf(pod, c, initStates.get(containerName(c))!, uid, input.allocation)) } : {}),
+    containerStatuses: mains.map((c) => statusOf(pod, c, mainStates.get(containerName(c))!, uid, input.allocation)),
+    ...(ephemerals.length > 0 ? { ephemeralContainerStatuses: ephemerals.map((c) => statusOf(pod, c, ephemeralStates.get(containerName(c))!, uid, undefined)) } : {}),
   };
   if (kill) consider(kill.at);
   if (terminal) next = undefined;
