@@ -38,6 +38,8 @@ interface PodRecord extends PodEventsSent {
   node: SimNode;
   acceptedAt: number;
   podIP: string;
+  /** Its IPv6 address on a dual-stack node. */
+  podIPv6?: string;
   ipSlot: number | undefined;
   /** The pod's loopback IP when the process runtime runs some of its containers. */
   loopbackIP?: string;
@@ -164,7 +166,7 @@ export class PodLifecycle {
 
   private podsOf(node: SimNode): NodePods {
     let np = this.nodePods.get(node.name);
-    if (!np) this.nodePods.set(node.name, (np = { ips: new PodIPs(node.podCIDR), keys: new Set() }));
+    if (!np) this.nodePods.set(node.name, (np = { ips: new PodIPs(node.podCIDR, node.podCIDRv6), keys: new Set() }));
     return np;
   }
 
@@ -244,6 +246,8 @@ export class PodLifecycle {
       deleting: false,
       terminal,
     };
+    const ipv6 = ip.slot !== undefined ? np.ips.ipv6Of(ip.slot) : undefined;
+    if (ipv6 !== undefined) rec.podIPv6 = ipv6;
     if (status.conditions) rec.lastConditions = status.conditions;
     // The node's image cache as the kubelet finds it when it starts the pod's containers.
     const cached = (ref: string) => node.images.has(ref);
@@ -309,6 +313,7 @@ export class PodLifecycle {
       defaults: this.defaults,
       hostIP: node.ip,
       podIP: rec.podIP,
+      ...(rec.podIPv6 !== undefined ? { podIPv6: rec.podIPv6 } : {}),
       reportScheduled: rec.reportScheduled,
       ...(rec.lastConditions ? { previousConditions: rec.lastConditions } : {}),
       ...(rec.images ? { images: rec.images, imageBackoffMs: this.imagePull.backoffInitialMs } : {}),

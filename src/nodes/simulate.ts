@@ -229,6 +229,8 @@ export interface SimulateInput {
   defaults?: BehaviourDefaults;
   hostIP: string;
   podIP: string;
+  /** The pod's IPv6 address on a dual-stack node (status.podIPs' second). */
+  podIPv6?: string;
   /** Report PodScheduled too (a pod created with spec.nodeName, that no scheduler bound). */
   reportScheduled?: boolean;
   /** The conditions last reported (their lastTransitionTime is kept while their status holds). */
@@ -549,7 +551,7 @@ export function simulatePod(input: SimulateInput): SimulateResult {
     ...(reason ? { reason, message } : {}),
     hostIP: input.hostIP,
     hostIPs: [{ ip: input.hostIP }],
-    ...(sandboxReady || mainStart !== undefined ? { podIP: ip, podIPs: [{ ip }] } : {}),
+    ...(sandboxReady || mainStart !== undefined ? { podIP: ip, podIPs: [{ ip }, ...(input.podIPv6 !== undefined && !hostNetwork ? [{ ip: input.podIPv6 }] : [])] } : {}),
     startTime: rfc3339(input.acceptedAt),
     ...(inits.length > 0 ? { initContainerStatuses: inits.map((c) => statusOf(pod, c, initStates.get(containerName(c))!, uid, input.allocation)) } : {}),
     containerStatuses: mains.map((c) => statusOf(pod, c, mainStates.get(containerName(c))!, uid, input.allocation)),
