@@ -413,7 +413,8 @@ export function simulatePod(input: SimulateInput): SimulateResult {
       // An init container runs to completion whatever the pod's restartPolicy (a command the
       // simulation does not recognise: a job's run time); only sidecars keep running.
       if (c.restartPolicy === 'Always') {
-        const st = timeline(c, 'init', 'Always', cursor, 'Always');
+        // (without the pod's kill: a sidecar stops only after the main containers, below)
+        const st = timeline(c, 'init', 'Always', cursor, 'Always', undefined);
         initStates.set(name, st);
         sidecarStarts.set(name, cursor);
         // the next init container (or the main ones) starts once the sidecar has started (its startup probe succeeded)
