@@ -290,9 +290,11 @@ export class PodLifecycle {
       if (!pod.status?.startTime) this.admit(rec, pod, node);
     }
     if (rec.deleting) return;
-    if (isBeingDeleted(pod) && !rec.deletion) {
-      const grace = deletionGracePeriodSecondsOf(pod) ?? 30;
-      rec.deletion = { at: now, graceMs: grace * 1000 };
+    if (isBeingDeleted(pod)) {
+      const graceMs = (deletionGracePeriodSecondsOf(pod) ?? 30) * 1000;
+      // a second delete with a shorter grace period brings the kill forward (never back), as the kubelet's pod workers do
+      if (!rec.deletion) rec.deletion = { at: now, graceMs };
+      else if (now + graceMs < rec.deletion.at + rec.deletion.graceMs) rec.deletion = { at: rec.deletion.at, graceMs: now - rec.deletion.at + graceMs };
     }
     if (rec.terminal) {
       if (rec.deletion) await this.deletePod(rec, pod);

@@ -148,3 +148,20 @@ test('through the agent: Unhealthy ×failureThreshold, Killing with the kubelet 
   assert.equal(deletes().length, 1);
   await agent.stop();
 });
+
+test('a second delete with a shorter grace period brings the kill forward', async () => {
+  const { agent, clientset, createPod, getPod, tick } = await setup();
+  await createPod('slow', { containers: [{ name: 'app', image: 'busybox', command: ['sleep', 'infinity'] }] });
+  const p = getPod('slow')!;
+  // (the fake removes an object with a deletionTimestamp on its next write unless a finalizer holds it)
+  clientset.tracker.add({ ...p, metadata: { ...p.metadata, finalizers: ['test/hold'], deletionTimestamp: new Date(T0 + 30_000).toISOString(), deletionGracePeriodSeconds: 30 } });
+  await tick(2000);
+  clientset.tracker.add({ ...getPod('slow')!, metadata: { ...getPod('slow')!.metadata, deletionTimestamp: new Date(T0 + 3000).toISOString(), deletionGracePeriodSeconds: 1 } });
+  const deletes = () => clientset.actions.filter((a) => a.verb === 'delete' && a.resource === 'pods');
+  await tick(800);
+  assert.equal(deletes().length, 0);
+  await tick(400);
+  assert.equal(deletes().length, 1, 'killed 1 s after the second delete, not 30 s after the first');
+  assert.equal(cstate(getPod('slow')).terminated?.exitCode, 137);
+  await agent.stop();
+});
