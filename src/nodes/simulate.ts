@@ -106,21 +106,27 @@ export interface ContainerState {
   pull?: PullState;
 }
 
+type RunEnding = Pick<Terminated, 'exitCode' | 'reason' | 'killed' | 'probe' | 'restartNow'>;
+
+/** How a stopped process exits: 0 when it handled SIGTERM in time, 137 when SIGKILL ended it. */
+const exitOf = (stop: { exitCode: 0 | 137 }): Pick<Terminated, 'exitCode' | 'reason'> => ({ exitCode: stop.exitCode, reason: stop.exitCode === 0 ? 'Completed' : 'Error' });
+
 /**
  * When a run that started at `runStart` ends, and how: its natural end, a probe's kill (the preStop
- * hook, SIGTERM, SIGKILL at the probe's grace period's end), or the pod's `kill`.
+ * hook, SIGTERM, SIGKILL at the probe's grace period's end), a resize's restart, or the pod's
+ * `kill`; `stoppingFrom`: when the kubelet started stopping it (not ready from then).
  */
-function runEnd(b: ContainerBehaviour, runStart: number, kill: Kill | undefined): { end: number; term?: Pick<Terminated, 'exitCode' | 'reason' | 'killed' | 'probe' | 'restartNow'> } {
-  const naturalEnd = runStart + b.runMs;
-  let end = naturalEnd;
-  let term: Pick<Terminated, 'exitCode' | 'reason' | 'killed' | 'probe' | 'restartNow'> | undefined;
+function runEnd(b: ContainerBehaviour, runStart: number, kill: Kill | undefined): { end: number; stoppingFrom: number; term?: RunEnding } {
+  let end = runStart + b.runMs;
+  let stoppingFrom = Infinity;
+  let term: RunEnding | undefined;
   const pk = b.probeKill;
-  if (pk && runStart + pk.afterMs < naturalEnd && !(kill && kill.at <= runStart + pk.afterMs)) {
+  const probeAt = pk ? runStart + pk.afterMs : Infinity;
+  if (pk && probeAt < end && !(kill && kill.at <= probeAt)) {
     const stop = stopping(pk.graceMs, b.stopMs, b.preStop?.ms);
-    const probeEnd = runStart + pk.afterMs + stop.ms;
-    if (probeEnd < end) {
-      end = probeEnd;
-      term = { exitCode: stop.exitCode, reason: stop.exitCode === 0 ? 'Completed' : 'Error', killed: false, probe: { type: pk.probe, at: runStart + pk.afterMs, failures: pk.failures } };
+    if (probeAt + stop.ms < end) {
+      [end, stoppingFrom] = [probeAt + stop.ms, probeAt];
+      term = { ...exitOf(stop), killed: false, probe: { type: pk.probe, at: probeAt, failures: pk.failures } };
     }
   }
   // a resize that restarts the container (RestartContainer): stopped as for any kill, started again at once
@@ -128,19 +134,20 @@ function runEnd(b: ContainerBehaviour, runStart: number, kill: Kill | undefined)
   if (restartAt !== undefined) {
     const stop = stopping(b.restartGraceMs ?? 30_000, b.stopMs, b.preStop?.ms);
     if (restartAt + stop.ms < end) {
-      end = restartAt + stop.ms;
-      term = { exitCode: stop.exitCode, reason: stop.exitCode === 0 ? 'Completed' : 'Error', killed: false, restartNow: true };
+      [end, stoppingFrom] = [restartAt + stop.ms, restartAt];
+      term = { ...exitOf(stop), killed: false, restartNow: true };
     }
   }
   if (kill && kill.at < end) {
     const stop = kill.hard ? { ms: 0, exitCode: 137 as const } : stopping(kill.graceMs, b.stopMs, b.preStop?.ms);
     const killEnd = Math.max(runStart, kill.at + stop.ms);
+    stoppingFrom = Math.min(stoppingFrom, kill.at);
     if (killEnd < end) {
       end = killEnd;
-      term = { exitCode: stop.exitCode, reason: stop.exitCode === 0 ? 'Completed' : 'Error', killed: true };
+      term = { ...exitOf(stop), killed: true };
     }
   }
-  return { end, ...(term ? { term } : {}) };
+  return { end, stoppingFrom, ...(term ? { term } : {}) };
 }
 
 /**
@@ -157,21 +164,20 @@ export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnF
     if (kill && (runStart > kill.at || (last !== undefined && runStart >= kill.at))) {
       return { kind: 'waiting', waitingReason: last ? 'CrashLoopBackOff' : 'ContainerCreating', ready: false, restartCount: restarts, ...(last ? { last } : {}), killed: false };
     }
-    const { end, term: ended } = runEnd(b, runStart, kill);
+    const { end, stoppingFrom, term: ended } = runEnd(b, runStart, kill);
     const killed = ended?.killed === true;
     if (now < end) {
       const startedAt = runStart + (b.startedAfterMs ?? 0);
       const readyAt = b.neverReady ? Infinity : runStart + b.readyAfterMs;
       const unreadyAt = b.unreadyAfterMs !== undefined ? runStart + b.unreadyAfterMs : Infinity;
       const probeKillAt = b.probeKill ? runStart + b.probeKill.afterMs : Infinity;
-      const terminating = !!(kill && now >= kill.at) || now >= probeKillAt;
       let next = end;
-      for (const t of [readyAt, unreadyAt, startedAt, probeKillAt, kill?.at ?? Infinity]) if (t > now && t < next) next = t;
+      for (const t of [readyAt, unreadyAt, startedAt, probeKillAt, stoppingFrom]) if (t > now && t < next) next = t;
       return {
         kind: 'running',
         runStart,
         started: now >= startedAt,
-        ready: now >= readyAt && now < unreadyAt && !terminating,
+        ready: now >= readyAt && now < unreadyAt && now < stoppingFrom,
         restartCount: restarts,
         ...(last ? { last } : {}),
         ...(Number.isFinite(next) ? { next } : {}),
