@@ -3,6 +3,10 @@
 import { annotationsOf } from '../api/meta/object.js';
 import { limitOf, podDemand } from '../api/metrics/usage.js';
 import type { Container, Pod } from '../api/types.js';
+import { failedAt, livenessKill, preStopHook, startupOutcome, type ProbeKill } from './probes.js';
+import { parseShellForm } from './shell-form.js';
+
+export { parseShellForm, parseShellScript, parseSleepDuration, type ShellForm } from './shell-form.js';
 
 export const ANNOTATION_PREFIX = 'kubelite.dev/';
 
@@ -22,6 +26,19 @@ export interface ContainerBehaviour {
   exitReason?: string;
   /** The pull before each restart (imagePullPolicy Always pulls again). */
   restartPullMs?: number;
+  /** Started (`started: true`, probes other than startup run) this long after each start: its startup probe's first success. */
+  startedAfterMs?: number;
+  /** A liveness or startup probe that fails and kills each run. */
+  probeKill?: ProbeKill;
+  /** Unready (a readiness probe failing failureThreshold times) this long after each start. */
+  unreadyAfterMs?: number;
+  /** The readiness probe's failureThreshold (its failures in a row until unready). */
+  unreadyFailures?: number;
+  /** When the kubelet restarts the container to apply a resize (absolute times), and the grace period of those stops. */
+  restartsAt?: readonly number[];
+  restartGraceMs?: number;
+  /** The preStop hook: how long it runs, and whether it fails. */
+  preStop?: { ms: number; fails: boolean };
 }
 
 /** Cluster-wide defaults (flags of `kubelite nodes`). Seconds. */
@@ -44,110 +61,6 @@ export interface BehaviourDefaults {
 export const OOM_KILL_AFTER_MS = 1000;
 
 export const DEFAULT_BEHAVIOUR: BehaviourDefaults = { jobRunSeconds: 1, serviceRunSeconds: Infinity, exitCode: 0, readyAfterSeconds: 0 };
-
-/** What the shell form of a command says: how long it runs and how it exits (undefined: not recognised). */
-export interface ShellForm {
-  runSeconds?: number;
-  exitCode?: number;
-  forever?: boolean;
-}
-
-const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh', 'busybox']);
-
-function basename(p: string): string {
-  const i = p.lastIndexOf('/');
-  return i >= 0 ? p.slice(i + 1) : p;
-}
-
-/** `5`, `2.5`, `10s`, `2m`, `1h`, `1d`, `infinity` → seconds. */
-export function parseSleepDuration(s: string): number | undefined {
-  if (s === 'infinity' || s === 'inf') return Infinity;
-  const m = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(s);
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  const mult = m[2] === 'm' ? 60 : m[2] === 'h' ? 3600 : m[2] === 'd' ? 86400 : 1;
-  return n * mult;
-}
-
-/** Splits a shell word list, honouring simple quotes. */
-function words(s: string): string[] {
-  const out: string[] = [];
-  const re = /'([^']*)'|"([^"]*)"|(\S+)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(s)) !== null) out.push(m[1] ?? m[2] ?? m[3] ?? '');
-  return out;
-}
-
-/** A shell script (`sh -c` text): sums its sleeps, finds its exit code, spots endless loops. */
-export function parseShellScript(script: string): ShellForm | undefined {
-  if (/\bwhile\s+(true|:)\b|\bfor\s*\(\(\s*;\s*;\s*\)\)|\btail\s+-f\b|sleep\s+infinity\b/.test(script)) return { forever: true };
-  // Each statement with the operator before it: the commands around are taken to succeed, so what
-  // follows `||` (a fallback such as `... || exit 1`) does not run.
-  const parts = script.split(/(;|&&|\|\||\n)/);
-  const statements: string[] = [];
-  const afterOr: boolean[] = [];
-  for (let i = 0; i < parts.length; i += 2) {
-    const st = parts[i]!.trim();
-    if (st === '') continue;
-    statements.push(st);
-    afterOr.push(parts[i - 1] === '||');
-  }
-  let recognised = false;
-  let run = 0;
-  let exitCode: number | undefined;
-  for (const [i, st] of statements.entries()) {
-    if (afterOr[i]) continue;
-    const w = words(st);
-    const cmd = basename(w[0] ?? '');
-    if (cmd === 'sleep' && w.length >= 2) {
-      const d = parseSleepDuration(w[1]!);
-      if (d === undefined) continue;
-      recognised = true;
-      if (d === Infinity) return { forever: true };
-      run += d;
-    } else if (cmd === 'exit') {
-      recognised = true;
-      const n = w[1] === undefined ? 0 : Number(w[1]);
-      exitCode = Number.isInteger(n) ? ((n % 256) + 256) % 256 : 1;
-      break;
-    } else if (cmd === 'true' && w.length === 1) {
-      recognised = true;
-    } else if (cmd === 'false' && w.length === 1) {
-      recognised = true;
-    }
-  }
-  // A script's status is its last command's: `false` as the last statement exits 1.
-  const last = afterOr[statements.length - 1] ? [] : words(statements[statements.length - 1] ?? '');
-  if (exitCode === undefined && last.length === 1 && basename(last[0]!) === 'false') exitCode = 1;
-  if (!recognised) return undefined;
-  return { runSeconds: run, ...(exitCode !== undefined ? { exitCode } : {}) };
-}
-
-/** Recognises `sleep N`, `true`, `false`, `sh -c "...; exit N"` (any shell, -c/-ec/-xc) in a container's command + args. */
-export function parseShellForm(command: readonly string[] | undefined, args: readonly string[] | undefined): ShellForm | undefined {
-  const argv = [...(command ?? []), ...(args ?? [])];
-  if (argv.length === 0) return undefined;
-  let cmd = basename(argv[0]!);
-  let rest = argv.slice(1);
-  if (cmd === 'busybox' || cmd === 'env' || cmd === 'exec') {
-    cmd = basename(rest[0] ?? '');
-    rest = rest.slice(1);
-  }
-  if (cmd === 'sleep' && rest.length >= 1) {
-    const d = parseSleepDuration(rest[0]!);
-    if (d === undefined) return undefined;
-    return d === Infinity ? { forever: true } : { runSeconds: d };
-  }
-  if (cmd === 'true' && rest.length === 0) return { runSeconds: 0, exitCode: 0 };
-  if (cmd === 'false' && rest.length === 0) return { runSeconds: 0, exitCode: 1 };
-  if (cmd === 'tail' && rest[0] === '-f') return { forever: true };
-  if (SHELLS.has(cmd)) {
-    const i = rest.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a));
-    if (i < 0 || rest[i + 1] === undefined) return undefined;
-    return parseShellScript(rest[i + 1]!);
-  }
-  return undefined;
-}
 
 function parseNumber(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -192,11 +105,15 @@ export function containerBehaviour(pod: Pod, container: Container, defaults: Beh
   const code = get('exit-code');
   if (code !== undefined && /^\d+$/.test(code.trim())) exitCode = Number(code.trim()) % 256;
 
+  const probes = probeBehaviour(pod, container, get);
   const probeDelay = container.readinessProbe?.initialDelaySeconds;
   let readyAfter = defaults.readyAfterSeconds;
   if (typeof probeDelay === 'number') readyAfter = probeDelay;
   const ra = parseNumber(get('ready-after-seconds'));
   if (ra !== undefined) readyAfter = ra;
+  // readiness probes run only once the startup probe succeeded
+  const startedAfterMs = probes.startedAfterMs ?? 0;
+  if (startedAfterMs > readyAfter * 1000) readyAfter = startedAfterMs / 1000;
   const neverReady = parseBool(get('never-ready')) ?? false;
   const stop = parseNumber(get('stop-seconds')) ?? defaults.stopSeconds ?? (shell ? Infinity : 0);
   const msg = get('termination-message');
@@ -212,5 +129,35 @@ export function containerBehaviour(pod: Pod, container: Container, defaults: Beh
     neverReady: neverReady || readyAfter === Infinity,
     stopMs: stop * 1000,
     ...(msg !== undefined ? { terminationMessage: msg } : {}),
+    ...probes,
   };
+}
+
+/**
+ * The container's probes as the simulation runs them: a startup probe succeeds at its first probe
+ * from `startup-after-seconds` (0: the first one) unless failureThreshold failures come first; a
+ * liveness probe fails from `liveness-fail-after-seconds`, a readiness probe from
+ * `readiness-fail-after-seconds` (neither runs before the container started); without those
+ * annotations probes succeed.
+ */
+function probeBehaviour(pod: Pod, c: Container, get: (key: string) => string | undefined): Pick<ContainerBehaviour, 'startedAfterMs' | 'probeKill' | 'unreadyAfterMs' | 'unreadyFailures' | 'preStop'> {
+  const tgps = pod.spec?.terminationGracePeriodSeconds;
+  const graceMs = (typeof tgps === 'number' ? tgps : 30) * 1000;
+  let startedAfterMs = 0;
+  let probeKill: ProbeKill | undefined;
+  if (c.startupProbe) {
+    const outcome = startupOutcome(c.startupProbe, (parseNumber(get('startup-after-seconds')) ?? 0) * 1000, graceMs);
+    if ('kill' in outcome) {
+      probeKill = outcome.kill;
+      startedAfterMs = Infinity;
+    } else startedAfterMs = outcome.startedAfterMs;
+  }
+  const livenessFails = parseNumber(get('liveness-fail-after-seconds'));
+  if (!probeKill && c.livenessProbe && livenessFails !== undefined && livenessFails !== Infinity) {
+    probeKill = livenessKill(c.livenessProbe, livenessFails * 1000, startedAfterMs, graceMs);
+  }
+  const readinessFails = parseNumber(get('readiness-fail-after-seconds'));
+  const unready = c.readinessProbe && readinessFails !== undefined && readinessFails !== Infinity ? failedAt(c.readinessProbe, Math.max(readinessFails * 1000, startedAfterMs)) : undefined;
+  const preStop = preStopHook(c.lifecycle?.preStop);
+  return { startedAfterMs, ...(probeKill ? { probeKill } : {}), ...(unready ? { unreadyAfterMs: unready.atMs, unreadyFailures: unready.failures } : {}), ...(preStop ? { preStop } : {}) };
 }

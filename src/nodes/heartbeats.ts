@@ -311,12 +311,14 @@ export class NodeHeartbeats {
     }
   }
 
-  /** Without its own podCIDR, a node uses the IPv4 one nodeipam gives it (a kubelet reads spec.podCIDRs). */
+  /** Without its own podCIDR, a node uses the ones nodeipam gives it (a kubelet reads spec.podCIDRs): IPv4, and IPv6 when dual-stack. */
   private takeAssignedPodCIDR(node: SimNode, obj: Node): void {
     if (this.opts.registerPodCIDR !== false || node.podCIDR !== '') return;
-    const cidr = (obj.spec?.podCIDRs ?? [obj.spec?.podCIDR]).find((c): c is string => typeof c === 'string' && /^\d+\.\d+\.\d+\.\d+\/\d+$/.test(c));
+    const cidrs = (obj.spec?.podCIDRs ?? [obj.spec?.podCIDR]).filter((c): c is string => typeof c === 'string');
+    const cidr = cidrs.find((c) => /^\d+\.\d+\.\d+\.\d+\/\d+$/.test(c));
     if (!cidr) return;
     node.podCIDR = cidr;
+    node.podCIDRv6 = cidrs.find((c) => c.includes(':')) ?? '';
     this.log({ msg: 'node podCIDR assigned', node: node.name, podCIDR: cidr });
     this.networkReady(node);
   }

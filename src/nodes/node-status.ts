@@ -32,7 +32,8 @@ export function nodeLabels(node: SimNode, opts: NodeAgentOptions): Record<string
   return { ...l, ...(opts.labels ?? {}) };
 }
 
-function resources(opts: NodeAgentOptions): Record<string, string> {
+/** A node's capacity, also its allocatable. */
+export function nodeResources(opts: NodeAgentOptions): Record<string, string> {
   return {
     cpu: opts.cpu ?? '4',
     memory: opts.memory ?? '8Gi',
@@ -83,7 +84,7 @@ export function nodeImages(node: SimNode): { names: string[]; sizeBytes: number 
 
 /** The whole status a node registers with. */
 export function nodeStatus(node: SimNode, opts: NodeAgentOptions, now: number): NodeStatus {
-  const res = resources(opts);
+  const res = nodeResources(opts);
   const arch = opts.arch ?? 'amd64';
   return {
     capacity: res,

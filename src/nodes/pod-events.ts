@@ -4,9 +4,10 @@
 import type { Clock } from '../client/clock.js';
 import { TokenBucket } from '../client/rate-limit.js';
 import { nameOf, namespaceOf } from '../api/meta/object.js';
-import type { Pod } from '../api/types.js';
+import type { Container, Pod } from '../api/types.js';
 import { goDuration, type ImagePlan } from './image-pull.js';
 import type { NodeAgentOptions, NodeAgentStats } from './options.js';
+import { preStopHook, probeFailureOutput } from './probes.js';
 import type { ContainerState, SimulateResult } from './simulate.js';
 
 /** What was already reported of one pod, so that each event is sent once. */
@@ -23,6 +24,11 @@ export interface PodEventsSent {
   images?: ReadonlyMap<string, ImagePlan>;
   /** The pod's eviction (Killing is due). */
   eviction?: { at: number; message: string; refused?: boolean };
+  /** Per container: the run whose failed probe was reported (Unhealthy, Killing), and the run reported unready. */
+  probeKills?: Map<string, number>;
+  unready?: Map<string, number>;
+  /** The sidecars reported stopped after a Job-style pod's main containers ended. */
+  sidecarsStopped?: Set<string>;
   /** The pod's deletion as the node saw it (Killing is due). */
   deletion?: { at: number; graceMs: number };
 }
@@ -75,24 +81,65 @@ export class PodEvents {
         this.event(pod, 'Normal', 'Created', `Created container: ${name}`);
         this.event(pod, 'Normal', 'Started', `Started container ${name}`);
       }
+      this.probeEvents(pod, rec, c, st, result.status.podIP ?? '');
       if (st.kind === 'waiting' && st.waitingReason === 'CrashLoopBackOff' && st.last && rec.backoffs.get(name) !== st.last.finishedAt) {
         rec.backoffs.set(name, st.last.finishedAt);
         this.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${nameOf(pod)}_${namespaceOf(pod)}(${rec.uid})`);
       }
     }
+    this.sidecarStops(pod, rec, result);
     if (result.status.reason === 'DeadlineExceeded' && !rec.deadlineSent) {
       rec.deadlineSent = true;
       this.event(pod, 'Warning', 'DeadlineExceeded', 'Pod was active on the node longer than the specified deadline');
     }
+    const sidecars = (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always');
     if ((rec.deletion || rec.eviction) && !rec.killingSent) {
       rec.killingSent = true;
-      for (const c of spec.containers ?? []) {
+      for (const c of [...(spec.containers ?? []), ...sidecars.reverse()]) {
         const name = c.name ?? '';
-        const st = result.containers.get(name);
+        const st = result.containers.get(name) ?? result.initContainers.get(name);
         if (st?.kind === 'running' || st?.killed || (rec.eviction && st?.terminated?.killed)) {
           this.event(pod, 'Normal', 'Killing', `Stopping container ${name}`);
+          if (!rec.eviction && preStopHook(c.lifecycle?.preStop)?.fails) this.event(pod, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
         }
       }
+    }
+  }
+
+  /** A Job-style pod's sidecars, stopped once its main containers ended: Killing, once each. */
+  private sidecarStops(pod: Pod, rec: PodEventsSent, result: SimulateResult): void {
+    if (rec.deletion || rec.eviction) return;
+    for (const c of pod.spec?.initContainers ?? []) {
+      const name = c.name ?? '';
+      const st = result.initContainers.get(name);
+      if (c.restartPolicy !== 'Always' || !st?.killed || (rec.sidecarsStopped ??= new Set()).has(name)) continue;
+      rec.sidecarsStopped.add(name);
+      this.event(pod, 'Normal', 'Killing', `Stopping container ${name}`);
+    }
+  }
+
+  /**
+   * The prober's and the kubelet's events for a probe that failed: `Unhealthy` for each failure in
+   * a row (the recorder aggregates them), then for liveness and startup `Killing` (and the preStop
+   * hook's failure); once per run.
+   */
+  private probeEvents(pod: Pod, rec: PodEventsSent, c: Container, st: ContainerState, podIP: string): void {
+    const name = c.name ?? '';
+    const failure = st.probeFailure ?? st.terminated?.probe ?? st.last?.probe;
+    const runStart = st.probeFailure ? st.runStart : (st.terminated ?? st.last)?.startedAt;
+    if (failure && runStart !== undefined && (rec.probeKills ??= new Map()).get(name) !== runStart) {
+      rec.probeKills.set(name, runStart);
+      const probe = failure.type === 'Liveness' ? c.livenessProbe : c.startupProbe;
+      const output = probe ? probeFailureOutput(probe, podIP) : '';
+      for (let i = 0; i < failure.failures; i++) this.event(pod, 'Warning', 'Unhealthy', `${failure.type} probe failed: ${output}`);
+      const restart = pod.spec?.restartPolicy !== 'Never';
+      this.event(pod, 'Normal', 'Killing', `Container ${name} failed ${failure.type.toLowerCase()} probe${restart ? ', will be restarted' : ''}`);
+      if (preStopHook(c.lifecycle?.preStop)?.fails) this.event(pod, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
+    }
+    if (st.kind === 'running' && st.readinessFailures !== undefined && (rec.unready ??= new Map()).get(name) !== st.runStart) {
+      rec.unready.set(name, st.runStart!);
+      const output = c.readinessProbe ? probeFailureOutput(c.readinessProbe, podIP) : '';
+      for (let i = 0; i < st.readinessFailures; i++) this.event(pod, 'Warning', 'Unhealthy', `Readiness probe failed: ${output}`);
     }
   }
 

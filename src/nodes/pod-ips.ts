@@ -1,6 +1,9 @@
 // Pod IPs of one simulated node: unique addresses from its IPv4 pod CIDR (the network address, the
 // first host — the bridge's — and the broadcast address excluded: .2 to .254 of a /24), handed out
-// round-robin, and the ones a restarted agent finds already in use kept.
+// round-robin, and the ones a restarted agent finds already in use kept. On a dual-stack node each
+// pod also has the address of the same slot in the node's IPv6 pod CIDR.
+import { canonicalIP } from '../machinery/validation/ip-strict.js';
+import { parseIP } from '../machinery/validation/names.js';
 
 /** At most this many addresses per node (a /16 would otherwise mean 65,000 candidates per pod). */
 const MAX_SLOTS = 4096;
@@ -20,7 +23,12 @@ export class PodIPs {
   /** Usable slots: 2 .. slots + 1. */
   private readonly slots: number;
 
-  constructor(podCIDR: string) {
+  /** The IPv6 pod CIDR's network address (bytes), when the node has one. */
+  private readonly base6: number[] | undefined;
+
+  constructor(podCIDR: string, podCIDRv6 = '') {
+    const v6 = parseIP(podCIDRv6.split('/')[0] ?? '');
+    this.base6 = v6?.length === 16 ? v6 : undefined;
     const [addr = '', bits = '24'] = podCIDR.split('/');
     const size = 2 ** (32 - Math.min(30, Math.max(8, Number(bits) || 24)));
     this.base = ipToInt(addr) - (ipToInt(addr) % size);
@@ -47,6 +55,19 @@ export class PodIPs {
     if (slot < 2 || slot > this.slots + 1) return undefined;
     this.inUse.add(slot);
     return slot;
+  }
+
+  /** The IPv6 address of a slot (undefined: the node is not dual-stack). */
+  ipv6Of(slot: number): string | undefined {
+    if (!this.base6) return undefined;
+    const bytes = [...this.base6];
+    let carry = slot;
+    for (let i = 15; i >= 0 && carry > 0; i--) {
+      const v = bytes[i]! + carry;
+      bytes[i] = v % 256;
+      carry = Math.floor(v / 256);
+    }
+    return canonicalIP(bytes);
   }
 
   release(slot: number): void {

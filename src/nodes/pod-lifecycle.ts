@@ -20,6 +20,9 @@ import { PodIPs } from './pod-ips.js';
 import type { SimNode } from './sim-node.js';
 import { ProcessRuntime } from './process/runtime.js';
 import { simulatePod } from './simulate.js';
+import { allocationOf, containersToRestart, decideResize, requestsOf, sameAllocation, type Allocation } from './resize.js';
+import { nodeResources } from './node-status.js';
+import { parseQuantity } from '../api/meta/quantity.js';
 import { apiVolumeSources } from './volume-sources.js';
 
 export const PODS = { group: '', version: 'v1', resource: 'pods' };
@@ -35,6 +38,8 @@ interface PodRecord extends PodEventsSent {
   node: SimNode;
   acceptedAt: number;
   podIP: string;
+  /** Its IPv6 address on a dual-stack node. */
+  podIPv6?: string;
   ipSlot: number | undefined;
   /** The pod's loopback IP when the process runtime runs some of its containers. */
   loopbackIP?: string;
@@ -47,6 +52,10 @@ interface PodRecord extends PodEventsSent {
   terminal: boolean;
   /** When this agent first saw each ephemeral container of the pod. */
   ephemeralStarts?: Map<string, number>;
+  /** The cpu and memory the node allocated its containers (in-place resize), a resize it did not, and the restarts resizes caused. */
+  allocation: Allocation;
+  resizePending?: { reason: 'Infeasible' | 'Deferred'; message: string };
+  resizeRestarts?: Map<string, number[]>;
 }
 
 export class PodLifecycle {
@@ -157,7 +166,7 @@ export class PodLifecycle {
 
   private podsOf(node: SimNode): NodePods {
     let np = this.nodePods.get(node.name);
-    if (!np) this.nodePods.set(node.name, (np = { ips: new PodIPs(node.podCIDR), keys: new Set() }));
+    if (!np) this.nodePods.set(node.name, (np = { ips: new PodIPs(node.podCIDR, node.podCIDRv6), keys: new Set() }));
     return np;
   }
 
@@ -194,6 +203,8 @@ export class PodLifecycle {
     this.releaseIP(rec);
     this.podsOf(rec.node).keys.delete(rec.key);
     this.pods.delete(rec.key);
+    // a resize deferred for want of room on the node may fit now
+    for (const key of this.podsOf(rec.node).keys) if (this.pods.get(key)?.resizePending?.reason === 'Deferred') this.queue.add(key);
   }
 
   private releaseIP(rec: PodRecord): void {
@@ -231,9 +242,12 @@ export class PodLifecycle {
       backoffs: new Map(),
       killingSent: false,
       reportScheduled: !status.conditions?.some((c) => c.type === 'PodScheduled'),
+      allocation: allocationOf(pod),
       deleting: false,
       terminal,
     };
+    const ipv6 = ip.slot !== undefined ? np.ips.ipv6Of(ip.slot) : undefined;
+    if (ipv6 !== undefined) rec.podIPv6 = ipv6;
     if (status.conditions) rec.lastConditions = status.conditions;
     // The node's image cache as the kubelet finds it when it starts the pod's containers.
     const cached = (ref: string) => node.images.has(ref);
@@ -276,14 +290,17 @@ export class PodLifecycle {
       if (!pod.status?.startTime) this.admit(rec, pod, node);
     }
     if (rec.deleting) return;
-    if (isBeingDeleted(pod) && !rec.deletion) {
-      const grace = deletionGracePeriodSecondsOf(pod) ?? 30;
-      rec.deletion = { at: now, graceMs: grace * 1000 };
+    if (isBeingDeleted(pod)) {
+      const graceMs = (deletionGracePeriodSecondsOf(pod) ?? 30) * 1000;
+      // a second delete with a shorter grace period brings the kill forward (never back), as the kubelet's pod workers do
+      if (!rec.deletion) rec.deletion = { at: now, graceMs };
+      else if (now + graceMs < rec.deletion.at + rec.deletion.graceMs) rec.deletion = { at: rec.deletion.at, graceMs: now - rec.deletion.at + graceMs };
     }
     if (rec.terminal) {
       if (rec.deletion) await this.deletePod(rec, pod);
       return;
     }
+    this.reconcileResize(rec, pod);
     for (const c of pod.spec?.ephemeralContainers ?? []) {
       const name = c.name ?? '';
       if (!(rec.ephemeralStarts ??= new Map()).has(name)) rec.ephemeralStarts.set(name, now);
@@ -298,11 +315,15 @@ export class PodLifecycle {
       defaults: this.defaults,
       hostIP: node.ip,
       podIP: rec.podIP,
+      ...(rec.podIPv6 !== undefined ? { podIPv6: rec.podIPv6 } : {}),
       reportScheduled: rec.reportScheduled,
       ...(rec.lastConditions ? { previousConditions: rec.lastConditions } : {}),
       ...(rec.images ? { images: rec.images, imageBackoffMs: this.imagePull.backoffInitialMs } : {}),
       ...(rec.eviction ? { eviction: rec.eviction } : {}),
       ...(this.runtime && rec.loopbackIP !== undefined ? { runner: this.runtime.runner(pod, key, rec.loopbackIP) } : {}),
+      allocation: rec.allocation,
+      ...(rec.resizePending ? { resizePending: rec.resizePending } : {}),
+      ...(rec.resizeRestarts ? { resizeRestarts: rec.resizeRestarts } : {}),
     });
     this.cachePulledImages(rec, result);
     this.events.emit(pod, rec, result);
@@ -310,7 +331,10 @@ export class PodLifecycle {
     this.logs?.observe(pod, result, runtime ? (c) => runtime.runs(c) : undefined);
     const json = JSON.stringify(result.status);
     if (json !== rec.lastStatusJson) {
-      await rec.node.client.resource(PODS).patch(namespaceOf(pod), nameOf(pod), 'strategic', { metadata: { uid: rec.uid }, status: result.status }, { subresource: 'status' });
+      // (a strategic merge keeps list entries the patch leaves out: a condition the pod no longer has is deleted by name)
+      const gone = (rec.lastConditions ?? pod.status?.conditions ?? []).filter((c) => c.type === 'PodResizePending' && !result.status.conditions?.some((n) => n.type === c.type));
+      const status = gone.length === 0 ? result.status : { ...result.status, conditions: [...(result.status.conditions ?? []), ...gone.map((c) => ({ type: c.type, $patch: 'delete' }))] };
+      await rec.node.client.resource(PODS).patch(namespaceOf(pod), nameOf(pod), 'strategic', { metadata: { uid: rec.uid }, status }, { subresource: 'status' });
       this.stats.podStatusWrites++;
       rec.lastStatusJson = json;
       rec.lastConditions = result.status.conditions ?? undefined;
@@ -324,6 +348,40 @@ export class PodLifecycle {
       return;
     }
     this.schedule(rec, result.next);
+  }
+
+  /**
+   * An in-place resize (pods/resize changed the spec's cpu or memory): allocated when it fits the
+   * node beside its other pods' allocations, restarting the containers whose resizePolicy says so;
+   * otherwise pending (retried when the pod changes or another pod of the node goes).
+   */
+  private reconcileResize(rec: PodRecord, pod: Pod): void {
+    const desired = allocationOf(pod);
+    if (sameAllocation(desired, rec.allocation)) {
+      rec.resizePending = undefined;
+      return;
+    }
+    let others = { cpu: 0, memory: 0 };
+    for (const key of this.podsOf(rec.node).keys) {
+      const other = this.pods.get(key);
+      if (!other || other === rec || other.terminal) continue;
+      const r = requestsOf(other.allocation);
+      others = { cpu: others.cpu + r.cpu, memory: others.memory + r.memory };
+    }
+    const node = nodeResources(this.opts);
+    const allocatable = { cpu: parseQuantity(node.cpu!)?.milliValue() ?? 0, memory: parseQuantity(node.memory!)?.value() ?? 0 };
+    const decision = decideResize(requestsOf(desired), others, allocatable);
+    if (!decision.allocate) {
+      rec.resizePending = { reason: decision.reason, message: decision.message };
+      return;
+    }
+    const now = this.clock.now();
+    for (const name of containersToRestart(pod, rec.allocation, desired)) {
+      const times = (rec.resizeRestarts ??= new Map()).get(name) ?? [];
+      rec.resizeRestarts.set(name, [...times, now]);
+    }
+    rec.allocation = desired;
+    rec.resizePending = undefined;
   }
 
   /** The kubelet's eviction admit handler: a new pod refused under pressure ends Failed at once, reason Evicted. */

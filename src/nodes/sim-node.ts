@@ -16,6 +16,8 @@ export interface SimNode {
   index: number;
   ip: string;
   podCIDR: string;
+  /** Its IPv6 pod CIDR when nodeipam gave it one too (dual-stack); '' otherwise. */
+  podCIDRv6: string;
   zone: string;
   /** 'ok': heartbeating; 'notready': Ready=False, no heartbeats; 'gone': deleted. */
   mode: 'ok' | 'notready' | 'gone';
@@ -67,6 +69,7 @@ export function simNodes(opts: NodeAgentOptions): Map<string, SimNode> {
       index,
       ip: ipOf(index),
       podCIDR: opts.registerPodCIDR === false ? '' : podCIDROf(index),
+      podCIDRv6: '',
       zone: zones.length > 0 ? zones[i % zones.length]! : '',
       mode: 'ok',
       registered: false,

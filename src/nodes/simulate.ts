@@ -6,6 +6,8 @@ import { nameOf, namespaceOf, uidOf } from '../api/meta/object.js';
 import type { Container, ContainerState as ReportedState, ContainerStatus, Pod, PodCondition, PodStatus } from '../api/types.js';
 import { containerBehaviour, DEFAULT_BEHAVIOUR, type BehaviourDefaults, type ContainerBehaviour } from './behaviour.js';
 import { IMAGE_BACKOFF_INITIAL_MS, pullTimeline, type ImagePlan, type PullState } from './image-pull.js';
+import { stopping } from './probes.js';
+import { containerResources, type Allocation } from './resize.js';
 
 export const BACKOFF_INITIAL_MS = 10_000;
 export const BACKOFF_MAX_MS = 300_000;
@@ -65,6 +67,17 @@ export interface Terminated {
   startedAt: number;
   finishedAt: number;
   killed: boolean;
+  /** The probe whose failures ended the run. */
+  probe?: ProbeFailure;
+  /** Stopped by the kubelet to be started again at once (an in-place resize with RestartContainer). */
+  restartNow?: boolean;
+}
+
+/** A liveness or startup probe that failed failureThreshold times: when the kubelet decided to kill the container. */
+export interface ProbeFailure {
+  type: 'Liveness' | 'Startup';
+  at: number;
+  failures: number;
 }
 
 /** One container's state at a moment. */
@@ -73,6 +86,8 @@ export interface ContainerState {
   waitingReason?: string;
   waitingMessage?: string;
   runStart?: number;
+  /** Running and past its startup probe (`started`). */
+  started?: boolean;
   ready: boolean;
   restartCount: number;
   terminated?: Terminated;
@@ -83,13 +98,62 @@ export interface ContainerState {
   killed: boolean;
   /** The current back-off when waiting in CrashLoopBackOff. */
   backoffMs?: number;
+  /** A running container made unready by its readiness probe: the failures in a row that did it. */
+  readinessFailures?: number;
+  /** A running container being killed for its failed probe. */
+  probeFailure?: ProbeFailure;
   /** Where its image stands (absent: the container has no image plan). */
   pull?: PullState;
 }
 
+type RunEnding = Pick<Terminated, 'exitCode' | 'reason' | 'killed' | 'probe' | 'restartNow'>;
+
+/** How a stopped process exits: 0 when it handled SIGTERM in time, 137 when SIGKILL ended it. */
+const exitOf = (stop: { exitCode: 0 | 137 }): Pick<Terminated, 'exitCode' | 'reason'> => ({ exitCode: stop.exitCode, reason: stop.exitCode === 0 ? 'Completed' : 'Error' });
+
 /**
- * One container's life from `start`: runs of `b.runMs`, exits with `b.exitCode`, restarts as
- * `policy` says with back-off (the first restart at once, then 10 s doubling to 5 min), stopped by `kill`.
+ * When a run that started at `runStart` ends, and how: its natural end, a probe's kill (the preStop
+ * hook, SIGTERM, SIGKILL at the probe's grace period's end), a resize's restart, or the pod's
+ * `kill`; `stoppingFrom`: when the kubelet started stopping it (not ready from then).
+ */
+function runEnd(b: ContainerBehaviour, runStart: number, kill: Kill | undefined): { end: number; stoppingFrom: number; term?: RunEnding } {
+  let end = runStart + b.runMs;
+  let stoppingFrom = Infinity;
+  let term: RunEnding | undefined;
+  const pk = b.probeKill;
+  const probeAt = pk ? runStart + pk.afterMs : Infinity;
+  if (pk && probeAt < end && !(kill && kill.at <= probeAt)) {
+    const stop = stopping(pk.graceMs, b.stopMs, b.preStop?.ms);
+    if (probeAt + stop.ms < end) {
+      [end, stoppingFrom] = [probeAt + stop.ms, probeAt];
+      term = { ...exitOf(stop), killed: false, probe: { type: pk.probe, at: probeAt, failures: pk.failures } };
+    }
+  }
+  // a resize that restarts the container (RestartContainer): stopped as for any kill, started again at once
+  const restartAt = b.restartsAt?.find((t) => t > runStart && t < end && !(kill && kill.at <= t));
+  if (restartAt !== undefined) {
+    const stop = stopping(b.restartGraceMs ?? 30_000, b.stopMs, b.preStop?.ms);
+    if (restartAt + stop.ms < end) {
+      [end, stoppingFrom] = [restartAt + stop.ms, restartAt];
+      term = { ...exitOf(stop), killed: false, restartNow: true };
+    }
+  }
+  if (kill && kill.at < end) {
+    const stop = kill.hard ? { ms: 0, exitCode: 137 as const } : stopping(kill.graceMs, b.stopMs, b.preStop?.ms);
+    const killEnd = Math.max(runStart, kill.at + stop.ms);
+    stoppingFrom = Math.min(stoppingFrom, kill.at);
+    if (killEnd < end) {
+      end = killEnd;
+      term = { ...exitOf(stop), killed: true };
+    }
+  }
+  return { end, stoppingFrom, ...(term ? { term } : {}) };
+}
+
+/**
+ * One container's life from `start`: runs of `b.runMs` (or until a probe kills them), exits with
+ * `b.exitCode`, restarts as `policy` says with back-off (the first restart at once, then 10 s
+ * doubling to 5 min), stopped by `kill`.
  */
 export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnFailure' | 'Never', start: number, now: number, kill: Kill | undefined, label = ''): ContainerState {
   let runStart = start;
@@ -100,32 +164,36 @@ export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnF
     if (kill && (runStart > kill.at || (last !== undefined && runStart >= kill.at))) {
       return { kind: 'waiting', waitingReason: last ? 'CrashLoopBackOff' : 'ContainerCreating', ready: false, restartCount: restarts, ...(last ? { last } : {}), killed: false };
     }
-    const naturalEnd = runStart + b.runMs;
-    let end = naturalEnd;
-    let killed = false;
-    if (kill && kill.at < naturalEnd) {
-      const stopAfter = kill.hard ? 0 : Math.min(kill.graceMs, b.stopMs);
-      const killEnd = Math.max(runStart, kill.at + stopAfter);
-      if (killEnd < naturalEnd) {
-        end = killEnd;
-        killed = true;
-      }
-    }
+    const { end, stoppingFrom, term: ended } = runEnd(b, runStart, kill);
+    const killed = ended?.killed === true;
     if (now < end) {
+      const startedAt = runStart + (b.startedAfterMs ?? 0);
       const readyAt = b.neverReady ? Infinity : runStart + b.readyAfterMs;
+      const unreadyAt = b.unreadyAfterMs !== undefined ? runStart + b.unreadyAfterMs : Infinity;
+      const probeKillAt = b.probeKill ? runStart + b.probeKill.afterMs : Infinity;
       let next = end;
-      if (readyAt > now && readyAt < next) next = readyAt;
-      if (kill && kill.at > now && kill.at < next) next = kill.at;
-      return { kind: 'running', runStart, ready: now >= readyAt && !(kill && now >= kill.at), restartCount: restarts, ...(last ? { last } : {}), ...(Number.isFinite(next) ? { next } : {}), killed: false };
+      for (const t of [readyAt, unreadyAt, startedAt, probeKillAt, stoppingFrom]) if (t > now && t < next) next = t;
+      return {
+        kind: 'running',
+        runStart,
+        started: now >= startedAt,
+        ready: now >= readyAt && now < unreadyAt && now < stoppingFrom,
+        restartCount: restarts,
+        ...(last ? { last } : {}),
+        ...(Number.isFinite(next) ? { next } : {}),
+        killed: false,
+        ...(now >= probeKillAt && ended?.probe ? { probeFailure: ended.probe } : {}),
+        ...(now >= unreadyAt ? { readinessFailures: b.unreadyFailures ?? 1 } : {}),
+      };
     }
-    let term: Terminated;
-    if (!killed) term = { exitCode: b.exitCode, reason: b.exitReason ?? (b.exitCode === 0 ? 'Completed' : 'Error'), ...(b.terminationMessage !== undefined ? { message: b.terminationMessage } : {}), startedAt: runStart, finishedAt: end, killed: false };
-    else if (!kill!.hard && b.stopMs <= kill!.graceMs) term = { exitCode: 0, reason: 'Completed', startedAt: runStart, finishedAt: end, killed: true };
-    else term = { exitCode: 137, reason: 'Error', startedAt: runStart, finishedAt: end, killed: true };
-    const restart = !killed && (policy === 'Always' || (policy === 'OnFailure' && term.exitCode !== 0));
+    const term: Terminated = ended
+      ? { ...ended, startedAt: runStart, finishedAt: end }
+      : { exitCode: b.exitCode, reason: b.exitReason ?? (b.exitCode === 0 ? 'Completed' : 'Error'), ...(b.terminationMessage !== undefined ? { message: b.terminationMessage } : {}), startedAt: runStart, finishedAt: end, killed: false };
+    // a container killed for a failed probe restarts unless the policy is Never (the kubelet's shouldRestartOnFailure)
+    const restart = !killed && (policy === 'Always' || term.restartNow === true || (policy === 'OnFailure' && (term.exitCode !== 0 || term.probe !== undefined)));
     if (!restart) return { kind: 'terminated', ready: false, restartCount: restarts, terminated: term, ...(last ? { last } : {}), killed };
     if (end - runStart >= BACKOFF_RESET_MS) backoff = 0;
-    const restartAt = end + backoff + (b.restartPullMs ?? 0);
+    const restartAt = term.restartNow ? end : end + backoff + (b.restartPullMs ?? 0);
     if ((kill && restartAt >= kill.at) || now < restartAt) {
       const next = kill && restartAt >= kill.at ? undefined : restartAt;
       return {
@@ -143,7 +211,7 @@ export function containerTimeline(b: ContainerBehaviour, policy: 'Always' | 'OnF
     restarts++;
     last = term;
     runStart = restartAt;
-    backoff = backoff === 0 ? BACKOFF_INITIAL_MS : Math.min(backoff * 2, BACKOFF_MAX_MS);
+    if (!term.restartNow) backoff = backoff === 0 ? BACKOFF_INITIAL_MS : Math.min(backoff * 2, BACKOFF_MAX_MS);
   }
 }
 
@@ -167,6 +235,8 @@ export interface SimulateInput {
   defaults?: BehaviourDefaults;
   hostIP: string;
   podIP: string;
+  /** The pod's IPv6 address on a dual-stack node (status.podIPs' second). */
+  podIPv6?: string;
   /** Report PodScheduled too (a pod created with spec.nodeName, that no scheduler bound). */
   reportScheduled?: boolean;
   /** The conditions last reported (their lastTransitionTime is kept while their status holds). */
@@ -181,6 +251,12 @@ export interface SimulateInput {
   eviction?: { at: number; message: string; refused?: boolean };
   /** The containers run for real (the process runtime). */
   runner?: ContainerRunner;
+  /** The cpu and memory the node allocated each container (in-place resize); absent: the spec's. */
+  allocation?: Allocation;
+  /** A resize the node did not allocate (PodResizePending). */
+  resizePending?: { reason: string; message: string };
+  /** When an allocated resize restarted each container (resizePolicy RestartContainer). */
+  resizeRestarts?: ReadonlyMap<string, readonly number[]>;
 }
 
 export interface SimulateResult {
@@ -196,7 +272,7 @@ export interface SimulateResult {
   ephemeralContainers: Map<string, ContainerState>;
 }
 
-function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string): ContainerStatus {
+function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string, allocation: Allocation | undefined): ContainerStatus {
   const name = c.name ?? '';
   const image = c.image ?? '';
   const norm = normalizeImage(image).ref;
@@ -215,7 +291,7 @@ function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string): Cont
   let cid: string | undefined;
   if (st.kind === 'running') {
     state = { running: { startedAt: rfc3339(st.runStart!) } };
-    started = true;
+    started = st.started !== false;
     cid = containerID(uid, name, st.restartCount);
   } else if (st.kind === 'terminated') {
     state = term(st.terminated!, st.restartCount);
@@ -226,7 +302,8 @@ function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string): Cont
     if (st.last) cid = containerID(uid, name, st.restartCount - 1 < 0 ? 0 : st.restartCount - 1);
   }
   const everRan = st.kind !== 'waiting' || st.last !== undefined;
-  const resources = actuatedResources(c);
+  // the resources actuated: the node's allocation (an in-place resize it accepted), else the spec's
+  const resources = allocation?.has(name) ? allocation.get(name) : containerResources(c);
   return {
     name,
     state,
@@ -241,22 +318,6 @@ function statusOf(pod: Pod, c: Container, st: ContainerState, uid: string): Cont
   };
 }
 
-/**
- * The cpu and memory a running container has, as the kubelet reports them with in-place resize
- * (InPlacePodVerticalScaling, on in 1.33): the spec's, since a simulated resize is actuated at once.
- */
-function actuatedResources(c: Container): { requests?: Record<string, string>; limits?: Record<string, string> } | undefined {
-  const pick = (l: Record<string, string> | null | undefined) => {
-    const out: Record<string, string> = {};
-    for (const k of ['cpu', 'memory']) if (l?.[k] !== undefined) out[k] = l[k]!;
-    return Object.keys(out).length > 0 ? out : undefined;
-  };
-  const requests = pick(c.resources?.requests);
-  const limits = pick(c.resources?.limits);
-  if (!requests && !limits) return undefined;
-  return { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) };
-}
-
 function condition(type: string, status: boolean, at: number, prev: PodCondition[] | undefined, reason?: string, message?: string): PodCondition {
   const s = status ? 'True' : 'False';
   const old = prev?.find((c) => c.type === type);
@@ -269,6 +330,27 @@ const containerName = (c: Container): string => c.name ?? '';
 /** spec.restartPolicy as the kubelet reads it (empty: Always, its default). */
 function restartPolicyOf(p: string | null | undefined): 'Always' | 'OnFailure' | 'Never' {
   return p === 'OnFailure' || p === 'Never' ? p : 'Always';
+}
+
+/**
+ * When every main container has stopped for good (for the sidecars to be stopped after them):
+ * terminated and not restarting, or never started. Undefined while one runs or will run again.
+ */
+function mainsDoneAt(mains: ReadonlyMap<string, ContainerState>, rp: 'Always' | 'OnFailure' | 'Never', kill: Kill | undefined, mainStart: number | undefined): number | undefined {
+  if (mainStart === undefined) return kill?.at;
+  let at = kill?.at ?? -Infinity;
+  for (const st of mains.values()) {
+    if (st.kind === 'terminated') at = Math.max(at, st.terminated!.finishedAt);
+    else if (!(kill && st.kind === 'waiting' && st.next === undefined)) return undefined;
+  }
+  return kill || rp !== 'Always' ? at : undefined;
+}
+
+/** A sidecar's stop: SIGTERM once the containers after it stopped, with what is left of the pod's grace period (the kubelet's 2 s minimum). */
+function sidecarKillAt(at: number, podKill: Kill | undefined, terminationGracePeriodSeconds: number | null | undefined): Kill {
+  if (podKill?.hard) return { at, graceMs: 0, hard: true };
+  if (podKill) return { at, graceMs: Math.max(podKill.graceMs - (at - podKill.at), 2000), hard: false };
+  return { at, graceMs: (typeof terminationGracePeriodSeconds === 'number' ? terminationGracePeriodSeconds : 30) * 1000, hard: false };
 }
 
 /** The status of `pod` at `input.now`. */
@@ -289,8 +371,9 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   const eviction = input.eviction;
   if (eviction && eviction.at < (kill?.at ?? Infinity)) kill = { at: eviction.at, graceMs: 0, hard: true };
   const backoffMs = input.imageBackoffMs ?? IMAGE_BACKOFF_INITIAL_MS;
+  const podGraceMs = (typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30) * 1000;
   // The image first (pulled, or failing with its back-off), then the container's runs.
-  const run = (c: Container, b: ContainerBehaviour, policy: 'Always' | 'OnFailure' | 'Never', start: number): ContainerState => {
+  const run = (c: Container, b: ContainerBehaviour, policy: 'Always' | 'OnFailure' | 'Never', start: number, kill: Kill | undefined): ContainerState => {
     const name = containerName(c);
     const plan = input.images?.get(name);
     const pull = pullTimeline(plan, c.image ?? '', start, now, kill?.at, backoffMs);
@@ -298,7 +381,9 @@ export function simulatePod(input: SimulateInput): SimulateResult {
       return { kind: 'waiting', waitingReason: pull.waitingReason ?? 'ContainerCreating', ...(pull.waitingMessage !== undefined ? { waitingMessage: pull.waitingMessage } : {}), ready: false, restartCount: 0, killed: false, ...(pull.next !== undefined ? { next: pull.next } : {}), pull };
     }
     const repull = plan?.kind === 'pull' && plan.everyStart ? plan.pullMs : 0;
-    return { ...containerTimeline(repull > 0 ? { ...b, restartPullMs: repull } : b, policy, pull.runStart, now, kill, name), pull };
+    const restartsAt = input.resizeRestarts?.get(name);
+    const behaviour = { ...b, ...(repull > 0 ? { restartPullMs: repull } : {}), ...(restartsAt ? { restartsAt, restartGraceMs: podGraceMs } : {}) };
+    return { ...containerTimeline(behaviour, policy, pull.runStart, now, kill, name), pull };
   };
 
   const initStates = new Map<string, ContainerState>();
@@ -308,10 +393,11 @@ export function simulatePod(input: SimulateInput): SimulateResult {
     if (t !== undefined && t > now && (next === undefined || t < next)) next = t;
   };
   // a container's state: the runner's when it runs the container, else its simulated timeline
-  const timeline = (c: Container, role: 'init' | 'main' | 'ephemeral', policy: 'Always' | 'OnFailure' | 'Never', start: number, behaviourPolicy: 'Always' | 'OnFailure' | 'Never'): ContainerState =>
-    input.runner?.state(c, role, policy, kill, now) ?? run(c, containerBehaviour(pod, c, defaults, behaviourPolicy), policy, start);
+  const timeline = (c: Container, role: 'init' | 'main' | 'ephemeral', policy: 'Always' | 'OnFailure' | 'Never', start: number, behaviourPolicy: 'Always' | 'OnFailure' | 'Never', containerKill = kill): ContainerState =>
+    input.runner?.state(c, role, policy, containerKill, now) ?? run(c, containerBehaviour(pod, c, defaults, behaviourPolicy), policy, start, containerKill);
   const waiting = (reason: string): ContainerState => ({ kind: 'waiting', waitingReason: reason, ready: false, restartCount: 0, killed: false });
 
+  const sidecarStarts = new Map<string, number>();
   let initFailed = false;
   let initialized = inits.every((c) => c.restartPolicy === 'Always');
   let mainStart: number | undefined;
@@ -333,9 +419,17 @@ export function simulatePod(input: SimulateInput): SimulateResult {
       // An init container runs to completion whatever the pod's restartPolicy (a command the
       // simulation does not recognise: a job's run time); only sidecars keep running.
       if (c.restartPolicy === 'Always') {
-        const st = timeline(c, 'init', 'Always', cursor, 'Always');
+        // (without the pod's kill: a sidecar stops only after the main containers, below)
+        const st = timeline(c, 'init', 'Always', cursor, 'Always', undefined);
         initStates.set(name, st);
-        consider(st.next);
+        sidecarStarts.set(name, cursor);
+        // the next init container (or the main ones) starts once the sidecar has started (its startup probe succeeded)
+        if ((st.kind === 'waiting' && !st.last) || (st.kind === 'running' && st.started === false && st.restartCount === 0)) {
+          consider(st.next);
+          blocked = true;
+          continue;
+        }
+        if (st.kind === 'running' && st.restartCount === 0) cursor = Math.max(cursor, st.runStart! + (containerBehaviour(pod, c, defaults, 'Always').startedAfterMs ?? 0));
         continue;
       }
       const st = timeline(c, 'init', rp === 'Never' ? 'Never' : 'OnFailure', cursor, 'Never');
@@ -362,6 +456,18 @@ export function simulatePod(input: SimulateInput): SimulateResult {
       mainStates.set(name, st);
       consider(st.next);
     }
+    // Sidecars stop after the main containers, in reverse order: on the pod's deletion, or once a
+    // Job-style pod's main containers have all ended (the sidecars never hold it back from completing).
+    const sidecars = inits.filter((c) => c.restartPolicy === 'Always' && sidecarStarts.has(containerName(c))).reverse();
+    let doneAt = mainsDoneAt(mainStates, rp, kill, mainStart);
+    for (const c of sidecars) {
+      const name = containerName(c);
+      const sidecarKill = doneAt === undefined ? undefined : sidecarKillAt(doneAt, kill, spec.terminationGracePeriodSeconds);
+      const st = timeline(c, 'init', 'Always', sidecarStarts.get(name)!, 'Always', sidecarKill);
+      initStates.set(name, st);
+      consider(st.next);
+      doneAt = st.kind === 'terminated' ? st.terminated!.finishedAt : st.kind === 'waiting' && st.next === undefined && sidecarKill ? sidecarKill.at : undefined;
+    }
   }
 
   // Phase (kubelet's getPhase, plus the terminal phase of a pod stopped for its deletion).
@@ -371,12 +477,15 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   const stopped = !anyRunning && !pendingRestart && kill !== undefined && now >= kill.at;
   const ms = [...mainStates.values()];
   const allMainsTerminated = ms.length > 0 && ms.every((s) => s.kind === 'terminated');
+  const sidecarRunning = inits.some((c) => c.restartPolicy === 'Always' && initStates.get(containerName(c))?.kind === 'running');
   let phase: string;
   let reason: string | undefined;
   let message: string | undefined;
   const deadlineHit = now >= deadlineAt && kill?.hard === true;
   if (initFailed) phase = 'Failed';
-  else if (allMainsTerminated) phase = ms.every((s) => s.terminated!.exitCode === 0) ? 'Succeeded' : 'Failed';
+  // (the kubelet reports the terminal phase only once its sidecars have stopped too)
+  else if (allMainsTerminated && !sidecarRunning) phase = ms.every((s) => s.terminated!.exitCode === 0) ? 'Succeeded' : 'Failed';
+  else if (allMainsTerminated) phase = 'Running';
   // (the kubelet's getPhase: a container that has not started yet, its image still coming, keeps the pod Pending)
   else if (mainStart === undefined || ms.some((s) => s.kind === 'waiting' && !s.last)) phase = stopped ? 'Failed' : 'Pending';
   else phase = stopped ? 'Failed' : 'Running';
@@ -420,6 +529,7 @@ export function simulatePod(input: SimulateInput): SimulateResult {
   const failedGates = gates.map((g) => g.conditionType ?? '').filter((t) => !podConds.some((c) => c.type === t && c.status === 'True'));
   const conditions: PodCondition[] = [];
   if (input.reportScheduled) conditions.push(condition('PodScheduled', true, input.acceptedAt, prev));
+  if (input.resizePending && !terminal) conditions.push(condition('PodResizePending', true, now, prev, input.resizePending.reason, input.resizePending.message));
   // The kubelet marks the pods it evicts (PodDisruptionConditions, GA in 1.31).
   if (evicted && !eviction.refused) conditions.push(condition('DisruptionTarget', true, eviction.at, prev, 'TerminationByKubelet', eviction.message));
   conditions.push(condition('PodReadyToStartContainers', sandboxReady && !isStopped, now, prev));
@@ -448,11 +558,11 @@ export function simulatePod(input: SimulateInput): SimulateResult {
     ...(reason ? { reason, message } : {}),
     hostIP: input.hostIP,
     hostIPs: [{ ip: input.hostIP }],
-    ...(sandboxReady || mainStart !== undefined ? { podIP: ip, podIPs: [{ ip }] } : {}),
+    ...(sandboxReady || mainStart !== undefined ? { podIP: ip, podIPs: [{ ip }, ...(input.podIPv6 !== undefined && !hostNetwork ? [{ ip: input.podIPv6 }] : [])] } : {}),
     startTime: rfc3339(input.acceptedAt),
-    ...(inits.length > 0 ? { initContainerStatuses: inits.map((c) => statusOf(pod, c, initStates.get(containerName(c))!, uid)) } : {}),
-    containerStatuses: mains.map((c) => statusOf(pod, c, mainStates.get(containerName(c))!, uid)),
-    ...(ephemerals.length > 0 ? { ephemeralContainerStatuses: ephemerals.map((c) => statusOf(pod, c, ephemeralStates.get(containerName(c))!, uid)) } : {}),
+    ...(inits.length > 0 ? { initContainerStatuses: inits.map((c) => statusOf(pod, c, initStates.get(containerName(c))!, uid, input.allocation)) } : {}),
+    containerStatuses: mains.map((c) => statusOf(pod, c, mainStates.get(containerName(c))!, uid, input.allocation)),
+    ...(ephemerals.length > 0 ? { ephemeralContainerStatuses: ephemerals.map((c) => statusOf(pod, c, ephemeralStates.get(containerName(c))!, uid, undefined)) } : {}),
   };
   if (kill) consider(kill.at);
   if (terminal) next = undefined;
