@@ -145,7 +145,8 @@ export interface ApiServerOptions {
    * Lease (renewed every `identityLeaseRenewIntervalMs`, lasting `identityLeaseDurationSeconds`,
    * expired ones collected every `identityLeaseGcPeriodMs`) and, with `endpointReconciler`, its
    * address in the `kubernetes` Service's endpoints, kept by the lease endpoint reconciler.
-   * Absent: the identity Lease with kube-apiserver's periods, and endpoints written once at start.
+   * Absent (in-process servers of tests): neither, and the endpoints written once at start, so that
+   * such a server writes nothing of its own after it is ready; the command line always gives them.
    */
   peers?: PeerOptions;
   log?: (fields: Record<string, unknown>) => void;
@@ -421,18 +422,18 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const boundIP = address.address === '0.0.0.0' || address.family === 'IPv6' ? '127.0.0.1' : address.address;
   const advertised = { ip: opts.peers?.advertiseAddress ?? boundIP, port: address.port };
   const identityHost = opts.peers?.hostname ?? hostname();
-  const identityLease = new IdentityLeaseController(registry, {
-    id: apiserverIdentity(identityHostname(identityHost, opts.peers?.advertiseAddress)),
+  const identityLease = opts.peers && new IdentityLeaseController(registry, {
+    id: apiserverIdentity(identityHostname(identityHost, opts.peers.advertiseAddress)),
     hostname: identityHost,
-    leaseDurationSeconds: opts.peers?.identityLeaseDurationSeconds,
-    renewIntervalMs: opts.peers?.identityLeaseRenewIntervalMs,
-    gcPeriodMs: opts.peers?.identityLeaseGcPeriodMs,
+    leaseDurationSeconds: opts.peers.identityLeaseDurationSeconds,
+    renewIntervalMs: opts.peers.identityLeaseRenewIntervalMs,
+    gcPeriodMs: opts.peers.identityLeaseGcPeriodMs,
     log,
   });
   const endpointReconciler = opts.peers?.endpointReconciler ? new LeaseEndpointReconciler(registry, storage, { ...advertised, ...opts.peers.endpointReconciler, log }) : undefined;
   await Promise.all([
     // With the lease reconciler the endpoints are its to write (after the Service exists).
-    bootstrapSystemObjects(registry, advertised, endpointReconciler === undefined).then(() => Promise.all([endpointReconciler?.start(), identityLease.start()])),
+    bootstrapSystemObjects(registry, advertised, endpointReconciler === undefined).then(() => Promise.all([endpointReconciler?.start(), identityLease?.start()])),
     authorization.start(),
     bootstrapFlowControl(registry),
     bootstrapLocalAPIServices(registry),
@@ -448,7 +449,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     registry,
     storage,
     async close() {
-      identityLease.stop();
+      identityLease?.stop();
       await endpointReconciler?.stop().catch((err: unknown) => log({ msg: 'removing this server from the kubernetes endpoints', error: (err as Error).message }));
       await listener.close();
       kubelet?.close();
