@@ -15,7 +15,7 @@ import { StatusError } from '../machinery/status.js';
 import { isIPv6String } from '../machinery/validation/names.js';
 import { SYSTEM_PRIORITY_CLASSES } from '../registry/kinds/scheduling/system-priority-classes.js';
 import type { Registry } from '../registry/registry.js';
-import type { Store } from '../registry/store.js';
+import { UNCHANGED, type Store } from '../registry/store.js';
 import { ensureDefaultServiceCIDR } from './default-service-cidr.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
@@ -48,7 +48,8 @@ async function ensure(registry: Registry, resource: string, namespace: string, o
   await existingOrCreate(registry.store(group, resource)!, namespace, defaulted(group, resource, obj));
 }
 
-export async function bootstrapSystemObjects(registry: Registry, endpoint: { ip: string; port: number }): Promise<void> {
+/** `writeEndpoints` false: the endpoints are left to the lease endpoint reconciler (peers/endpoint-reconciler.ts). */
+export async function bootstrapSystemObjects(registry: Registry, endpoint: { ip: string; port: number }, writeEndpoints = true): Promise<void> {
   // Side by side: the creates share one storage commit instead of waiting for five (the store
   // does not ask for the Service's namespace; only admission on the HTTP path does).
   await Promise.all([
@@ -65,22 +66,39 @@ export async function bootstrapSystemObjects(registry: Registry, endpoint: { ip:
   ]);
   // Endpoints may not name loopback addresses (Kubernetes' validation), and a server bound to
   // loopback has no other address to advertise: then the Service stands without Endpoints.
-  if (endpoint.ip.startsWith('127.') || endpoint.ip === '::1') return;
-  const subsets = [{ addresses: [{ ip: endpoint.ip }], ports: [{ name: 'https', port: endpoint.port, protocol: 'TCP' }] }];
-  await upsert(registry, '', 'endpoints', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } }, subsets }, (cur) => ({ ...cur, subsets }));
-  // The EndpointsAdapter of kube-apiserver's endpoint reconciler writes the same address as an
+  if (!writeEndpoints || isLoopback(endpoint.ip)) return;
+  await writeKubernetesEndpoints(registry, [endpoint.ip], endpoint.port);
+}
+
+export function isLoopback(ip: string): boolean {
+  return ip.startsWith('127.') || ip === '::1';
+}
+
+/**
+ * The `default/kubernetes` Endpoints and EndpointSlice listing these API server addresses on
+ * `port` (addresses sorted, as the endpoint reconciler keeps them); unchanged objects are not written.
+ */
+export async function writeKubernetesEndpoints(registry: Registry, ips: readonly string[], port: number): Promise<void> {
+  const sorted = [...ips].sort();
+  const ports = [{ name: 'https', port, protocol: 'TCP' }];
+  const subsets = sorted.length === 0 ? [] : [{ addresses: sorted.map((ip) => ({ ip })), ports }];
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  await upsert(registry, '', 'endpoints', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } }, subsets }, (cur) =>
+    same(cur.subsets ?? [], subsets) ? UNCHANGED : { ...cur, subsets },
+  );
+  // The EndpointsAdapter of kube-apiserver's endpoint reconciler writes the same addresses as an
   // EndpointSlice of the same name, labelled with the Service it belongs to.
   const slice = {
-    addressType: isIPv6String(endpoint.ip) ? 'IPv6' : 'IPv4',
-    endpoints: [{ addresses: [endpoint.ip], conditions: { ready: true } }],
-    ports: [{ name: 'https', protocol: 'TCP', port: endpoint.port }],
+    addressType: sorted.some(isIPv6String) ? 'IPv6' : 'IPv4',
+    endpoints: sorted.map((ip) => ({ addresses: [ip], conditions: { ready: true } })),
+    ports: [{ name: 'https', protocol: 'TCP', port }],
   };
   await upsert(
     registry,
     'discovery.k8s.io',
     'endpointslices',
     { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } }, ...slice },
-    (cur) => ({ ...cur, ...slice }),
+    (cur) => (same(cur.endpoints ?? [], slice.endpoints) && same(cur.ports, slice.ports) && cur.addressType === slice.addressType ? UNCHANGED : { ...cur, ...slice }),
   );
 }
 
@@ -98,7 +116,7 @@ export async function ensureLegacyTokenTracking(registry: Registry, now: number)
 }
 
 /** Brings `default/<name>` of the resource up to date with `update`, creating `obj` when it is missing. */
-async function upsert(registry: Registry, group: string, resource: string, obj: KubeObject, update: (cur: KubeObject) => KubeObject): Promise<void> {
+async function upsert(registry: Registry, group: string, resource: string, obj: KubeObject, update: (cur: KubeObject) => KubeObject | typeof UNCHANGED): Promise<void> {
   try {
     await registry.store(group, resource)!.guaranteedUpdate('default', nameOf(obj), update);
   } catch (err) {

@@ -58,6 +58,10 @@ import type { RequestContext } from './request/context.js';
 import { handleResource } from './resource-router.js';
 import { plainListener, tlsListener, type TlsOptions } from './tls/serve.js';
 import { KUBERNETES_VERSION, versionInfo } from './version.js';
+import { apiserverIdentity, identityHostname } from './peers/identity.js';
+import { IdentityLeaseController } from './peers/identity-lease.js';
+import { LeaseEndpointReconciler } from './peers/endpoint-reconciler.js';
+import { hostname } from 'node:os';
 
 export interface ApiServerOptions {
   storage?: StorageBackend;
@@ -136,7 +140,28 @@ export interface ApiServerOptions {
   watchQueueLimits?: { events?: number; bytes?: number };
   /** Audit events of every request (--audit-policy-file with --audit-log-path; audit/). Absent: none. */
   audit?: { policy: AuditPolicy; log: AuditLogOptions };
+  /**
+   * How this server makes itself known to the others on the same storage (peers/): its identity
+   * Lease (renewed every `identityLeaseRenewIntervalMs`, lasting `identityLeaseDurationSeconds`,
+   * expired ones collected every `identityLeaseGcPeriodMs`) and, with `endpointReconciler`, its
+   * address in the `kubernetes` Service's endpoints, kept by the lease endpoint reconciler.
+   * Absent (in-process servers of tests): neither, and the endpoints written once at start, so that
+   * such a server writes nothing of its own after it is ready; the command line always gives them.
+   */
+  peers?: PeerOptions;
   log?: (fields: Record<string, unknown>) => void;
+}
+
+export interface PeerOptions {
+  /** The host name hashed into the identity (default: the machine's). */
+  hostname?: string;
+  /** --advertise-address: the address the endpoints list (default: the bound address). */
+  advertiseAddress?: string;
+  identityLeaseDurationSeconds?: number;
+  identityLeaseRenewIntervalMs?: number;
+  identityLeaseGcPeriodMs?: number;
+  /** --endpoint-reconciler-type=lease: keep /registry/masterleases/<ip> and the endpoints listing the live servers. */
+  endpointReconciler?: { leaseTtlMs?: number; intervalMs?: number };
 }
 
 export interface ApiServer {
@@ -394,8 +419,21 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   // kube-apiserver's post-start hooks, run side by side as there (their writes share storage
   // commits): bootstrap-controller (system namespaces, the kubernetes Service) and
   // rbac/bootstrap-roles — ready once the default policy is in place.
+  const boundIP = address.address === '0.0.0.0' || address.family === 'IPv6' ? '127.0.0.1' : address.address;
+  const advertised = { ip: opts.peers?.advertiseAddress ?? boundIP, port: address.port };
+  const identityHost = opts.peers?.hostname ?? hostname();
+  const identityLease = opts.peers && new IdentityLeaseController(registry, {
+    id: apiserverIdentity(identityHostname(identityHost, opts.peers.advertiseAddress)),
+    hostname: identityHost,
+    leaseDurationSeconds: opts.peers.identityLeaseDurationSeconds,
+    renewIntervalMs: opts.peers.identityLeaseRenewIntervalMs,
+    gcPeriodMs: opts.peers.identityLeaseGcPeriodMs,
+    log,
+  });
+  const endpointReconciler = opts.peers?.endpointReconciler ? new LeaseEndpointReconciler(registry, storage, { ...advertised, ...opts.peers.endpointReconciler, log }) : undefined;
   await Promise.all([
-    bootstrapSystemObjects(registry, { ip: address.address === '0.0.0.0' || address.family === 'IPv6' ? '127.0.0.1' : address.address, port: address.port }),
+    // With the lease reconciler the endpoints are its to write (after the Service exists).
+    bootstrapSystemObjects(registry, advertised, endpointReconciler === undefined).then(() => Promise.all([endpointReconciler?.start(), identityLease?.start()])),
     authorization.start(),
     bootstrapFlowControl(registry),
     bootstrapLocalAPIServices(registry),
@@ -411,6 +449,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     registry,
     storage,
     async close() {
+      identityLease?.stop();
+      await endpointReconciler?.stop().catch((err: unknown) => log({ msg: 'removing this server from the kubernetes endpoints', error: (err as Error).message }));
       await listener.close();
       kubelet?.close();
       auditor?.close();

@@ -24,6 +24,7 @@ import { admissionOf, namespaceOf, resolve, type RequestContext } from './reques
 import { dryRunOf, fieldValidationOf, validatePatchOptions } from './request/options.js';
 import { refuseExport } from './request/query-params.js';
 import { admitSubresourceWrite } from './subresource-admission.js';
+import { checkPatchedName } from './handlers/patch.js';
 import { connectionHandler } from './proxy/index.js';
 
 function reply(ctx: RequestContext, code: number, body: Body): void {
@@ -172,6 +173,7 @@ function patchedObject(ctx: RequestContext, kv: KindVersion, current: KubeObject
   const decoded = decodeParsed<KubeObject>(patched, null, kv.type, fieldValidationOf(ctx.query, ctx.info.verb), { group: kv.group, version: kv.version, kind: kv.kind }, bytes);
   ctx.warnings.push(...decoded.warnings);
   const obj = decoded.object;
+  checkPatchedName(obj, ctx.info.name);
   kv.defaults?.(obj);
   return kv.toHub ? kv.toHub(obj) : obj;
 }

@@ -21,6 +21,7 @@ import { DEFAULT_ADMISSION_PLUGINS, enabledAdmissionPlugins, type AdmissionPlugi
 import { serviceAccountTokenOptions, type ServiceAccountFlags } from './apiserver-serviceaccount.js';
 import { KUBELET_FLAGS, kubeletClientOptions, type KubeletFlags } from './apiserver-kubelet.js';
 import { AUDIT_FLAGS, auditOptions, type AuditFlags } from './apiserver-audit.js';
+import { PEER_FLAGS, peerOptions, type PeerFlags } from './apiserver-peers.js';
 
 export async function apiserverMain(argv: string[]): Promise<number> {
   const cmd = program('apiserver', 'Serve the Kubernetes Workload Resource API (HTTPS) over embedded or etcd storage.')
@@ -59,6 +60,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     if (parse) cmd.option(flag, help, parse);
     else cmd.option(flag, help);
   }
+  for (const [flag, help, parse, def] of PEER_FLAGS) cmd.option(flag, help, parse, def);
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<{
@@ -81,7 +83,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     enableAdmissionPlugins?: string[];
     disableAdmissionPlugins?: string[];
     componentHealthUrl: string[];
-  } & ServiceAccountFlags & KubeletFlags & AuditFlags>();
+  } & ServiceAccountFlags & KubeletFlags & AuditFlags & PeerFlags>();
   if (o.storage === 'etcd' && !o.etcdServers) {
     process.stderr.write('kubelite apiserver: --storage etcd needs --etcd-servers\n');
     return 2;
@@ -144,6 +146,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     componentHealthURLs,
     kubelet,
     ...(audit ? { audit } : {}),
+    peers: peerOptions(o, o.bindAddress),
     history: { minAgeMs: o.storageHistory ?? 5 * 60_000, minRevisions: o.storageHistoryRevisions },
   });
   process.stdout.write(`ready: server=${server.url}\n`);

@@ -4,6 +4,7 @@ import { rootRefusal } from '../nodes/process/runtime.js';
 import { InvalidArgumentError } from 'commander';
 import { parseEtcdServers } from '../storage/open.js';
 import { startCluster } from '../up/cluster.js';
+import { replicasProblem } from '../up/replicas.js';
 import { parseChoice, parseOrExit, parsePort, program } from '../machinery/flags.js';
 import { mergeContext, removeContext, userKubeconfigPath } from '../up/kubeconfig-context.js';
 import { readPidFile, removePidFile, writePidFile } from '../up/pid-file.js';
@@ -42,6 +43,9 @@ export async function upMain(argv: string[]): Promise<number> {
         throw new InvalidArgumentError((err as Error).message);
       }
     })
+    .option('--apiservers <n>', 'API servers on one etcd (with --storage etcd), each on its own loopback address from --bind-address on, all on --port', parseCount, 1)
+    .option('--controller-manager-replicas <n>', 'controller managers in leader election (one leads, the others stand by)', parseCount, 1)
+    .option('--scheduler-replicas <n>', 'schedulers in leader election (one leads, the others stand by)', parseCount, 1)
     .option('--controllers <list>', "controllers to run, as kube-controller-manager's --controllers ('*,-name,name')")
     .option('--feature-gates <gates>', 'feature gates for the controller manager (Name=bool,...)')
     .option('--kube-api-qps <qps>', "the controller manager's requests per second to the API server (default 1000: no shared API server to protect)", parseRate)
@@ -66,6 +70,7 @@ export async function upMain(argv: string[]): Promise<number> {
   if (code !== undefined) return code;
   const o = cmd.opts<{
     dataDir: string; port: number; bindAddress: string; nodes: number; storage: 'lmdb' | 'memory' | 'etcd'; etcdServers?: string[];
+    apiservers: number; controllerManagerReplicas: number; schedulerReplicas: number;
     controllers?: string; featureGates?: string; kubeApiQps?: number; kubeApiBurst?: number; zones?: string; nodeCpu?: string; nodeMemory?: string; quiet?: boolean;
     verbose?: boolean; kubeconfigContext?: boolean;
     runtime: 'simulated' | 'process'; processPodCidr?: string; allowRoot?: boolean; auditPolicyFile?: string; auditLogPath?: string; fromSnapshot?: string;
@@ -73,6 +78,11 @@ export async function upMain(argv: string[]): Promise<number> {
   }>();
   if (o.storage === 'etcd' && !o.etcdServers) {
     process.stderr.write('kubelite up: --storage etcd needs --etcd-servers\n');
+    return 2;
+  }
+  const replicasRefusal = replicasProblem({ apiservers: o.apiservers, controllerManagers: o.controllerManagerReplicas, schedulers: o.schedulerReplicas }, o.storage, o.bindAddress);
+  if (replicasRefusal) {
+    process.stderr.write(`kubelite up: ${replicasRefusal}\n`);
     return 2;
   }
   const refusal = o.runtime === 'process' ? rootRefusal(o.allowRoot === true) : undefined;
@@ -112,6 +122,9 @@ export async function upMain(argv: string[]): Promise<number> {
       nodes: o.nodes,
       storage: o.storage,
       etcdServers: o.etcdServers,
+      apiservers: o.apiservers,
+      controllerManagerReplicas: o.controllerManagerReplicas,
+      schedulerReplicas: o.schedulerReplicas,
       runtime: o.runtime,
       ...(o.processPodCidr !== undefined ? { processPodCIDR: o.processPodCidr } : {}),
       allowRoot: o.allowRoot === true,

@@ -25,6 +25,7 @@ import { componentNodeFlags } from './node-flags.js';
 import { installObjects, type ObjectSource } from './install.js';
 import { componentArgsOf, type ComponentFlagOptions } from './flag-options.js';
 import { loadClientNodeConfig, type KubeConfig } from './client-node.js';
+import { apiserverAddresses, replicaName, replicasProblem } from './replicas.js';
 
 /**
  * The bundled CLI (scripts/bundle.mjs), package.json's `bin`: a component starts from it with half
@@ -45,6 +46,11 @@ export interface ClusterOptions extends ComponentFlagOptions {
   nodes?: number;
   storage?: 'lmdb' | 'memory' | 'etcd';
   etcdServers?: readonly string[];
+  /** API servers on the etcd storage, each on its own loopback address (replicas.ts); default 1. */
+  apiservers?: number;
+  /** Controller managers and schedulers in leader election (one leads, the others stand by); default 1 each. */
+  controllerManagerReplicas?: number;
+  schedulerReplicas?: number;
   /**
    * `process`: the nodes run the containers of the host-image allow-list as real processes
    * (src/nodes/process/README.md), each pod with a loopback IP from `processPodCIDR`; refused as
@@ -96,6 +102,10 @@ export interface Cluster {
    * informers and watches see it as events; controllers converge from there.
    */
   restore(snapshot: SnapshotHandle): Promise<RestoreSummary>;
+  /** Every component process now running (name and pid): for tests that kill one. */
+  processes(): Array<{ name: string; pid: number }>;
+  /** The URL of every API server (the first is `server`). */
+  servers: string[];
   /** Stops every component; removes the data dir when startCluster made it. Repeated calls are one stop. */
   stop(): Promise<void>;
   /** stop(): `await using cluster = await startCluster()`. */
@@ -134,6 +144,11 @@ class Component {
   private stopping = false;
   private restarts = 0;
   private timer: NodeJS.Timeout | undefined;
+
+  get pid(): number | undefined {
+    const child = this.child;
+    return child && child.exitCode === null && child.signalCode === null ? child.pid : undefined;
+  }
 
   constructor(
     readonly name: string,
@@ -241,7 +256,8 @@ async function bindComponents(agent: Agent, server: string): Promise<boolean> {
 }
 
 /** What is still missing before the cluster is ready ('' when ready). */
-async function missing(agent: Agent, server: string, nodes: number, since: number, passed: Set<string>): Promise<string> {
+async function missing(agent: Agent, servers: readonly string[], nodes: number, since: number, passed: Set<string>): Promise<string> {
+  const server = servers[0]!;
   // A check that passed stays passed (the API server up, a namespace, the service account), so a
   // poll asks only for what is left: seven requests every 25 ms were most of the supervisor's CPU
   // and a good share of the API server's during a start.
@@ -252,6 +268,11 @@ async function missing(agent: Agent, server: string, nodes: number, since: numbe
     return true;
   };
   if (!(await ok('the API server', '/readyz'))) return 'the API server';
+  for (const other of servers.slice(1)) {
+    if (passed.has(other)) continue;
+    if ((await getJson(agent, `${other}/readyz`)).status !== 200) return `the API server at ${other}`;
+    passed.add(other);
+  }
   for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
     if (!(await ok(`namespace ${ns}`, `/api/v1/namespaces/${ns}`))) return `namespace ${ns}`;
   }
@@ -305,11 +326,16 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   }
   progress(`writing certificates and kubeconfigs to ${dataDir}`);
   const bind = opts.bindAddress ?? '127.0.0.1';
+  const replicas = { apiservers: opts.apiservers ?? 1, controllerManagers: opts.controllerManagerReplicas ?? 1, schedulers: opts.schedulerReplicas ?? 1 };
+  const replicasRefusal = replicasProblem(replicas, opts.storage ?? 'lmdb', bind);
+  if (replicasRefusal) throw new Error(replicasRefusal);
+  const apiserverHosts = apiserverAddresses(bind, replicas.apiservers);
   const port = opts.port === undefined || opts.port === 0 ? await freePort(bind) : opts.port;
   const host = bind === '0.0.0.0' ? '127.0.0.1' : bind;
   const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   // The PKI and every component's kubeconfig exist before any component starts.
-  const credentials = await writeClusterCredentials(dataDir, server, bind);
+  const credentials = await writeClusterCredentials(dataDir, server, bind, apiserverHosts.slice(1));
+  const servers = replicas.apiservers === 1 ? [server] : apiserverHosts.map((h) => `https://${h}:${port}`);
   const kubeconfig = credentials.admin.path;
   const log = opts.log ?? (() => {});
   const nodes = opts.nodes ?? 3;
@@ -360,12 +386,33 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   while (schedulerPort === cmPort || schedulerPort === kubeletPort) schedulerPort = await freePort(bind);
   const healthURL = (p: number) => `http://${host.includes(':') ? `[${host}]` : host}:${p}/healthz`;
   const healthArgs = ['--component-health-url', `scheduler=${healthURL(schedulerPort)}`, '--component-health-url', `controller-manager=${healthURL(cmPort)}`];
-  const components = [
-    new Component('apiserver', ['apiserver', ...storageArgs, '--bind-address', bind, '--port', String(port), ...authorizationArgs, ...healthArgs, ...apiserverKubeletArgs, ...(opts.runtime === 'process' ? ['--process-pod-cidr', opts.processPodCIDR ?? DEFAULT_PROCESS_POD_CIDR] : []), ...apiserverArgs], log),
-    new Component('controller-manager', ['controller-manager', '--kubeconfig', credentials.controllerManager.path, '--address', host, '--port', String(cmPort), '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...ipamArgs, ...signingArgs, ...provisionerArgs, ...cmArgs], log),
-    new Component('scheduler', ['scheduler', '--kubeconfig', credentials.scheduler.path, '--bind-address', host, '--port', String(schedulerPort), ...(opts.args?.scheduler ?? [])], log),
-    ...(nodesComponent ? [nodesComponent] : []),
-  ];
+  // Several API servers: each binds and advertises its own address; standby replicas of the
+  // controller manager and the scheduler serve /healthz on ports of their own and each talks to
+  // an API server in turn (--master), the first replica's ports being the ones componentstatuses asks.
+  const several = replicas.apiservers > 1;
+  const apiservers = apiserverHosts.map(
+    (h, i) => new Component(replicaName('apiserver', i), ['apiserver', ...storageArgs, '--bind-address', several ? h : bind, ...(several ? ['--advertise-address', h] : []), '--port', String(port), ...authorizationArgs, ...healthArgs, ...apiserverKubeletArgs, ...(opts.runtime === 'process' ? ['--process-pod-cidr', opts.processPodCIDR ?? DEFAULT_PROCESS_POD_CIDR] : []), ...apiserverArgs], log),
+  );
+  const taken = new Set([port, kubeletPort, cmPort, schedulerPort]);
+  const replicaPort = async (i: number, first: number) => {
+    if (i === 0) return first;
+    let p = await freePort(bind);
+    while (taken.has(p)) p = await freePort(bind);
+    taken.add(p);
+    return p;
+  };
+  const master = (i: number) => (several ? ['--master', servers[i % servers.length]!] : []);
+  const controllerManagers = [];
+  for (let i = 0; i < replicas.controllerManagers; i++) {
+    const p = await replicaPort(i, cmPort);
+    controllerManagers.push(new Component(replicaName('controller-manager', i), ['controller-manager', '--kubeconfig', credentials.controllerManager.path, ...master(i), '--address', host, '--port', String(p), '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...ipamArgs, ...signingArgs, ...provisionerArgs, ...cmArgs], log));
+  }
+  const schedulers = [];
+  for (let i = 0; i < replicas.schedulers; i++) {
+    const p = await replicaPort(i, schedulerPort);
+    schedulers.push(new Component(replicaName('scheduler', i), ['scheduler', '--kubeconfig', credentials.scheduler.path, ...master(i), '--bind-address', host, '--port', String(p), ...(opts.args?.scheduler ?? [])], log));
+  }
+  const components = [...apiservers, ...controllerManagers, ...schedulers, ...(nodesComponent ? [nodesComponent] : [])];
   progress(`starting the API server on ${server}, the controller manager and the scheduler`);
   for (const c of components) if (c !== nodesComponent) c.start();
 
@@ -376,9 +423,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     agent.destroy();
     // The API server goes last, so that the controller manager and the scheduler can still release
     // their leader leases: otherwise the next `up` on this data dir waits out the lease (15 s).
-    const [apiserver, ...clients] = components;
-    await Promise.all(clients.map((c) => c.stop()));
-    await apiserver!.stop();
+    await Promise.all(components.filter((c) => !apiservers.includes(c)).map((c) => c.stop()));
+    await Promise.all(apiservers.map((c) => c.stop()));
     if (temporary) {
       rmSync(dataDir, { recursive: true, force: true });
       temporaryDirs.delete(dataDir);
@@ -398,7 +444,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       if (nodesComponent) progress(`starting ${nodes} simulated node${nodes === 1 ? '' : 's'}`);
       nodesComponent?.start();
     }
-    const waiting = bound ? await missing(agent, server, nodes, startedAt, passed) : 'the API server';
+    const waiting = bound ? await missing(agent, servers, nodes, startedAt, passed) : 'the API server';
     if (waiting !== reported) progress(waiting === '' ? 'control plane and nodes ready' : `waiting for ${waiting}`);
     reported = waiting;
     if (waiting === '') break;
@@ -424,11 +470,13 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     kubeconfig,
     kubeconfigYaml,
     server,
+    servers,
     dataDir,
     readyAfterMs: performance.now() - started,
     kubeConfig: () => loadClientNodeConfig(kubeconfigYaml),
     snapshot: () => takeClusterSnapshot(admin),
     restore: (handle) => restoreClusterSnapshot(admin, handle),
+    processes: () => components.flatMap((c) => (c.pid === undefined ? [] : [{ name: c.name, pid: c.pid }])),
     stop,
     [Symbol.asyncDispose]: stop,
   };

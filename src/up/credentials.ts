@@ -166,8 +166,9 @@ export async function writeClientKubeconfig(path: string, server: string, ca: Ke
   return { path, ...client };
 }
 
-export async function writeClusterCredentials(dataDir: string, server: string, bindAddress: string): Promise<ClusterCredentials> {
-  const { ca, caCertFile, caKeyFile } = await ensureServingPki(join(dataDir, 'pki'), servingNames(bindAddress));
+/** `otherServerIPs`: the addresses of further API servers (several on one host), which the serving certificate covers too. */
+export async function writeClusterCredentials(dataDir: string, server: string, bindAddress: string, otherServerIPs: readonly string[] = []): Promise<ClusterCredentials> {
+  const { ca, caCertFile, caKeyFile } = await ensureServingPki(join(dataDir, 'pki'), servingNames(bindAddress, otherServerIPs));
   const pki = join(dataDir, 'pki');
   const [admin, controllerManager, scheduler, nodes] = await Promise.all([
     writeClientKubeconfig(join(dataDir, 'kubeconfig'), server, ca, ADMIN),

@@ -4,7 +4,7 @@
 // is reported as in Kubernetes), defaulted and converted to the storage version, inside the
 // store's guaranteed update (so a conflict retries the patch on the newer object).
 import { storageVersionOf } from '../../api/kinds.js';
-import { resourceVersionOf } from '../../api/meta/object.js';
+import { nameOf, resourceVersionOf } from '../../api/meta/object.js';
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import { decodeParsed, parseJson, stringifyJson } from '../../machinery/codec/json.js';
 import type { StatusError } from '../../machinery/status.js';
@@ -34,10 +34,21 @@ function applyPatch(ctx: RequestContext, kv: KindVersion, current: KubeObject, b
   const decoded = decodeParsed<KubeObject>(result, null, kv.type, fieldValidationOf(ctx.query, ctx.info.verb), { group: kv.group, version: kv.version, kind: kv.kind }, body);
   const kind = str(decoded.object.kind);
   if (kind !== '' && kind !== kv.kind) throw otherKindPatched(kv, decoded.object, result);
-  // A patch that removed apiVersion and kind (a top-level {"$patch":"delete"}) still decodes into
-  // the URL's kind, as Kubernetes decodes it into a typed object.
+  // A patch that removed apiVersion and kind still decodes into the URL's kind, as Kubernetes
+  // decodes it into a typed object.
   if (kind === '') Object.assign(decoded.object, { apiVersion: kv.group === '' ? kv.version : `${kv.group}/${kv.version}`, kind: kv.kind });
+  checkPatchedName(decoded.object, ctx.info.name);
   return { object: decoded.object, warnings: decoded.warnings };
+}
+
+/**
+ * The patcher's name check (checkName of kube-apiserver's patch handler): a patched object named
+ * otherwise than the URL is refused — also one whose name a patch removed, as a top-level
+ * strategic `{"$patch":"delete"}` (the whole object emptied) or `{"$patch":"replace"}` does.
+ */
+export function checkPatchedName(patched: KubeObject, name: string): void {
+  const named = nameOf(patched);
+  if (named !== name) throw apiError.badRequest(`the name of the object (${named}) does not match the name on the URL (${name})`);
 }
 
 /**

@@ -20,6 +20,17 @@ export function acceptProcessPodRange(range: { base: number; size: number } | un
   processPodRange = range;
 }
 
+let loopbackApiServers = false;
+
+/**
+ * Several API servers on one host advertise loopback addresses (127.0.0.x, kubelite up
+ * --apiservers N): every client and pod of such a cluster is on that host, so Endpoints may name
+ * loopback IPv4 addresses, which the `kubernetes` Service's endpoints then list.
+ */
+export function acceptLoopbackApiServers(accept: boolean): void {
+  loopbackApiServers = accept;
+}
+
 function inProcessPodRange(ip: string): boolean {
   const r = processPodRange;
   const b = parseIP(ip);
@@ -28,9 +39,9 @@ function inProcessPodRange(ip: string): boolean {
   return n >= r.base && n < r.base + r.size;
 }
 
-/** validateNonSpecialIP for an endpoint's address: the process runtime's pod addresses are accepted. */
+/** validateNonSpecialIP for an endpoint's address: the process runtime's pod addresses (and loopback API servers') are accepted. */
 export function validateEndpointIP(ip: string, path: string): FieldError[] {
-  return inProcessPodRange(ip) ? [] : validateNonSpecialIP(ip, path);
+  return inProcessPodRange(ip) || (loopbackApiServers && /^127\.\d+\.\d+\.\d+$/.test(ip)) ? [] : validateNonSpecialIP(ip, path);
 }
 
 /** ValidateNonSpecialIP: not unspecified, loopback or link-local (v1.26 messages). */
