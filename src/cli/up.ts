@@ -59,7 +59,7 @@ export async function upMain(argv: string[]): Promise<number> {
     .option('--image-pull-failures <globs>', 'comma-separated globs of images whose pulls fail on the simulated nodes')
     .option('--eviction-hard <thresholds>', "the simulated nodes' hard eviction thresholds (default the kubelet's)")
     .option('--eviction-monitoring-interval <duration>', "how often the simulated nodes' eviction managers run (default 10s)")
-    .option('--single-process', 'run every component on a worker thread of this one process instead of a process each (quicker to start, less memory)')
+    .option('--single-process', 'run every component on a worker thread of this one process instead of a process each (a third less memory; slower on a busy machine)')
     .option('--quiet', 'print only the ready line: no start stages, no hints, no component logs')
     .option('--verbose', 'print every line the components log (default: only errors, and the last lines of a component that exits)')
     .option('--kubeconfig-context', `merge a "kubelite" context into $KUBECONFIG or ~/.kube/config and select it; removed when the cluster stops`);

@@ -55,10 +55,11 @@ export interface ClusterOptions extends ComponentFlagOptions {
   /** A file of `kubelite snapshot save` (or a downloaded snapshot): the data dir is brought back to it before the start (lmdb storage). */
   fromSnapshot?: string;
   /**
-   * Every component on a worker thread of this process instead of a child process of its own:
-   * quicker to start and less memory (no node, no code cache per component). A component that
-   * exits is restarted as in a process of its own, but one that crashes the process (a native
-   * fault, the process out of memory) takes the whole cluster with it. Default false.
+   * Every component on a worker thread of this process instead of a child process of its own: a
+   * third less memory (one node runtime instead of five), about the same CPU, but one process's
+   * share of a busy machine's CPU instead of five (README, bench/NOTES.md session 15). A component
+   * that exits is restarted as in a process of its own, but one that crashes the process (a
+   * native fault) takes the whole cluster with it. Default false.
    */
   singleProcess?: boolean;
   /** Extra flags per component. */

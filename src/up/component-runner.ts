@@ -40,8 +40,8 @@ export const launchChildProcess: ComponentLauncher = (bin, argv) => {
 };
 
 /**
- * A worker thread: no process of its own to start (node, the bundle's code cache) and no heap of
- * its own beyond the isolate's, and it goes with the process however that ends.
+ * A worker thread: an isolate of its own (its heap, its copy of the compiled bundle) but not a
+ * node runtime, native modules and buffers of its own; it goes with the process however that ends.
  */
 const code = (err: Error) => (err as NodeJS.ErrnoException).code ?? err.name;
 
