@@ -31,13 +31,31 @@ export interface Up {
   stop(): Promise<void>;
 }
 
+const liveUps = new Set<ChildProcess>();
+let signalHooked = false;
+/** On SIGINT/SIGTERM of the bench, its clusters stop too (they are in sessions of their own). */
+function stopUpsOnSignal(): void {
+  if (signalHooked) return;
+  signalHooked = true;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      for (const up of liveUps) up.kill('SIGTERM');
+      process.exit(130);
+    });
+  }
+}
+
 /** Spawns `kubelite up` on a fresh data directory and resolves at its `ready:` line. */
 export async function startUp(args: string[]): Promise<Up> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kubelite-bench-up-'));
   const t0 = performance.now();
   // A session of its own, as from a terminal: on a machine with autogrouping (Linux's default) the
   // scheduler then shares the CPU between it and this process driving it, not inside one group.
+  // A terminal's Ctrl-C then reaches the bench alone, which passes it on.
   const child = spawn(process.execPath, [KUBELITE_BIN, 'up', '--data-dir', dataDir, '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  liveUps.add(child);
+  child.once('exit', () => liveUps.delete(child));
+  stopUpsOnSignal();
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
   const stop = async () => {
