@@ -31,17 +31,15 @@ export interface Up {
   stop(): Promise<void>;
 }
 
-const liveUps = new Set<ChildProcess>();
+/** stop() of every cluster started and not stopped yet. */
+const liveUps = new Set<() => Promise<void>>();
 let signalHooked = false;
 /** On SIGINT/SIGTERM of the bench, its clusters stop too (they are in sessions of their own). */
 function stopUpsOnSignal(): void {
   if (signalHooked) return;
   signalHooked = true;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      for (const up of liveUps) up.kill('SIGTERM');
-      process.exit(130);
-    });
+    process.once(signal, () => void Promise.all([...liveUps].map((stop) => stop())).finally(() => process.exit(130)));
   }
 }
 
@@ -53,8 +51,6 @@ export async function startUp(args: string[]): Promise<Up> {
   // scheduler then shares the CPU between it and this process driving it, not inside one group.
   // A terminal's Ctrl-C then reaches the bench alone, which passes it on.
   const child = spawn(process.execPath, [KUBELITE_BIN, 'up', '--data-dir', dataDir, '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  liveUps.add(child);
-  child.once('exit', () => liveUps.delete(child));
   stopUpsOnSignal();
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
@@ -65,7 +61,9 @@ export async function startUp(args: string[]): Promise<Up> {
       await exited;
     }
     rmSync(dataDir, { recursive: true, force: true });
+    liveUps.delete(stop);
   };
+  liveUps.add(stop);
   try {
     const kubeconfig = await new Promise<string>((resolve, reject) => {
       let out = '';
