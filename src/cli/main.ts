@@ -48,7 +48,7 @@ if (process.channel) {
   process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 }
 
-// A component run on a worker thread of a single-process cluster (src/up/component-worker.ts)
+// A component run on a worker thread of a single-process cluster (src/up/component-runner.ts)
 // gets no signals: its supervisor posts the signal's name instead, which the component's own
 // SIGTERM/SIGINT listeners then see as the signal.
 if (!isMainThread && parentPort) {
