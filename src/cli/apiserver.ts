@@ -17,6 +17,7 @@ import type { TlsOptions } from '../apiserver/tls/serve.js';
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { DEFAULT_ADMISSION_PLUGINS, enabledAdmissionPlugins, type AdmissionPluginName } from '../apiserver/admission/index.js';
 import { serviceAccountTokenOptions, type ServiceAccountFlags } from './apiserver-serviceaccount.js';
 import { KUBELET_FLAGS, kubeletClientOptions, type KubeletFlags } from './apiserver-kubelet.js';
@@ -126,9 +127,14 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     return 2;
   }
   // 16 MB of young generation instead of V8's 32 (see young-generation.ts), and garbage in the old
-  // generation kept to half the live heap (see heap-growth.ts).
-  capYoungGeneration(16 * 1024 * 1024);
-  limitHeapGrowth(50);
+  // generation kept to half the live heap (see heap-growth.ts). Both are V8 flags of the whole
+  // process: on a worker thread of a single-process cluster they would make every component's
+  // heap collect more often (+17–20% CPU per create for the cluster in bench/NOTES.md, session 15)
+  // for ~10 MiB less, so they are set only where the API server has its process to itself.
+  if (isMainThread) {
+    capYoungGeneration(16 * 1024 * 1024);
+    limitHeapGrowth(50);
+  }
   const server = await startApiServer({
     storage: o.storage,
     dataDir: o.dataDir,

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The one kubelite executable; each subcommand is a component (see DESIGN.md).
 
+import { isMainThread, parentPort } from 'node:worker_threads';
 import { commands, printVersion } from './commands.js';
 
 const usage = `usage: kubelite <command> [flags]
@@ -45,6 +46,17 @@ async function main(argv: string[]): Promise<number> {
 if (process.channel) {
   process.channel.unref();
   process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+}
+
+// A component run on a worker thread of a single-process cluster (src/up/component-runner.ts)
+// gets no signals: its supervisor posts the signal's name instead, which the component's own
+// SIGTERM/SIGINT listeners then see as the signal.
+if (!isMainThread && parentPort) {
+  parentPort.on('message', (message: unknown) => {
+    if (message === 'SIGTERM' || message === 'SIGINT') process.emit(message);
+  });
+  // the channel alone does not keep the component running (as the IPC channel above)
+  parentPort.unref();
 }
 
 main(process.argv.slice(2)).then(

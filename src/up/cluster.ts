@@ -1,5 +1,6 @@
 // A whole cluster in one call: the API server, the controller manager, the scheduler and the
-// simulated nodes, each a child process (so they use both cores, not one event loop), supervised
+// simulated nodes, each a child process (so they use both cores, not one event loop) or, with
+// `singleProcess`, a worker thread of this process (component-runner.ts), supervised
 // (a crashed component restarts with back-off), with a kubeconfig written for clients, ready when
 // /readyz is ok, every node is Ready, the system namespaces exist and `default` has its service
 // account. `kubelite up` is this with flags; test suites use startCluster() directly — several
@@ -12,7 +13,6 @@ import { restoreSnapshotFile } from '../storage/snapshot-file.js';
 import { assertWritableDataDir } from '../storage/lmdb/disk-space.js';
 import { restoreClusterSnapshot, takeClusterSnapshot, type RestoreSummary, type SnapshotHandle } from './snapshots.js';
 import { DEFAULT_PROCESS_POD_CIDR, rootRefusal } from '../nodes/process/runtime.js';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get as httpsGet, request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clusterRoleBinding, COMPONENT_BINDINGS, COMPONENT_ROLES, NODE_CERT_DIR, OBSOLETE_BINDINGS, writeClusterCredentials } from './credentials.js';
 import { ensureSigningKey } from '../machinery/jwt/keys.js';
-import { componentNodeFlags } from './node-flags.js';
+import { launchChildProcess, launchWorkerThread, liveChildren, type ComponentLauncher, type RunningComponent } from './component-runner.js';
 import { installObjects, type ObjectSource } from './install.js';
 import { componentArgsOf, type ComponentFlagOptions } from './flag-options.js';
 import { loadClientNodeConfig, type KubeConfig } from './client-node.js';
@@ -61,6 +61,14 @@ export interface ClusterOptions extends ComponentFlagOptions {
   allowRoot?: boolean;
   /** A file of `kubelite snapshot save` (or a downloaded snapshot): the data dir is brought back to it before the start (lmdb storage). */
   fromSnapshot?: string;
+  /**
+   * Every component on a worker thread of this process instead of a child process of its own: a
+   * third less memory (one node runtime instead of five), about the same CPU, but one process's
+   * share of a busy machine's CPU instead of five (README, bench/NOTES.md session 15). A component
+   * that exits is restarted as in a process of its own, but one that crashes the process (a
+   * native fault) takes the whole cluster with it. Default false.
+   */
+  singleProcess?: boolean;
   /** Extra flags per component. */
   args?: { apiserver?: string[]; controllerManager?: string[]; scheduler?: string[]; nodes?: string[] };
   /** One line per notable event (component output is prefixed with its name). */
@@ -102,7 +110,7 @@ export interface Cluster {
    * informers and watches see it as events; controllers converge from there.
    */
   restore(snapshot: SnapshotHandle): Promise<RestoreSummary>;
-  /** Every component process now running (name and pid): for tests that kill one. */
+  /** Every component process now running (name and pid), for tests that kill one; none in single-process mode. */
   processes(): Array<{ name: string; pid: number }>;
   /** The URL of every API server (the first is `server`). */
   servers: string[];
@@ -124,8 +132,6 @@ function freePort(host: string): Promise<number> {
   });
 }
 
-/** Every component process of every cluster of this process, killed when it exits without stop(). */
-const live = new Set<ChildProcess>();
 /** Temporary data dirs of clusters not stopped yet, removed when the process exits without stop(). */
 const temporaryDirs = new Set<string>();
 let exitHookInstalled = false;
@@ -133,37 +139,35 @@ function cleanUpOnExit(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const child of live) child.kill('SIGKILL');
+    for (const child of liveChildren) child.kill('SIGKILL');
     for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
   });
 }
 
 /** One supervised component: restarted with back-off (1 s doubling to 30 s) when it exits on its own. */
 class Component {
-  private child: ChildProcess | undefined;
+  private running: RunningComponent | undefined;
+  private exitedCode: string | undefined;
   private stopping = false;
   private restarts = 0;
   private timer: NodeJS.Timeout | undefined;
 
+  /** The pid of its process while it runs (none on a worker thread). */
   get pid(): number | undefined {
-    const child = this.child;
-    return child && child.exitCode === null && child.signalCode === null ? child.pid : undefined;
+    return this.exitedCode === undefined ? this.running?.pid : undefined;
   }
 
   constructor(
     readonly name: string,
     private readonly argv: string[],
     private readonly log: (line: string) => void,
+    private readonly launch: ComponentLauncher,
   ) {}
 
   start(): void {
-    // Its own process group, so that a terminal's Ctrl-C reaches the supervisor alone, which stops
-    // the components in order; the IPC channel is how a component sees its supervisor go when
-    // that one is killed outright (src/cli/main.ts: it then stops itself).
-    const child = spawn(process.execPath, [...componentNodeFlags(), KUBELITE_BIN, ...this.argv], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
-    live.add(child);
-    child.once('exit', () => live.delete(child));
-    this.child = child;
+    const running = this.launch(KUBELITE_BIN, this.argv);
+    this.running = running;
+    this.exitedCode = undefined;
     const forward = (stream: NodeJS.ReadableStream) => {
       let buffered = '';
       stream.on('data', (d: Buffer) => {
@@ -175,15 +179,16 @@ class Component {
         }
       });
     };
-    forward(child.stdout!);
-    forward(child.stderr!);
+    forward(running.stdout);
+    forward(running.stderr);
     const started = Date.now();
-    child.once('exit', (code, signal) => {
+    void running.exited.then((code) => {
+      this.exitedCode = code;
       if (this.stopping) return;
       // A component that ran for a minute starts its back-off anew.
       if (Date.now() - started > 60_000) this.restarts = 0;
       const delay = Math.min(30_000, 1000 * 2 ** this.restarts++);
-      this.log(`[up] ${this.name} exited (${signal ?? code}); restarting in ${delay / 1000}s`);
+      this.log(`[up] ${this.name} exited (${code}); restarting in ${delay / 1000}s`);
       this.timer = setTimeout(() => this.start(), delay);
     });
   }
@@ -191,12 +196,11 @@ class Component {
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.timer);
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
-    child.kill('SIGTERM');
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
+    const running = this.running;
+    if (!running || this.exitedCode !== undefined) return;
+    running.terminate();
+    const kill = setTimeout(() => running.kill(), 10_000);
+    await running.exited;
     clearTimeout(kill);
   }
 }
@@ -373,7 +377,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const kubeletArgs = ['--kubelet-port', String(kubeletPort), '--kubelet-address', host, '--tls-cert-file', credentials.kubeletServing.certFile, '--tls-private-key-file', credentials.kubeletServing.keyFile, '--client-ca-file', credentials.caCertFile];
   const apiserverKubeletArgs = ['--kubelet-client-certificate', credentials.kubeletClient.certFile, '--kubelet-client-key', credentials.kubeletClient.keyFile, '--kubelet-certificate-authority', credentials.caCertFile, '--kubelet-address-override', host];
   const runtimeArgs = opts.runtime === 'process' ? ['--runtime', 'process', '--runtime-dir', join(dataDir, 'pods'), ...(opts.processPodCIDR ? ['--process-pod-cidr', opts.processPodCIDR] : []), ...(opts.allowRoot ? ['--allow-root'] : [])] : [];
-  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, ...kubeletArgs, '--nodes', String(nodes), '--lifecycle-taints=false', '--rotate-server-certificates', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...runtimeArgs, ...flagArgs.nodes, ...(opts.args?.nodes ?? [])], log) : undefined;
+  const launch = opts.singleProcess ? launchWorkerThread : launchChildProcess;
+  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, ...kubeletArgs, '--nodes', String(nodes), '--lifecycle-taints=false', '--rotate-server-certificates', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...runtimeArgs, ...flagArgs.nodes, ...(opts.args?.nodes ?? [])], log, launch) : undefined;
   // kubeadm's authorizers: the Node authorizer (what kubelets may do, each only for itself) before RBAC.
   const apiserverArgs = [...flagArgs.apiserver, ...(opts.args?.apiserver ?? [])];
   // ... and kubeadm's bootstrap tokens (kubeadm token create / join flows)
@@ -391,7 +396,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   // an API server in turn (--master), the first replica's ports being the ones componentstatuses asks.
   const several = replicas.apiservers > 1;
   const apiservers = apiserverHosts.map(
-    (h, i) => new Component(replicaName('apiserver', i), ['apiserver', ...storageArgs, '--bind-address', several ? h : bind, ...(several ? ['--advertise-address', h] : []), '--port', String(port), ...authorizationArgs, ...healthArgs, ...apiserverKubeletArgs, ...(opts.runtime === 'process' ? ['--process-pod-cidr', opts.processPodCIDR ?? DEFAULT_PROCESS_POD_CIDR] : []), ...apiserverArgs], log),
+    (h, i) => new Component(replicaName('apiserver', i), ['apiserver', ...storageArgs, '--bind-address', several ? h : bind, ...(several ? ['--advertise-address', h] : []), '--port', String(port), ...authorizationArgs, ...healthArgs, ...apiserverKubeletArgs, ...(opts.runtime === 'process' ? ['--process-pod-cidr', opts.processPodCIDR ?? DEFAULT_PROCESS_POD_CIDR] : []), ...apiserverArgs], log, launch),
   );
   const taken = new Set([port, kubeletPort, cmPort, schedulerPort]);
   const replicaPort = async (i: number, first: number) => {
@@ -405,12 +410,12 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const controllerManagers = [];
   for (let i = 0; i < replicas.controllerManagers; i++) {
     const p = await replicaPort(i, cmPort);
-    controllerManagers.push(new Component(replicaName('controller-manager', i), ['controller-manager', '--kubeconfig', credentials.controllerManager.path, ...master(i), '--address', host, '--port', String(p), '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...ipamArgs, ...signingArgs, ...provisionerArgs, ...cmArgs], log));
+    controllerManagers.push(new Component(replicaName('controller-manager', i), ['controller-manager', '--kubeconfig', credentials.controllerManager.path, ...master(i), '--address', host, '--port', String(p), '--leader-elect-resource-lock', 'leases', '--use-service-account-credentials', ...serviceAccountArgs, ...cmLimits, ...ipamArgs, ...signingArgs, ...provisionerArgs, ...cmArgs], log, launch));
   }
   const schedulers = [];
   for (let i = 0; i < replicas.schedulers; i++) {
     const p = await replicaPort(i, schedulerPort);
-    schedulers.push(new Component(replicaName('scheduler', i), ['scheduler', '--kubeconfig', credentials.scheduler.path, ...master(i), '--bind-address', host, '--port', String(p), ...(opts.args?.scheduler ?? [])], log));
+    schedulers.push(new Component(replicaName('scheduler', i), ['scheduler', '--kubeconfig', credentials.scheduler.path, ...master(i), '--bind-address', host, '--port', String(p), ...(opts.args?.scheduler ?? [])], log, launch));
   }
   const components = [...apiservers, ...controllerManagers, ...schedulers, ...(nodesComponent ? [nodesComponent] : [])];
   progress(`starting the API server on ${server}, the controller manager and the scheduler`);
