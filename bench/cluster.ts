@@ -17,7 +17,9 @@ import { KUBELITE_BIN } from '../test/support/kubelite.js';
 import { childPids, cpuSeconds, rssMiB } from '../test/support/procs.js';
 import { quantile, type BenchReport } from './report.js';
 import { parallel } from './parallel.js';
-import { nodeSpawnMs } from './ceiling.js';
+import { bareServerRate, nodeSpawnMs } from './ceiling.js';
+import { podTemplate } from './apiserver.js';
+import { kubectlOk } from '../test/support/kubectl.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
@@ -179,6 +181,7 @@ export async function run(args: string[]): Promise<BenchReport> {
   const rows: BenchReport['rows'] = [];
   const notes: string[] = [];
   let spawnMs: number | undefined;
+  let bareServerPerSecond: number | undefined;
   // The machine is shared: its load says how much of the 2 cores the cluster could have.
   const loads: string[] = [];
   const noteLoad = (phase: string) => loads.push(`${phase} ${loadavg()[0]!.toFixed(1)}`);
@@ -211,6 +214,9 @@ export async function run(args: string[]): Promise<BenchReport> {
   if (numDeployments > 0) {
     const podNodes = Math.max(3, Math.ceil((numDeployments * replicas) / 100));
     noteLoad('pods');
+    // The ceiling next to this phase, whose pods/s the report reads against it.
+    const pod = podTemplate('ceiling');
+    bareServerPerSecond = await bareServerRate(32, 3, (c, i) => `${pod.before}c-${c}-${i}${pod.after}`);
     const up = await startUp(['--nodes', String(podNodes), ...mode]);
     const cs = client(up.kubeconfig);
     try {
@@ -231,6 +237,23 @@ export async function run(args: string[]): Promise<BenchReport> {
       rows.push({ metric: 'same, throughput', values: { kubelite: want / (ms / 1000) }, unit: 'pods/s' });
       rows.push({ metric: `RSS of all processes with the ${want.toLocaleString('en-US')} pods Running`, values: { kubelite: [...rss.values()].reduce((a, b) => a + b, 0) }, unit: 'MiB' });
       notes.push(`RSS by process with ${want} pods Running (MiB): ${[...rss].map(([n, v]) => `${n} ${v.toFixed(0)}`).join(', ')}`);
+      // (e) what a user then types: kubectl 1.33 pages by 500 and asks for Tables.
+      const getMs: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const t = performance.now();
+        const out = await kubectlOk(up.kubeconfig, ['get', 'pods', '-A']);
+        getMs.push(performance.now() - t);
+        if (out.split('\n').length < want) throw new Error(`kubectl get pods -A listed ${out.split('\n').length} lines`);
+      }
+      const clientMs: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const t = performance.now();
+        await kubectlOk(up.kubeconfig, ['version', '--client']);
+        clientMs.push(performance.now() - t);
+      }
+      const getMedian = quantile(getMs, 0.5);
+      rows.push({ metric: `\`kubectl get pods -A\` of the ${want.toLocaleString('en-US')} pods (Tables, pages of 500), median of 3`, values: { kubelite: getMedian / 1000 }, unit: 's', target: '≤ 1.5 s (#25; Kubernetes 1.26: 2.5 s)', met: getMedian <= 1500 });
+      notes.push(`kubectl get pods -A: ${getMs.map((m) => (m / 1000).toFixed(2)).join(', ')} s; \`kubectl version --client\` (kubectl's own start, the floor) ${(quantile(clientMs, 0.5) / 1000).toFixed(2)} s`);
       notes.push(`${want} pods: the ${numDeployments} Deployments were created in ${(createdMs / 1000).toFixed(2)} s; CPU seconds used meanwhile by process: ${fmtCpu(cpu)} (2 cores: ${((ms / 1000) * 2).toFixed(0)} cpu-s available)`);
     } finally {
       cs.close();
@@ -241,27 +264,38 @@ export async function run(args: string[]): Promise<BenchReport> {
   // (d) N nodes: ready, then the steady-state heartbeat cost.
   if (numNodes > 0) {
     noteLoad('nodes');
-    const up = await startUp(['--nodes', String(numNodes), ...mode]);
-    const cs = client(up.kubeconfig);
-    try {
-      rows.push({ metric: `spawn \`kubelite up --nodes ${numNodes}\` → \`ready:\` line (every node Ready)`, values: { kubelite: up.readyMs / 1000 }, unit: 's', target: '≤ 10 s', met: up.readyMs <= 10_000 });
-      const procs = clusterProcesses(up.child.pid!);
-      // Past the registration burst and the first staggered lease round (10 s).
-      await sleep(12_000);
-      const w0 = await apiWrites(cs);
-      const c0 = cpuOf(procs);
-      const t0 = performance.now();
-      await sleep(steadySeconds * 1000);
-      const elapsed = (performance.now() - t0) / 1000;
-      const writes = (await apiWrites(cs)) - w0 - 1;
-      const cpu = cpuDelta(c0, cpuOf(procs));
-      const pct = (name: string) => ((cpu.get(name) ?? 0) / elapsed) * 100;
-      rows.push({ metric: `steady state, ${numNodes} nodes: API writes/s`, values: { kubelite: writes / elapsed }, unit: 'writes/s' });
-      rows.push({ metric: 'steady state: CPU of the nodes process / the API server', values: { kubelite: `${pct('nodes').toFixed(1)} / ${pct('apiserver').toFixed(1)}` }, unit: '% of a core' });
-      notes.push(`steady state over ${elapsed.toFixed(0)} s with ${numNodes} nodes, CPU % of a core by process: ${[...cpu.keys()].map((n) => `${n} ${pct(n).toFixed(1)}`).join(', ')}`);
-    } finally {
-      cs.close();
-      await up.stop();
+    const t0 = performance.now();
+    const up = await startUp(['--nodes', String(numNodes), ...mode]).catch((e: Error) => {
+      // Past `up`'s own timeout on a loaded machine: the row says so, the other phases stay.
+      rows.push({ metric: `spawn \`kubelite up --nodes ${numNodes}\` → \`ready:\` line (every node Ready)`, values: { kubelite: `not ready after ${((performance.now() - t0) / 1000).toFixed(0)} s` }, unit: 's', target: '≤ 60 s for 10,000 (#24; KWOK CI gate 180 s)', met: false });
+      notes.push(`\`kubelite up --nodes ${numNodes}\`: ${e.message.split('\n')[0]}`);
+      return undefined;
+    });
+    if (up) {
+      const cs = client(up.kubeconfig);
+      try {
+        rows.push({ metric: `spawn \`kubelite up --nodes ${numNodes}\` → \`ready:\` line (every node Ready)`, values: { kubelite: up.readyMs / 1000 }, unit: 's', target: '≤ 60 s for 10,000 (#24; KWOK CI gate 180 s)', met: up.readyMs <= 6 * numNodes });
+        const procs = clusterProcesses(up.child.pid!);
+        // Past the registration burst and the first staggered lease round (10 s).
+        await sleep(12_000);
+        const w0 = await apiWrites(cs);
+        const c0 = cpuOf(procs);
+        const t0 = performance.now();
+        await sleep(steadySeconds * 1000);
+        const elapsed = (performance.now() - t0) / 1000;
+        const writes = (await apiWrites(cs)) - w0 - 1;
+        const cpu = cpuDelta(c0, cpuOf(procs));
+        const pct = (name: string) => ((cpu.get(name) ?? 0) / elapsed) * 100;
+        rows.push({ metric: `steady state, ${numNodes} nodes: API writes/s`, values: { kubelite: writes / elapsed }, unit: 'writes/s' });
+        rows.push({ metric: 'steady state: CPU of the nodes process / the API server', values: { kubelite: `${pct('nodes').toFixed(1)} / ${pct('apiserver').toFixed(1)}` }, unit: '% of a core', target: 'nodes ≤ 50 (#24)', met: pct('nodes') <= 50 });
+        const nodesRss = rssMiB(procs.get('nodes')!);
+        rows.push({ metric: 'RSS of the nodes process per 1,000 nodes, steady state', values: { kubelite: (nodesRss / numNodes) * 1000 }, unit: 'MiB', target: '≤ 30 (#24)', met: (nodesRss / numNodes) * 1000 <= 30 });
+        notes.push(`steady state RSS by process (MiB): ${[...procs].map(([n, pid]) => `${n} ${rssMiB(pid).toFixed(0)}`).join(', ')}`);
+        notes.push(`steady state over ${elapsed.toFixed(0)} s with ${numNodes} nodes, CPU % of a core by process: ${[...cpu.keys()].map((n) => `${n} ${pct(n).toFixed(1)}`).join(', ')}`);
+      } finally {
+        cs.close();
+        await up.stop();
+      }
     }
   }
 
@@ -269,7 +303,7 @@ export async function run(args: string[]): Promise<BenchReport> {
     name: 'cluster',
     columns: ['kubelite'],
     rows,
-    ceiling: { spawnMs },
+    ceiling: { spawnMs, ...(bareServerPerSecond !== undefined ? { bareServerPerSecond } : {}) },
     notes: [
       `\`kubelite up${mode.length ? ' --single-process' : ''}\` as a user runs it (lmdb in a temporary --data-dir, components as ${mode.length ? 'worker threads of one process' : 'child processes'}) on the 2-core machine; clients use protobuf`,
       `1-minute load average of the shared machine when each phase began: ${loads.join(', ')}`,

@@ -110,8 +110,8 @@ function unready(value: string): number | string[] {
 interface NodesFlags {
   kubeconfig?: string;
   master?: string;
-  kubeApiQps: number;
-  kubeApiBurst: number;
+  kubeApiQps?: number;
+  kubeApiBurst?: number;
   kubeApiContentType: string;
   nodes: number;
   nodeNamePrefix: string;
@@ -177,8 +177,8 @@ export async function nodesMain(argv: string[]): Promise<number> {
     .option('--tls-private-key-file <file>', 'PEM private key of --tls-cert-file')
     .option('--client-ca-file <file>', 'PEM CA bundle client certificates of the kubelet API must chain to (default: --cluster-signing-cert-file; none: only bearer tokens authenticate)')
     .option('--master <url>', 'the API server URL (overrides the kubeconfig\'s)')
-    .option('--kube-api-qps <qps>', 'client requests per second to the API server (0: unlimited)', number(0), 1000)
-    .option('--kube-api-burst <n>', 'client request burst', integer(1), 2000)
+    .option('--kube-api-qps <qps>', 'client requests per second to the API server, over all nodes (0: unlimited; default 1000, or 0.3 per node past 3,333 nodes: their leases alone take 0.1 per node)', number(0))
+    .option('--kube-api-burst <n>', 'client request burst (default twice the qps)', integer(1))
     .option('--kube-api-content-type <type>', 'request/response content type', 'application/vnd.kubernetes.protobuf')
     .option('--nodes <n>', 'how many nodes to simulate', integer(0), 3)
     .option('--node-name-prefix <prefix>', 'node names are <prefix><index>', 'kubelite-node-')
@@ -272,7 +272,8 @@ export async function nodesMain(argv: string[]): Promise<number> {
   if (serving.clientCA === undefined) log({ msg: 'kubelet API: no --client-ca-file, only bearer tokens (TokenReview) authenticate' });
   const userAgent = `kubelet/${KUBERNETES_CLIENT_VERSION} (${process.platform}/${process.arch}) kubernetes/kubelite`;
   // One request budget for the whole agent, whichever identity a request goes out as.
-  const limiter = new TokenBucket({ qps: o.kubeApiQps, burst: o.kubeApiBurst });
+  const qps = o.kubeApiQps ?? Math.max(1000, o.nodes * 0.3);
+  const limiter = new TokenBucket({ qps, burst: o.kubeApiBurst ?? Math.max(1, Math.round(2 * qps)) });
   const clientOptions = { userAgent, contentType: o.kubeApiContentType, limiter, log };
   const clientset = newClientset({ config, ...clientOptions });
   const nodeClients = certificates ? new NodeClients(config, certificates, clientOptions) : undefined;

@@ -78,7 +78,6 @@ export class NodeAgent implements KubeletHost {
       });
       await this.csi.start(this.abort.signal);
     }
-    this.heartbeats.startLoops();
     this.eviction.start();
   }
 

@@ -101,3 +101,25 @@ test('registration retries as the kubelet does: 100 ms doubling (so a node start
   assert.ok(clientset.tracker.get(NODES, '', 'kubelite-node-0'), 'registered once the API server answers');
   await agent.stop();
 });
+
+test('leases renew at jittered points of the interval, not together, from each node\'s registration on', async () => {
+  const { agent, clientset, tick } = await setup({ nodes: 20 });
+  await tick(1500);
+  const renewals = new Set(clientset.tracker.list(LEASES).map((l) => (l as Lease).spec!.renewTime));
+  // 20 nodes registered at the same instant, the tick's steps 100 ms: spread over most of them
+  assert.ok(renewals.size >= 5, `renewTimes ${[...renewals].join(', ')}`);
+  await agent.stop();
+});
+
+test('a Ready turned Unknown by someone else (the node lifecycle controller) is reported again at the next status update', async () => {
+  const { agent, clientset, tick } = await setup();
+  const ready = () => getNode(clientset, 'kubelite-node-0')!.status!.conditions!.find((c) => c.type === 'Ready')!;
+  const conditions = getNode(clientset, 'kubelite-node-0')!.status!.conditions!.map((c) => (c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown' } : c));
+  await clientset.resource(NODES).patch('', 'kubelite-node-0', 'merge', { status: { conditions } }, { subresource: 'status' });
+  await tick(100);
+  assert.equal(ready().status, 'Unknown');
+  // the status update frequency is 1 s here, the report frequency 5 s
+  await tick(1200);
+  assert.equal(ready().status, 'True');
+  await agent.stop();
+});

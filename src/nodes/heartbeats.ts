@@ -24,6 +24,11 @@ const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
 /** The node lifecycle controller's NoSchedule taint for each pressure condition that is True. */
 const PRESSURE_TAINTS: Record<string, string> = { MemoryPressure: 'node.kubernetes.io/memory-pressure', DiskPressure: 'node.kubernetes.io/disk-pressure', PIDPressure: 'node.kubernetes.io/pid-pressure' };
 
+const readyStatusOf = (node: Node) => node.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+
+/** `ms` plus up to 4% more (wait.Jitter with the kubelet's factor 0.04). */
+const jittered = (ms: number) => ms * (1 + 0.04 * Math.random());
+
 /** A 403 answer, whatever else the error carries (client/errors.ts has no isForbidden). */
 function isForbiddenCode(e: unknown): boolean {
   return typeof e === 'object' && e !== null && 'code' in e && e.code === 403;
@@ -92,15 +97,18 @@ export class NodeHeartbeats {
     });
   }
 
-  /** Starts the Lease renewals and status updates, the nodes staggered over one interval. */
-  startLoops(): void {
-    const list = [...this.nodes.values()];
-    list.forEach((node, k) => {
-      const offset = Math.floor((k / list.length) * this.o.leaseRenewIntervalMs);
-      node.leaseTimer = this.clock.setTimer(() => this.leaseLoop(node), offset || this.o.leaseRenewIntervalMs);
-      const soff = Math.floor((k / list.length) * this.o.statusUpdateFrequencyMs);
-      node.statusTimer = this.clock.setTimer(() => this.statusLoop(node), soff || this.o.statusUpdateFrequencyMs);
-    });
+  /**
+   * Starts a node's Lease renewals and status updates once it is registered, as its kubelet does —
+   * not after every node is: 10,000 nodes take longer to register than a lease lasts. The first
+   * of each comes at a random point of one interval, so nodes registered together do not renew
+   * together, and each later one after the interval plus up to 4% (the kubelet's
+   * wait.JitterUntil(…, 0.04)), so they do not drift back into bursts.
+   */
+  private startLoops(node: SimNode): void {
+    if (node.loopsStarted) return;
+    node.loopsStarted = true;
+    node.leaseTimer = this.clock.setTimer(() => this.leaseLoop(node), Math.random() * this.o.leaseRenewIntervalMs);
+    node.statusTimer = this.clock.setTimer(() => this.statusLoop(node), Math.random() * this.o.statusUpdateFrequencyMs);
   }
 
   stop(): void {
@@ -159,6 +167,7 @@ export class NodeHeartbeats {
       await this.renewLease(node, true);
       node.registered = true;
       node.registerBackoffMs = REGISTER_BACKOFF_MIN_MS;
+      this.startLoops(node);
       this.log({ msg: 'node registered', node: node.name });
       this.registered(node);
     } catch (e) {
@@ -228,7 +237,7 @@ export class NodeHeartbeats {
   private leaseLoop(node: SimNode): void {
     if (this.stopped || node.mode === 'gone') return;
     const again = () => {
-      if (!this.stopped && node.mode !== 'gone') node.leaseTimer = this.clock.setTimer(() => this.leaseLoop(node), this.o.leaseRenewIntervalMs);
+      if (!this.stopped && node.mode !== 'gone') node.leaseTimer = this.clock.setTimer(() => this.leaseLoop(node), jittered(this.o.leaseRenewIntervalMs));
     };
     if (node.mode !== 'ok' || !node.registered) return again();
     this.renewLease(node).then(again, (e) => {
@@ -253,13 +262,14 @@ export class NodeHeartbeats {
     // (the images pulled since the last report are listed too: the cache only grows)
     const images = node.images.size > 0 ? { images: nodeImages(node) } : {};
     const status = { conditions: nodeConditions(node, now), ...images };
-    const changed = wasReady !== node.lastReady || node.images.size !== (node.reportedImages ?? 0);
+    const changed = wasReady !== node.lastReady || node.images.size !== (node.reportedImages ?? 0) || node.statusStale;
     if (!force && !changed && now - node.lastStatusReport < this.o.statusReportFrequencyMs) return;
     try {
       await node.client.resource(NODES).patch('', node.name, 'strategic', { status }, { subresource: 'status' });
       this.stats.nodeWrites++;
       node.lastStatusReport = now;
       node.reportedImages = node.images.size;
+      node.statusStale = false;
     } catch (e) {
       if (isNotFound(e) && node.mode !== 'gone') {
         this.log({ msg: 'node is gone; registering it again', node: node.name });
@@ -274,7 +284,7 @@ export class NodeHeartbeats {
   private statusLoop(node: SimNode): void {
     if (this.stopped || node.mode === 'gone') return;
     const again = () => {
-      if (!this.stopped && node.mode !== 'gone') node.statusTimer = this.clock.setTimer(() => this.statusLoop(node), this.o.statusUpdateFrequencyMs);
+      if (!this.stopped && node.mode !== 'gone') node.statusTimer = this.clock.setTimer(() => this.statusLoop(node), jittered(this.o.statusUpdateFrequencyMs));
     };
     // A NotReady node has stopped posting status (after reporting Ready=False once).
     if (node.mode !== 'ok' || !node.registered) return again();
@@ -293,6 +303,10 @@ export class NodeHeartbeats {
     if (!node || !node.registered) return;
     const sim = annotationsOf(obj)[SIMULATE_ANNOTATION];
     const want: SimNode['mode'] = sim === 'Gone' ? 'gone' : sim === 'NotReady' || node.forcedNotReady ? 'notready' : 'ok';
+    // The kubelet patches its status when it differs from the API server's, not only from what it
+    // last sent: a Ready the node lifecycle controller turned Unknown (a late lease) is put back
+    // at the next status update, not at the next 5-minute report.
+    if (want === 'ok' && node.mode === 'ok' && node.lastReady === true && readyStatusOf(obj) !== 'True') node.statusStale = true;
     if (want === node.mode) return;
     if (node.mode === 'gone') return;
     const was = node.mode;

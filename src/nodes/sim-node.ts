@@ -29,11 +29,15 @@ export interface SimNode {
   /** When this agent first reported the node (the pressure conditions' transition time). */
   registeredAt?: number;
   uid: string;
+  /** Whether its lease and status loops run (from its first registration on). */
+  loopsStarted: boolean;
   leaseTimer?: TimerHandle;
   statusTimer?: TimerHandle;
   lastStatusReport: number;
   readyTransition: number;
   lastReady: boolean | undefined;
+  /** The API server's Node says other than this node last reported (someone else wrote its Ready). */
+  statusStale?: boolean;
   /** The node's image cache: the references pulled, with their sizes. */
   images: Map<string, number>;
   /** How many images its status last listed. */
@@ -76,6 +80,7 @@ export function simNodes(opts: NodeAgentOptions): Map<string, SimNode> {
       registerBackoffMs: REGISTER_BACKOFF_MIN_MS,
       forcedNotReady: false,
       uid: '',
+      loopsStarted: false,
       lastStatusReport: 0,
       readyTransition: 0,
       lastReady: undefined,
