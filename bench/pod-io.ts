@@ -1,9 +1,10 @@
 // `npm run bench -- pod-io [megabytes] [execs]`: exec and port-forward through the API server and
 // the simulated nodes' kubelet, on `kubelite up --nodes 1` (startCluster):
-//  (a) port-forward throughput: M MiB (64) written through `kubectl port-forward` (1.33, SPDY
-//      tunnelled in WebSocket; 1.27, SPDY/3.1) to a TCP sink on the host that the pod forwards to
-//      (kubelite.dev/port-forward), against the same bytes written straight to the sink in the
-//      same run (the machine's loopback copy: the ceiling);
+//  (a) port-forward throughput: M MiB (256, so that setting up the forwarded connection weighs
+//      little) written through `kubectl port-forward` (1.33, SPDY tunnelled in WebSocket; 1.27,
+//      SPDY/3.1) to a TCP sink on the host that the pod forwards to (kubelite.dev/port-forward),
+//      against the same bytes written straight to the sink in the same run (the machine's
+//      loopback copy: the ceiling);
 //  (b) exec round trip of `echo x`: N (100) one at a time through @kubernetes/client-node's Exec
 //      (WebSocket), p50/p99; and `kubectl exec -- echo x` (20), beside `kubectl version --client`
 //      (kubectl's own start, the floor of anything kubectl does).
@@ -78,7 +79,7 @@ async function timeEach(n: number, fn: () => Promise<void>): Promise<number[]> {
 }
 
 async function benchmark(args: string[]): Promise<BenchReport> {
-  const mib = Number(args[0] ?? 64);
+  const mib = Number(args[0] ?? 256);
   const execs = Number(args[1] ?? 100);
   const bytes = mib * 2 ** 20;
   const target = await sink();
