@@ -47,6 +47,18 @@ test('deleting an observed owner queues its dependents and remembers it as absen
   assert.ok(g.absentOwnerCache.has(identityKey({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'rs-uid', namespace: 'default' })));
 });
 
+test('an owner seen again under its uid (a snapshot restore) is no longer remembered as absent', () => {
+  const { g } = recorder();
+  const key = identityKey({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'rs-uid', namespace: 'default' });
+  g.observe('add', 'apps/v1', 'ReplicaSet', o('rs', 'rs-uid'));
+  g.observe('add', 'v1', 'Pod', o('a', 'a-uid', { ownerReferences: [ref('ReplicaSet', 'rs', 'rs-uid')] }));
+  g.observe('delete', 'apps/v1', 'ReplicaSet', o('rs', 'rs-uid'));
+  assert.ok(g.absentOwnerCache.has(key));
+  g.observe('add', 'apps/v1', 'ReplicaSet', o('rs', 'rs-uid'));
+  assert.equal(g.absentOwnerCache.has(key), false);
+  assert.equal(g.uidToNode.get('rs-uid')?.observed, true);
+});
+
 test('foreground deletion starting: the owner is marked deletingDependents, its dependents and itself queued; orphan goes to the orphan queue', () => {
   const { g, del, orphan } = recorder();
   g.observe('add', 'apps/v1', 'ReplicaSet', o('rs', 'rs-uid'));

@@ -62,6 +62,9 @@ export class LruSet {
     this.items.set(key, true);
     if (this.items.size > this.max) this.items.delete(this.items.keys().next().value as string);
   }
+  delete(key: string): void {
+    this.items.delete(key);
+  }
   has(key: string): boolean {
     if (!this.items.has(key)) return false;
     this.add(key);
@@ -142,6 +145,12 @@ export class GraphBuilder {
       namespace: typeof m.namespace === 'string' ? m.namespace : '',
     };
     if (identity.uid === '') return;
+    // An object seen alive is not absent, whatever was verified of its uid before: a snapshot
+    // restore brings objects back under their old uids, and dependents naming them must stay.
+    if (type !== 'delete') {
+      this.absentOwnerCache.delete(identityKey(identity));
+      this.absentOwnerCache.delete(identityKey({ ...identity, namespace: '' }));
+    }
     let existing = this.uidToNode.get(identity.uid);
     if (existing && !existing.observed && type !== 'delete') {
       // a virtual node is now observed: its coordinates come from the object itself
