@@ -6,7 +6,6 @@ import type { Container, Pod } from '../api/types.js';
 import { failedAt, livenessKill, preStopHook, startupOutcome, type ProbeKill } from './probes.js';
 import { parseShellForm } from './shell-form.js';
 
-export { parseShellForm, parseShellScript, parseSleepDuration, type ShellForm } from './shell-form.js';
 
 export const ANNOTATION_PREFIX = 'kubelite.dev/';
 

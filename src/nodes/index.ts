@@ -18,7 +18,8 @@ import { NodeAgent, type NodeAgentOptions, type NodeAgentStats } from './agent.j
 import { startKubeletServer, type KubeletServer, type KubeletServerOptions } from './kubelet/server.js';
 
 export { NodeAgent, LEASE_NAMESPACE, SIMULATE_ANNOTATION, KUBELET_VERSION, type NodeAgentOptions, type NodeAgentStats } from './agent.js';
-export { containerBehaviour, parseShellForm, parseShellScript, DEFAULT_BEHAVIOUR, ANNOTATION_PREFIX, type BehaviourDefaults, type ContainerBehaviour } from './behaviour.js';
+export { containerBehaviour, DEFAULT_BEHAVIOUR, ANNOTATION_PREFIX, type BehaviourDefaults, type ContainerBehaviour } from './behaviour.js';
+export { parseShellForm, parseShellScript } from './shell-form.js';
 export { simulatePod, containerTimeline, type SimulateInput, type SimulateResult } from './simulate.js';
 
 export interface StartNodesOptions extends Omit<NodeAgentOptions, 'informers' | 'recorder'> {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { containerBehaviour, DEFAULT_BEHAVIOUR, parseShellForm } from './behaviour.js';
+import { containerBehaviour, DEFAULT_BEHAVIOUR } from './behaviour.js';
+import { parseShellForm } from './shell-form.js';
 import { containerTimeline, imageID, normalizeImage, simulatePod } from './simulate.js';
 import type { Pod, PodSpec } from '../api/types.js';
 

@@ -7,7 +7,7 @@
 // `>> f`) is not the container's output; `>&2` is (stderr goes to the log too).
 // Anything else a script does prints nothing: no output is invented.
 import type { Container } from '../../api/types.js';
-import { parseSleepDuration } from '../behaviour.js';
+import { parseSleepDuration } from '../shell-form.js';
 
 export interface PrintedLine {
   /** Milliseconds after the container started. */
