@@ -116,7 +116,8 @@ test('a Ready turned Unknown by someone else (the node lifecycle controller) is 
   const ready = () => getNode(clientset, 'kubelite-node-0')!.status!.conditions!.find((c) => c.type === 'Ready')!;
   const conditions = getNode(clientset, 'kubelite-node-0')!.status!.conditions!.map((c) => (c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown' } : c));
   await clientset.resource(NODES).patch('', 'kubelite-node-0', 'merge', { status: { conditions } }, { subresource: 'status' });
-  await tick(100);
+  // (no time passes here: the node's first status update comes at a random point of its first second)
+  await flush(20);
   assert.equal(ready().status, 'Unknown');
   // the status update frequency is 1 s here, the report frequency 5 s
   await tick(1200);
