@@ -18,9 +18,8 @@ import { bulkClientIssuer, type BulkIssuer } from '../apiserver/tls/bulk-issue.j
 import { writeSecureFile } from '../apiserver/tls/pki.js';
 import type { RestConfig } from '../client/kubeconfig.js';
 import { newClientset, type RestClientOptions, type RestClientset } from '../client/rest.js';
+import { NODE_USER_PREFIX, NODES_GROUP } from '../nodes/identity.js';
 
-export const NODE_USER_PREFIX = 'system:node:';
-export const NODES_GROUP = 'system:nodes';
 const VALIDITY_MS = 365 * 24 * 3600 * 1000;
 const RENEW_BEFORE_MS = 30 * 24 * 3600 * 1000;
 const KEY_FILE = 'kubelet-client.key';

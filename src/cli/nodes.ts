@@ -1,14 +1,21 @@
 // `kubelite nodes`: the simulated node agent — registers N nodes and runs the pods bound to them,
 // until SIGINT/SIGTERM. How pods behave: src/nodes/README.md.
 //
-// Credentials, as kubelets have them: with --cluster-signing-cert-file/--cluster-signing-key-file
-// each node gets a client certificate of its own (`system:node:<name>` in `system:nodes`, see
-// node-certificates.ts) and its own small connection pool, so the API server's Node authorizer
-// and NodeRestriction admission judge every node's writes as a kubelet's. --kubeconfig is then
-// the agent's own credential: the shared pod and node informers (one list+watch for all nodes),
-// and what a node may not do and kubelite's missing node lifecycle controller would (the not-ready
-// taint, the Gone fault's Node delete). Without the signing flags every node acts as
-// --kubeconfig's user.
+// Each node acts as its kubelet would, `system:node:<name>` in `system:nodes`, so that the API
+// server's Node authorizer and NodeRestriction admission judge every node's writes as a kubelet's,
+// in one of two ways:
+//   --impersonate-nodes: the agent authenticates once (--kubeconfig) and sends each node's
+//     requests as that node by impersonation, over one shared connection pool (nodes/identity.ts;
+//     what `kubelite up` does). The kubeconfig's user needs `impersonate` on the nodes' users and
+//     the system:nodes group (the ClusterRole of nodeImpersonatorRole) and nothing of the CA.
+//   --cluster-signing-cert-file/--cluster-signing-key-file: each node gets a client certificate
+//     of its own (node-certificates.ts) and its own small connection pool — as a kubelet
+//     authenticates, for an agent that may not impersonate or an audit log that must show each
+//     node as the authenticated user; each node then costs a TLS context and its connections.
+// --kubeconfig is also the agent's own credential: the shared pod and node informers (one
+// list+watch for all nodes), and what a node may not do and kubelite's missing node lifecycle
+// controller would (the not-ready taint, the Gone fault's Node delete). With neither, every node
+// acts as --kubeconfig's user.
 import { InvalidArgumentError } from 'commander';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +24,8 @@ import { KubeconfigError, loadRestConfig } from '../client/kubeconfig.js';
 import { KUBERNETES_CLIENT_VERSION, newClientset } from '../client/rest.js';
 import { TokenBucket } from '../client/rate-limit.js';
 import { NodeClients, nodeClientCertificates } from './node-certificates.js';
+import { nodeIdentity } from '../nodes/identity.js';
+import type { RestClientset } from '../client/rest.js';
 import { kubeletServing, type KubeletServing } from './kubelet-serving.js';
 import { ServingCertificateManager } from '../nodes/kubelet/serving-certificate.js';
 import { realClock } from '../client/clock.js';
@@ -146,6 +155,7 @@ interface NodesFlags {
   csiDriver: boolean;
   eventQps: number;
   workers: number;
+  impersonateNodes: boolean;
   clusterSigningCertFile?: string;
   clusterSigningKeyFile?: string;
   certDir?: string;
@@ -164,10 +174,28 @@ interface NodesFlags {
 /** The kubelet's port when --kubelet-port is not given. */
 const DEFAULT_KUBELET_PORT = 10250;
 
+/**
+ * Connections the impersonated nodes share (HTTP/1.1 keep-alive): as many as the pod status
+ * writers (--workers' default), so they never wait for a socket; registration and heartbeats of
+ * 10,000 nodes queue behind one another on them as they do behind the request budget.
+ */
+const NODE_CONNECTIONS = 64;
+
+/** One client per node, each acting as that node over `transport`'s connections (made on first use). */
+function impersonatedNodeClients(transport: RestClientset): (name: string) => RestClientset {
+  const clients = new Map<string, RestClientset>();
+  return (name) => {
+    let c = clients.get(name);
+    if (c === undefined) clients.set(name, (c = transport.impersonating(nodeIdentity(name))));
+    return c;
+  };
+}
+
 
 export async function nodesMain(argv: string[]): Promise<number> {
   const cmd = program('nodes', 'Simulated nodes: registers N Node objects, keeps them alive (Lease + NodeReady heartbeats) and runs the pods bound to them as a kubelet reports them, without a container runtime. Pod behaviour comes from kubelite.dev/* annotations (see src/nodes/README.md).')
     .option('--kubeconfig <path>', 'kubeconfig of the API server (with the signing flags: the agent\'s own credential for the not-ready taint and the Gone fault)')
+    .option('--impersonate-nodes', 'each node acts as system:node:<name> in system:nodes by impersonation, through --kubeconfig\'s credential over one shared connection pool (that user needs impersonate on those users and that group)', false)
     .option('--cluster-signing-cert-file <file>', 'PEM CA certificate that signs each node\'s client certificate (system:node:<name> in system:nodes); without it every node acts as --kubeconfig\'s user')
     .option('--cluster-signing-key-file <file>', 'PEM private key of --cluster-signing-cert-file')
     .option('--cert-dir <dir>', 'where the nodes\' client certificates and their key are kept and reused (default: issued anew at each start)')
@@ -242,6 +270,10 @@ export async function nodesMain(argv: string[]): Promise<number> {
     process.stderr.write('kubelite nodes: --cluster-signing-cert-file and --cluster-signing-key-file go together\n');
     return 2;
   }
+  if (o.impersonateNodes && o.clusterSigningCertFile !== undefined) {
+    process.stderr.write('kubelite nodes: --impersonate-nodes and --cluster-signing-cert-file are two ways of acting as the nodes: give one\n');
+    return 2;
+  }
   const refusal = o.runtime === 'process' ? rootRefusal(o.allowRoot) : undefined;
   if (refusal) {
     process.stderr.write(`kubelite nodes: ${refusal}\n`);
@@ -277,12 +309,14 @@ export async function nodesMain(argv: string[]): Promise<number> {
   const clientOptions = { userAgent, contentType: o.kubeApiContentType, limiter, log };
   const clientset = newClientset({ config, ...clientOptions });
   const nodeClients = certificates ? new NodeClients(config, certificates, clientOptions) : undefined;
+  const nodeTransport = o.impersonateNodes ? newClientset({ config, ...clientOptions, maxSockets: NODE_CONNECTIONS }) : undefined;
+  const nodeClientset = nodeClients?.forNode ?? (nodeTransport ? impersonatedNodeClients(nodeTransport) : undefined);
   const { startNodes } = await import('../nodes/index.js');
   const started = Date.now();
   const kubeletServer = { port: o.kubeletPort ?? DEFAULT_KUBELET_PORT, address: o.kubeletAddress, tls: serving, processLog: () => recent.linesFrom(recent.start).map((l) => `${l.text}\n`).join('') };
   const nodeOptions = {
     clientset,
-    ...(nodeClients ? { nodeClientset: nodeClients.forNode } : {}),
+    ...(nodeClientset ? { nodeClientset } : {}),
     nodes: o.nodes,
     namePrefix: o.nodeNamePrefix,
     firstIndex: o.firstNodeIndex,
@@ -331,7 +365,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
     o.rotateServerCertificates && firstNode !== undefined && handle.kubelet
       ? new ServingCertificateManager({
           node: firstNode,
-          nodeClient: nodeClients?.forNode(firstNode) ?? clientset,
+          nodeClient: nodeClientset?.(firstNode) ?? clientset,
           approverClient: clientset,
           dnsNames: ['localhost', ...handle.nodeNames],
           ips: [...new Set([...(/^[\d.]+$|:/.test(o.kubeletAddress) && o.kubeletAddress !== '0.0.0.0' ? [o.kubeletAddress] : ['127.0.0.1']), ...handle.agent.nodeIPs()])],
@@ -341,7 +375,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
         })
       : undefined;
   servingCertificates?.start();
-  log({ msg: 'nodes started', nodes: o.nodes, registered: handle.agent.registeredCount(), ms: Date.now() - started, ...(certificates ? { identities: 'system:node:<name>', certificatesIssued: certificates.issued } : {}) });
+  log({ msg: 'nodes started', nodes: o.nodes, registered: handle.agent.registeredCount(), ms: Date.now() - started, ...(certificates ? { identities: 'system:node:<name>', certificatesIssued: certificates.issued } : {}), ...(nodeTransport ? { identities: 'system:node:<name> (impersonated)' } : {}) });
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -350,6 +384,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
   await handle.stop();
   clientset.close();
   nodeClients?.close();
+  nodeTransport?.close();
   return 0;
 }
 

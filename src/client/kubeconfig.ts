@@ -21,6 +21,21 @@ export interface RestConfig {
   password?: string;
   /** TLS server name override (tls-server-name). */
   serverName?: string;
+  /** Act as another user (client-go's rest.Config.Impersonate; kubectl --as, --as-group, --as-uid). */
+  impersonate?: Impersonation;
+}
+
+/**
+ * Who a request acts as: sent as the `Impersonate-User`, `Impersonate-Group` (one header each),
+ * `Impersonate-Uid` and `Impersonate-Extra-<key>` headers. The API server checks that the
+ * authenticated user may `impersonate` each part and then authorizes and admits the request as
+ * that user (adding `system:authenticated` to its groups).
+ */
+export interface Impersonation {
+  userName: string;
+  groups?: readonly string[];
+  uid?: string;
+  extra?: Readonly<Record<string, readonly string[]>>;
 }
 
 export class KubeconfigError extends Error {

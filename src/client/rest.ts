@@ -23,7 +23,7 @@ import { JsonWatchDecoder, WatchFrameDecoder, decodeProtobuf, decodeWatchFrame, 
 import { realClock, type Clock } from './clock.js';
 import { RestDiscoveryClient } from './discovery.js';
 import { ClientStatusError } from './errors.js';
-import type { RestConfig } from './kubeconfig.js';
+import type { Impersonation, RestConfig } from './kubeconfig.js';
 import { QueueWatch } from './queue-watch.js';
 import { TokenBucket } from './rate-limit.js';
 import type {
@@ -134,6 +134,17 @@ function lightPeerCertificate(socket: TLSSocket): void {
   }) as TLSSocket['getPeerCertificate'];
 }
 
+/** The Impersonate-* headers of an impersonation (client-go's): one header per group and per extra value. */
+export function impersonationHeaders(who: Impersonation | undefined): http.OutgoingHttpHeaders {
+  if (who === undefined) return {};
+  const h: http.OutgoingHttpHeaders = { 'Impersonate-User': who.userName };
+  if (who.groups !== undefined && who.groups.length > 0) h['Impersonate-Group'] = [...who.groups];
+  if (who.uid !== undefined && who.uid !== '') h['Impersonate-Uid'] = who.uid;
+  // A key may hold characters a header name cannot (client-go escapes them; the server unescapes).
+  for (const [key, values] of Object.entries(who.extra ?? {})) if (values.length > 0) h[`Impersonate-Extra-${encodeURIComponent(key)}`] = [...values];
+  return h;
+}
+
 /**
  * An HTTPS agent that makes its TLS context (CA store, client certificate and key) once, at its
  * first connection, where https.Agent makes one per connection: OpenSSL 3 takes ~1.5 ms a context,
@@ -165,31 +176,44 @@ export class RestClientset implements Clientset {
   readonly fieldManager: string;
   readonly contentType: string;
   readonly limiter: TokenBucket;
-  readonly metrics: RestClientMetrics = { requests: new Map(), latencyMsSum: 0, latencyCount: 0, retries: 0 };
+  readonly metrics: RestClientMetrics;
   private readonly agent: http.Agent;
+  /** Whether close() ends the connections (a client made by impersonating() borrows its parent's). */
+  private readonly ownsAgent: boolean;
+  /** The Impersonate-* headers of every request (none: {}). */
+  private readonly impersonationHeaders: http.OutgoingHttpHeaders;
   private readonly base: URL;
   private readonly clock: Clock;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly log: (fields: Record<string, unknown>) => void;
   /** Resources (group/resource) whose server refused protobuf. */
-  private readonly jsonOnly = new Set<string>();
+  private readonly jsonOnly: Set<string>;
   private readonly clients = new Map<string, RestResourceClient>();
   private closed = false;
   private discoveryClient: RestDiscoveryClient | undefined;
 
-  constructor(opts: RestClientOptions) {
+  /** `shared`: the connections, limiter, metrics and protobuf memory of the client this one is made from (impersonating()). */
+  constructor(
+    private readonly opts: RestClientOptions,
+    shared?: { agent: http.Agent; limiter: TokenBucket; metrics: RestClientMetrics; jsonOnly: Set<string> },
+  ) {
     this.config = opts.config;
+    this.impersonationHeaders = impersonationHeaders(opts.config.impersonate);
+    this.metrics = shared?.metrics ?? { requests: new Map(), latencyMsSum: 0, latencyCount: 0, retries: 0 };
+    this.jsonOnly = shared?.jsonOnly ?? new Set();
     this.userAgent = opts.userAgent ?? `kubelite/${KUBERNETES_CLIENT_VERSION} (${process.platform}/${process.arch}) kubernetes/kubelite`;
     this.fieldManager = programName(this.userAgent);
     this.contentType = opts.contentType ?? PROTOBUF;
     this.clock = opts.clock ?? realClock;
-    this.limiter = opts.limiter ?? new TokenBucket({ qps: opts.qps ?? 20, burst: opts.burst ?? 30, clock: this.clock });
+    this.limiter = shared?.limiter ?? opts.limiter ?? new TokenBucket({ qps: opts.qps ?? 20, burst: opts.burst ?? 30, clock: this.clock });
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.maxRetries = opts.maxRetries ?? 5;
     this.log = opts.log ?? (() => {});
     this.base = new URL(this.config.server);
-    if (this.base.protocol === 'https:') {
+    this.ownsAgent = shared === undefined;
+    if (shared) this.agent = shared.agent;
+    else if (this.base.protocol === 'https:') {
       const tls: SecureContextOptions = {};
       if (this.config.ca) tls.ca = this.config.ca;
       if (this.config.clientCert) tls.cert = this.config.clientCert;
@@ -229,10 +253,19 @@ export class RestClientset implements Clientset {
     }));
   }
 
+  /**
+   * A client acting as `who` (Impersonate-* headers) over this client's connections, credentials,
+   * rate limiter and metrics: many identities cost one connection pool. Closing it stops its own
+   * requests only; the connections close with this client.
+   */
+  impersonating(who: Impersonation): RestClientset {
+    return new RestClientset({ ...this.opts, config: { ...this.config, impersonate: who } }, { agent: this.agent, limiter: this.limiter, metrics: this.metrics, jsonOnly: this.jsonOnly });
+  }
+
   /** Closes idle keep-alive connections (open watches end when closed). */
   close(): void {
     this.closed = true;
-    this.agent.destroy();
+    if (this.ownsAgent) this.agent.destroy();
   }
 
   /** @internal Protobuf only for compiled kinds: a custom resource has no schema to encode with (nor does its server speak protobuf for it). */
@@ -256,7 +289,7 @@ export class RestClientset implements Clientset {
   }
 
   private headers(spec: RequestSpec): http.OutgoingHttpHeaders {
-    const h: http.OutgoingHttpHeaders = { Accept: spec.accept, 'User-Agent': this.userAgent };
+    const h: http.OutgoingHttpHeaders = { Accept: spec.accept, 'User-Agent': this.userAgent, ...this.impersonationHeaders };
     if (spec.body) {
       h['Content-Type'] = spec.contentType ?? JSON_TYPE;
       h['Content-Length'] = spec.body.length;

@@ -15,6 +15,7 @@ test('kubelite nodes: bad flags end with a one-line error and exit 2', () => {
   const badCredentials = [
     [...master, '--cluster-signing-cert-file', '/nonexistent/ca.crt'],
     [...master, '--cluster-signing-cert-file', '/nonexistent/ca.crt', '--cluster-signing-key-file', '/nonexistent/ca.key'],
+    [...master, '--impersonate-nodes', '--cluster-signing-cert-file', '/nonexistent/ca.crt', '--cluster-signing-key-file', '/nonexistent/ca.key'],
   ];
   for (const args of [['--nodes', 'x'], ['--node-cpu', 'lots'], ['--node-lease-renew-interval', 'soon'], ['--bogus'], [], ...badCredentials]) {
     const r = spawnSync(process.execPath, [BIN, 'nodes', ...args], { encoding: 'utf8', env: { ...process.env, KUBECONFIG: '' } });

@@ -19,7 +19,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clusterRoleBinding, COMPONENT_BINDINGS, COMPONENT_ROLES, NODE_CERT_DIR, OBSOLETE_BINDINGS, writeClusterCredentials } from './credentials.js';
+import { clusterRoleBinding, COMPONENT_BINDINGS, COMPONENT_ROLES, OBSOLETE_BINDINGS, OBSOLETE_NODE_CERT_DIR, writeClusterCredentials } from './credentials.js';
+import { nodeImpersonatorRole, NODE_IMPERSONATOR_ROLE } from '../nodes/identity.js';
+import { nodeNamesOf } from './node-names.js';
 import { ensureSigningKey } from '../machinery/jwt/keys.js';
 import { launchChildProcess, launchWorkerThread, liveChildren, type ComponentLauncher, type RunningComponent } from './component-runner.js';
 import { installObjects, type ObjectSource } from './install.js';
@@ -227,11 +229,12 @@ function getJson(agent: Agent, url: string): Promise<{ status: number; body: Rec
   });
 }
 
-/** POST (or DELETE) as the admin; resolves with the status (0 when the server does not answer). */
-function postJson(agent: Agent, url: string, body: unknown, method: 'POST' | 'DELETE' = 'POST'): Promise<number> {
+/** POST, DELETE or server-side apply (PATCH) as the admin; resolves with the status (0 when the server does not answer). */
+function postJson(agent: Agent, url: string, body: unknown, method: 'POST' | 'DELETE' | 'PATCH' = 'POST'): Promise<number> {
   return new Promise((resolvePost) => {
     const data = JSON.stringify(body);
-    const req = httpsRequest(url, { agent, method, timeout: 2000, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
+    const contentType = method === 'PATCH' ? 'application/apply-patch+yaml' : 'application/json';
+    const req = httpsRequest(url, { agent, method, timeout: 2000, headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(data) } }, (res) => {
       res.resume();
       res.on('end', () => resolvePost(res.statusCode ?? 0));
       res.on('error', () => resolvePost(0));
@@ -242,10 +245,17 @@ function postJson(agent: Agent, url: string, body: unknown, method: 'POST' | 'DE
   });
 }
 
-/** The components' bindings (credentials.ts); those that exist already (409) are kept as they are; obsolete ones go (alongside). */
-async function bindComponents(agent: Agent, server: string): Promise<boolean> {
+/**
+ * The components' bindings (credentials.ts); those that exist already (409) are kept as they are;
+ * obsolete ones go (alongside). The role letting the nodes process impersonate its nodes is applied
+ * with this start's node names (an earlier start may have had others).
+ */
+async function bindComponents(agent: Agent, server: string, nodeNames: readonly string[]): Promise<boolean> {
   const bindings = `${server}/apis/rbac.authorization.k8s.io/v1/clusterrolebindings`;
   const removed = Promise.all(OBSOLETE_BINDINGS.map((name) => postJson(agent, `${bindings}/${encodeURIComponent(name)}`, { kind: 'DeleteOptions', apiVersion: 'v1' }, 'DELETE')));
+  const impersonator = nodeImpersonatorRole(nodeNames, { 'app.kubernetes.io/managed-by': 'kubelite-up' });
+  const applied = await postJson(agent, `${server}/apis/rbac.authorization.k8s.io/v1/clusterroles/${encodeURIComponent(NODE_IMPERSONATOR_ROLE)}?fieldManager=kubelite-up&force=true`, impersonator, 'PATCH');
+  if (applied !== 200 && applied !== 201) return false;
   for (const role of COMPONENT_ROLES) {
     const status = await postJson(agent, `${server}/apis/rbac.authorization.k8s.io/v1/clusterroles`, role);
     if (status !== 201 && status !== 409) return false;
@@ -368,8 +378,9 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   // The components start at once: they find the API server on its known address and retry until
   // it answers, which is what makes the whole cluster ready in about a second. The nodes start
   // once their binding exists (a refused registration would wait a second to try again).
-  // Each node acts as system:node:<name> with a certificate the nodes process signs with the CA.
-  const nodeCredentialArgs = ['--cluster-signing-cert-file', credentials.caCertFile, '--cluster-signing-key-file', credentials.caKeyFile, '--cert-dir', join(dataDir, NODE_CERT_DIR)];
+  // Each node acts as system:node:<name> by impersonation through the nodes process's own credential.
+  rmSync(join(dataDir, OBSOLETE_NODE_CERT_DIR), { recursive: true, force: true });
+  const nodeArgs = [...flagArgs.nodes, ...(opts.args?.nodes ?? [])];
   // One kubelet API listener for all the nodes, on a free port of the bind address; the API server
   // dials it there for every node (its addresses do not exist), with its own client certificate.
   let kubeletPort = await freePort(bind);
@@ -378,7 +389,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const apiserverKubeletArgs = ['--kubelet-client-certificate', credentials.kubeletClient.certFile, '--kubelet-client-key', credentials.kubeletClient.keyFile, '--kubelet-certificate-authority', credentials.caCertFile, '--kubelet-address-override', host];
   const runtimeArgs = opts.runtime === 'process' ? ['--runtime', 'process', '--runtime-dir', join(dataDir, 'pods'), ...(opts.processPodCIDR ? ['--process-pod-cidr', opts.processPodCIDR] : []), ...(opts.allowRoot ? ['--allow-root'] : [])] : [];
   const launch = opts.singleProcess ? launchWorkerThread : launchChildProcess;
-  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, ...nodeCredentialArgs, ...kubeletArgs, '--nodes', String(nodes), '--lifecycle-taints=false', '--rotate-server-certificates', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...runtimeArgs, ...flagArgs.nodes, ...(opts.args?.nodes ?? [])], log, launch) : undefined;
+  const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, '--impersonate-nodes', ...kubeletArgs, '--nodes', String(nodes), '--lifecycle-taints=false', '--rotate-server-certificates', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...runtimeArgs, ...nodeArgs], log, launch) : undefined;
   // kubeadm's authorizers: the Node authorizer (what kubelets may do, each only for itself) before RBAC.
   const apiserverArgs = [...flagArgs.apiserver, ...(opts.args?.apiserver ?? [])];
   // ... and kubeadm's bootstrap tokens (kubeadm token create / join flows)
@@ -447,7 +458,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       await stop();
       throw new Error('cluster start aborted');
     }
-    if (!bound && (await getJson(agent, `${server}/readyz`)).status === 200 && (await bindComponents(agent, server))) {
+    if (!bound && (await getJson(agent, `${server}/readyz`)).status === 200 && (await bindComponents(agent, server, nodeNamesOf(nodes, nodeArgs)))) {
       bound = true;
       if (nodesComponent) progress(`starting ${nodes} simulated node${nodes === 1 ? '' : 's'}`);
       nodesComponent?.start();

@@ -10,18 +10,20 @@
 //   <data-dir>/scheduler.kubeconfig            system:kube-scheduler
 //   <data-dir>/nodes.kubeconfig                system:kubelite-node-lifecycle
 //
-// The simulated nodes are kubelets as far as the API server can tell: the nodes process gets the
-// cluster CA's certificate and key (as kube-controller-manager gets them to sign kubelet
-// certificates) and gives each node a client certificate of its own, `system:node:<name>` in
-// `system:nodes`, kept in <data-dir>/pki/nodes (see cli/node-certificates.ts); the API server runs
-// with the Node authorizer first (`--authorization-mode Node,RBAC`, as kubeadm), so each node may
-// write only itself, its Lease and its pods. nodes.kubeconfig is the process's own identity: its
-// shared informers (pods and nodes of all its nodes) and the one thing a kubelet may not do and
-// Kubernetes' node lifecycle controller does (kubelite has none yet): remove the not-ready taint
-// once a node is Ready (and delete a Node for the Gone fault). It is bound to that controller's
-// role, which reads pods and nodes too — see COMPONENT_BINDINGS.
+// The simulated nodes are kubelets as far as the API server's authorizer and admission can tell:
+// the nodes process sends each node's requests as `system:node:<name>` in `system:nodes` by
+// impersonation (nodes/identity.ts) and the API server runs with the Node authorizer first
+// (`--authorization-mode Node,RBAC`, as kubeadm), so each node may write only itself, its Lease
+// and its pods. nodes.kubeconfig is the process's own identity: it may impersonate exactly the
+// nodes of this start (the ClusterRole kubelite:node-impersonator, rewritten at each start with
+// their names) and nothing else of the kind; its shared informers (pods and nodes of all its nodes)
+// and the one thing a kubelet may not do and Kubernetes' node lifecycle controller does: remove
+// the not-ready taint once a node is Ready (and delete a Node for the Gone fault). It is bound to
+// that controller's role, which reads pods and nodes too — see COMPONENT_BINDINGS. It never holds
+// the CA's key.
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { NODE_IMPERSONATOR_ROLE } from '../nodes/identity.js';
 import { ensureServingPki, issueCertificate, servingNames, writeSecureFile, type KeyPair } from '../apiserver/tls/pki.js';
 
 export interface Identity {
@@ -35,8 +37,11 @@ export const SCHEDULER: Identity = { commonName: 'system:kube-scheduler', organi
 export const NODE_LIFECYCLE: Identity = { commonName: 'system:kubelite-node-lifecycle', organizations: [] };
 /** What the API server presents to kubelets (kubeadm's apiserver-kubelet-client certificate). */
 export const APISERVER_KUBELET_CLIENT: Identity = { commonName: 'kube-apiserver-kubelet-client', organizations: ['system:masters'] };
-/** Where the nodes process keeps its nodes' client certificates (kubelet's --cert-dir), under <data-dir>. */
-export const NODE_CERT_DIR = join('pki', 'nodes');
+/**
+ * Where earlier versions of `up` kept a client certificate per node, under <data-dir>: removed at
+ * start, so a data directory carried over keeps no credential nobody uses (they stay valid a year).
+ */
+export const OBSOLETE_NODE_CERT_DIR = join('pki', 'nodes');
 
 /**
  * ClusterRoleBindings `up` creates for its components beyond Kubernetes' bootstrap policy (which
@@ -49,6 +54,8 @@ export const NODE_CERT_DIR = join('pki', 'nodes');
  */
 export const COMPONENT_BINDINGS: ReadonlyArray<{ name: string; role: string; user?: string; group?: string }> = [
   { name: 'kubelite:node-lifecycle', role: 'system:controller:node-controller', user: NODE_LIFECYCLE.commonName },
+  // acting as each of its nodes (the role lists them: nodes/identity.ts)
+  { name: NODE_IMPERSONATOR_ROLE, role: NODE_IMPERSONATOR_ROLE, user: NODE_LIFECYCLE.commonName },
   { name: 'kubelite:csi-driver', role: 'kubelite:csi-driver', user: NODE_LIFECYCLE.commonName },
   // the nodes request their serving certificates (kubelet --rotate-server-certificates), as kubeadm lets kubelets do
   { name: 'kubelite:node-certificate-requests', role: 'system:node-bootstrapper', group: 'system:nodes' },
@@ -119,7 +126,7 @@ export interface Credential {
 export interface ClusterCredentials {
   /** PEM CA certificate (it signed the serving and client certificates). */
   ca: string;
-  /** The CA's files (the nodes process signs its nodes' certificates with them). */
+  /** The CA's files (the controller manager signs certificate requests with them). */
   caCertFile: string;
   caKeyFile: string;
   admin: Credential;

@@ -18,6 +18,8 @@ function path(verb: string, p: string): Attributes {
   return { user, verb, resourceRequest: false, apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', path: p };
 }
 
+const MANY_NAMES = Array.from({ length: 10_000 }, (_, i) => `n-${i}`);
+
 test('resource rules: verbs, groups, resources, subresources and names as Kubernetes matches them', () => {
   const cases: Array<[Partial<Rule>, Attributes, boolean]> = [
     [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }, resource('get', '', 'pods'), true],
@@ -40,6 +42,10 @@ test('resource rules: verbs, groups, resources, subresources and names as Kubern
     [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'] }, resource('get', '', 'pods', '', 'b'), false],
     // A list has no name: rules limited to names never allow it.
     [{ verbs: ['list'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'] }, resource('list', '', 'pods'), false],
+    // A long list of names (looked up in a set) matches as a short one does.
+    [{ verbs: ['impersonate'], apiGroups: [''], resources: ['users'], resourceNames: MANY_NAMES }, resource('impersonate', '', 'users', '', 'n-9999'), true],
+    [{ verbs: ['impersonate'], apiGroups: [''], resources: ['users'], resourceNames: MANY_NAMES }, resource('impersonate', '', 'users', '', 'n-10000'), false],
+    [{ verbs: ['impersonate'], apiGroups: [''], resources: ['users'], resourceNames: MANY_NAMES }, resource('impersonate', '', 'users'), false],
     // Resource rules never allow paths, and URL rules never allow resources.
     [{ verbs: ['get'], apiGroups: ['*'], resources: ['*'] }, path('get', '/healthz'), false],
     [{ verbs: ['get'], nonResourceURLs: ['*'] }, resource('get', '', 'pods'), false],

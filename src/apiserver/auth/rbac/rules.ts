@@ -51,10 +51,23 @@ export function resourceMatches(rule: Rule, combined: string, subresource: strin
   return false;
 }
 
-/** No resourceNames: every name. Otherwise the request must name one of them. */
+/** Past this many resourceNames a rule's names are looked up in a Set (made once per rule). */
+const NAME_SET_THRESHOLD = 16;
+const nameSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/**
+ * No resourceNames: every name. Otherwise the request must name one of them. A long list (a role
+ * letting the nodes process impersonate each of 10,000 nodes) is a Set lookup, not a scan.
+ */
 export function resourceNameMatches(rule: Rule, name: string): boolean {
-  if (rule.resourceNames.length === 0) return true;
-  for (const n of rule.resourceNames) if (n === name) return true;
+  const names = rule.resourceNames;
+  if (names.length === 0) return true;
+  if (names.length > NAME_SET_THRESHOLD) {
+    let set = nameSets.get(names);
+    if (set === undefined) nameSets.set(names, (set = new Set(names)));
+    return set.has(name);
+  }
+  for (const n of names) if (n === name) return true;
   return false;
 }
 
