@@ -264,6 +264,11 @@ export async function run(args: string[]): Promise<BenchReport> {
   // (d) N nodes: ready, then the steady-state heartbeat cost.
   if (numNodes > 0) {
     noteLoad('nodes');
+    // The ceiling beside this phase too, when the pods phase did not measure it.
+    if (bareServerPerSecond === undefined) {
+      const pod = podTemplate('ceiling');
+      bareServerPerSecond = await bareServerRate(32, 3, (c, i) => `${pod.before}c-${c}-${i}${pod.after}`);
+    }
     const t0 = performance.now();
     const up = await startUp(['--nodes', String(numNodes), ...mode]).catch((e: Error) => {
       // Past `up`'s own timeout on a loaded machine: the row says so, the other phases stay.
@@ -276,6 +281,8 @@ export async function run(args: string[]): Promise<BenchReport> {
       try {
         rows.push({ metric: `spawn \`kubelite up --nodes ${numNodes}\` → \`ready:\` line (every node Ready)`, values: { kubelite: up.readyMs / 1000 }, unit: 's', target: '≤ 60 s for 10,000 (#24; KWOK CI gate 180 s)', met: up.readyMs <= 6 * numNodes });
         const procs = clusterProcesses(up.child.pid!);
+        rows.push({ metric: 'same, nodes registered and Ready per second', values: { kubelite: numNodes / (up.readyMs / 1000) }, unit: 'nodes/s' });
+        notes.push(`\`up --nodes ${numNodes}\` start, CPU seconds by process from spawn to ready: ${fmtCpu(cpuOf(procs))} (2 cores: ${((up.readyMs / 1000) * 2).toFixed(0)} cpu-s available)`);
         // Past the registration burst and the first staggered lease round (10 s).
         await sleep(12_000);
         const w0 = await apiWrites(cs);
