@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { clusterRoleBinding, COMPONENT_BINDINGS, COMPONENT_ROLES, OBSOLETE_BINDINGS, OBSOLETE_NODE_CERT_DIR, writeClusterCredentials } from './credentials.js';
 import { nodeImpersonatorRole, NODE_IMPERSONATOR_ROLE } from '../nodes/identity.js';
 import { nodeNamesOf } from './node-names.js';
+import { clusterCIDRFor } from './cluster-cidr.js';
 import { ensureSigningKey } from '../machinery/jwt/keys.js';
 import { launchChildProcess, launchWorkerThread, liveChildren, type ComponentLauncher, type RunningComponent } from './component-runner.js';
 import { installObjects, type ObjectSource } from './install.js';
@@ -316,8 +317,7 @@ export const DEFAULT_STORAGE_CLASS = {
   volumeBindingMode: 'Immediate',
 };
 
-/** The pods' range under `kubelite up`, kind's: each node gets a /24 of it from nodeipam. */
-export const CLUSTER_CIDR = '10.244.0.0/16';
+export { CLUSTER_CIDR } from './cluster-cidr.js';
 
 export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
   // tsc alone does not make it: said at once rather than as components that never come up.
@@ -370,7 +370,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   // Pod CIDRs come from the controller manager's nodeipam, as kind and kubeadm clusters have them,
   // unless the caller configures allocation or the controllers itself (the nodes then keep their own).
   const ownIpam = !cmArgs.some((a) => /^--(allocate-node-cidrs|cluster-cidr|controllers)\b/.test(a));
-  const ipamArgs = ownIpam ? ['--allocate-node-cidrs', `--cluster-cidr=${CLUSTER_CIDR}`] : [];
+  const ipamArgs = ownIpam ? ['--allocate-node-cidrs', `--cluster-cidr=${clusterCIDRFor(nodes)}`] : [];
   // CSRs are signed by the cluster CA, as kubeadm configures kube-controller-manager
   const signingArgs = cmArgs.some((a) => a.startsWith('--cluster-signing-')) ? [] : ['--cluster-signing-cert-file', credentials.caCertFile, '--cluster-signing-key-file', credentials.caKeyFile];
   // the default StorageClass's claims are provisioned by the hostPath provisioner

@@ -43,10 +43,12 @@ export class SimulatedCSIDriver {
     this.resizer.watch(claims, pods);
   }
 
-  /** Registers the driver and its nodes, then runs the sidecars until `signal` aborts. */
+  /**
+   * Registers the driver, then runs the sidecars until `signal` aborts. Each node's CSINode is
+   * registered with the node itself (registerNode, at every registration of its Node).
+   */
   async start(signal: AbortSignal): Promise<void> {
     await this.registerDriver(this.ctx.opts.clientset);
-    await Promise.all([...this.ctx.nodes.values()].filter((n) => n.registered).map((n) => this.registerNode(n)));
     this.running = Promise.all([this.attacher.run(signal), this.provisioner.run(signal), this.resizer.run(signal)]);
   }
 
