@@ -199,7 +199,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
   const cmd = program('nodes', 'Simulated nodes: registers N Node objects, keeps them alive (Lease + NodeReady heartbeats) and runs the pods bound to them as a kubelet reports them, without a container runtime. Pod behaviour comes from kubelite.dev/* annotations (see src/nodes/README.md).')
     .option('--kubeconfig <path>', 'kubeconfig of the API server (with the signing flags: the agent\'s own credential for the not-ready taint and the Gone fault)')
     .option('--impersonate-nodes', 'each node acts as system:node:<name> in system:nodes by impersonation, through --kubeconfig\'s credential over one shared connection pool (that user needs impersonate on those users and that group)', false)
-    .option('--cluster-signing-cert-file <file>', 'PEM CA certificate that signs each node\'s client certificate (system:node:<name> in system:nodes); without it every node acts as --kubeconfig\'s user')
+    .option('--cluster-signing-cert-file <file>', 'PEM CA certificate that signs each node\'s client certificate (system:node:<name> in system:nodes); without it or --impersonate-nodes every node acts as --kubeconfig\'s user')
     .option('--cluster-signing-key-file <file>', 'PEM private key of --cluster-signing-cert-file')
     .option('--cert-dir <dir>', 'where the nodes\' client certificates and their key are kept and reused (default: issued anew at each start)')
     .option('--kubelet-port <port>', `port of the nodes' kubelet HTTPS API, one listener for all of them (0: a free one; default ${DEFAULT_KUBELET_PORT}, or a free one when that is taken)`, integer(0))
