@@ -1,7 +1,7 @@
 // Response bodies: one object, a list or a watch event, in the version the client asked for
 // (converted from the storage version), in JSON, YAML or protobuf, or as a Table or
 // PartialObjectMetadata(List). Lists in the storage version's JSON are assembled from the watch
-// cache's bytes without decoding them.
+// cache's bytes without decoding them; JSON Tables of lists mostly so (table-list.ts).
 import { apiVersionOf, listKindOf } from '../api/kinds.js';
 import { resourceVersionOf } from '../api/meta/object.js';
 import { ListMeta, PartialObjectMetadata, PartialObjectMetadataList, Table } from '../api/meta/v1.js';
