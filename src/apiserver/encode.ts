@@ -1,7 +1,7 @@
 // Response bodies: one object, a list or a watch event, in the version the client asked for
 // (converted from the storage version), in JSON, YAML or protobuf, or as a Table or
 // PartialObjectMetadata(List). Lists in the storage version's JSON are assembled from the watch
-// cache's bytes without decoding them.
+// cache's bytes without decoding them; JSON Tables of lists mostly so (table-list.ts).
 import { apiVersionOf, listKindOf } from '../api/kinds.js';
 import { resourceVersionOf } from '../api/meta/object.js';
 import { ListMeta, PartialObjectMetadata, PartialObjectMetadataList, Table } from '../api/meta/v1.js';
@@ -15,6 +15,8 @@ import { printerOf } from '../registry/kinds/index.js';
 import { decodedOrFresh } from '../registry/decode-cached.js';
 import type { TablePrinter } from '../registry/printers/types.js';
 import { forEachRange, jsonLength, partsOf, partsPieces, partsStartWith, type CachedObject, type JsonParts } from '../storage/cacher/index.js';
+import { ChunkCopier, releaseChunk, type StreamedBody } from './stream-chunks.js';
+import { tableListStreamed } from './table-list.js';
 
 export type MediaType = 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf';
 
@@ -164,15 +166,6 @@ function decodeCached(o: CachedObject): KubeObject {
   return decodedOrFresh(o);
 }
 
-/** A body written in chunks as the socket takes them (a list of thousands of objects is never one buffer). */
-export interface StreamedBody {
-  contentType: string;
-  length: number;
-  chunks: Iterable<Uint8Array>;
-  /** Called with each chunk once the socket has written it (it may be reused then). */
-  release?: (chunk: Uint8Array) => void;
-}
-
 /** A list response as one buffer (see encodeListStreamed). */
 export function encodeList(page: ListPage, kv: KindVersion, fmt: ResponseFormat, items: ProtobufItems, table?: TableOptions): Body {
   const body = encodeListStreamed(page, kv, fmt, items, table);
@@ -188,7 +181,14 @@ export function encodeList(page: ListPage, kv: KindVersion, fmt: ResponseFormat,
 export function encodeListStreamed(page: ListPage, kv: KindVersion, fmt: ResponseFormat, items: ProtobufItems, table?: TableOptions): Body | StreamedBody {
   const listMeta = listMetaOf(page);
   if (fmt.as === 'Table') {
-    return encodeAs(buildTable(page.items.map(decodeCached), kv, listMeta, fmt, table ?? { includeObject: 'Metadata', now: Date.now() }), Table, fmt);
+    const opts = table ?? { includeObject: 'Metadata', now: Date.now() };
+    // What kubectl get asks for, made from the cached bytes; YAML, indented JSON and rows with the
+    // whole object are made by encoding the whole Table.
+    if (fmt.mediaType === 'application/json' && !fmt.pretty && opts.includeObject !== 'Object') {
+      const { includeObject, now } = opts;
+      return tableListStreamed(page.items, printerOf(kv), listMeta, { apiVersion: metaApiVersion(fmt), includeObject, now, printerReadsManagedFields: kv.custom !== undefined });
+    }
+    return encodeAs(buildTable(page.items.map(decodeCached), kv, listMeta, fmt, opts), Table, fmt);
   }
   if (fmt.as === 'PartialObjectMetadataList' || fmt.as === 'PartialObjectMetadata') {
     const list = {
@@ -299,77 +299,6 @@ function protobufList(items: readonly CachedObject[], listMeta: KubeObject, list
     chunks: protobufListChunks(head, meta, parts, trailer),
     release: releaseChunk,
   };
-}
-
-/** Response chunks of this size: big enough for few writes, small enough never to hold a list whole. */
-const STREAM_CHUNK = 256 * 1024;
-
-/** Copies byte ranges into fixed-size chunks; `full` holds the chunks completed so far. */
-// Chunks the socket has written are kept for the next lists (a few megabytes), instead of every
-// list allocating a copy of itself and leaving it to the collector. A list has about
-// STREAM_BUFFER (respond.ts, 1 MiB) of chunks in flight: eight cover two at a time.
-const freeChunks: Buffer[] = [];
-const MAX_FREE_CHUNKS = 8;
-
-function newChunk(): Buffer {
-  return freeChunks.pop() ?? Buffer.allocUnsafeSlow(STREAM_CHUNK);
-}
-
-/** A chunk of a streamed list that the socket has written. */
-function releaseChunk(chunk: Uint8Array): void {
-  if (chunk.buffer.byteLength !== STREAM_CHUNK || chunk.byteOffset !== 0 || freeChunks.length >= MAX_FREE_CHUNKS) return;
-  freeChunks.push(Buffer.from(chunk.buffer, 0, STREAM_CHUNK));
-}
-
-/** Ranges up to this long are copied byte by byte rather than through a view and `set`. */
-const SMALL_COPY = 64;
-
-class ChunkCopier {
-  private buf = newChunk();
-  private pos = 0;
-  full: Buffer[] = [];
-
-  put(src: Uint8Array, start = 0, end = src.byteLength): void {
-    while (start < end) {
-      const n = Math.min(end - start, this.buf.length - this.pos);
-      if (n <= SMALL_COPY) {
-        // Objects held against a template are a dozen short ranges: copied by hand, a range
-        // costs no view object.
-        const buf = this.buf;
-        for (let i = 0, p = this.pos; i < n; i++) buf[p + i] = src[start + i]!;
-      } else this.buf.set(start === 0 && n === src.byteLength ? src : src.subarray(start, start + n), this.pos);
-      this.pos += n;
-      start += n;
-      if (this.pos === this.buf.length) {
-        this.full.push(this.buf);
-        this.buf = newChunk();
-        this.pos = 0;
-      }
-    }
-  }
-
-  byte(b: number): void {
-    this.buf[this.pos++] = b;
-    if (this.pos === this.buf.length) {
-      this.full.push(this.buf);
-      this.buf = newChunk();
-      this.pos = 0;
-    }
-  }
-
-  /** The completed chunks, handed over. */
-  take(): Buffer[] {
-    const out = this.full;
-    this.full = [];
-    return out;
-  }
-
-  /** The completed chunks and what is left of the current one. */
-  finish(): Buffer[] {
-    const out = this.take();
-    if (this.pos > 0) out.push(this.buf.subarray(0, this.pos));
-    return out;
-  }
 }
 
 function* jsonListChunks(head: Uint8Array, tail: Uint8Array, prefixLength: number, items: readonly CachedObject[], other: ReadonlyMap<CachedObject, Uint8Array>): Generator<Uint8Array> {

@@ -13,6 +13,11 @@ export function decodeCached(cached: CachedObject): KubeObject {
   return obj;
 }
 
+/** The shared decoding of a watch-cache object if some reader made it already. */
+export function sharedDecoding(cached: CachedObject): KubeObject | undefined {
+  return decoded.get(cached);
+}
+
 /**
  * The shared decoding of a watch-cache object if some reader made it already, else a fresh one
  * that is not kept (encoders of big lists should not hold a second copy of every object).

@@ -8,7 +8,8 @@ import type { StructType } from '../api/schema/dsl.js';
 import type { FieldExtractor, FieldLabelConversion } from '../machinery/selectors/index.js';
 import type { FieldError } from '../machinery/validation/field-errors.js';
 import type { ResourceCache } from '../storage/cacher/index.js';
-import type { Store } from './store.js';
+import type { Storage } from '../storage/types.js';
+import type { PoolAllocator, Store } from './store.js';
 import type { TablePrinter } from './printers/types.js';
 import type { ResourceStrategy } from './strategy.js';
 
@@ -71,10 +72,9 @@ export interface KindModule extends GroupKind {
   readonly subresources?: Readonly<Record<string, Subresource>>;
   /**
    * What creates and updates take from a pool the kind's objects share (a Service's cluster IP
-   * and node ports), built once over the kind's watch cache; returns the errors of a write the
-   * pool cannot serve.
+   * and node ports), built once over the kind's watch cache and the storage every API server shares.
    */
-  allocator?(cache: ResourceCache): (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
+  allocator?(cache: ResourceCache, storage: Storage): PoolAllocator;
 }
 
 export type Subresource = ScaleSubresource | ReplacePartSubresource | ActionSubresource | DeleteBySubresource | TokenRequestSubresource | NodeConnectionSubresource;

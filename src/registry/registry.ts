@@ -62,7 +62,7 @@ export class Registry {
       cache,
       fieldsOf,
       writes,
-      allocate: module.allocator?.(cache),
+      allocator: module.allocator?.(cache, this.storage),
     });
     this.stores.set(`${kind.group}/${kind.resource}`, store);
     return store;

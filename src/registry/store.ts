@@ -33,14 +33,28 @@ export interface AdmissionHook {
   validate?(obj: KubeObject | undefined, old: KubeObject | undefined): Promise<void> | void;
 }
 
+/** A store's use of a pool (see KindModule.allocator): fill in, claim before the write, release after. */
+export interface PoolAllocator {
+  /** Fills in what a new or changed object needs from the pool; the errors of a write the pool cannot serve. */
+  allocate(obj: KubeObject, old: KubeObject | undefined): FieldError[];
+  /**
+   * Just before the write: makes what the object newly holds its own across API servers (it may
+   * replace what allocate picked); the errors of a write that cannot have what it asked for, and
+   * an undo for a write that then fails.
+   */
+  claim(obj: KubeObject, old: KubeObject | undefined): Promise<{ errors: FieldError[]; undo: () => Promise<void> }>;
+  /** After the write: gives back what `old` held and `obj` (absent: deleted) no longer does. */
+  release(obj: KubeObject | undefined, old: KubeObject): Promise<void>;
+}
+
 export interface StoreOptions {
   kind: KindVersion;
   strategy: ResourceStrategy;
   storage: Storage;
   cache: ResourceCache;
   fieldsOf: FieldsOf;
-  /** Addresses a new or changed object needs (Services' cluster IPs and node ports), before validation. */
-  allocate?: (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
+  /** Addresses a new or changed object needs (Services' cluster IPs and node ports). */
+  allocator?: PoolAllocator;
   /** How writes are serialized, shared with the resource's watch cache (its `materialize`). */
   writes: ResourceWrites;
   /** Retries of unconditional updates and patches that lose an optimistic-lock race. */
@@ -119,7 +133,7 @@ export class Store {
   private readonly storage: Storage;
   readonly cache: ResourceCache;
   readonly fieldsOf: FieldsOf;
-  private readonly allocate: StoreOptions['allocate'];
+  private readonly allocator: PoolAllocator | undefined;
   private readonly writes: ResourceWrites;
   private readonly maxRetries: number;
   private readonly now: () => number;
@@ -131,7 +145,7 @@ export class Store {
     this.storage = opts.storage;
     this.cache = opts.cache;
     this.fieldsOf = opts.fieldsOf;
-    this.allocate = opts.allocate;
+    this.allocator = opts.allocator;
     this.writes = opts.writes;
     this.maxRetries = opts.maxRetries ?? 16;
     this.now = opts.now ?? Date.now;
@@ -212,13 +226,23 @@ export class Store {
     const generated = str(m.name) === '' && str(m.generateName) !== '';
     if (generated) m.name = generateName(str(m.generateName));
 
-    const errors = [...(this.allocate?.(obj, undefined) ?? []), ...this.validateMeta(obj), ...this.strategy.validate(obj, ctx)];
+    const errors = [...(this.allocator?.allocate(obj, undefined) ?? []), ...this.validateMeta(obj), ...this.strategy.validate(obj, ctx)];
     if (errors.length > 0) throw this.invalid(str(m.name), errors);
     await opts.admission?.validate?.(obj, undefined);
     addWarnings(opts.warnings, this.strategy.warnings?.(obj, undefined));
 
-    let result = this.canonical(obj);
-    if (opts.dryRun) return result;
+    if (opts.dryRun) return this.canonical(obj);
+    const undo = await this.claimAddresses(obj, undefined);
+    try {
+      return await this.createStored(this.canonical(obj), generated);
+    } catch (err) {
+      await undo();
+      throw err;
+    }
+  }
+
+  /** Writes a new object, giving a generated name that collided another suffix, a few times, as Kubernetes does. */
+  private async createStored(result: KubeObject, generated: boolean): Promise<KubeObject> {
     for (let attempt = 0; ; attempt++) {
       const rm = metaOf(result);
       const w = this.prepare(this.key(str(rm.namespace), str(rm.name)), result);
@@ -230,12 +254,25 @@ export class Store {
       } catch (err) {
         this.writes.failed(w);
         if (!isStorageError(err, 'AlreadyExists')) throw this.storageFailure(err, str(rm.name));
-        // A generated name that collided gets another suffix, a few times, as Kubernetes does.
         if (!generated || attempt >= 8) throw apiError.alreadyExists(this.name, str(rm.name));
         rm.name = generateName(str(rm.generateName));
         result = this.canonical(result);
       }
     }
+  }
+
+  /** A deleted object, once the pool addresses it held are given back. */
+  private async released(deleted: KubeObject): Promise<KubeObject> {
+    await this.allocator?.release(undefined, deleted);
+    return deleted;
+  }
+
+  /** Reserves the pool addresses a write gives the object (see PoolAllocator.claim); resolves with the undo for a failed write. */
+  private async claimAddresses(obj: KubeObject, old: KubeObject | undefined): Promise<() => Promise<void>> {
+    if (!this.allocator) return async () => {};
+    const { errors, undo } = await this.allocator.claim(obj, old);
+    if (errors.length > 0) throw this.invalid(nameOf(obj), errors);
+    return undo;
   }
 
   /** The current object from storage (a consistent read), or 404. */
@@ -298,7 +335,7 @@ export class Store {
         if (opts.dryRun) return { object: next, changed: true };
         try {
           const res = await this.storage.delete(kv.key, { expectModRevision: kv.modRevision });
-          return { object: decodeStored(res.prev.value, res.revision), changed: true };
+          return { object: await this.released(decodeStored(res.prev.value, res.revision)), changed: true };
         } catch (err) {
           if (isStorageError(err, 'NotFound')) throw apiError.notFound(this.name, name);
           if (!isStorageError(err, 'Conflict')) throw this.storageFailure(err, name);
@@ -306,6 +343,7 @@ export class Store {
           continue;
         }
       }
+      const undo = opts.dryRun || (opts.subresource ?? '') !== '' ? async () => {} : await this.claimAddresses(next, current);
       const w = this.writes.prepare(kv.key, next);
       // A no-op update writes nothing and keeps the resourceVersion, as Kubernetes does.
       if (sameBytes(w.stored, kv.value)) return { object: current, changed: false };
@@ -318,9 +356,11 @@ export class Store {
         const rev = await this.storage.update(kv.key, w.stored, { expectModRevision: kv.modRevision });
         next.metadata = withResourceVersion(metaOf(next), String(rev));
         this.writes.committed(next, w, rev);
+        await this.allocator?.release(next, current);
         return { object: next, changed: true };
       } catch (err) {
         this.writes.failed(w);
+        await undo();
         if (isStorageError(err, 'NotFound')) throw apiError.notFound(this.name, name);
         if (!isStorageError(err, 'Conflict')) throw this.storageFailure(err, name);
         if (opts.expectResourceVersion !== undefined || attempt >= this.maxRetries) throw apiError.modified(this.name, name);
@@ -389,7 +429,7 @@ export class Store {
     else delete m.generation;
     // Unconditional updates validate as if they named the current version (encode() drops it again).
     m.resourceVersion = om.resourceVersion;
-    const allocationErrors = subresource === '' ? (this.allocate?.(obj, old) ?? []) : [];
+    const allocationErrors = subresource === '' ? (this.allocator?.allocate(obj, old) ?? []) : [];
     if (subresource === '') {
       strategy.prepareForUpdate?.(obj, old, ctx);
       if (strategy.tracksGeneration && JSON.stringify(obj.spec) !== JSON.stringify(old.spec)) {
@@ -509,7 +549,7 @@ export class Store {
         if (!deleteAfterMark) return { object: updated, deleted: false };
         try {
           const res = await this.storage.delete(kv.key, { expectModRevision: rev });
-          return { object: decodeStored(res.prev.value, res.revision), deleted: true };
+          return { object: await this.released(decodeStored(res.prev.value, res.revision)), deleted: true };
         } catch (err) {
           if (!isStorageError(err, 'Conflict') && !isStorageError(err, 'NotFound')) throw this.storageFailure(err, name);
           if (attempt >= this.maxRetries) throw apiError.modified(this.name, name);
@@ -521,7 +561,7 @@ export class Store {
       if (opts.dryRun) return { object: current, deleted: true };
       try {
         const res = await this.storage.delete(kv.key, { expectModRevision: kv.modRevision });
-        return { object: decodeStored(res.prev.value, res.revision), deleted: true };
+        return { object: await this.released(decodeStored(res.prev.value, res.revision)), deleted: true };
       } catch (err) {
         if (isStorageError(err, 'NotFound')) throw apiError.notFound(this.name, name);
         if (!isStorageError(err, 'Conflict')) throw this.storageFailure(err, name);

@@ -37,6 +37,8 @@ import { apiserverAddresses, replicaName, replicasProblem } from './replicas.js'
  * under dist/.
  */
 const KUBELITE_BIN = fileURLToPath(new URL('../../bundle/cli/kubelite.js', import.meta.url));
+/** The component log lines a library start-up failure quotes. */
+const LOG_TAIL_LINES = 80;
 
 /** What `kubelite up`'s flags set; `args` adds any other component flag. */
 export interface ClusterOptions extends ComponentFlagOptions {
@@ -351,7 +353,13 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const credentials = await writeClusterCredentials(dataDir, server, bind, apiserverHosts.slice(1));
   const servers = replicas.apiservers === 1 ? [server] : apiserverHosts.map((h) => `https://${h}:${port}`);
   const kubeconfig = credentials.admin.path;
-  const log = opts.log ?? (() => {});
+  // Without a log of its own (the library), the components' last lines go into a start-up
+  // failure's message: a cluster that never got ready in someone's CI says why.
+  const logTail: string[] = [];
+  const log = opts.log ?? ((line: string) => {
+    logTail.push(line);
+    if (logTail.length > LOG_TAIL_LINES) logTail.shift();
+  });
   const nodes = opts.nodes ?? 3;
   const storageArgs = ['--storage', opts.storage ?? 'lmdb', '--data-dir', dataDir, ...(opts.etcdServers ? ['--etcd-servers', opts.etcdServers.join(',')] : [])];
   // One service account signing key for the API server (TokenRequest) and the controller manager
@@ -473,7 +481,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     if (waiting === '') break;
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`cluster not ready after ${readyTimeoutMs} ms: waiting for ${waiting}`);
+      const tail = logTail.length > 0 ? `\nthe components' last log lines:\n${logTail.join('\n')}` : '';
+      throw new Error(`cluster not ready after ${readyTimeoutMs} ms: waiting for ${waiting}${tail}`);
     }
     await new Promise((r) => setTimeout(r, pollMs));
   }

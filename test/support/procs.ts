@@ -45,3 +45,9 @@ export function cpuSeconds(pid: number): number {
   const f = statFields(pid);
   return f ? (Number(f[11]) + Number(f[12])) / CLOCK_TICKS : 0;
 }
+
+/** CPU seconds (user + system) of this process's children that have exited and been reaped (a kubectl run, say). */
+export function reapedChildrenCpuSeconds(): number {
+  const f = statFields(process.pid);
+  return f ? (Number(f[13]) + Number(f[14])) / CLOCK_TICKS : 0;
+}

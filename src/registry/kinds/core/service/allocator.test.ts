@@ -4,19 +4,19 @@ import type { KubeObject } from '../../../../api/schema/kind.js';
 import { StatusError } from '../../../../machinery/status.js';
 import { MemoryStorage } from '../../../../storage/memory.js';
 import { Registry } from '../../../registry.js';
+import type { Store } from '../../../store.js';
 
 const registries: Registry[] = [];
 after(async () => {
   for (const r of registries) await r.stop();
 });
 
-async function services() {
-  const registry = new Registry({
-    storage: new MemoryStorage(),
-  });
+/** The services of an API server on `storage` (a new one: a server of its own), with namespace `ns`. */
+async function services(storage = new MemoryStorage(), createNamespace = true) {
+  const registry = new Registry({ storage });
   registries.push(registry);
   await registry.start();
-  await registry.store('', 'namespaces')!.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns' } });
+  if (createNamespace) await registry.store('', 'namespaces')!.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns' } });
   return registry.store('', 'services')!;
 }
 
@@ -57,4 +57,66 @@ test('services get distinct cluster IPs, node ports and health-check ports; take
   // Updating a service keeps its addresses.
   const updated = await store.update('ns', 'lb', { ...lb, metadata: { ...(lb.metadata as KubeObject), labels: { a: 'b' } } });
   assert.deepEqual((updated.object.spec as KubeObject).ports, lbSpec.ports);
+});
+
+/** Math.random answering `value` for its next `calls` calls (the allocator probes at random). */
+async function withRandom<T>(value: number, calls: number, run: () => Promise<T>): Promise<T> {
+  const random = Math.random;
+  let left = calls;
+  Math.random = () => (left-- > 0 ? value : random());
+  try {
+    return await run();
+  } finally {
+    Math.random = random;
+  }
+}
+
+/** Waits until the store's watch cache holds what `ok` wants of service `name` (undefined: absent). */
+async function cacheSees(store: Store, name: string, ok: (o: KubeObject | undefined) => boolean): Promise<void> {
+  for (let i = 0; i < 10_000; i++) {
+    let o: KubeObject | undefined;
+    try {
+      o = JSON.parse(new TextDecoder().decode(store.getCached('ns', name).json)) as KubeObject;
+    } catch {
+      o = undefined;
+    }
+    if (ok(o)) return;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error(`the cache never showed the change of ${name}`);
+}
+
+const nodePortOf = (s: KubeObject) => (s.spec as { ports: Array<{ nodePort: number }> }).ports[0]!.nodePort;
+const nodePortService = (name: string, nodePort?: number) =>
+  svc(name, { type: 'NodePort', externalTrafficPolicy: 'Cluster', ports: [{ port: 80, protocol: 'TCP', targetPort: 80, ...(nodePort === undefined ? {} : { nodePort }) }] });
+
+test('two API servers on one storage never hand out the same address, even when both pick it at once', async () => {
+  const storage = new MemoryStorage();
+  const a = await services(storage);
+  const b = await services(storage, false);
+  // Both probe the same cluster IP and node port first; neither's cache has seen the other's write.
+  const [x, y] = await withRandom(0.5, 4, () => Promise.all([a.create('ns', nodePortService('x')), b.create('ns', nodePortService('y'))]));
+  assert.notEqual((x.spec as KubeObject).clusterIP, (y.spec as KubeObject).clusterIP);
+  assert.notEqual(nodePortOf(x), nodePortOf(y));
+  // Asked for by name on the other server at once, the port is refused there as taken.
+  await assert.rejects(b.create('ns', nodePortService('z', nodePortOf(x))), /provided port is already allocated/);
+});
+
+test('a deleted service\'s node port can be asked for again at once, on any API server', async () => {
+  const storage = new MemoryStorage();
+  const a = await services(storage);
+  const b = await services(storage, false);
+  const x = await a.create('ns', nodePortService('x'));
+  const port = nodePortOf(x);
+  await a.delete('ns', 'x');
+  // (each server's own check, against its cache, passes once that cache has seen the change)
+  await cacheSees(b, 'x', (o) => o === undefined);
+  const again = await b.create('ns', nodePortService('again', port));
+  assert.equal(nodePortOf(again), port);
+  // A port dropped by an update is free again too.
+  const moved = await b.update('ns', 'again', { ...again, spec: { ...(again.spec as KubeObject), type: 'ClusterIP', ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }] } });
+  assert.equal((moved.object.spec as { ports: Array<{ nodePort?: number }> }).ports[0]!.nodePort, undefined);
+  await cacheSees(a, 'again', (o) => (o?.spec as KubeObject | undefined)?.type === 'ClusterIP');
+  const third = await a.create('ns', nodePortService('third', port));
+  assert.equal(nodePortOf(third), port);
 });

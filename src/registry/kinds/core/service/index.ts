@@ -13,8 +13,5 @@ export const serviceModule: KindModule = {
   printer: servicePrinter,
   selectableFields: { 'spec.clusterIP': fieldAt.string('spec', 'clusterIP'), 'spec.type': fieldAt.string('spec', 'type') },
   fieldLabels: () => ({ labels: [...META_FIELD_LABELS, 'spec.clusterIP', 'spec.type'], error: fieldLabelErrors.notSupported }),
-  allocator(cache) {
-    const allocator = new ServiceAllocator(cache);
-    return (obj, old) => allocator.allocate(obj, old);
-  },
+  allocator: (cache, storage) => new ServiceAllocator(cache, {}, storage),
 };
