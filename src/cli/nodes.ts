@@ -35,6 +35,9 @@ import { LogRing } from '../nodes/logs/ring.js';
 import { parseLoopbackCIDR } from '../nodes/process/loopback-ips.js';
 import { DEFAULT_PROCESS_POD_CIDR, rootRefusal } from '../nodes/process/runtime.js';
 import { DEFAULT_EVICTION_HARD, parseThresholds } from '../nodes/eviction.js';
+import { isMainThread } from 'node:worker_threads';
+import { limitHeapGrowth } from './heap-growth.js';
+import { capYoungGeneration } from './young-generation.js';
 
 function durationMs(min: number): (value: string) => number {
   return (value) => {
@@ -252,6 +255,15 @@ export async function nodesMain(argv: string[]): Promise<number> {
   const code = parseOrExit(cmd, argv);
   if (code !== undefined) return code;
   const o = cmd.opts<NodesFlags>();
+  // What a node keeps is ~10 KiB (its Node in the informer's cache, its SimNode, client and
+  // timers); what the process holds beyond that is garbage between collections — requests waiting
+  // for a connection live long enough to reach the old generation. The API server's bounds (see
+  // apiserver.ts) keep that garbage to half the live heap and the young generation to 16 MB, only
+  // where the nodes have their process to themselves.
+  if (isMainThread) {
+    capYoungGeneration(16 * 1024 * 1024);
+    limitHeapGrowth(50);
+  }
   // The process's recent log lines are also served by the kubelet API (/logs/kubelite-nodes.log).
   const recent = new LogRing(256 * 1024);
   const log = (fields: Record<string, unknown>) => {
