@@ -127,13 +127,13 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     return 2;
   }
   // 16 MB of young generation instead of V8's 32 (see young-generation.ts), and garbage in the old
-  // generation kept to half the live heap (see heap-growth.ts). Both are V8 flags of the whole
+  // generation kept to half the live heap or 64 MiB, whichever is more (see heap-growth.ts). Both are V8 flags of the whole
   // process: on a worker thread of a single-process cluster they would make every component's
   // heap collect more often (+17–20% CPU per create for the cluster in bench/NOTES.md, session 15)
   // for ~10 MiB less, so they are set only where the API server has its process to itself.
   if (isMainThread) {
     capYoungGeneration(16 * 1024 * 1024);
-    limitHeapGrowth(50);
+    limitHeapGrowth(50, 64 * 1024 * 1024);
   }
   const server = await startApiServer({
     storage: o.storage,

@@ -36,3 +36,39 @@ test('limitHeapGrowth lowers the peak heap of a cache with churn, unless node wa
   const users = peakHeapMB(50, ['--heap-growing-percent=300']);
   assert.ok(users > limited * 1.3, `peak heap ${users.toFixed(1)} MB with the user's flag, ${limited.toFixed(1)} MB with ours`);
 });
+
+/**
+ * Full collections in a process of ~30 MB of live heap that allocates 256 MiB of short-lived
+ * 16 KiB ArrayBuffers (what relaying a stream does with socket reads), after limitHeapGrowth.
+ */
+function fullCollections(minGrowthBytes: number): number {
+  const script = `
+    const { PerformanceObserver, constants } = require('node:perf_hooks');
+    const live = Array.from({ length: 200000 }, (_, i) => ({ i, s: 'x' + i, a: [i, i] }));
+    require(${JSON.stringify(module)}).limitHeapGrowth(50, ${minGrowthBytes});
+    // the flag is read when a full collection sets the next limit
+    global.gc();
+    let full = 0;
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) full++; }).observe({ entryTypes: ['gc'] });
+    (async () => {
+      let reads = [];
+      for (let i = 0; i < 16384; i++) {
+        reads.push(new Uint8Array(new ArrayBuffer(16384)));
+        if (reads.length > 16) reads = [];
+        if (i % 64 === 0) await new Promise((r) => setImmediate(r));
+      }
+      await new Promise((r) => setImmediate(r));
+      process.stdout.write(String(full + live.length * 0));
+    })();
+  `;
+  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=commonjs', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return Number(r.stdout);
+}
+
+test('a floor on the growth keeps short-lived buffers from starting full collections in a small heap', () => {
+  const halfOnly = fullCollections(0);
+  const floored = fullCollections(64 * 1024 * 1024);
+  assert.ok(halfOnly >= 2, `only ${halfOnly} full collections with growth limited to half the heap`);
+  assert.ok(floored < halfOnly, `${floored} full collections with a 64 MiB floor, ${halfOnly} without`);
+});
