@@ -79,6 +79,22 @@ const frames: SpdyFrame[] = [
   { type: 'windowUpdate', streamId: 1, deltaWindowSize: 0x7fffffff },
 ];
 
+/** DATA frames handed on in pieces joined again (a frame's pieces: same stream, no FIN before the last). */
+function joinPieces(decoded: SpdyFrame[]): SpdyFrame[] {
+  const out: SpdyFrame[] = [];
+  let open: Extract<SpdyFrame, { type: 'data' }> | undefined;
+  for (const f of decoded) {
+    if (f.type === 'data' && open && open.streamId === f.streamId && !open.fin) {
+      open.data = Buffer.concat([open.data, f.data]);
+      open.fin = f.fin;
+      continue;
+    }
+    out.push(f.type === 'data' ? (open = { ...f }) : f);
+    if (f.type !== 'data') open = undefined;
+  }
+  return out;
+}
+
 describe('SPDY frame codec', () => {
   it('decodes what it encodes, frame by frame and fed one byte at a time', () => {
     const encoder = new FrameEncoder();
@@ -87,7 +103,23 @@ describe('SPDY frame codec', () => {
     const decoder = new FrameDecoder();
     const out: SpdyFrame[] = [];
     for (let i = 0; i < wire.length; i++) out.push(...decoder.push(wire.subarray(i, i + 1)));
-    assert.deepEqual(out, frames);
+    assert.deepEqual(joinPieces(out), frames);
+  });
+
+  it('hands a DATA payload on as it arrives, as views of the chunks pushed', () => {
+    const encoder = new FrameEncoder();
+    const payload = Buffer.alloc(40_000, 7);
+    const wire = Buffer.concat([encoder.encode({ type: 'data', streamId: 3, fin: true, data: payload }), encoder.encode({ type: 'ping', id: 1 })]);
+    const decoder = new FrameDecoder();
+    const first = wire.subarray(0, 16_384);
+    const [piece] = decoder.push(first);
+    assert.deepEqual(piece, { type: 'data', streamId: 3, fin: false, data: payload.subarray(0, 16_384 - 8) });
+    assert.equal((piece as { data: Buffer }).data.buffer, first.buffer, 'a view, not a copy');
+    // the rest of the payload, its end with FIN, and the next frame from one chunk
+    assert.deepEqual(decoder.push(wire.subarray(16_384)), [
+      { type: 'data', streamId: 3, fin: true, data: payload.subarray(16_384 - 8) },
+      { type: 'ping', id: 1 },
+    ]);
   });
 
   it('matches frames written by hand from the draft 3.1 layout', () => {

@@ -91,13 +91,17 @@ export class FrameEncoder {
 }
 
 /**
- * Splits a byte stream into frames. `push` buffers at most one incomplete frame (the 24-bit length
- * bounds it to 16 MiB; control frames are held to `maxControlFrameBytes`).
+ * Splits a byte stream into frames. A DATA frame's payload is handed on as it arrives, in pieces
+ * that are views of the pushed chunks (no copy, nothing held back for the rest of the frame): its
+ * pieces are consecutive 'data' frames of its stream, FIN on the last only. Control frames come
+ * whole: `push` buffers at most one incomplete control frame (held to `maxControlFrameBytes`).
  */
 export class FrameDecoder {
   private readonly decompressor = new HeaderDecompressor();
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  /** The DATA frame whose payload is being read. */
+  private data: { streamId: number; fin: boolean; remaining: number } | undefined;
 
   constructor(private readonly maxControlFrameBytes = 1024 * 1024) {}
 
@@ -105,14 +109,34 @@ export class FrameDecoder {
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
     const frames: SpdyFrame[] = [];
-    while (this.pendingBytes >= 8) {
+    for (;;) {
+      const data = this.data;
+      if (data) {
+        if (this.pendingBytes === 0) break;
+        const piece = this.take(Math.min(this.pending[0]!.length, data.remaining));
+        data.remaining -= piece.length;
+        const last = data.remaining === 0;
+        if (last) this.data = undefined;
+        frames.push({ type: 'data', streamId: data.streamId, fin: last && data.fin, data: piece });
+        continue;
+      }
+      if (this.pendingBytes < 8) break;
       const head = this.peek(8);
-      const isControl = (head[0]! & 0x80) !== 0;
+      const word = head.readUInt32BE(0);
+      const flags = head[4]!;
       const length = head.readUInt32BE(4) & 0xffffff;
-      if (isControl && length > this.maxControlFrameBytes) throw new SpdyProtocolError(`control frame of ${length} bytes is too large`);
+      if ((word & 0x80000000) === 0) {
+        const streamId = word & 0x7fffffff;
+        if (streamId === 0) throw new SpdyProtocolError('stream id zero is disallowed');
+        this.take(8);
+        const fin = (flags & FLAG_FIN) !== 0;
+        if (length === 0) frames.push({ type: 'data', streamId, fin, data: Buffer.alloc(0) });
+        else this.data = { streamId, fin, remaining: length };
+        continue;
+      }
+      if (length > this.maxControlFrameBytes) throw new SpdyProtocolError(`control frame of ${length} bytes is too large`);
       if (this.pendingBytes < 8 + length) break;
-      const frame = this.take(8 + length);
-      frames.push(this.decode(frame));
+      frames.push(this.decodeControl(this.take(8 + length)));
     }
     return frames;
   }
@@ -120,32 +144,47 @@ export class FrameDecoder {
   close(): void {
     this.pending = [];
     this.pendingBytes = 0;
+    this.data = undefined;
   }
 
+  /** The next n pending bytes, left pending (copied only when they span chunks). */
   private peek(n: number): Buffer {
-    if (this.pending[0]!.length < n) this.pending = [Buffer.concat(this.pending)];
-    return this.pending[0]!.subarray(0, n);
+    const first = this.pending[0]!;
+    if (first.length >= n) return first.subarray(0, n);
+    return this.gather(n, false);
   }
 
+  /** The next n pending bytes, consumed (a view when they lie in one chunk). */
   private take(n: number): Buffer {
-    if (this.pending[0]!.length < n) this.pending = [Buffer.concat(this.pending)];
     const first = this.pending[0]!;
-    const out = first.subarray(0, n);
+    if (first.length < n) return this.gather(n, true);
     if (first.length === n) this.pending.shift();
     else this.pending[0] = first.subarray(n);
     this.pendingBytes -= n;
+    return first.subarray(0, n);
+  }
+
+  private gather(n: number, consume: boolean): Buffer {
+    const out = Buffer.allocUnsafe(n);
+    let copied = 0;
+    let i = 0;
+    while (copied < n) {
+      const b = this.pending[i]!;
+      const k = Math.min(b.length, n - copied);
+      b.copy(out, copied, 0, k);
+      copied += k;
+      if (!consume) i++;
+      else if (k === b.length) this.pending.shift();
+      else this.pending[0] = b.subarray(k);
+    }
+    if (consume) this.pendingBytes -= n;
     return out;
   }
 
-  private decode(frame: Buffer): SpdyFrame {
+  private decodeControl(frame: Buffer): SpdyFrame {
     const word = frame.readUInt32BE(0);
     const flags = frame[4]!;
     const body = frame.subarray(8);
-    if ((word & 0x80000000) === 0) {
-      const streamId = word & 0x7fffffff;
-      if (streamId === 0) throw new SpdyProtocolError('stream id zero is disallowed');
-      return { type: 'data', streamId, fin: (flags & FLAG_FIN) !== 0, data: body };
-    }
     const version = (word >>> 16) & 0x7fff;
     if (version !== SPDY_VERSION) throw new SpdyProtocolError(`unsupported SPDY version ${version}`);
     const type = word & 0xffff;
