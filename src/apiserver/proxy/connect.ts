@@ -11,12 +11,13 @@ import type { Pod } from '../../api/types.js';
 import { StatusError } from '../../machinery/status.js';
 import { apiError } from '../../registry/errors.js';
 import { isUpgrade, takeUpgrade } from '../../machinery/http-upgrade.js';
-import { forward } from '../../machinery/streams/forward.js';
+import { forward, untilEitherCloses } from '../../machinery/streams/forward.js';
 import { auditOf } from '../audit/auditor.js';
 import type { RequestContext } from '../request/context.js';
 import { unreachable } from './kubelet-client.js';
 import { nodeOf, requireKubelet } from './pod-log.js';
 import { backendError, errorBody, forwardableHeaders, relay } from './relay.js';
+import { joinTunnel, spdyUpgradeHeaders, tunneledSpdyProtocols, tunnelProtocol, webSocketAccept, webSocketHandshakeError } from './tunnel.js';
 
 const KUBELET_PATHS: Readonly<Record<string, string>> = { exec: 'exec', attach: 'attach', portforward: 'portForward' };
 
@@ -63,11 +64,18 @@ export async function handlePodConnect(ctx: RequestContext): Promise<void> {
   const nodeName = pod.spec?.nodeName ?? '';
   if (nodeName === '') throw StatusError.badRequest(`pod ${nameOf(pod)} does not have a host assigned`);
   if (!isUpgrade(ctx.req)) throw StatusError.badRequest('Upgrade request required');
+  // kubectl's SPDY-in-WebSocket port-forward reaches the kubelet as SPDY (tunnel.ts).
+  const tunneled = sub === 'portforward' ? tunneledSpdyProtocols(ctx.req) : [];
+  if (tunneled.length > 0) {
+    const refusal = webSocketHandshakeError(ctx.req);
+    if (refusal) throw refusal;
+  }
   const kubelet = requireKubelet(ctx);
   const loc = kubelet.location(await nodeOf(ctx, nodeName));
+  const headers = forwardableHeaders(ctx.req.headers, CLIENT_CREDENTIALS, true);
   let answer;
   try {
-    answer = await kubelet.upgrade(loc, path, { method, headers: forwardableHeaders(ctx.req.headers, CLIENT_CREDENTIALS, true) });
+    answer = await kubelet.upgrade(loc, path, tunneled.length > 0 ? { method: 'POST', headers: spdyUpgradeHeaders(headers, tunneled) } : { method, headers });
   } catch (e) {
     throw unreachable(loc, e);
   }
@@ -77,8 +85,17 @@ export async function handlePodConnect(ctx: RequestContext): Promise<void> {
     const abort = new AbortController();
     return relay(ctx, response, forwardableHeaders(response.headers), abort);
   }
-  const client = takeUpgrade(ctx.req, ctx.res);
   const { response, socket: kubeletSocket, head: kubeletHead } = answer.upgraded;
+  let tunnel: string | undefined;
+  if (tunneled.length > 0) {
+    try {
+      tunnel = tunnelProtocol(response);
+    } catch (e) {
+      kubeletSocket.destroy();
+      throw e;
+    }
+  }
+  const client = takeUpgrade(ctx.req, ctx.res);
   // Who ran what, as an audit event would say it (RequestResponse level keeps the command).
   const params = new URLSearchParams(query);
   ctx.log?.({
@@ -93,33 +110,25 @@ export async function handlePodConnect(ctx: RequestContext): Promise<void> {
     return;
   }
   auditOf(ctx.req)?.responseStarted(response.statusCode ?? 101);
+  if (tunnel !== undefined) {
+    client.socket.write(webSocketAccept(ctx.req, tunnel));
+    for (const s of [client.socket, kubeletSocket]) (s as Socket).setNoDelay?.(true);
+    return joinTunnel(client.socket, client.head, kubeletSocket, kubeletHead);
+  }
   await join(client.socket, client.head, response, kubeletSocket, kubeletHead);
 }
 
 /** Sends the kubelet's 101 to the client, then copies both ways until either side closes. */
 function join(client: Duplex, clientHead: Buffer, response: { statusCode?: number; statusMessage?: string; rawHeaders: string[] }, kubelet: Duplex, kubeletHead: Buffer): Promise<void> {
-  return new Promise((resolve) => {
-    let lines = `HTTP/1.1 ${response.statusCode ?? 101} ${response.statusMessage || 'Switching Protocols'}\r\n`;
-    for (let i = 0; i + 1 < response.rawHeaders.length; i += 2) lines += `${response.rawHeaders[i]}: ${response.rawHeaders[i + 1]}\r\n`;
-    client.write(`${lines}\r\n`);
-    if (kubeletHead.length > 0) client.write(kubeletHead);
-    if (clientHead.length > 0) kubelet.write(clientHead);
-    for (const s of [client, kubelet]) (s as Socket).setNoDelay?.(true);
-    let done = false;
-    const close = () => {
-      if (done) return;
-      done = true;
-      client.destroy();
-      kubelet.destroy();
-      resolve();
-    };
-    // Each direction half-closes as the other side does; an error or a full close ends both.
-    forward(client, kubelet);
-    forward(kubelet, client);
-    for (const s of [client, kubelet]) {
-      s.once('error', close);
-      s.once('close', close);
-    }
-  });
+  let lines = `HTTP/1.1 ${response.statusCode ?? 101} ${response.statusMessage || 'Switching Protocols'}\r\n`;
+  for (let i = 0; i + 1 < response.rawHeaders.length; i += 2) lines += `${response.rawHeaders[i]}: ${response.rawHeaders[i + 1]}\r\n`;
+  client.write(`${lines}\r\n`);
+  if (kubeletHead.length > 0) client.write(kubeletHead);
+  if (clientHead.length > 0) kubelet.write(clientHead);
+  for (const s of [client, kubelet]) (s as Socket).setNoDelay?.(true);
+  // Each direction half-closes as the other side does; an error or a full close ends both.
+  const { closed } = untilEitherCloses(client, kubelet);
+  forward(client, kubelet);
+  forward(kubelet, client);
+  return closed;
 }
-
