@@ -38,7 +38,7 @@ test('limitHeapGrowth lowers the peak heap of a cache with churn, unless node wa
 });
 
 /**
- * Full collections in a process of ~30 MB of live heap that allocates 256 MiB of short-lived
+ * Full collections in a process of ~30 MB of live heap that allocates 512 MiB of short-lived
  * 16 KiB ArrayBuffers (what relaying a stream does with socket reads), after limitHeapGrowth.
  */
 function fullCollections(minGrowthBytes: number): number {
@@ -52,7 +52,7 @@ function fullCollections(minGrowthBytes: number): number {
     new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) full++; }).observe({ entryTypes: ['gc'] });
     (async () => {
       let reads = [];
-      for (let i = 0; i < 16384; i++) {
+      for (let i = 0; i < 32768; i++) {
         reads.push(new Uint8Array(new ArrayBuffer(16384)));
         if (reads.length > 16) reads = [];
         if (i % 64 === 0) await new Promise((r) => setImmediate(r));
