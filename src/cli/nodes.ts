@@ -258,11 +258,11 @@ export async function nodesMain(argv: string[]): Promise<number> {
   // What a node keeps is ~10 KiB (its Node in the informer's cache, its SimNode, client and
   // timers); what the process holds beyond that is garbage between collections — requests waiting
   // for a connection live long enough to reach the old generation. The API server's bounds (see
-  // apiserver.ts) keep that garbage to half the live heap and the young generation to 16 MB, only
+  // apiserver.ts) keep that garbage to half the live heap (64 MiB at least: heap-growth.ts) and the young generation to 16 MB, only
   // where the nodes have their process to themselves.
   if (isMainThread) {
     capYoungGeneration(16 * 1024 * 1024);
-    limitHeapGrowth(50);
+    limitHeapGrowth(50, 64 * 1024 * 1024);
   }
   // The process's recent log lines are also served by the kubelet API (/logs/kubelite-nodes.log).
   const recent = new LogRing(256 * 1024);
