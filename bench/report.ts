@@ -18,6 +18,8 @@ export interface BenchReport {
   notes?: string[];
   /** The machine measured in the same run (bench/ceiling.ts); bench/main.ts measures what a benchmark did not. */
   ceiling?: Ceiling;
+  /** Raw measurements kept in the JSON file beside the table (e.g. the soak's per-minute samples). */
+  samples?: unknown[];
 }
 
 /** What this machine can do, measured in the same run as a benchmark. */

@@ -1,8 +1,7 @@
 // The API server's /metrics: its request counter and latency histogram, kept here (a Map lookup
-// per request), in Prometheus' text format, followed by the process and Node.js metrics of
-// prom-client. prom-client (some forty modules) is loaded on the first scrape, not at startup:
-// its default metrics start then.
-import type { Registry as PromRegistry } from 'prom-client';
+// per request), in Prometheus' text format, followed by the process and Node.js metrics
+// (machinery/process-metrics.ts, loaded on the first scrape).
+import { processMetricsText } from '../machinery/process-metrics.js';
 
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -40,7 +39,6 @@ function num(v: number): string {
 export class ApiServerMetrics {
   private readonly requests = new Map<string, { labels: string; value: number }>();
   private readonly latency = new Map<string, LatencySeries>();
-  private defaults: Promise<PromRegistry> | undefined;
 
   constructor(
     /** Watchers cut off for falling behind, by resource, since start (the watch cache's counts). */
@@ -69,12 +67,7 @@ export class ApiServerMetrics {
 
   /** The exposition text: these metrics, then prom-client's process and Node.js metrics. */
   async render(): Promise<string> {
-    this.defaults ??= import('prom-client').then((prom) => {
-      const registry = new prom.Registry();
-      prom.collectDefaultMetrics({ register: registry });
-      return registry;
-    });
-    const defaults = await (await this.defaults).metrics();
+    const defaults = await processMetricsText();
     const out: string[] = [
       '# HELP apiserver_request_total Requests by verb, group, resource and HTTP code.',
       '# TYPE apiserver_request_total counter',

@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 import { parseDuration } from '../machinery/codec/time.js';
 import { parseChoice, parseOrExit, parsePort, program } from '../machinery/flags.js';
+import { processMetricsText } from '../machinery/process-metrics.js';
 
 function parseBool(v: string): boolean {
   if (v === 'true' || v === '1' || v === 't' || v === 'T' || v === 'TRUE' || v === 'True') return true;
@@ -139,7 +140,8 @@ export async function schedulerMain(argv: string[]): Promise<number> {
           `scheduler_cache_size{type="nodes"} ${handle?.cache.nodes().length ?? 0}`,
           `scheduler_cache_size{type="pods"} ${handle?.cache.podCount() ?? 0}`,
         ];
-        return void res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(`${lines.join('\n')}\n`);
+        // Then the process's memory, CPU and event loop (as kube-scheduler serves Go's).
+        return void processMetricsText().then((processText) => res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(`${lines.join('\n')}\n\n${processText}`));
       }
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     });

@@ -6,7 +6,8 @@
 // kube-controller-manager's "leaderelection lost"); stop() (SIGTERM) stops them cleanly and
 // releases the lock so a standby takes over at once.
 import { setMaxListeners } from 'node:events';
-import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import * as prom from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
 import { realClock, type Clock } from '../client/clock.js';
 import type { Clientset, Controller, ControllerContext, EventRecorder, KubeObject } from '../client/types.js';
 import { buildClients, type ClientBundle } from './clients.js';
@@ -14,6 +15,7 @@ import { CONTROLLERS, resolveControllers, type ControllerEntry } from './control
 import { LeaderElector, newIdentity, newResourceLock, sleep } from './leader-election.js';
 import { optionsForConfigz, type ControllerManagerOptions } from './options.js';
 import { registerNodeCollectorMetrics, registerWorkQueueMetrics } from './metrics.js';
+import { registerProcessMetrics } from '../machinery/process-metrics.js';
 import { startServer, type HealthCheck, type RunningServer } from './server.js';
 import { ContentionProfile } from './contention.js';
 
@@ -77,7 +79,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
   setMaxListeners(0, root.signal);
 
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  registerProcessMetrics(prom, registry);
   registerWorkQueueMetrics(registry);
   registerNodeCollectorMetrics(registry);
   const leaderGauge = new Gauge({

@@ -44,6 +44,8 @@ test('kubelite scheduler: leader lease, /readyz and /metrics, SIGTERM releases t
     assert.match(String(lease.spec!.holderIdentity), /_/);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     assert.match(metrics, /scheduler_pending_pods\{queue="active"\} 0/);
+    assert.match(metrics, /^process_resident_memory_bytes \d+/m);
+    assert.match(metrics, /^nodejs_heap_size_used_bytes \d+/m);
     assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
     child.kill('SIGTERM');
     const code = await new Promise((r) => child.once('exit', r));

@@ -51,3 +51,18 @@ export function reapedChildrenCpuSeconds(): number {
   const f = statFields(process.pid);
   return f ? (Number(f[13]) + Number(f[14])) / CLOCK_TICKS : 0;
 }
+
+/**
+ * Resident memory split as /proc/<pid>/status counts it, in MiB: anonymous (heaps, malloc arenas,
+ * stacks), file-backed (the node binary, shared libraries, mmapped files such as lmdb's data file)
+ * and shared memory; undefined when gone.
+ */
+export function rssSplitMiB(pid: number): { anon: number; file: number; shmem: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
+    return { anon: kib('RssAnon'), file: kib('RssFile'), shmem: kib('RssShmem') };
+  } catch {
+    return undefined;
+  }
+}

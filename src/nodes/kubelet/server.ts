@@ -31,6 +31,7 @@ import type { Duplex } from 'node:stream';
 import type { KubeletHost } from './host.js';
 import { kubeletConfiguration } from './configz.js';
 import { KubeletMetrics } from './metrics.js';
+import { processMetricsText } from '../../machinery/process-metrics.js';
 import { cadvisorMetrics, resourceMetrics, summary } from './stats.js';
 
 export interface KubeletServerOptions {
@@ -199,7 +200,8 @@ export async function startKubeletServer(o: KubeletServerOptions): Promise<Kubel
       case 'stats':
       case 'metrics': {
         if (first === 'metrics' && parts.length === 1) {
-          return text(res, 200, metrics.render(host, node), 'text/plain; version=0.0.4; charset=utf-8');
+          // The kubelet's own metrics, then the process's (the kubelet serves Go's process and memory metrics there).
+          return text(res, 200, `${metrics.render(host, node)}\n${await processMetricsText()}`, 'text/plain; version=0.0.4; charset=utf-8');
         }
         const which = `${first}/${parts.slice(1).join('/')}`;
         if (which !== 'stats/summary' && which !== 'metrics/resource' && which !== 'metrics/cadvisor') return text(res, 404, '404 page not found');
