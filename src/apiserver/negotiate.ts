@@ -27,6 +27,16 @@ export function negotiateResource(accept: string | undefined, pretty: boolean, t
   return format;
 }
 
+/** Whether negotiateResource can meet `accept` (else it answers 406). */
+export function acceptable(accept: string | undefined, pretty: boolean, transformations: ReadonlySet<ResponseFormat['as']>, textOnly = false): boolean {
+  try {
+    negotiateResource(accept, pretty, transformations, false, textOnly);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const negotiated = new WeakMap<ReadonlySet<ResponseFormat['as']>, Map<string, ResponseFormat>>();
 const MAX_NEGOTIATED = 256;
 

@@ -44,13 +44,14 @@ import type { ResponseFormat } from './encode.js';
 import { DEFAULT_INFLIGHT_LIMITS, InflightLimiter, type InflightLimits } from './http/inflight.js';
 import { isPrettyPrint, writeBytes, writeError } from './http/respond.js';
 import { ApiServerMetrics, METRICS_CONTENT_TYPE } from './metrics.js';
-import { negotiateResource, wantsAggregatedDiscovery } from './negotiate.js';
+import { acceptable, negotiateResource, wantsAggregatedDiscovery } from './negotiate.js';
 import { CustomResourceDefinitionController } from './crd/controller.js';
 import { conversionWebhook } from './crd/conversion-webhook.js';
 import { registryServiceResolver } from './admission/webhooks/services.js';
 import type { ConversionWebhook } from '../registry/custom/index.js';
 import type { OpenApiDocuments } from './openapi.js';
 import { KubeletClient, type KubeletClientOptions } from './proxy/kubelet-client.js';
+import { isConnection } from './proxy/index.js';
 import type { OpenApiV2Endpoint } from './openapi-v2-serve.js';
 import { fieldSelectorOf, parseRequestInfo, selectedName } from './request/request-info.js';
 import { parseTarget, type RequestTarget } from './request/target.js';
@@ -330,12 +331,15 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     label({ verb: info.verb, group: info.group, resource: info.resource }, info.verb === 'watch');
     const pretty = isPrettyPrint(req, url.searchParams);
     const transforms = info.verb === 'list' || info.verb === 'deletecollection' ? LIST_TRANSFORMS : info.verb === 'watch' ? WATCH_TRANSFORMS : OBJECT_TRANSFORMS;
+    const jsonOnly = registry.findResource(info.group, info.version, info.resource)?.jsonOnly === true;
+    // (a connection's own errors are then JSON Statuses, as kube-apiserver's fallback writes them)
+    const accept = isConnection(info) && !acceptable(req.headers.accept, pretty, transforms, jsonOnly) ? undefined : req.headers.accept;
     const ctx: RequestContext = {
       req,
       res,
       info,
       query: url.searchParams,
-      format: negotiateResource(req.headers.accept, pretty, transforms, info.verb === 'watch', registry.findResource(info.group, info.version, info.resource)?.jsonOnly === true),
+      format: negotiateResource(accept, pretty, transforms, info.verb === 'watch', jsonOnly),
       registry,
       user,
       authorization,

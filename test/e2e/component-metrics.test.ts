@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { Agent } from 'undici';
 import { startCluster, type Cluster } from '../../src/up/cluster.js';
 import { kubectlOk } from '../support/kubectl.js';
 import { rssMiB } from '../support/procs.js';
@@ -46,6 +47,27 @@ describe('kubelite up: process and Node.js memory metrics of every component', (
       const reported = value(text, 'process_resident_memory_bytes') / 2 ** 20;
       const measured = rssMiB(pids.get(name)!);
       assert.ok(Math.abs(reported - measured) < 0.25 * measured, `${name}: reported ${reported.toFixed(0)} MiB, /proc says ${measured.toFixed(0)} MiB`);
+    }
+  });
+  it('answers a node proxy request whatever media type it accepts, as kube-apiserver\'s connect routes do (the objects\' routes still 406)', async () => {
+    const field = (name: string) => Buffer.from(new RegExp(`${name}: (\\S+)`).exec(cluster.kubeconfigYaml)![1]!, 'base64').toString('utf8');
+    const dispatcher = new Agent({ connect: { ca: field('certificate-authority-data'), cert: field('client-certificate-data'), key: field('client-key-data') } });
+    const get = async (path: string) => {
+      const res = await fetch(cluster.server + path, { headers: { accept: 'text/plain' }, dispatcher } as RequestInit);
+      return { status: res.status, body: await res.text() };
+    };
+    try {
+      assert.deepEqual(await get('/api/v1/nodes/kubelite-node-0/proxy/healthz'), { status: 200, body: 'ok' });
+      const metrics = await get('/api/v1/nodes/kubelite-node-0/proxy/metrics');
+      assert.equal(metrics.status, 200);
+      assert.ok(Number.isFinite(value(metrics.body, 'process_resident_memory_bytes')));
+      // A connection's own error is a JSON Status then.
+      const missing = await get('/api/v1/namespaces/default/pods/no-such-pod/log');
+      assert.equal(missing.status, 404);
+      assert.equal((JSON.parse(missing.body) as { kind: string }).kind, 'Status');
+      assert.equal((await get('/api/v1/nodes/kubelite-node-0')).status, 406);
+    } finally {
+      await dispatcher.close();
     }
   });
 });

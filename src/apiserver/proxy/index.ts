@@ -21,7 +21,15 @@ const CONNECTIONS: Readonly<Record<string, (ctx: RequestContext) => Promise<void
 
 /** The handler of a core/v1 connection subresource (undefined: not one). */
 export function connectionHandler(ctx: RequestContext): ((ctx: RequestContext) => Promise<void>) | undefined {
-  if (ctx.info.group !== '') return undefined;
-  const key = `${ctx.info.resource}/${ctx.info.subresource}`;
-  return Object.hasOwn(CONNECTIONS, key) ? CONNECTIONS[key] : undefined;
+  if (!isConnection(ctx.info)) return undefined;
+  return CONNECTIONS[`${ctx.info.resource}/${ctx.info.subresource}`];
+}
+
+/**
+ * Whether a request is for a connection subresource. Their answers are the node's or the
+ * container's bytes, so, as kube-apiserver's connect routes produce any media type, an Accept
+ * header the API's own formats do not meet is no reason for a 406.
+ */
+export function isConnection(info: Pick<RequestContext['info'], 'group' | 'resource' | 'subresource'>): boolean {
+  return info.group === '' && Object.hasOwn(CONNECTIONS, `${info.resource}/${info.subresource}`);
 }
