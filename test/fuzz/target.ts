@@ -12,7 +12,7 @@ export interface FuzzTarget<T> {
   readonly input: fc.Arbitrary<T>;
   /** Throws (an assertion) when `input` breaks the property. */
   check(input: T): void | Promise<void>;
-  /** Cases per `npm test` run: 10^4 where a case is cheap, fewer where it is not. */
+  /** Cases per `npm test` run (10^4 for every target; `npm run fuzz` runs 10^6 by default). */
   readonly testRuns: number;
   /** Shared state for the cases (an in-process API server), made once per run. */
   setup?(): Promise<void>;

@@ -124,7 +124,7 @@ async function snapshot(path: string): Promise<string> {
 export const httpWritesTarget: FuzzTarget<WriteCase> = {
   name: 'http-writes',
   input: writeCase,
-  testRuns: 1_000,
+  testRuns: 10_000,
   setup,
   teardown,
   async check(c) {
@@ -156,7 +156,7 @@ const listCase = fc.record(
 export const httpListTarget: FuzzTarget<Record<string, string>> = {
   name: 'http-list',
   input: listCase,
-  testRuns: 500,
+  testRuns: 10_000,
   setup,
   teardown,
   async check(params) {

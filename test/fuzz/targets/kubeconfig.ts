@@ -39,7 +39,7 @@ const kubeconfig = fc.record(
 export const kubeconfigTarget: FuzzTarget<string> = {
   name: 'kubeconfig',
   input: fc.oneof({ weight: 4, arbitrary: kubeconfig.map((k) => stringify(k)) }, { weight: 1, arbitrary: yamlish }, { weight: 1, arbitrary: laughs }),
-  testRuns: 1_000,
+  testRuns: 10_000,
   check(text) {
     const cfg = resultOrRefusal(() => parseKubeconfig(text, '/nonexistent/kubeconfig'), (e) => {
       assertErrorClass(KubeconfigError)(e);

@@ -89,7 +89,7 @@ export const protobufTarget: FuzzTarget<Uint8Array> = {
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((b) => new Uint8Array(Buffer.concat([PROTOBUF_MAGIC, b]))) },
     { weight: 1, arbitrary: pod },
   ),
-  testRuns: 1_000,
+  testRuns: 10_000,
   check(bytes) {
     const decoded = resultOrRefusal(() => decodeProtobuf(bytes, pods));
     if (!decoded) return;

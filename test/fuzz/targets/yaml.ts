@@ -50,7 +50,7 @@ export const yamlInput = fc.oneof(
 export const yamlTarget: FuzzTarget<string> = {
   name: 'yaml',
   input: yamlInput,
-  testRuns: 300,
+  testRuns: 10_000,
   check(text) {
     const decoded = resultOrRefusal(() => decodeYaml(text, configMaps, { fieldValidation: 'Warn' }));
     if (!decoded) return;
