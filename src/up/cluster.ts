@@ -15,7 +15,7 @@ import { restoreClusterSnapshot, takeClusterSnapshot, type RestoreSummary, type 
 import { DEFAULT_PROCESS_POD_CIDR, rootRefusal } from '../nodes/process/runtime.js';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get as httpsGet, request as httpsRequest } from 'node:https';
-import { createServer } from 'node:net';
+import { freeListenPort } from '../machinery/listen-port.js';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,18 +123,6 @@ export interface Cluster {
   stop(): Promise<void>;
   /** stop(): `await using cluster = await startCluster()`. */
   [Symbol.asyncDispose](): Promise<void>;
-}
-
-/** A free TCP port on the bind address (the API server is then started on it explicitly). */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, host, () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolvePort(port));
-    });
-  });
 }
 
 /** Temporary data dirs of clusters not stopped yet, removed when the process exits without stop(). */
@@ -346,7 +334,16 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const replicasRefusal = replicasProblem(replicas, opts.storage ?? 'lmdb', bind);
   if (replicasRefusal) throw new Error(replicasRefusal);
   const apiserverHosts = apiserverAddresses(bind, replicas.apiservers);
-  const port = opts.port === undefined || opts.port === 0 ? await freePort(bind) : opts.port;
+  // Every port is chosen here, before the components start, because the kubeconfigs and the
+  // API server's certificate name them.
+  const taken = new Set<number>();
+  const pickPort = async () => {
+    const p = await freeListenPort(bind, taken);
+    taken.add(p);
+    return p;
+  };
+  const port = opts.port === undefined || opts.port === 0 ? await pickPort() : opts.port;
+  taken.add(port);
   const host = bind === '0.0.0.0' ? '127.0.0.1' : bind;
   const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   // The PKI and every component's kubeconfig exist before any component starts.
@@ -391,8 +388,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const nodeArgs = [...flagArgs.nodes, ...(opts.args?.nodes ?? [])];
   // One kubelet API listener for all the nodes, on a free port of the bind address; the API server
   // dials it there for every node (its addresses do not exist), with its own client certificate.
-  let kubeletPort = await freePort(bind);
-  while (kubeletPort === port) kubeletPort = await freePort(bind);
+  const kubeletPort = await pickPort();
   const kubeletArgs = ['--kubelet-port', String(kubeletPort), '--kubelet-address', host, '--tls-cert-file', credentials.kubeletServing.certFile, '--tls-private-key-file', credentials.kubeletServing.keyFile, '--client-ca-file', credentials.caCertFile];
   const apiserverKubeletArgs = ['--kubelet-client-certificate', credentials.kubeletClient.certFile, '--kubelet-client-key', credentials.kubeletClient.keyFile, '--kubelet-certificate-authority', credentials.caCertFile, '--kubelet-address-override', host];
   const runtimeArgs = opts.runtime === 'process' ? ['--runtime', 'process', '--runtime-dir', join(dataDir, 'pods'), ...(opts.processPodCIDR ? ['--process-pod-cidr', opts.processPodCIDR] : []), ...(opts.allowRoot ? ['--allow-root'] : [])] : [];
@@ -404,10 +400,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const authorizationArgs = [...(apiserverArgs.some((a) => a.startsWith('--authorization-mode')) ? [] : ['--authorization-mode', 'Node,RBAC']), '--enable-bootstrap-token-auth'];
   // The controller manager and the scheduler serve /healthz on free ports the API server is told
   // of, so that componentstatuses reports their real health.
-  let cmPort = await freePort(bind);
-  while (cmPort === kubeletPort) cmPort = await freePort(bind);
-  let schedulerPort = await freePort(bind);
-  while (schedulerPort === cmPort || schedulerPort === kubeletPort) schedulerPort = await freePort(bind);
+  const cmPort = await pickPort();
+  const schedulerPort = await pickPort();
   const healthURL = (p: number) => `http://${host.includes(':') ? `[${host}]` : host}:${p}/healthz`;
   const healthArgs = ['--component-health-url', `scheduler=${healthURL(schedulerPort)}`, '--component-health-url', `controller-manager=${healthURL(cmPort)}`];
   // Several API servers: each binds and advertises its own address; standby replicas of the
@@ -417,14 +411,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const apiservers = apiserverHosts.map(
     (h, i) => new Component(replicaName('apiserver', i), ['apiserver', ...storageArgs, '--bind-address', several ? h : bind, ...(several ? ['--advertise-address', h] : []), '--port', String(port), ...authorizationArgs, ...healthArgs, ...apiserverKubeletArgs, ...(opts.runtime === 'process' ? ['--process-pod-cidr', opts.processPodCIDR ?? DEFAULT_PROCESS_POD_CIDR] : []), ...apiserverArgs], log, launch),
   );
-  const taken = new Set([port, kubeletPort, cmPort, schedulerPort]);
-  const replicaPort = async (i: number, first: number) => {
-    if (i === 0) return first;
-    let p = await freePort(bind);
-    while (taken.has(p)) p = await freePort(bind);
-    taken.add(p);
-    return p;
-  };
+  const replicaPort = async (i: number, first: number) => (i === 0 ? first : pickPort());
   const master = (i: number) => (several ? ['--master', servers[i % servers.length]!] : []);
   const controllerManagers = [];
   for (let i = 0; i < replicas.controllerManagers; i++) {

@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import { freePort } from './ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -208,24 +208,11 @@ async function stopAll(members: EtcdMember[], dir: string): Promise<void> {
   liveDirs.delete(dir);
 }
 
-/** Distinct free loopback ports: all listeners stay open until every port is picked. */
+/** Distinct free loopback ports. */
 async function freePorts(n: number): Promise<number[]> {
-  const servers: net.Server[] = [];
-  try {
-    const ports: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const srv = net.createServer();
-      servers.push(srv);
-      await new Promise<void>((resolve, reject) => {
-        srv.once('error', reject);
-        srv.listen(0, '127.0.0.1', () => resolve());
-      });
-      ports.push((srv.address() as net.AddressInfo).port);
-    }
-    return ports;
-  } finally {
-    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
-  }
+  const taken = new Set<number>();
+  for (let i = 0; i < n; i++) taken.add(await freePort(taken));
+  return [...taken];
 }
 
 async function waitHealthy(members: EtcdMember[], timeoutMs: number): Promise<void> {

@@ -1,13 +1,7 @@
-// A free loopback TCP port for a server a test is about to start.
-import { createServer } from 'node:net';
+// A free loopback TCP port for a server a test is about to start (below the ephemeral range, so
+// no outgoing connection takes it first: see src/machinery/listen-port.ts).
+import { freeListenPort } from '../../src/machinery/listen-port.js';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
+export function freePort(taken?: ReadonlySet<number>): Promise<number> {
+  return freeListenPort('127.0.0.1', taken);
 }
