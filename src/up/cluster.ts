@@ -23,6 +23,7 @@ import { clusterRoleBinding, COMPONENT_BINDINGS, COMPONENT_ROLES, OBSOLETE_BINDI
 import { nodeImpersonatorRole, NODE_IMPERSONATOR_ROLE } from '../nodes/identity.js';
 import { nodeNamesOf } from './node-names.js';
 import { clusterCIDRFor } from './cluster-cidr.js';
+import { NodeReadiness } from './node-readiness.js';
 import { ensureSigningKey } from '../machinery/jwt/keys.js';
 import { launchChildProcess, launchWorkerThread, liveChildren, type ComponentLauncher, type RunningComponent } from './component-runner.js';
 import { installObjects, type ObjectSource } from './install.js';
@@ -261,7 +262,7 @@ async function bindComponents(agent: Agent, server: string, nodeNames: readonly 
 }
 
 /** What is still missing before the cluster is ready ('' when ready). */
-async function missing(agent: Agent, servers: readonly string[], nodes: number, since: number, passed: Set<string>): Promise<string> {
+async function missing(agent: Agent, servers: readonly string[], nodes: number, readiness: NodeReadiness, passed: Set<string>): Promise<string> {
   const server = servers[0]!;
   // A check that passed stays passed (the API server up, a namespace, the service account), so a
   // poll asks only for what is left: seven requests every 25 ms were most of the supervisor's CPU
@@ -282,11 +283,7 @@ async function missing(agent: Agent, servers: readonly string[], nodes: number, 
     if (!(await ok(`namespace ${ns}`, `/api/v1/namespaces/${ns}`))) return `namespace ${ns}`;
   }
   if (!(await ok('the default service account', '/api/v1/namespaces/default/serviceaccounts/default'))) return 'the default service account';
-  const list = await getJson(agent, `${server}/api/v1/nodes`);
-  const items = (list.body?.items ?? []) as Array<{ status?: { conditions?: Array<{ type: string; status: string; lastHeartbeatTime?: string }> } }>;
-  // Heartbeats from this run only: after a restart the stored Nodes still say Ready.
-  const fresh = (t: string | undefined) => t !== undefined && Date.parse(t) >= Math.floor(since / 1000) * 1000;
-  const ready = items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True' && fresh(c.lastHeartbeatTime))).length;
+  const ready = await readiness.count();
   if (ready < nodes) return `${nodes - ready} of ${nodes} nodes`;
   return '';
 }
@@ -447,9 +444,11 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   let bound = false;
   let pollMs = 25;
   const passed = new Set<string>();
+  const readiness = new NodeReadiness(agent, server, startedAt, (url) => getJson(agent, url));
   let reported: string | undefined;
   for (;;) {
     if (opts.signal?.aborted) {
+      readiness.close();
       await stop();
       throw new Error('cluster start aborted');
     }
@@ -459,20 +458,23 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       nodesComponent?.start();
     }
     const polled = performance.now();
-    const waiting = bound ? await missing(agent, servers, nodes, startedAt, passed) : 'the API server';
-    // The nodes' list grows with them (10,000 Nodes are ~30 MB of JSON): a poll waits four times
-    // what the last one took, so the polls cost the API server and this process at most a fifth.
+    const waiting = bound ? await missing(agent, servers, nodes, readiness, passed) : 'the API server';
+    // A poll that lists the nodes (the first, or after their watch ended) grows with them (10,000
+    // Nodes are ~30 MB of JSON): the next waits four times what it took, so that polls cost the API
+    // server and this process at most a fifth; with the watch running a poll asks for nothing.
     pollMs = Math.max(25, 4 * (performance.now() - polled));
     if (waiting !== reported) progress(waiting === '' ? 'control plane and nodes ready' : `waiting for ${waiting}`);
     reported = waiting;
     if (waiting === '') break;
     if (Date.now() > deadline) {
+      readiness.close();
       await stop();
       const tail = logTail.length > 0 ? `\nthe components' last log lines:\n${logTail.join('\n')}` : '';
       throw new Error(`cluster not ready after ${readyTimeoutMs} ms: waiting for ${waiting}${tail}`);
     }
     await new Promise((r) => setTimeout(r, pollMs));
   }
+  readiness.close();
   agent.destroy();
   if (opts.crds?.length || opts.manifests?.length) {
     progress('installing CRDs and manifests');
