@@ -41,8 +41,8 @@ export class ApiServerMetrics {
   private readonly latency = new Map<string, LatencySeries>();
 
   constructor(
-    /** Watchers cut off for falling behind, by resource, since start (the watch cache's counts). */
-    private readonly terminatedWatchers: () => Array<{ resource: string; terminated: number }> = () => [],
+    /** Watchers cut off for falling behind, and watch events sent, by resource, since start (the watch cache's counts). */
+    private readonly terminatedWatchers: () => Array<{ resource: string; terminated: number; eventsSent?: number }> = () => [],
   ) {}
 
   /** One finished request. */
@@ -88,7 +88,10 @@ export class ApiServerMetrics {
       out.push(`apiserver_request_duration_seconds_count{${s.labels}} ${s.count}`);
     }
     out.push('', '# HELP apiserver_terminated_watchers_total Counter of watchers closed due to unresponsiveness broken by resource type.', '# TYPE apiserver_terminated_watchers_total counter');
-    for (const w of this.terminatedWatchers()) if (w.terminated > 0) out.push(`apiserver_terminated_watchers_total{resource="${escapeLabel(w.resource)}"} ${w.terminated}`);
+    const watched = this.terminatedWatchers();
+    for (const w of watched) if (w.terminated > 0) out.push(`apiserver_terminated_watchers_total{resource="${escapeLabel(w.resource)}"} ${w.terminated}`);
+    out.push('', '# HELP apiserver_watch_events_total Number of events sent in watch clients.', '# TYPE apiserver_watch_events_total counter');
+    for (const w of watched) if ((w.eventsSent ?? 0) > 0) out.push(`apiserver_watch_events_total{resource="${escapeLabel(w.resource)}"} ${w.eventsSent}`);
     return `${out.join('\n')}\n\n${defaults}`;
   }
 }

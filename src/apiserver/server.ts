@@ -226,7 +226,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   });
   // kube-apiserver's apiextensions controllers: CRDs served as they come (crd/controller.ts).
   const customResources = new CustomResourceDefinitionController(registry, (fields) => log({ subsystem: 'apiextensions', ...fields }), opts.conversionWebhook ?? conversionWebhook(registryServiceResolver(registry)));
-  const metrics = new ApiServerMetrics(() => registry.cacher.metrics.resources.map((r) => ({ resource: r.prefix.replace(/^\/registry\//, '').replace(/\/$/, ''), terminated: r.watchersTerminatedTooSlow })));
+  const metrics = new ApiServerMetrics(() => registry.cacher.metrics.resources.map((r) => ({ resource: r.prefix.replace(/^\/registry\//, '').replace(/\/$/, ''), terminated: r.watchersTerminatedTooSlow, eventsSent: r.eventsSent })));
   const sa = opts.serviceAccountTokens;
   const tokenCache = sa && sa.successCacheTtlMs !== 0 ? new TokenCache<TokenAuthentication | undefined>({ successTtlMs: sa.successCacheTtlMs }) : undefined;
   const tokenCacheFeed = tokenCache ? feedTokenCache(registry, tokenCache) : undefined;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { startApiServer, type ApiServer } from '../apiserver/server.js';
-import { namespaceOf, resourceVersionOf } from '../api/meta/object.js';
+import { nameOf, namespaceOf, resourceVersionOf } from '../api/meta/object.js';
 import { keyOf } from './cache.js';
 import { SharedInformerFactory, stripManagedFields } from './informers.js';
 import { RestClientset } from './rest.js';
@@ -202,6 +202,33 @@ test('informer: metadata-only informers hold PartialObjectMetadata', async () =>
     }
     assert.equal(inf.lister.byIndex('ownerUid', 'u-1').length, 1);
     ac.abort();
+  });
+});
+
+test('informer: a field selector keeps what the server selects, in its list and its watch', async () => {
+  await withServer({}, async (_server, cs) => {
+    const c = cs.resource(cms);
+    await c.create('a', { metadata: { name: 'in' }, data: { side: 'left' } });
+    await c.create('a', { metadata: { name: 'out' }, data: { side: 'right' } });
+    const factory = new SharedInformerFactory(cs, { resyncPeriodMs: 0 });
+    const all = factory.informer(cms);
+    const named = factory.informer(cms, { fieldSelector: 'metadata.namespace=a,metadata.name!=out' });
+    assert.notEqual(all, named);
+    const seen: string[] = [];
+    named.addEventHandler({ onAdd: (o) => seen.push(`add ${nameOf(o)}`), onDelete: (o) => seen.push(`delete ${keyOf(o)}`) });
+    const ac = new AbortController();
+    factory.start(ac.signal);
+    try {
+      await factory.waitForCacheSync();
+      assert.deepEqual(named.lister.list().map((o) => nameOf(o)), ['in']);
+      await c.create('a', { metadata: { name: 'later' } });
+      await c.delete('a', 'in');
+      await until(() => seen.length === 3, 'the add and the delete');
+      assert.deepEqual(seen, ['add in', 'add later', 'delete a/in']);
+      await until(() => all.lister.list('a').length === 2, 'the unselected informer');
+    } finally {
+      ac.abort();
+    }
   });
 });
 

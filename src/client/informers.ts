@@ -17,7 +17,7 @@ import { keyOf, Store } from './cache.js';
 import { realClock, type Clock, type TimerHandle } from './clock.js';
 import { isApiStatusError, isResourceExpired } from './errors.js';
 import { plainRef } from './rest.js';
-import type { Clientset, EventHandler, InformerFactory, InformerOptions, KubeObject, ResourceClient, ResourceRef, SharedInformer, Tombstone, Watch } from './types.js';
+import { informerKey, type Clientset, type EventHandler, type InformerFactory, type InformerOptions, type KubeObject, type ResourceClient, type ResourceRef, type SharedInformer, type Tombstone, type Watch } from './types.js';
 
 export interface SharedInformerFactoryOptions {
   /** --min-resync-period (ms); each informer resyncs every period..2×period. 0 disables. Default 12 h. */
@@ -97,6 +97,8 @@ export class RestSharedInformer implements SharedInformer {
   private started = false;
   private syncWaiters: (() => void)[] = [];
   private readonly client: ResourceClient;
+  /** The list and watch options that select the objects (none: all). */
+  private readonly selection: { fieldSelector?: string };
   private currentWatch: Watch | undefined;
 
   constructor(
@@ -107,6 +109,7 @@ export class RestSharedInformer implements SharedInformer {
   ) {
     const meta = (clientset as { metadataResource?: (ref: ResourceRef) => ResourceClient }).metadataResource;
     this.client = opts.metadataOnly && typeof meta === 'function' ? meta.call(clientset, ref) : clientset.resource(ref);
+    this.selection = opts.fieldSelector ? { fieldSelector: opts.fieldSelector } : {};
   }
 
   private view(o: KubeObject): KubeObject {
@@ -203,7 +206,7 @@ export class RestSharedInformer implements SharedInformer {
           if (signal.aborted) break;
         }
         this.stats.watches++;
-        const w = await this.client.watch('', { resourceVersion: this.rv, allowWatchBookmarks: true, timeoutSeconds: this.fo.watchTimeoutSeconds() });
+        const w = await this.client.watch('', { resourceVersion: this.rv, allowWatchBookmarks: true, timeoutSeconds: this.fo.watchTimeoutSeconds(), ...this.selection });
         this.currentWatch = w;
         if (signal.aborted) w.close();
         const started = this.fo.clock.now();
@@ -280,7 +283,7 @@ export class RestSharedInformer implements SharedInformer {
     let cont: string | undefined;
     let rv = '';
     do {
-      const page = await this.client.list('', { limit: this.fo.pageSize, continue: cont });
+      const page = await this.client.list('', { limit: this.fo.pageSize, continue: cont, ...this.selection });
       if (signal.aborted) return;
       items.push(...page.items);
       rv = page.metadata.resourceVersion ?? rv;
@@ -338,7 +341,7 @@ export class SharedInformerFactory implements InformerFactory {
   }
 
   informer(ref: ResourceRef, opts: InformerOptions = {}): RestSharedInformer {
-    const k = `${ref.group}/${ref.version}/${ref.resource}${opts.metadataOnly ? '#meta' : ''}`;
+    const k = informerKey(ref, opts);
     let inf = this.informers.get(k);
     if (!inf) {
       inf = new RestSharedInformer(plainRef(ref), this.clientset, opts, this.fo);
@@ -367,7 +370,7 @@ export class SharedInformerFactory implements InformerFactory {
    * longer waits for it, and a later informer() for the resource starts afresh.
    */
   remove(ref: ResourceRef, opts: InformerOptions = {}): void {
-    const k = `${ref.group}/${ref.version}/${ref.resource}${opts.metadataOnly ? '#meta' : ''}`;
+    const k = informerKey(ref, opts);
     this.stops.get(k)?.abort();
     this.stops.delete(k);
     this.informers.delete(k);

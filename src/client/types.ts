@@ -138,6 +138,16 @@ export interface SharedInformer {
 export interface InformerOptions {
   /** Only metadata (PartialObjectMetadata), as the garbage collector's informers. */
   metadataOnly?: boolean;
+  /**
+   * Only the objects this field selector selects, filtered by the server (a kubelet's pods:
+   * `spec.nodeName=<node>`); an object that stops matching leaves the cache as if deleted.
+   */
+  fieldSelector?: string;
+}
+
+/** Which informer of a factory serves `ref` with `opts`: one per resource, metadata-only view and field selector. */
+export function informerKey(ref: ResourceRef, opts: InformerOptions): string {
+  return `${ref.group}/${ref.version}/${ref.resource}${opts.metadataOnly ? '#meta' : ''}${opts.fieldSelector ? `?${opts.fieldSelector}` : ''}`;
 }
 
 /** One informer per resource for the whole process (client-go's SharedInformerFactory). */

@@ -12,7 +12,7 @@ import type { KubeletHost } from './kubelet/host.js';
 import { EvictionManager } from './eviction-manager.js';
 import { ContainerLogs } from './logs/container-logs.js';
 import type { Log, NodeAgentOptions, NodeAgentStats } from './options.js';
-import { PodLifecycle, PODS } from './pod-lifecycle.js';
+import { BOUND_PODS, PodLifecycle, PODS } from './pod-lifecycle.js';
 import type { ProcessRuntime } from './process/runtime.js';
 import { simNodes, type SimNode } from './sim-node.js';
 
@@ -63,7 +63,7 @@ export class NodeAgent implements KubeletHost {
 
   /** Requests the informers and registers the nodes; resolves once every node and lease exists. */
   async start(): Promise<void> {
-    const podInformer = this.opts.informers.informer(PODS);
+    const podInformer = this.opts.informers.informer(PODS, BOUND_PODS);
     const nodeInformer = this.opts.informers.informer(NODES);
     await this.heartbeats.registerAll();
     this.heartbeats.watch(nodeInformer);
@@ -113,11 +113,11 @@ export class NodeAgent implements KubeletHost {
   }
 
   podsOf(node: string): Pod[] {
-    return this.opts.informers.informer(PODS).lister.byIndex('nodeName', node) as Pod[];
+    return this.opts.informers.informer(PODS, BOUND_PODS).lister.byIndex('nodeName', node) as Pod[];
   }
 
   pod(namespace: string, name: string): Pod | undefined {
-    return this.opts.informers.informer(PODS).lister.get(namespace, name);
+    return this.opts.informers.informer(PODS, BOUND_PODS).lister.get(namespace, name);
   }
 
   clientOf(node: string): Clientset {

@@ -7,7 +7,7 @@ import type { Pod, PodCondition } from '../api/types.js';
 import type { Clock, TimerHandle } from '../client/clock.js';
 import { keyOf, objectOf, splitKey } from '../client/cache.js';
 import { isConflict, isNotFound } from '../client/errors.js';
-import type { KubeObject, SharedInformer, Tombstone } from '../client/types.js';
+import type { InformerOptions, KubeObject, SharedInformer, Tombstone } from '../client/types.js';
 import { ItemExponentialRateLimiter, RateLimitingQueue } from '../client/workqueue.js';
 import { DEFAULT_BEHAVIOUR, type BehaviourDefaults } from './behaviour.js';
 import { admissionRejection, type PressureCondition } from './eviction.js';
@@ -26,6 +26,12 @@ import { parseQuantity } from '../api/meta/quantity.js';
 import { apiVolumeSources } from './volume-sources.js';
 
 export const PODS = { group: '', version: 'v1', resource: 'pods' };
+/**
+ * The pods the nodes watch: those bound to a node, as each kubelet watches only its own
+ * (`spec.nodeName=<node>`); one watch serves every node of the process. Pending pods, which no
+ * node runs, are not sent to it at all.
+ */
+export const BOUND_PODS: InformerOptions = { fieldSelector: 'spec.nodeName!=' };
 
 /** One node's pods as this agent runs them. */
 interface NodePods {

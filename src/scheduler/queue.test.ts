@@ -69,3 +69,33 @@ test('queue: pop waits for a pod; close releases waiters', async () => {
   q.close();
   assert.equal(await w, undefined);
 });
+
+test('queue: an unschedulable pod stays so when only its status, resourceVersion or managedFields change (isPodUpdated)', () => {
+  const clock = new ManualClock();
+  const q = new SchedulingQueue({ clock });
+  const before: Pod = { metadata: { namespace: 'ns', name: 'a', resourceVersion: '5', labels: { app: 'x' } }, spec: { priority: 0, containers: [{ name: 'c', image: 'i' }] } };
+  q.add(before);
+  assert.equal(q.tryPop()?.key, 'ns/a');
+  q.addUnschedulable('ns/a');
+  clock.advance(5000);
+  // The scheduler's own PodScheduled=False (a status write): no new attempt.
+  const marked: Pod = { ...before, metadata: { ...before.metadata, resourceVersion: '6', generation: 2, managedFields: [{ manager: 'kube-scheduler' }] }, status: { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] } };
+  q.add(marked, before);
+  assert.deepEqual(q.stats(), { active: 0, backoff: 0, unschedulable: 1, inFlight: 0 });
+  // A cluster event still moves it, with the newer object.
+  q.moveAllToActiveOrBackoff();
+  const again = q.tryPop();
+  assert.equal(again?.pod, marked);
+  q.addUnschedulable('ns/a');
+  clock.advance(5000);
+  // A change of what scheduling reads (a label, a toleration) does make it try again.
+  const relabelled: Pod = { ...marked, metadata: { ...marked.metadata, resourceVersion: '7', labels: { app: 'y' } } };
+  q.add(relabelled, marked);
+  assert.equal(q.tryPop()?.pod, relabelled);
+  q.addUnschedulable('ns/a');
+  clock.advance(5000);
+  const claimed: Pod = { ...relabelled, status: { resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: 'a-gpu' }] } };
+  q.add(claimed, relabelled);
+  assert.equal(q.tryPop()?.pod, claimed);
+  q.close();
+});

@@ -31,6 +31,20 @@ function priorityOf(pod: Pod): number {
   return typeof p === 'number' ? p : 0;
 }
 
+/**
+ * What of a pod can make it schedulable: all but its status (except its resource claims'),
+ * resourceVersion, generation, managedFields and finalizers (kube-scheduler's isPodUpdated).
+ */
+function schedulingView(pod: Pod): string {
+  const { resourceVersion: _rv, generation: _g, managedFields: _mf, finalizers: _f, ...meta } = pod.metadata ?? {};
+  return JSON.stringify([meta, pod.spec, pod.status?.resourceClaimStatuses]);
+}
+
+/** Whether an update of a pending pod may have made it schedulable. */
+export function podUpdated(old: Pod, pod: Pod): boolean {
+  return schedulingView(old) !== schedulingView(pod);
+}
+
 function keyOfPod(pod: Pod): string {
   return `${namespaceOf(pod)}/${nameOf(pod)}`;
 }
@@ -202,8 +216,12 @@ export class SchedulingQueue {
     if (next < Infinity) this.armBackoff(next);
   }
 
-  /** A new (or updated) pending pod. */
-  add(pod: Pod): void {
+  /**
+   * A new (or updated) pending pod. An unschedulable pod goes back only when the update may make it
+   * schedulable (`old` given: kube-scheduler's isPodUpdated; a status written about it, such as its
+   * own PodScheduled=False, does not).
+   */
+  add(pod: Pod, old?: Pod): void {
     if (this.closed) return;
     const key = keyOfPod(pod);
     const live = this.inFlight.get(key);
@@ -226,7 +244,7 @@ export class SchedulingQueue {
       // An update may make the pod schedulable: it goes back (to back-off while that lasts).
       waiting.pod = pod;
       waiting.priority = priorityOf(pod);
-      if (this.unschedulable.delete(key)) this.requeue(waiting, this.clock.now());
+      if ((old === undefined || podUpdated(old, pod)) && this.unschedulable.delete(key)) this.requeue(waiting, this.clock.now());
       return;
     }
     this.pushActive({ key, pod, priority: priorityOf(pod), attempts: this.attempts.get(key) ?? 0, timestamp: this.clock.now(), backoffUntil: 0, seq: this.seq++ });

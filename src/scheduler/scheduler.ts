@@ -159,7 +159,7 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
         // Only what can make another pod fit: a pod newly bound or ending, labels (affinity, spread).
         if (!assigned(old) || isTerminal(pod) !== isTerminal(old) || deleting(pod) !== deleting(old) || JSON.stringify(labelsAsServed(old)) !== JSON.stringify(labelsAsServed(pod))) clusterEvent();
       } else if (responsible(pod)) {
-        if (old !== pod) queue.add(pod);
+        if (old !== pod) queue.add(pod, old);
       } else {
         queue.delete(keyOf(pod));
       }

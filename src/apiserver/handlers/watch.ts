@@ -6,9 +6,11 @@
 // event is encoded once per format and version and shared by every watcher.
 import { apiVersionOf } from '../../api/kinds.js';
 import { resourceVersionOf } from '../../api/meta/object.js';
-import { Status, Table } from '../../api/meta/v1.js';
+import { PartialObjectMetadata, Status, Table } from '../../api/meta/v1.js';
+import type { StructType } from '../../api/schema/dsl.js';
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import { encodeJson } from '../../machinery/codec/json.js';
+import { memberRange } from '../../machinery/codec/json-members.js';
 import { zeroValue } from '../../machinery/codec/normalize.js';
 import { encodeProtobuf } from '../../machinery/codec/protobuf.js';
 import { encodeWatchFrame } from '../../machinery/codec/watch.js';
@@ -20,7 +22,7 @@ import type { EventEncodings } from '../../registry/fast-path/index.js';
 import type { Store } from '../../registry/store.js';
 import { forEachRange, isCacheError, jsonLength, type CachedObject, type CacheWatch } from '../../storage/cacher/index.js';
 import type { WatchCacheEvent } from '../../storage/cacher/types.js';
-import { buildTable, toServed, type ResponseFormat } from '../encode.js';
+import { buildTable, partial, toServed, type ResponseFormat } from '../encode.js';
 import { filterOf } from '../request/filter.js';
 import { int64Param, timeoutSecondsOf } from '../request/query-params.js';
 import { parseBool } from '../request/request-info.js';
@@ -75,6 +77,25 @@ function cachedEventLine(type: string, o: CachedObject): Uint8Array {
   return out;
 }
 
+/**
+ * The JSON line of an event of a metadata-only watch: PartialObjectMetadata around the cached
+ * object's metadata, copied as stored (already in the served form and escaping). Undefined when
+ * the bytes have no metadata member to copy.
+ */
+function partialEventLine(type: string, o: CachedObject, format: ResponseFormat): Uint8Array | undefined {
+  const json = o.json;
+  const metadata = memberRange(json, 0, 'metadata');
+  if (metadata === undefined) return undefined;
+  const head = encoder.encode(`{"type":"${type}","object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/${format.asVersion}","metadata":`);
+  const length = metadata.valueEnd - metadata.valueStart;
+  const out = new Uint8Array(head.byteLength + length + 3);
+  out.set(head, 0);
+  out.set(json.subarray(metadata.valueStart, metadata.valueEnd), head.byteLength);
+  out.set(CLOSE_PARTIAL_LINE, head.byteLength + length);
+  return out;
+}
+const CLOSE_PARTIAL_LINE = new Uint8Array([0x7d, 0x7d, 0x0a]); // }}\n
+
 export class WatchEncoder {
   constructor(
     private readonly kv: KindVersion,
@@ -94,15 +115,26 @@ export class WatchEncoder {
     if (this.format.as === 'Table') {
       return buildTable([hub], this.kv, { resourceVersion: resourceVersionOf(hub) }, this.format, { includeObject: 'Metadata', now: this.now() });
     }
-    return toServed(hub, this.kv);
+    const served = toServed(hub, this.kv);
+    return this.format.as === 'PartialObjectMetadata' ? partial(served, this.format) : served;
   }
 
   private encodeObjectEvent(type: string, object: CachedObject): Uint8Array {
     const protobuf = this.format.mediaType === 'application/vnd.kubernetes.protobuf';
-    if (!protobuf && this.format.as === '' && this.kv.storage) return cachedEventLine(type, object);
+    if (!protobuf && this.kv.storage) {
+      if (this.format.as === '') return cachedEventLine(type, object);
+      if (this.format.as === 'PartialObjectMetadata') {
+        const line = partialEventLine(type, object, this.format);
+        if (line !== undefined) return line;
+      }
+    }
     const obj = this.served(object);
-    if (protobuf) return encodeWatchFrame(type, encodeProtobuf(obj, this.format.as === 'Table' ? Table : this.kv.type));
+    if (protobuf) return encodeWatchFrame(type, encodeProtobuf(obj, this.typeOfServed()));
     return jsonLine(type, encodeJson(obj));
+  }
+
+  private typeOfServed(): StructType {
+    return this.format.as === 'Table' ? Table : this.format.as === 'PartialObjectMetadata' ? PartialObjectMetadata : this.kv.type;
   }
 
   encode(ev: WatchCacheEvent): Uint8Array {
@@ -112,10 +144,13 @@ export class WatchEncoder {
   }
 
   encodeSynthetic(type: 'BOOKMARK' | 'ERROR', obj: KubeObject): Uint8Array {
+    // A metadata-only watch's bookmarks are PartialObjectMetadata too, as its objects are.
+    const metadataOnly = type === 'BOOKMARK' && this.format.as === 'PartialObjectMetadata';
+    const served = metadataOnly ? partial(obj, this.format) : obj;
     if (this.format.mediaType === 'application/vnd.kubernetes.protobuf') {
-      return encodeWatchFrame(type, encodeProtobuf(obj, type === 'ERROR' ? Status : this.kv.type));
+      return encodeWatchFrame(type, encodeProtobuf(served, type === 'ERROR' ? Status : metadataOnly ? PartialObjectMetadata : this.kv.type));
     }
-    return jsonLine(type, encodeJson(obj));
+    return jsonLine(type, encodeJson(served));
   }
 }
 
@@ -158,9 +193,9 @@ export async function handleWatch(ctx: RequestContext, kv: KindVersion, store: S
   const requested = timeoutSecondsOf(q);
   const timeoutMs = Math.min(requested === undefined || requested === 0 ? DEFAULT_WATCH_SECONDS * 1000 : Math.max(requested, 0) * 1000, MAX_TIMER_MS);
   int64Param(q, 'limit');
-  if (ctx.format.as === 'PartialObjectMetadataList' || ctx.format.as === 'PartialObjectMetadata') {
+  if (ctx.format.as === 'PartialObjectMetadataList') {
     // Metadata-only watches (the garbage collector's informers) carry PartialObjectMetadata objects.
-    ctx.format = { ...ctx.format, as: '' };
+    ctx.format = { ...ctx.format, as: 'PartialObjectMetadata' };
   }
 
   const filter = filterOf(ctx, kv);

@@ -112,7 +112,8 @@ function fieldValue(obj: KubeObject, path: string): string {
   return cur === undefined || cur === null ? '' : String(cur);
 }
 
-function selectorMatcher(opts: ListOptions | undefined): (obj: KubeObject) => boolean {
+/** Whether an object is among those `opts`' label and field selectors select. */
+export function selectorMatcher(opts: ListOptions | undefined): (obj: KubeObject) => boolean {
   const label = opts?.labelSelector ? compileLabelSelector(opts.labelSelector) : undefined;
   const field = opts?.fieldSelector ? parseFieldSelector(opts.fieldSelector) : undefined;
   return (obj) => {

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
+import { nameOf } from '../../api/meta/object.js';
 import assert from 'node:assert/strict';
 import { isAlreadyExists, isConflict, isNotFound } from '../errors.js';
 import type { KubeObject, Tombstone } from '../types.js';
+import { keyOf } from '../cache.js';
 import { FakeClientset, FakeInformerFactory, fakeControllerContext, flush } from './index.js';
 
 const pods = { group: '', version: 'v1', resource: 'pods' };
@@ -165,6 +167,24 @@ test('fake informers: listers with indexes, handlers after start, tombstones, me
   assert.equal(meta.lister.get('n2', 'b')?.kind, 'PartialObjectMetadata');
   assert.equal(meta.lister.get('n2', 'b')?.spec, undefined);
   await flush();
+});
+
+test('fake informers: a field selector (spec.nodeName!=) drops objects that stop matching', async () => {
+  const cs = new FakeClientset({ objects: [pod('a', { metadata: { name: 'a', namespace: 'n1' }, spec: { nodeName: 'node1' } }), pod('b', { metadata: { name: 'b', namespace: 'n1' } })] });
+  const factory = new FakeInformerFactory(cs);
+  const bound = factory.informer(pods, { fieldSelector: 'spec.nodeName!=' });
+  assert.notEqual(bound, factory.informer(pods));
+  const seen: string[] = [];
+  bound.addEventHandler({ onAdd: (o) => seen.push(`add ${nameOf(o)}`), onUpdate: (_o, n) => seen.push(`update ${nameOf(n)}`), onDelete: (o) => seen.push(`delete ${keyOf(o)}`) });
+  factory.start(new AbortController().signal);
+  assert.deepEqual(seen, ['add a']);
+  const c = cs.resource(pods);
+  const b = await c.get('n1', 'b');
+  await c.update('n1', { ...b, spec: { ...(b.spec as object), nodeName: 'node2' } });
+  const a = await c.get('n1', 'a');
+  await c.update('n1', { ...a, spec: { ...(a.spec as object), nodeName: '' } });
+  assert.deepEqual(seen, ['add a', 'add b', 'delete n1/a']);
+  assert.deepEqual(bound.lister.list().map((o) => nameOf(o)), ['b']);
 });
 
 test('fakeControllerContext: clock, recorders, options', () => {

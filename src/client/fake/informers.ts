@@ -10,8 +10,8 @@
 // - `flush()` lets queued promise callbacks and timers of 0 ms run (workers picking up keys).
 // - Metadata-only informers hold PartialObjectMetadata objects, as the API server's.
 import { Store, keyOf } from '../cache.js';
-import type { EventHandler, InformerFactory, InformerOptions, KubeObject, ResourceRef, SharedInformer, Tombstone } from '../types.js';
-import type { FakeClientset } from './clientset.js';
+import { informerKey, type EventHandler, type InformerFactory, type InformerOptions, type KubeObject, type ResourceRef, type SharedInformer, type Tombstone } from '../types.js';
+import { selectorMatcher, type FakeClientset } from './clientset.js';
 
 export function toPartialObjectMetadata(obj: KubeObject): KubeObject {
   return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: structuredClone(obj.metadata ?? {}) };
@@ -30,9 +30,11 @@ export class FakeSharedInformer implements SharedInformer {
   ) {
     this.lister = new Store();
     if (clientset) {
-      for (const o of clientset.tracker.list(ref)) this.lister.set(this.view(o));
+      const selected = selectorMatcher({ fieldSelector: opts.fieldSelector });
+      for (const o of clientset.tracker.list(ref)) if (selected(o)) this.lister.set(this.view(o));
+      // An object that stops matching the field selector leaves the cache, as a watch tells it.
       this.unsubscribe = clientset.tracker.subscribe(ref, (type, obj) => {
-        if (type === 'DELETED') this.delete(obj);
+        if (type === 'DELETED' || !selected(obj)) this.delete(obj);
         else this.update(obj);
       });
     }
@@ -110,7 +112,7 @@ export class FakeInformerFactory implements InformerFactory {
   constructor(private readonly clientset?: FakeClientset) {}
 
   informer(ref: ResourceRef, opts: InformerOptions = {}): FakeSharedInformer {
-    const k = `${ref.group}/${ref.version}/${ref.resource}${opts.metadataOnly ? '#meta' : ''}`;
+    const k = informerKey(ref, opts);
     let inf = this.informers.get(k);
     if (!inf) {
       inf = new FakeSharedInformer({ group: ref.group, version: ref.version, resource: ref.resource }, this.clientset, opts);
@@ -131,7 +133,7 @@ export class FakeInformerFactory implements InformerFactory {
 
   /** Forgets an informer (its resource is no longer served); it receives no further events. */
   remove(ref: ResourceRef, opts: InformerOptions = {}): void {
-    const k = `${ref.group}/${ref.version}/${ref.resource}${opts.metadataOnly ? '#meta' : ''}`;
+    const k = informerKey(ref, opts);
     this.informers.get(k)?.stop();
     this.informers.delete(k);
   }

@@ -9,6 +9,7 @@ import type { CSINode } from '../../api/types.js';
 import { isAlreadyExists, isForbidden } from '../../client/errors.js';
 import type { Clientset, EventRecorder, InformerFactory, KubeObject } from '../../client/types.js';
 import type { AgentContext } from '../context.js';
+import { BOUND_PODS, PODS } from '../pod-lifecycle.js';
 import type { SimNode } from '../sim-node.js';
 import { SimulatedAttacher } from './attacher.js';
 import { ATTACHMENTS, CLASSES, CSI_DRIVER_NAME, CSI_NODES, DRIVERS, PVCS, PVS, ZONE_KEY } from './names.js';
@@ -16,7 +17,6 @@ import { SimulatedProvisioner } from './provisioner.js';
 import { SimulatedResizer } from './resizer.js';
 
 const NODES = { group: '', version: 'v1', resource: 'nodes' };
-const PODS = { group: '', version: 'v1', resource: 'pods' };
 
 export class SimulatedCSIDriver {
   private readonly attacher: SimulatedAttacher;
@@ -34,7 +34,7 @@ export class SimulatedCSIDriver {
     const isOurNode = (name: string) => ctx.nodes.has(name);
     const claims = informers.informer(PVCS);
     const volumes = informers.informer(PVS);
-    const pods = informers.informer(PODS);
+    const pods = informers.informer(PODS, BOUND_PODS);
     this.attacher = new SimulatedAttacher(clientset, isOurNode, ctx.log);
     this.attacher.watch(informers.informer(ATTACHMENTS));
     this.provisioner = new SimulatedProvisioner(clientset, { claims: claims.lister, volumes: volumes.lister, classes: informers.informer(CLASSES).lister, nodes: informers.informer(NODES).lister }, claimRecorder, ctx.log);
