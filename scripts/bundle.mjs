@@ -15,6 +15,7 @@
 // directory, and etcd3 (gRPC, protobufjs) reads .proto files from its package and is loaded only
 // with `--storage etcd`.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -51,6 +52,12 @@ for (const file of outputFiles) {
 await build({ ...common, entryPoints: ['src/cli/launch.ts'], outfile: `${outdir}kubelite.js`, format: 'esm' });
 
 // The cache is made by compiling the bundle exactly as the launcher does, with tsc's build of the
-// same module. Compiled, not run: running it would run the CLI.
-const { bundleScript, cacheFileOf } = await import(new URL('../dist/src/cli/bundle-script.js', import.meta.url).href);
-writeFileSync(cacheFileOf(bundleFile), bundleScript(bundleFile).createCachedData());
+// same module, and running it in its warm-up mode (every component's modules loaded, nothing
+// started: bundle-script.ts), in a process of its own with node's default flags.
+const bundleScriptModule = new URL('../dist/src/cli/bundle-script.js', import.meta.url).href;
+const warmUp = `const { warmCodeCache, cacheFileOf } = await import(${JSON.stringify(bundleScriptModule)});
+const { writeFileSync } = await import('node:fs');
+writeFileSync(cacheFileOf(${JSON.stringify(bundleFile)}), await warmCodeCache(${JSON.stringify(bundleFile)}));
+process.exit(0);`;
+const made = spawnSync(process.execPath, ['--input-type=module', '-e', warmUp], { stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: '' } });
+if (made.status !== 0) throw new Error(`making the bundle's code cache failed (${made.status ?? made.signal})`);

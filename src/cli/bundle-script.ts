@@ -23,6 +23,14 @@ export function bundleScript(bundleFile: string, cachedData?: Buffer): Script {
   return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundleFile, cachedData });
 }
 
+/** Runs the compiled bundle as CommonJS would; returns its exports. */
+function runScript(script: Script, bundleFile: string): unknown {
+  const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
+  const module = { exports: {} };
+  wrapper.call(module.exports, module.exports, createRequire(bundleFile), module, bundleFile, dirname(bundleFile));
+  return module.exports;
+}
+
 /** Runs the bundle with its code cache when there is one. */
 export function runBundle(bundleFile: string): void {
   let cachedData: Buffer | undefined;
@@ -31,7 +39,25 @@ export function runBundle(bundleFile: string): void {
   } catch {
     // no cache: compiled from source
   }
-  const wrapper = bundleScript(bundleFile, cachedData).runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
-  const module = { exports: {} };
-  wrapper.call(module.exports, module.exports, createRequire(bundleFile), module, bundleFile, dirname(bundleFile));
+  runScript(bundleScript(bundleFile, cachedData), bundleFile);
+}
+
+/** The environment variable of the warm-up run (main.ts's codeCacheWarmUp). */
+const WARM_UP_VARIABLE = 'KUBELITE_CODE_CACHE_WARMUP';
+
+/**
+ * V8's code cache of the bundle, made after a warm-up run that loads every component's modules
+ * (main.ts): it then holds their compiled module bodies too, which a cache made right after
+ * compiling does not (V8 compiles a function when first called, and the cache holds only what was
+ * compiled) — a component's start deserializes them instead of compiling them from source (the
+ * API server's CPU to ready −15%, bench/NOTES.md session 17). To be run in a process of its own
+ * with node's default flags: V8 rejects a cache made under other flags.
+ */
+export async function warmCodeCache(bundleFile: string): Promise<Buffer> {
+  const script = bundleScript(bundleFile);
+  process.env[WARM_UP_VARIABLE] = '1';
+  const { codeCacheWarmUp } = runScript(script, bundleFile) as { codeCacheWarmUp?: Promise<void> };
+  if (codeCacheWarmUp === undefined) throw new Error(`${bundleFile} has no warm-up (main.ts codeCacheWarmUp)`);
+  await codeCacheWarmUp;
+  return script.createCachedData();
 }
