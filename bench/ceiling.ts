@@ -107,5 +107,6 @@ export async function completeCeiling(have: Ceiling | undefined, seconds: number
   return {
     bareServerPerSecond: have?.bareServerPerSecond ?? (await bareServerRate(32, seconds, bodyOf)),
     spawnMs: have?.spawnMs ?? nodeSpawnMs(7),
+    ...(have?.idleNodeRssMiB !== undefined ? { idleNodeRssMiB: have.idleNodeRssMiB } : {}),
   };
 }
