@@ -212,8 +212,10 @@ export async function run(args: string[]): Promise<BenchReport> {
     const rssTotal = [...rss.values()].reduce((a, b) => a + b, 0);
     idleRss = await idleNodeRssMiB();
     rows.push({ metric: `RSS of all processes, idle (${mode.length ? 'one process, 4 components on worker threads' : 'supervisor + 4 components'})`, values: { kubelite: rssTotal }, unit: 'MiB', target: mode.length ? '≤ 100 MiB (#25)' : '≤ 150 MiB (#25)', met: rssTotal <= (mode.length ? 100 : 150) });
-    // Summed RSS counts the pages the processes share (the node binary, mapped once) once per process.
-    rows.push({ metric: 'same, PSS (shared pages counted once in all)', values: { kubelite: pss }, unit: 'MiB' });
+    // Summed RSS counts the pages the processes share (the node binary's) once per process; PSS
+    // divides each shared page among the processes mapping it — any node process of the machine,
+    // so it also falls as other node processes run.
+    rows.push({ metric: 'same, PSS (shared pages divided among the processes mapping them)', values: { kubelite: pss }, unit: 'MiB' });
     notes.push(`idle RSS by process (MiB): ${[...rss].map(([n, v]) => `${n} ${v.toFixed(0)}`).join(', ')}`);
   }
 
