@@ -202,14 +202,8 @@ export async function startControllerManager(options: ControllerManagerOptions, 
       options: Object.freeze({ ...options }) as Readonly<Record<string, unknown>>,
       now: () => clock.now(),
     };
-    // kube-controller-manager starts the service account token controller first; the service
-    // account controller follows it here, since a cluster is ready only once `default` has its
-    // service account (kubelite up), and each controller's informers start as soon as it is made
-    // (a controller made later is handed the objects listed meanwhile), not after every controller
-    // has its token.
-    const early = ['serviceaccount-token', 'serviceaccount'];
-    const rank = (name: string) => (early.includes(name) ? early.indexOf(name) : early.length);
-    const order = [...enabled].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+    // kube-controller-manager starts the service account token controller first
+    const order = [...enabled].sort((a, b) => (a === 'serviceaccount-token' ? -1 : b === 'serviceaccount-token' ? 1 : a.localeCompare(b)));
     // --use-service-account-credentials: every controller's service account and token are asked
     // for at once (their writes share commits), not one controller after the other — a cluster's
     // start waits for the serviceaccount controller, which sorts late.
@@ -253,7 +247,6 @@ export async function startControllerManager(options: ControllerManagerOptions, 
         continue;
       }
       log({ msg: 'started controller', controller: name, workers });
-      clients.informers.start(signal);
       const p = Promise.resolve()
         .then(() => controller.run(workers, signal))
         .catch((err: unknown) => log({ msg: 'controller failed', controller: name, error: errorMessage(err), level: 'error' }))
