@@ -3,8 +3,10 @@
 // - a bare Node HTTP server in its own process that parses and echoes each JSON body (no TLS, no
 //   storage, no validation), driven by the same kind of client loop the benchmark uses: the
 //   rate no Node API server on this machine can beat;
-// - a bare `node -e 0` spawn to exit: what any Node process needs to start here.
+// - a bare `node -e 0` spawn to exit: what any Node process needs to start here;
+// - the resident memory of a bare idle node process: what any Node process holds here.
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { quantile, type Ceiling } from './report.js';
 
@@ -80,6 +82,23 @@ export function nodeSpawnMs(runs = 7): number {
   return quantile(sample, 0.5);
 }
 
+/** VmRSS in MiB of a bare node process idling on a timer, once it has settled (1 s). */
+export async function idleNodeRssMiB(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000); process.stdout.write("up\\n")'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.once('data', () => resolve());
+      child.once('exit', (code) => reject(new Error(`the idle node process exited (${code})`)));
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+    if (!m) throw new Error('no VmRSS for the idle node process');
+    return Number(m[1]) / 1024;
+  } finally {
+    child.kill();
+  }
+}
+
 /**
  * The parts of the machine's ceiling a benchmark did not measure itself, measured now: the bare
  * server at 32 clients for `seconds` on `bodyOf`'s JSON, and the spawn.
@@ -88,5 +107,6 @@ export async function completeCeiling(have: Ceiling | undefined, seconds: number
   return {
     bareServerPerSecond: have?.bareServerPerSecond ?? (await bareServerRate(32, seconds, bodyOf)),
     spawnMs: have?.spawnMs ?? nodeSpawnMs(7),
+    ...(have?.idleNodeRssMiB !== undefined ? { idleNodeRssMiB: have.idleNodeRssMiB } : {}),
   };
 }

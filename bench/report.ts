@@ -28,6 +28,8 @@ export interface Ceiling {
   bareServerPerSecond?: number;
   /** ms for `node -e 0` to spawn and exit (median). */
   spawnMs?: number;
+  /** RSS in MiB of a bare idle node process (`node -e 'setInterval(() => {}, 1000)'`): a Node process's floor. */
+  idleNodeRssMiB?: number;
 }
 
 /** Rates of requests or objects, not of bytes: those are read against the bare server's rate. */
@@ -35,15 +37,20 @@ const isRate = (unit: string) => /\/s\b/.test(unit) && !/B\/s/.test(unit);
 /** Start times: read against a bare node spawn. */
 const isStartTime = (metric: string, unit: string) => /^m?s$/.test(unit) && /\b(spawn|start|ready|readyz)\b/i.test(metric);
 
+/** Resident memory: read against a bare idle node process. */
+const isResidentMemory = (metric: string, unit: string) => unit === 'MiB' && /\b(RSS|PSS)\b/.test(metric);
+
 /**
  * A row's first figure read against the machine: a rate as a fraction of the bare server's, a
- * start time as a multiple of a bare spawn; '' for other rows.
+ * start time as a multiple of a bare spawn, resident memory as a multiple of a bare idle node
+ * process's; '' for other rows.
  */
 export function againstMachine(row: BenchRow, firstColumn: string, ceiling: Ceiling): string {
   const v = row.values[firstColumn];
   if (typeof v !== 'number' || !Number.isFinite(v)) return '';
   if (isRate(row.unit) && ceiling.bareServerPerSecond) return `${((100 * v) / ceiling.bareServerPerSecond).toFixed(v * 100 < ceiling.bareServerPerSecond ? 1 : 0)}% of bare server`;
   if (isStartTime(row.metric, row.unit) && ceiling.spawnMs) return `${((row.unit === 's' ? v * 1000 : v) / ceiling.spawnMs).toFixed(1)}× spawn`;
+  if (isResidentMemory(row.metric, row.unit) && ceiling.idleNodeRssMiB) return `${(v / ceiling.idleNodeRssMiB).toFixed(1)}× a bare node`;
   return '';
 }
 
@@ -75,7 +82,8 @@ export function formatTable(report: BenchReport): string {
     const parts = [];
     if (ceiling.bareServerPerSecond !== undefined) parts.push(`a bare Node HTTP server parsed and echoed ${fmt(ceiling.bareServerPerSecond)} pod JSON bodies/s at 32 keep-alive clients`);
     if (ceiling.spawnMs !== undefined) parts.push(`\`node -e 0\` took ${fmt(ceiling.spawnMs)} ms from spawn to exit`);
-    out.push('', `The machine in the same run (bench/ceiling.ts): ${parts.join('; ')}. "Against the machine" reads the first column's rates as a fraction of that server's and its start times as multiples of that spawn.`);
+    if (ceiling.idleNodeRssMiB !== undefined) parts.push(`a bare idle node process (\`node -e 'setInterval(() => {}, 1000)'\`) was ${fmt(ceiling.idleNodeRssMiB)} MiB resident`);
+    out.push('', `The machine in the same run (bench/ceiling.ts): ${parts.join('; ')}. "Against the machine" reads the first column's rates as a fraction of that server's, its start times as multiples of that spawn${ceiling.idleNodeRssMiB !== undefined ? ' and its resident memory as multiples of that process' : ''}.`);
   }
   return out.join('\n');
 }

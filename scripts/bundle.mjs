@@ -15,6 +15,7 @@
 // directory, and etcd3 (gRPC, protobufjs) reads .proto files from its package and is loaded only
 // with `--storage etcd`.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -44,13 +45,22 @@ const { outputFiles } = await build({
 // `μ` would make V8 hold the whole 2.4 MB source as a two-byte string, decoded from UTF-8 at every
 // start. As \u escapes (valid in every one of those places) the file is ASCII, which the launcher
 // reads as Latin-1 without decoding. Only the columns of those few lines move in the source map.
+// The bundle is written wrapped as the launcher compiles it (bundle-script.ts wrapBundleSource):
+// only the first line's columns move in the source map, as they did when it was wrapped at run time.
+const bundleScriptModule = new URL('../dist/src/cli/bundle-script.js', import.meta.url).href;
+const { wrapBundleSource } = await import(bundleScriptModule);
 for (const file of outputFiles) {
-  const text = file.path === bundleFile ? file.text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : file.text;
+  const text = file.path === bundleFile ? wrapBundleSource(file.text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)) : file.text;
   writeFileSync(file.path, text);
 }
 await build({ ...common, entryPoints: ['src/cli/launch.ts'], outfile: `${outdir}kubelite.js`, format: 'esm' });
 
 // The cache is made by compiling the bundle exactly as the launcher does, with tsc's build of the
-// same module. Compiled, not run: running it would run the CLI.
-const { bundleScript, cacheFileOf } = await import(new URL('../dist/src/cli/bundle-script.js', import.meta.url).href);
-writeFileSync(cacheFileOf(bundleFile), bundleScript(bundleFile).createCachedData());
+// same module, and running it in its warm-up mode (every component's modules loaded, nothing
+// started: bundle-script.ts), in a process of its own with node's default flags.
+const warmUp = `const { warmCodeCache, cacheFileOf } = await import(${JSON.stringify(bundleScriptModule)});
+const { writeFileSync } = await import('node:fs');
+writeFileSync(cacheFileOf(${JSON.stringify(bundleFile)}), await warmCodeCache(${JSON.stringify(bundleFile)}));
+process.exit(0);`;
+const made = spawnSync(process.execPath, ['--input-type=module', '-e', warmUp], { stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: '' } });
+if (made.status !== 0) throw new Error(`making the bundle's code cache failed (${made.status ?? made.signal})`);

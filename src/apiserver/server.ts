@@ -20,6 +20,7 @@ import { alwaysAllow } from './auth/always-allow.js';
 import { AuthenticationChain, type AuthenticationOptions } from './auth/chain.js';
 import { buildAuthorization, fixedAuthorization } from './auth/authorization.js';
 import type { ControllerRole } from './auth/rbac/bootstrap-policy.js';
+import type { DeploymentPolicy } from './auth/rbac/reconcile.js';
 import { authError } from './auth/errors.js';
 import type { AuthorizationMode } from './auth/modes.js';
 import { impersonate, wantsImpersonation } from './auth/impersonation.js';
@@ -97,6 +98,12 @@ export interface ApiServerOptions {
   authorizationModes?: readonly AuthorizationMode[];
   /** With RBAC: the controllers' roles kept in place beside the default policy (their descriptors'). */
   controllerRoles?: readonly ControllerRole[];
+  /**
+   * With RBAC: ClusterRoles and ClusterRoleBindings of the deployment kept as given beside the
+   * default policy, in place before the server is ready (`--bootstrap-policy-file`; `kubelite up`'s
+   * components' grants, so that they can start with the server rather than after it).
+   */
+  bootstrapPolicy?: DeploymentPolicy;
   /**
    * Serve HTTPS (h2 and http/1.1) with this certificate, asking clients for certificates signed
    * by `clientCA`. Absent: plain HTTP/1.1 — for in-process tests only; the command line always
@@ -178,6 +185,8 @@ const OBJECT_TRANSFORMS = new Set<ResponseFormat['as']>(['', 'Table', 'PartialOb
 const LIST_TRANSFORMS = new Set<ResponseFormat['as']>(['', 'Table', 'PartialObjectMetadataList']);
 /** The user of a server without authentication (kube-apiserver's former insecure port). */
 const UNSECURED_USER: UserInfo = Object.freeze({ name: 'system:unsecured', groups: Object.freeze([SYSTEM_MASTERS, SYSTEM_AUTHENTICATED]) });
+/** What answers before the server is bootstrapped: its health checks. */
+const HEALTH_PATHS = /^\/(healthz|livez|readyz)(\/|$)/;
 const WATCH_TRANSFORMS = new Set<ResponseFormat['as']>(['', 'Table', 'PartialObjectMetadata', 'PartialObjectMetadataList']);
 
 /** The query of a request (empty when its URL does not parse). */
@@ -245,7 +254,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const authentication = opts.authentication ? new AuthenticationChain({ ...opts.authentication, authenticators }) : undefined;
   const reviewToken = tokenReviewer(authenticators, sa?.apiAudiences ?? []);
   const statuses = componentStatuses(opts.componentHealthURLs ?? DEFAULT_COMPONENT_HEALTH_URLS, storage);
-  const authorization = opts.authorizationModes ? buildAuthorization(registry, opts.authorizationModes, opts.controllerRoles) : fixedAuthorization(registry, opts.authorizer);
+  const authorization = opts.authorizationModes ? buildAuthorization(registry, opts.authorizationModes, opts.controllerRoles, opts.bootstrapPolicy) : fixedAuthorization(registry, opts.authorizer);
   const authorizer = opts.authorizationModes ? authorization.authorizer : (opts.authorizer ?? alwaysAllow);
   const admission = newAdmissionChain(registry, opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, { authorizer });
   const inflight = new InflightLimiter(opts.inflight ?? DEFAULT_INFLIGHT_LIMITS);
@@ -263,6 +272,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   // Ready once the system namespaces and the kubernetes Service exist (kube-apiserver's
   // poststarthook/bootstrap-controller), not merely once the watch cache is.
   let bootstrapped = false;
+  let endBootstrap!: () => void;
+  const bootstrapEnded = new Promise<void>((resolve) => (endBootstrap = resolve));
   let serverAddress = '';
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -306,6 +317,10 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         throw apiError.badRequest('malformed request URL');
       }
     }
+    // A request that comes before the post-start hooks are done would meet half a policy (403)
+    // or no system namespace yet: it waits for them instead, so that clients started together
+    // with the server (`kubelite up`'s components) need no retry. The health checks answer at once.
+    if (!bootstrapped && !HEALTH_PATHS.test(pathname)) await bootstrapEnded;
     const info = parseRequestInfo(method, pathname, url.searchParams);
     const authenticated = authentication === undefined ? UNSECURED_USER : await authentication.authenticate(req);
     const user = wantsImpersonation(req) ? await impersonate(req, authenticated, authorizer) : authenticated;
@@ -445,6 +460,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     tokenCacheFeed?.synced,
   ]);
   bootstrapped = true;
+  endBootstrap();
   log({ msg: 'serving', url, storage: storage.backend });
 
   return {

@@ -23,6 +23,8 @@ import { serviceAccountTokenOptions, type ServiceAccountFlags } from './apiserve
 import { KUBELET_FLAGS, kubeletClientOptions, type KubeletFlags } from './apiserver-kubelet.js';
 import { AUDIT_FLAGS, auditOptions, type AuditFlags } from './apiserver-audit.js';
 import { PEER_FLAGS, peerOptions, type PeerFlags } from './apiserver-peers.js';
+import { readBootstrapPolicy } from './apiserver-bootstrap-policy.js';
+import type { DeploymentPolicy } from '../apiserver/auth/rbac/reconcile.js';
 
 export async function apiserverMain(argv: string[]): Promise<number> {
   const cmd = program('apiserver', 'Serve the Kubernetes Workload Resource API (HTTPS) over embedded or etcd storage.')
@@ -48,6 +50,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     .option('--max-requests-inflight <n>', 'read-only requests served at once; beyond: 429 (0: no limit)', parseLimit, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once; beyond: 429 (0: no limit)', parseLimit, 200)
     .option('--authorization-mode <modes>', 'ordered comma list of authorizers: RBAC, Node, AlwaysAllow, AlwaysDeny (the first that allows or denies decides)', parseModes, ['RBAC'] as AuthorizationMode[])
+    .option('--bootstrap-policy-file <file>', 'ClusterRoles and ClusterRoleBindings (a YAML or JSON List) kept as given beside the default policy with RBAC, in place before the server is ready')
     .option('--service-account-issuer <url>', 'issuer of service account tokens (repeatable: the first signs, all are accepted; default https://kubernetes.default.svc.cluster.local)', collect, [])
     .option('--service-account-signing-key-file <file>', 'PEM private key (RSA or ECDSA) that signs service account tokens (default: <data-dir>/pki/sa.key, created on first start)')
     .option('--service-account-key-file <file>', 'PEM file of public or private keys that verify service account tokens (repeatable)', collect, [])
@@ -79,6 +82,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     enableBootstrapTokenAuth?: boolean;
     anonymousAuth: boolean;
     authorizationMode: AuthorizationMode[];
+    bootstrapPolicyFile?: string;
     maxRequestsInflight: number;
     maxMutatingRequestsInflight: number;
     enableAdmissionPlugins?: string[];
@@ -115,7 +119,9 @@ export async function apiserverMain(argv: string[]): Promise<number> {
   let componentHealthURLs: Record<string, string> | undefined;
   let kubelet: ReturnType<typeof kubeletClientOptions>;
   let audit: ReturnType<typeof auditOptions>;
+  let bootstrapPolicy: DeploymentPolicy | undefined;
   try {
+    bootstrapPolicy = o.bootstrapPolicyFile === undefined ? undefined : readBootstrapPolicy(o.bootstrapPolicyFile);
     audit = auditOptions(o);
     kubelet = kubeletClientOptions(o);
     acceptProcessPodRange(o.processPodCidr);
@@ -146,6 +152,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     inflight: { readOnly: o.maxRequestsInflight, mutating: o.maxMutatingRequestsInflight },
     authorizationModes: o.authorizationMode,
     controllerRoles: controllerRoles(),
+    ...(bootstrapPolicy ? { bootstrapPolicy } : {}),
     serviceAccountTokens,
     bootstrapTokenAuth: o.enableBootstrapTokenAuth === true,
     admissionPlugins,

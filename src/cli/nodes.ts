@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { KubeconfigError, loadRestConfig } from '../client/kubeconfig.js';
 import { KUBERNETES_CLIENT_VERSION, newClientset } from '../client/rest.js';
 import { TokenBucket } from '../client/rate-limit.js';
+import { untilListening } from '../client/server-listening.js';
 import { NodeClients, nodeClientCertificates } from './node-certificates.js';
 import { nodeIdentity } from '../nodes/identity.js';
 import type { RestClientset } from '../client/rest.js';
@@ -327,6 +328,14 @@ export async function nodesMain(argv: string[]): Promise<number> {
   const nodeTransport = o.impersonateNodes ? newClientset({ config, ...clientOptions, maxSockets: NODE_CONNECTIONS }) : undefined;
   const nodeClientset = nodeClients?.forNode ?? (nodeTransport ? impersonatedNodeClients(nodeTransport) : undefined);
   const { startNodes } = await import('../nodes/index.js');
+  // Started together with the API server (`kubelite up`), the nodes register as soon as it listens
+  // rather than backing off from refused registrations; SIGTERM meanwhile stops the agent.
+  const stopWaiting = new AbortController();
+  const abortWait = () => stopWaiting.abort();
+  process.once('SIGINT', abortWait).once('SIGTERM', abortWait);
+  await untilListening(config.server, stopWaiting.signal);
+  process.off('SIGINT', abortWait).off('SIGTERM', abortWait);
+  if (stopWaiting.signal.aborted) return 0;
   const started = Date.now();
   const kubeletServer = { port: o.kubeletPort ?? DEFAULT_KUBELET_PORT, address: o.kubeletAddress, tls: serving, processLog: () => recent.linesFrom(recent.start).map((l) => `${l.text}\n`).join('') };
   const nodeOptions = {

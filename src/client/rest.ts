@@ -58,6 +58,12 @@ export interface RestClientOptions {
   limiter?: TokenBucket;
   /** Connections at most (default unlimited); a simulated kubelet's own client keeps it small. */
   maxSockets?: number;
+  /**
+   * A connection pool (newAgent) shared with other clients of the same server and TLS settings
+   * that differ in their bearer token only, as client-go's transport cache shares one; its owner
+   * destroys it. Default: a pool of this client's own.
+   */
+  agent?: http.Agent;
   clock?: Clock;
   /** Per-request timeout for non-watch requests (default 60 s). */
   timeoutMs?: number;
@@ -170,6 +176,21 @@ class ReusingContextAgent extends https.Agent {
   }
 }
 
+/** A keep-alive connection pool to `config`'s server with its TLS settings (CA, client certificate). */
+export function newAgent(config: RestConfig, maxSockets?: number): http.Agent {
+  if (new URL(config.server).protocol !== 'https:') return new http.Agent({ keepAlive: true, ...(maxSockets !== undefined ? { maxSockets } : {}) });
+  const tls: SecureContextOptions = {};
+  if (config.ca) tls.ca = config.ca;
+  if (config.clientCert) tls.cert = config.clientCert;
+  if (config.clientKey) tls.key = config.clientKey;
+  return new ReusingContextAgent(tls, {
+    keepAlive: true,
+    ...(maxSockets !== undefined ? { maxSockets } : {}),
+    rejectUnauthorized: !config.insecureSkipTlsVerify,
+    servername: config.serverName,
+  });
+}
+
 export class RestClientset implements Clientset {
   readonly config: RestConfig;
   readonly userAgent: string;
@@ -211,20 +232,8 @@ export class RestClientset implements Clientset {
     this.maxRetries = opts.maxRetries ?? 5;
     this.log = opts.log ?? (() => {});
     this.base = new URL(this.config.server);
-    this.ownsAgent = shared === undefined;
-    if (shared) this.agent = shared.agent;
-    else if (this.base.protocol === 'https:') {
-      const tls: SecureContextOptions = {};
-      if (this.config.ca) tls.ca = this.config.ca;
-      if (this.config.clientCert) tls.cert = this.config.clientCert;
-      if (this.config.clientKey) tls.key = this.config.clientKey;
-      this.agent = new ReusingContextAgent(tls, {
-        keepAlive: true,
-        ...(opts.maxSockets !== undefined ? { maxSockets: opts.maxSockets } : {}),
-        rejectUnauthorized: !this.config.insecureSkipTlsVerify,
-        servername: this.config.serverName,
-      });
-    } else this.agent = new http.Agent({ keepAlive: true, ...(opts.maxSockets !== undefined ? { maxSockets: opts.maxSockets } : {}) });
+    this.ownsAgent = shared === undefined && opts.agent === undefined;
+    this.agent = shared?.agent ?? opts.agent ?? newAgent(this.config, opts.maxSockets);
   }
 
   resource(ref: ResourceRef): ResourceClient {

@@ -9,6 +9,7 @@ import { setMaxListeners } from 'node:events';
 import * as prom from 'prom-client';
 import { Gauge, Registry } from 'prom-client';
 import { realClock, type Clock } from '../client/clock.js';
+import { isConnectionRefused, LISTEN_POLL_MS } from '../client/server-listening.js';
 import type { Clientset, Controller, ControllerContext, EventRecorder, KubeObject } from '../client/types.js';
 import { buildClients, type ClientBundle } from './clients.js';
 import { CONTROLLERS, resolveControllers, type ControllerEntry } from './controllers.js';
@@ -102,6 +103,8 @@ export async function startControllerManager(options: ControllerManagerOptions, 
   leaderGauge.set({ name: electionName }, 0);
 
   let apiError: string | undefined = 'not connected yet';
+  /** Whether the last probe's connection was refused (nothing listens yet). */
+  let refused = false;
   let elector: LeaderElector | undefined;
   const running = new Map<string, Promise<void>>();
   let leading = false;
@@ -185,6 +188,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
         return true;
       }
       apiError = errorMessage(err);
+      refused = isConnectionRefused(err);
       apiGauge.set(0);
       return false;
     }
@@ -293,14 +297,31 @@ export async function startControllerManager(options: ControllerManagerOptions, 
     }
   };
 
+  /**
+   * Probes again after `ms`, and every 25 ms meanwhile while the connection is refused: the API
+   * server, started together with the manager, does not listen yet (client/server-listening.ts).
+   * Resolves whether the API server answered.
+   */
+  const probeAfter = async (ms: number): Promise<boolean> => {
+    const until = clock.now() + ms;
+    while (refused && until - clock.now() > LISTEN_POLL_MS) {
+      await sleep(clock, LISTEN_POLL_MS, root.signal);
+      if (root.signal.aborted) return false;
+      if (await probeUnlessStopped()) return true;
+    }
+    await sleep(clock, Math.max(0, until - clock.now()), root.signal);
+    return !root.signal.aborted && (await probeUnlessStopped());
+  };
+
   let stopping = false;
   const main = async (): Promise<number> => {
     // wait for the API server, with back-off from 100 ms: started together with the API server
     // (as `kubelite up` does), the controllers start as soon as it answers
     let backoff = 100;
-    while (!root.signal.aborted && !(await probeUnlessStopped())) {
+    let reachable = await probeUnlessStopped();
+    while (!root.signal.aborted && !reachable) {
       log({ msg: 'waiting for the API server', error: apiError, retryInMs: backoff, level: 'warning' });
-      await sleep(clock, backoff, root.signal);
+      reachable = await probeAfter(backoff);
       backoff = Math.min(backoff * 2, 30_000);
     }
     if (root.signal.aborted) return 0;

@@ -20,6 +20,7 @@ function fakeRoot(existing: string[]) {
     async create(ns: string, obj: KubeObject) {
       const name = (obj.metadata as { name: string }).name;
       calls.push(`create ${ns}/${name}`);
+      if (accounts.has(name)) throw Object.assign(new Error('already exists'), { code: 409 });
       accounts.add(name);
       return obj;
     },
@@ -34,7 +35,7 @@ function fakeRoot(existing: string[]) {
 }
 
 describe('--use-service-account-credentials clients', () => {
-  it('creates the missing service account in kube-system and authenticates with its bound token only', async () => {
+  it('creates the service account in kube-system (one that exists is kept) and authenticates with its bound token only', async () => {
     const { root, calls } = fakeRoot(['deployment-controller']);
     const made: Array<{ config: RestConfig; name: string }> = [];
     const clients = new ServiceAccountClients({
@@ -50,10 +51,9 @@ describe('--use-service-account-credentials clients', () => {
     await clients.clientsetFor('deployment');
     clients.close();
     assert.deepEqual(calls, [
-      'get kube-system/job-controller',
       'create kube-system/job-controller',
       'token kube-system/job-controller {"audiences":[],"expirationSeconds":3600}',
-      'get kube-system/deployment-controller',
+      'create kube-system/deployment-controller',
       'token kube-system/deployment-controller {"audiences":[],"expirationSeconds":3600}',
     ]);
     assert.deepEqual(made.map((m) => m.name), ['job-controller', 'deployment-controller']);

@@ -13,14 +13,14 @@ import { restoreSnapshotFile } from '../storage/snapshot-file.js';
 import { assertWritableDataDir } from '../storage/lmdb/disk-space.js';
 import { restoreClusterSnapshot, takeClusterSnapshot, type RestoreSummary, type SnapshotHandle } from './snapshots.js';
 import { DEFAULT_PROCESS_POD_CIDR, rootRefusal } from '../nodes/process/runtime.js';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, get as httpsGet, request as httpsRequest } from 'node:https';
 import { freeListenPort } from '../machinery/listen-port.js';
+import { createSecureContext } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clusterRoleBinding, COMPONENT_BINDINGS, COMPONENT_ROLES, OBSOLETE_BINDINGS, OBSOLETE_NODE_CERT_DIR, writeClusterCredentials } from './credentials.js';
-import { nodeImpersonatorRole, NODE_IMPERSONATOR_ROLE } from '../nodes/identity.js';
+import { componentPolicy, OBSOLETE_BINDINGS, OBSOLETE_NODE_CERT_DIR, writeClusterCredentials } from './credentials.js';
 import { nodeNamesOf } from './node-names.js';
 import { clusterCIDRFor } from './cluster-cidr.js';
 import { NodeReadiness } from './node-readiness.js';
@@ -238,24 +238,13 @@ function postJson(agent: Agent, url: string, body: unknown, method: 'POST' | 'DE
 }
 
 /**
- * The components' bindings (credentials.ts); those that exist already (409) are kept as they are;
- * obsolete ones go (alongside). The role letting the nodes process impersonate its nodes is applied
- * with this start's node names (an earlier start may have had others).
+ * What `up` installs besides the components' grants (which the API server keeps itself:
+ * componentPolicy): the default StorageClass, kept when it exists; bindings of earlier versions
+ * deleted. Resolves whether all of it went through.
  */
-async function bindComponents(agent: Agent, server: string, nodeNames: readonly string[]): Promise<boolean> {
+async function installDefaults(agent: Agent, server: string): Promise<boolean> {
   const bindings = `${server}/apis/rbac.authorization.k8s.io/v1/clusterrolebindings`;
   const removed = Promise.all(OBSOLETE_BINDINGS.map((name) => postJson(agent, `${bindings}/${encodeURIComponent(name)}`, { kind: 'DeleteOptions', apiVersion: 'v1' }, 'DELETE')));
-  const impersonator = nodeImpersonatorRole(nodeNames, { 'app.kubernetes.io/managed-by': 'kubelite-up' });
-  const applied = await postJson(agent, `${server}/apis/rbac.authorization.k8s.io/v1/clusterroles/${encodeURIComponent(NODE_IMPERSONATOR_ROLE)}?fieldManager=kubelite-up&force=true`, impersonator, 'PATCH');
-  if (applied !== 200 && applied !== 201) return false;
-  for (const role of COMPONENT_ROLES) {
-    const status = await postJson(agent, `${server}/apis/rbac.authorization.k8s.io/v1/clusterroles`, role);
-    if (status !== 201 && status !== 409) return false;
-  }
-  for (const b of COMPONENT_BINDINGS) {
-    const status = await postJson(agent, bindings, clusterRoleBinding(b));
-    if (status !== 201 && status !== 409) return false;
-  }
   const storageClass = await postJson(agent, `${server}/apis/storage.k8s.io/v1/storageclasses`, DEFAULT_STORAGE_CLASS);
   if (storageClass !== 201 && storageClass !== 409) return false;
   return (await removed).every((status) => status === 200 || status === 404);
@@ -378,8 +367,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   // the default StorageClass's claims are provisioned by the hostPath provisioner
   const provisionerArgs = cmArgs.some((a) => a.startsWith('--enable-hostpath-provisioner')) ? [] : ['--enable-hostpath-provisioner'];
   // The components start at once: they find the API server on its known address and retry until
-  // it answers, which is what makes the whole cluster ready in about a second. The nodes start
-  // once their binding exists (a refused registration would wait a second to try again).
+  // it answers (it holds their requests until its policy is in place, their grants included:
+  // componentPolicy), which is what makes the whole cluster ready in about a second.
   // Each node acts as system:node:<name> by impersonation through the nodes process's own credential.
   rmSync(join(dataDir, OBSOLETE_NODE_CERT_DIR), { recursive: true, force: true });
   const nodeArgs = [...flagArgs.nodes, ...(opts.args?.nodes ?? [])];
@@ -395,6 +384,10 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const apiserverArgs = [...flagArgs.apiserver, ...(opts.args?.apiserver ?? [])];
   // ... and kubeadm's bootstrap tokens (kubeadm token create / join flows)
   const authorizationArgs = [...(apiserverArgs.some((a) => a.startsWith('--authorization-mode')) ? [] : ['--authorization-mode', 'Node,RBAC']), '--enable-bootstrap-token-auth'];
+  // ... and the components' grants, this start's nodes named
+  const policyFile = join(dataDir, 'component-policy.json');
+  writeFileSync(policyFile, JSON.stringify(componentPolicy(nodeNamesOf(nodes, nodeArgs))));
+  authorizationArgs.push('--bootstrap-policy-file', policyFile);
   // The controller manager and the scheduler serve /healthz on free ports the API server is told
   // of, so that componentstatuses reports their real health.
   const cmPort = await pickPort();
@@ -421,10 +414,12 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     schedulers.push(new Component(replicaName('scheduler', i), ['scheduler', '--kubeconfig', credentials.scheduler.path, ...master(i), '--bind-address', host, '--port', String(p), ...(opts.args?.scheduler ?? [])], log, launch));
   }
   const components = [...apiservers, ...controllerManagers, ...schedulers, ...(nodesComponent ? [nodesComponent] : [])];
-  progress(`starting the API server on ${server}, the controller manager and the scheduler`);
-  for (const c of components) if (c !== nodesComponent) c.start();
+  progress(`starting the API server on ${server}, the controller manager, the scheduler${nodes > 0 ? ` and ${nodes} simulated node${nodes === 1 ? '' : 's'}` : ''}`);
+  for (const c of components) c.start();
 
-  const agent = new Agent({ keepAlive: true, ca: credentials.ca, cert: credentials.admin.cert, key: credentials.admin.key });
+  // One TLS context for every connection: https.Agent would make one per connection (~3 ms:
+  // the key, certificate and CA parsed again), and until the API server listens each poll is one.
+  const agent = new Agent({ keepAlive: true, secureContext: createSecureContext({ ca: credentials.ca, cert: credentials.admin.cert, key: credentials.admin.key }) });
   let stopped: Promise<void> | undefined;
   const stop = () => (stopped ??= stopComponents());
   const stopComponents = async () => {
@@ -452,11 +447,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       await stop();
       throw new Error('cluster start aborted');
     }
-    if (!bound && (await getJson(agent, `${server}/readyz`)).status === 200 && (await bindComponents(agent, server, nodeNamesOf(nodes, nodeArgs)))) {
-      bound = true;
-      if (nodesComponent) progress(`starting ${nodes} simulated node${nodes === 1 ? '' : 's'}`);
-      nodesComponent?.start();
-    }
+    if (!bound && (await getJson(agent, `${server}/readyz`)).status === 200 && (await installDefaults(agent, server))) bound = true;
     const polled = performance.now();
     const waiting = bound ? await missing(agent, servers, nodes, readiness, passed) : 'the API server';
     // A poll that lists the nodes (the first, or after their watch ended) grows with them (10,000

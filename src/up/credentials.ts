@@ -23,7 +23,7 @@
 // the CA's key.
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { NODE_IMPERSONATOR_ROLE } from '../nodes/identity.js';
+import { NODE_IMPERSONATOR_ROLE, nodeImpersonatorRole } from '../nodes/identity.js';
 import { ensureServingPki, issueCertificate, servingNames, writeSecureFile, type KeyPair } from '../apiserver/tls/pki.js';
 
 export interface Identity {
@@ -113,6 +113,17 @@ export function clusterRoleBinding(b: { name: string; role: string; user?: strin
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: b.role },
     subjects: [b.group !== undefined ? { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: b.group } : { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: b.user ?? '' }],
   };
+}
+
+/**
+ * Every ClusterRole and ClusterRoleBinding of the components, as the API server's
+ * --bootstrap-policy-file List: it keeps them as given and has them in place before it is ready,
+ * so the components start together with it. The role letting the nodes process impersonate its
+ * nodes names this start's nodes (an earlier start's others lose the grant).
+ */
+export function componentPolicy(nodeNames: readonly string[]): { apiVersion: 'v1'; kind: 'List'; items: unknown[] } {
+  const impersonator = nodeImpersonatorRole(nodeNames, { 'app.kubernetes.io/managed-by': 'kubelite-up' });
+  return { apiVersion: 'v1', kind: 'List', items: [...COMPONENT_ROLES, impersonator, ...COMPONENT_BINDINGS.map(clusterRoleBinding)] };
 }
 
 export interface Credential {

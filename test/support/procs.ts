@@ -40,6 +40,16 @@ export function rssMiB(pid: number): number {
   }
 }
 
+/** Proportional set size in MiB (/proc/<pid>/smaps_rollup: each shared page divided among the processes mapping it); 0 when gone. */
+export function pssMiB(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU seconds (user + system) the process has used; 0 when gone. */
 export function cpuSeconds(pid: number): number {
   const f = statFields(pid);

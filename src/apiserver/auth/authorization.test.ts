@@ -204,6 +204,31 @@ test('bootstrap reconcile: idempotent, restores missing rules and subjects, resp
   assert.equal(((await bindings.get('', 'system:public-info-viewer')).subjects as unknown[]).length, 2);
 });
 
+test('a deployment policy is kept as given: created, its rules and subjects written back, a removed grant removed, autoupdate=false respected', async () => {
+  const role = (rules: object[], annotations: Record<string, string> = {}) => ({ apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'deploy:role', labels: { 'app.kubernetes.io/managed-by': 'test' }, annotations }, rules });
+  const bind = (subjects: object[], roleName = 'deploy:role') => ({ apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'deploy:binding' }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: roleName }, subjects });
+  const ann = { kind: 'User', apiGroup: RBAC, name: 'ann' };
+  const bob = { kind: 'User', apiGroup: RBAC, name: 'bob' };
+  const wide = [{ verbs: ['get'], apiGroups: [''], resources: ['nodes'], resourceNames: ['n1', 'n2'] }];
+  const narrow = [{ verbs: ['get'], apiGroups: [''], resources: ['nodes'], resourceNames: ['n1'] }];
+  const first = await reconcileBootstrapPolicy(server.registry, [], { clusterRoles: [role(wide)], clusterRoleBindings: [bind([ann, bob])] });
+  assert.deepEqual(first.created.sort(), ['deploy:binding', 'deploy:role']);
+  // Fewer grants the next time: the stored objects lose the rest (the default policy's reconcile would keep them).
+  const second = await reconcileBootstrapPolicy(server.registry, [], { clusterRoles: [role(narrow)], clusterRoleBindings: [bind([ann])] });
+  assert.deepEqual(second.updated.sort(), ['deploy:binding', 'deploy:role']);
+  assert.deepEqual((await store('clusterroles').get('', 'deploy:role')).rules, narrow);
+  assert.deepEqual((await store('clusterrolebindings').get('', 'deploy:binding')).subjects, [ann]);
+  const unchanged = await reconcileBootstrapPolicy(server.registry, [], { clusterRoles: [role(narrow)], clusterRoleBindings: [bind([ann])] });
+  assert.deepEqual([unchanged.created, unchanged.updated, unchanged.recreated], [[], [], []]);
+  // Another role: the binding is made again; a role its owner froze keeps its rules.
+  const third = await reconcileBootstrapPolicy(server.registry, [], { clusterRoles: [], clusterRoleBindings: [bind([ann], 'system:basic-user')] });
+  assert.deepEqual(third.recreated, ['deploy:binding']);
+  await store('clusterroles').guaranteedUpdate('', 'deploy:role', (cur) => ({ ...cur, metadata: { ...(cur.metadata as object), annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'false' } } }));
+  const fourth = await reconcileBootstrapPolicy(server.registry, [], { clusterRoles: [role(wide)], clusterRoleBindings: [] });
+  assert.ok(fourth.protected.includes('deploy:role'));
+  assert.deepEqual((await store('clusterroles').get('', 'deploy:role')).rules, narrow);
+});
+
 test('escalation: roles and bindings only grant what the writer holds, unless escalate/bind', async () => {
   const eve = u('eve');
   await store('rolebindings').create('team', binding('RoleBinding', 'eve-admin', 'ClusterRole', 'system:aggregate-to-admin', [{ kind: 'User', apiGroup: RBAC, name: 'eve' }], 'team'));

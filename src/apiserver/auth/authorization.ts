@@ -13,7 +13,7 @@ import { feedPolicy, type PolicyFeed } from './rbac/feed.js';
 import { PolicyIndex } from './rbac/policy.js';
 import { checkEscalation, type RoleSource } from './rbac/escalation.js';
 import type { ControllerRole } from './rbac/bootstrap-policy.js';
-import { reconcileBootstrapPolicy } from './rbac/reconcile.js';
+import { reconcileBootstrapPolicy, type DeploymentPolicy } from './rbac/reconcile.js';
 import type { Rule } from './rbac/rules.js';
 import { SYSTEM_MASTERS, type Authorizer, type UserInfo } from './types.js';
 
@@ -73,8 +73,11 @@ export function fixedAuthorization(registry: Registry, authorizer: Authorizer | 
   return self;
 }
 
-/** `controllerRoles`: the controllers' roles the RBAC mode keeps in place beside the default policy. */
-export function buildAuthorization(registry: Registry, modes: readonly AuthorizationMode[], controllerRoles: readonly ControllerRole[] = []): Authorization {
+/**
+ * `controllerRoles`: the controllers' roles the RBAC mode keeps in place beside the default policy;
+ * `deploymentPolicy`: roles and bindings kept as given (the components' of `kubelite up`).
+ */
+export function buildAuthorization(registry: Registry, modes: readonly AuthorizationMode[], controllerRoles: readonly ControllerRole[] = [], deploymentPolicy?: DeploymentPolicy): Authorization {
   const members: Authorizer[] = [];
   let rbac: RbacAuthorizer | undefined;
   let feed: PolicyFeed | undefined;
@@ -133,7 +136,7 @@ export function buildAuthorization(registry: Registry, modes: readonly Authoriza
       // both are in, as kube-apiserver waits for its informers).
       if (nodeGraph) graphFeed = feedNodeGraph(registry, nodeGraph);
       if (rbacAuthorizer) {
-        await reconcileBootstrapPolicy(registry, controllerRoles);
+        await reconcileBootstrapPolicy(registry, controllerRoles, deploymentPolicy);
         // The watch cache holds the reconciled policy before the feed takes its first snapshot.
         await registry.cacher.waitUntilFresh();
         feed = feedPolicy(registry, rbacAuthorizer.policy);

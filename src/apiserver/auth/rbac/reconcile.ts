@@ -4,6 +4,11 @@
 // labels and annotations it lacks (nothing is removed); one annotated
 // `rbac.authorization.kubernetes.io/autoupdate: "false"` is left as its owner made it; a binding
 // whose roleRef differs is deleted and created again (roleRef is immutable).
+//
+// The deployment's own roles and bindings (a `DeploymentPolicy`: `kubelite up`'s components') are
+// kept as given instead: created when missing, their rules, aggregation or subjects written back
+// when they differ (a grant taken away from the policy goes from the server too), autoupdate=false
+// respected alike.
 import { annotationsOf, nameOf, namespaceOf, uidOf } from '../../../api/meta/object.js';
 import { StatusError } from '../../../machinery/status.js';
 import type { Registry } from '../../../registry/registry.js';
@@ -93,6 +98,20 @@ export function reconcileBinding(existing: Obj, expected: Obj): Obj | 'recreate'
   return changed ? next : undefined;
 }
 
+/** The role or binding with the rules, aggregation or subjects (and labels) of `expected`, or undefined when it has them already. */
+export function replaceContent(existing: Obj, expected: Obj, kind: 'role' | 'binding'): Obj | 'recreate' | undefined {
+  if (kind === 'binding' && JSON.stringify(existing.roleRef) !== JSON.stringify(expected.roleRef)) return 'recreate';
+  const next = structuredClone(existing);
+  let changed = mergeMetadata(next, expected);
+  for (const field of kind === 'role' ? ['rules', 'aggregationRule'] : ['subjects']) {
+    if (JSON.stringify(existing[field]) === JSON.stringify(expected[field])) continue;
+    if (expected[field] === undefined) delete next[field];
+    else next[field] = structuredClone(expected[field]);
+    changed = true;
+  }
+  return changed ? next : undefined;
+}
+
 async function getOrUndefined(store: Store, namespace: string, name: string): Promise<Obj | undefined> {
   try {
     return await store.get(namespace, name);
@@ -104,7 +123,7 @@ async function getOrUndefined(store: Store, namespace: string, name: string): Pr
 
 const retriable = (err: unknown) => err instanceof StatusError && (err.reason === 'Conflict' || err.reason === 'AlreadyExists' || err.code === 404);
 
-async function reconcileOne(store: Store, expected: Obj, report: ReconcileReport, kind: 'role' | 'binding'): Promise<void> {
+async function reconcileOne(store: Store, expected: Obj, report: ReconcileReport, kind: 'role' | 'binding', asGiven = false): Promise<void> {
   const name = nameOf(expected);
   const namespace = namespaceOf(expected);
   const id = namespace === '' ? name : `${namespace}/${name}`;
@@ -116,7 +135,7 @@ async function reconcileOne(store: Store, expected: Obj, report: ReconcileReport
         report.created.push(id);
         return;
       }
-      const next = kind === 'role' ? reconcileRole(existing, expected) : reconcileBinding(existing, expected);
+      const next = asGiven ? replaceContent(existing, expected, kind) : kind === 'role' ? reconcileRole(existing, expected) : reconcileBinding(existing, expected);
       if (next === undefined) return;
       if (isProtected(existing)) {
         report.protected.push(id);
@@ -139,7 +158,13 @@ async function reconcileOne(store: Store, expected: Obj, report: ReconcileReport
   }
 }
 
-export async function reconcileBootstrapPolicy(registry: Registry, controllerRoles: readonly ControllerRole[] = []): Promise<ReconcileReport> {
+/** ClusterRoles and ClusterRoleBindings a deployment keeps beside the default policy (`kubelite apiserver --bootstrap-policy-file`). */
+export interface DeploymentPolicy {
+  clusterRoles: readonly Obj[];
+  clusterRoleBindings: readonly Obj[];
+}
+
+export async function reconcileBootstrapPolicy(registry: Registry, controllerRoles: readonly ControllerRole[] = [], deployment?: DeploymentPolicy): Promise<ReconcileReport> {
   const report: ReconcileReport = { created: [], updated: [], recreated: [], protected: [] };
   const roles = registry.store(GROUP, 'clusterroles')!;
   const bindings = registry.store(GROUP, 'clusterrolebindings')!;
@@ -154,6 +179,8 @@ export async function reconcileBootstrapPolicy(registry: Registry, controllerRol
     ...policy.roles.map((r) => reconcileOne(nsRoles, r, report, 'role')),
     ...policy.clusterRoleBindings.map((b) => reconcileOne(bindings, b, report, 'binding')),
     ...policy.roleBindings.map((b) => reconcileOne(nsBindings, b, report, 'binding')),
+    ...(deployment?.clusterRoles ?? []).map((r) => reconcileOne(roles, r, report, 'role', true)),
+    ...(deployment?.clusterRoleBindings ?? []).map((b) => reconcileOne(bindings, b, report, 'binding', true)),
   ]);
   return report;
 }
