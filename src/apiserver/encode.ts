@@ -61,7 +61,7 @@ function metaApiVersion(fmt: ResponseFormat): string {
 }
 
 /** PartialObjectMetadata of an object: only its TypeMeta and ObjectMeta. */
-function partial(obj: KubeObject, fmt: ResponseFormat): KubeObject {
+export function partial(obj: KubeObject, fmt: ResponseFormat): KubeObject {
   return { kind: 'PartialObjectMetadata', apiVersion: metaApiVersion(fmt), metadata: obj.metadata };
 }
 

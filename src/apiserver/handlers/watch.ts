@@ -3,12 +3,16 @@
 // "0": the current objects first; N: every change after N; a compacted N: one ERROR event with a
 // 410 Status), the streaming list (sendInitialEvents + NotOlderThan: the current objects, then a
 // BOOKMARK annotated k8s.io/initial-events-end), bookmarks, selectors and timeoutSeconds. Each
-// event is encoded once per format and version and shared by every watcher.
+// event is encoded once per format and version and shared by every watcher. A metadata-only watch
+// (`as=PartialObjectMetadata`, the garbage collector's informers) carries each object's
+// PartialObjectMetadata, as kube-apiserver transforms its watch events: in JSON, the cached
+// object's metadata bytes copied as they are.
 import { apiVersionOf } from '../../api/kinds.js';
 import { resourceVersionOf } from '../../api/meta/object.js';
-import { Status, Table } from '../../api/meta/v1.js';
+import { PartialObjectMetadata, Status, Table } from '../../api/meta/v1.js';
 import type { KindVersion, KubeObject } from '../../api/schema/kind.js';
 import { encodeJson } from '../../machinery/codec/json.js';
+import { memberRange } from '../../machinery/codec/json-members.js';
 import { zeroValue } from '../../machinery/codec/normalize.js';
 import { encodeProtobuf } from '../../machinery/codec/protobuf.js';
 import { encodeWatchFrame } from '../../machinery/codec/watch.js';
@@ -20,7 +24,7 @@ import type { EventEncodings } from '../../registry/fast-path/index.js';
 import type { Store } from '../../registry/store.js';
 import { forEachRange, isCacheError, jsonLength, type CachedObject, type CacheWatch } from '../../storage/cacher/index.js';
 import type { WatchCacheEvent } from '../../storage/cacher/types.js';
-import { buildTable, toServed, type ResponseFormat } from '../encode.js';
+import { buildTable, partial, toServed, type ResponseFormat } from '../encode.js';
 import { filterOf } from '../request/filter.js';
 import { int64Param, timeoutSecondsOf } from '../request/query-params.js';
 import { parseBool } from '../request/request-info.js';
@@ -75,6 +79,23 @@ function cachedEventLine(type: string, o: CachedObject): Uint8Array {
   return out;
 }
 
+/**
+ * The JSON line of an event of a cached object as PartialObjectMetadata: its served metadata bytes
+ * (already escaped as Go escapes them) in the envelope; undefined when they cannot be found.
+ */
+function cachedMetadataEventLine(type: string, o: CachedObject, apiVersion: string): Uint8Array | undefined {
+  const json = o.json;
+  const metadata = memberRange(json, 0, 'metadata');
+  if (metadata === undefined) return undefined;
+  const head = encoder.encode(`{"type":"${type}","object":{"kind":"PartialObjectMetadata","apiVersion":"${apiVersion}","metadata":`);
+  const length = metadata.valueEnd - metadata.valueStart;
+  const out = new Uint8Array(head.byteLength + length + 3);
+  out.set(head, 0);
+  out.set(json.subarray(metadata.valueStart, metadata.valueEnd), head.byteLength);
+  out.set([0x7d, 0x7d, 0x0a], head.byteLength + length); // }}\n
+  return out;
+}
+
 export class WatchEncoder {
   constructor(
     private readonly kv: KindVersion,
@@ -91,6 +112,7 @@ export class WatchEncoder {
   /** The object of an event as the client wants it, as a JS object (for non-fast paths). */
   private served(object: CachedObject): KubeObject {
     const hub = decodedOrFresh(object);
+    if (this.format.as === 'PartialObjectMetadata') return partial(hub, this.format);
     if (this.format.as === 'Table') {
       return buildTable([hub], this.kv, { resourceVersion: resourceVersionOf(hub) }, this.format, { includeObject: 'Metadata', now: this.now() });
     }
@@ -100,8 +122,12 @@ export class WatchEncoder {
   private encodeObjectEvent(type: string, object: CachedObject): Uint8Array {
     const protobuf = this.format.mediaType === 'application/vnd.kubernetes.protobuf';
     if (!protobuf && this.format.as === '' && this.kv.storage) return cachedEventLine(type, object);
+    if (!protobuf && this.format.as === 'PartialObjectMetadata') {
+      const line = cachedMetadataEventLine(type, object, `meta.k8s.io/${this.format.asVersion}`);
+      if (line !== undefined) return line;
+    }
     const obj = this.served(object);
-    if (protobuf) return encodeWatchFrame(type, encodeProtobuf(obj, this.format.as === 'Table' ? Table : this.kv.type));
+    if (protobuf) return encodeWatchFrame(type, encodeProtobuf(obj, this.format.as === 'Table' ? Table : this.format.as === 'PartialObjectMetadata' ? PartialObjectMetadata : this.kv.type));
     return jsonLine(type, encodeJson(obj));
   }
 
@@ -112,8 +138,11 @@ export class WatchEncoder {
   }
 
   encodeSynthetic(type: 'BOOKMARK' | 'ERROR', obj: KubeObject): Uint8Array {
+    // a metadata-only watch's bookmark is PartialObjectMetadata too (only its resourceVersion and annotations matter)
+    const metadataOnly = type === 'BOOKMARK' && this.format.as === 'PartialObjectMetadata';
+    if (metadataOnly) obj = partial(obj, this.format);
     if (this.format.mediaType === 'application/vnd.kubernetes.protobuf') {
-      return encodeWatchFrame(type, encodeProtobuf(obj, type === 'ERROR' ? Status : this.kv.type));
+      return encodeWatchFrame(type, encodeProtobuf(obj, type === 'ERROR' ? Status : metadataOnly ? PartialObjectMetadata : this.kv.type));
     }
     return jsonLine(type, encodeJson(obj));
   }
@@ -158,9 +187,9 @@ export async function handleWatch(ctx: RequestContext, kv: KindVersion, store: S
   const requested = timeoutSecondsOf(q);
   const timeoutMs = Math.min(requested === undefined || requested === 0 ? DEFAULT_WATCH_SECONDS * 1000 : Math.max(requested, 0) * 1000, MAX_TIMER_MS);
   int64Param(q, 'limit');
-  if (ctx.format.as === 'PartialObjectMetadataList' || ctx.format.as === 'PartialObjectMetadata') {
+  if (ctx.format.as === 'PartialObjectMetadataList') {
     // Metadata-only watches (the garbage collector's informers) carry PartialObjectMetadata objects.
-    ctx.format = { ...ctx.format, as: '' };
+    ctx.format = { ...ctx.format, as: 'PartialObjectMetadata' };
   }
 
   const filter = filterOf(ctx, kv);
