@@ -47,6 +47,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     .option('--anonymous-auth <bool>', 'requests without credentials are system:anonymous (else 401)', parseBoolFlag, true)
     .option('--max-requests-inflight <n>', 'read-only requests served at once; beyond: 429 (0: no limit)', parseLimit, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once; beyond: 429 (0: no limit)', parseLimit, 200)
+    .option('--enable-priority-and-fairness <bool>', 'requests over the two limits together wait in a queue (up to 15 s) rather than being refused at once with 429', parseBoolFlag, true)
     .option('--authorization-mode <modes>', 'ordered comma list of authorizers: RBAC, Node, AlwaysAllow, AlwaysDeny (the first that allows or denies decides)', parseModes, ['RBAC'] as AuthorizationMode[])
     .option('--service-account-issuer <url>', 'issuer of service account tokens (repeatable: the first signs, all are accepted; default https://kubernetes.default.svc.cluster.local)', collect, [])
     .option('--service-account-signing-key-file <file>', 'PEM private key (RSA or ECDSA) that signs service account tokens (default: <data-dir>/pki/sa.key, created on first start)')
@@ -81,6 +82,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     authorizationMode: AuthorizationMode[];
     maxRequestsInflight: number;
     maxMutatingRequestsInflight: number;
+    enablePriorityAndFairness: boolean;
     enableAdmissionPlugins?: string[];
     disableAdmissionPlugins?: string[];
     componentHealthUrl: string[];
@@ -143,7 +145,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     port: o.port,
     authentication: { authenticators, anonymous: o.anonymousAuth },
     tls,
-    inflight: { readOnly: o.maxRequestsInflight, mutating: o.maxMutatingRequestsInflight },
+    inflight: { readOnly: o.maxRequestsInflight, mutating: o.maxMutatingRequestsInflight, priorityAndFairness: o.enablePriorityAndFairness },
     authorizationModes: o.authorizationMode,
     controllerRoles: controllerRoles(),
     serviceAccountTokens,
