@@ -325,7 +325,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     const authenticated = authentication === undefined ? UNSECURED_USER : await authentication.authenticate(req);
     const user = wantsImpersonation(req) ? await impersonate(req, authenticated, authorizer) : authenticated;
     auditOf(req)?.identify(info, pathname, user, authenticated);
-    if (!inflight.admit(info, user, res)) {
+    const admitted = inflight.admit(info, user, res);
+    if (admitted === false || (admitted !== true && !(await admitted))) {
       req.resume();
       return;
     }

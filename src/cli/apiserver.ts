@@ -49,6 +49,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     .option('--anonymous-auth <bool>', 'requests without credentials are system:anonymous (else 401)', parseBoolFlag, true)
     .option('--max-requests-inflight <n>', 'read-only requests served at once; beyond: 429 (0: no limit)', parseLimit, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once; beyond: 429 (0: no limit)', parseLimit, 200)
+    .option('--enable-priority-and-fairness <bool>', 'requests over the two limits together wait in a queue (up to 15 s) rather than being refused at once with 429', parseBoolFlag, true)
     .option('--authorization-mode <modes>', 'ordered comma list of authorizers: RBAC, Node, AlwaysAllow, AlwaysDeny (the first that allows or denies decides)', parseModes, ['RBAC'] as AuthorizationMode[])
     .option('--bootstrap-policy-file <file>', 'ClusterRoles and ClusterRoleBindings (a YAML or JSON List) kept as given beside the default policy with RBAC, in place before the server is ready')
     .option('--service-account-issuer <url>', 'issuer of service account tokens (repeatable: the first signs, all are accepted; default https://kubernetes.default.svc.cluster.local)', collect, [])
@@ -85,6 +86,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     bootstrapPolicyFile?: string;
     maxRequestsInflight: number;
     maxMutatingRequestsInflight: number;
+    enablePriorityAndFairness: boolean;
     enableAdmissionPlugins?: string[];
     disableAdmissionPlugins?: string[];
     componentHealthUrl: string[];
@@ -149,7 +151,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     port: o.port,
     authentication: { authenticators, anonymous: o.anonymousAuth },
     tls,
-    inflight: { readOnly: o.maxRequestsInflight, mutating: o.maxMutatingRequestsInflight },
+    inflight: { readOnly: o.maxRequestsInflight, mutating: o.maxMutatingRequestsInflight, priorityAndFairness: o.enablePriorityAndFairness },
     authorizationModes: o.authorizationMode,
     controllerRoles: controllerRoles(),
     ...(bootstrapPolicy ? { bootstrapPolicy } : {}),

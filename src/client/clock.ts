@@ -14,12 +14,20 @@ export interface Clock {
   sleep(ms: number): Promise<void>;
 }
 
+/** A Node timeout as a TimerHandle: one small object, no closures (10,000 simulated nodes keep three timers each). */
+class RealTimer implements TimerHandle {
+  constructor(private readonly timeout: NodeJS.Timeout) {}
+  cancel(): void {
+    clearTimeout(this.timeout);
+  }
+  unref(): void {
+    this.timeout.unref();
+  }
+}
+
 export const realClock: Clock = {
   now: () => Date.now(),
-  setTimer(fn, ms) {
-    const t = setTimeout(fn, Math.max(0, ms));
-    return { cancel: () => clearTimeout(t), unref: () => void t.unref() };
-  },
+  setTimer: (fn, ms) => new RealTimer(setTimeout(fn, Math.max(0, ms))),
   sleep: (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms))),
 };
 

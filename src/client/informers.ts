@@ -72,8 +72,8 @@ function abortableSleep(clock: Clock, ms: number, signal: AbortSignal): Promise<
 }
 
 /**
- * The PartialObjectMetadata of an object this informer decoded for itself (the API server's
- * metadata watches send whole objects): its metadata is taken, not copied — nobody else holds it,
+ * The PartialObjectMetadata of an object this informer decoded for itself (a server that answers
+ * a metadata request with whole objects): its metadata is taken, not copied — nobody else holds it,
  * and a copy of every pod's metadata on every event was the controller manager's largest cost.
  */
 function metadataOnlyView(o: KubeObject): KubeObject {

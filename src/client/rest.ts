@@ -214,24 +214,29 @@ export class RestClientset implements Clientset {
   private closed = false;
   private discoveryClient: RestDiscoveryClient | undefined;
 
-  /** `shared`: the connections, limiter, metrics and protobuf memory of the client this one is made from (impersonating()). */
+  /**
+   * `shared`: what the client this one is made from (impersonating()) lends it: its connections,
+   * limiter, metrics, protobuf memory and parsed server URL, and the config this one acts with
+   * (`opts` stay the parent's). A simulated node's client is one of these: it costs little more
+   * than its Impersonate-* headers.
+   */
   constructor(
     private readonly opts: RestClientOptions,
-    shared?: { agent: http.Agent; limiter: TokenBucket; metrics: RestClientMetrics; jsonOnly: Set<string> },
+    shared?: { agent: http.Agent; limiter: TokenBucket; metrics: RestClientMetrics; jsonOnly: Set<string>; base: URL; fieldManager: string; config: RestConfig },
   ) {
-    this.config = opts.config;
-    this.impersonationHeaders = impersonationHeaders(opts.config.impersonate);
+    this.config = shared?.config ?? opts.config;
+    this.impersonationHeaders = impersonationHeaders(this.config.impersonate);
     this.metrics = shared?.metrics ?? { requests: new Map(), latencyMsSum: 0, latencyCount: 0, retries: 0 };
     this.jsonOnly = shared?.jsonOnly ?? new Set();
     this.userAgent = opts.userAgent ?? `kubelite/${KUBERNETES_CLIENT_VERSION} (${process.platform}/${process.arch}) kubernetes/kubelite`;
-    this.fieldManager = programName(this.userAgent);
+    this.fieldManager = shared?.fieldManager ?? programName(this.userAgent);
     this.contentType = opts.contentType ?? PROTOBUF;
     this.clock = opts.clock ?? realClock;
     this.limiter = shared?.limiter ?? opts.limiter ?? new TokenBucket({ qps: opts.qps ?? 20, burst: opts.burst ?? 30, clock: this.clock });
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.maxRetries = opts.maxRetries ?? 5;
     this.log = opts.log ?? (() => {});
-    this.base = new URL(this.config.server);
+    this.base = shared?.base ?? new URL(this.config.server);
     this.ownsAgent = shared === undefined && opts.agent === undefined;
     this.agent = shared?.agent ?? opts.agent ?? newAgent(this.config, opts.maxSockets);
   }
@@ -268,7 +273,8 @@ export class RestClientset implements Clientset {
    * requests only; the connections close with this client.
    */
   impersonating(who: Impersonation): RestClientset {
-    return new RestClientset({ ...this.opts, config: { ...this.config, impersonate: who } }, { agent: this.agent, limiter: this.limiter, metrics: this.metrics, jsonOnly: this.jsonOnly });
+    const shared = { agent: this.agent, limiter: this.limiter, metrics: this.metrics, jsonOnly: this.jsonOnly, base: this.base, fieldManager: this.fieldManager };
+    return new RestClientset(this.opts, { ...shared, config: { ...this.config, impersonate: who } });
   }
 
   /** Closes idle keep-alive connections (open watches end when closed). */

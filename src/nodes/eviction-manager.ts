@@ -29,7 +29,7 @@ import {
   type EvictionOptions,
   type Threshold,
 } from './eviction.js';
-import type { SimNode } from './sim-node.js';
+import { writableMap, type SimNode } from './sim-node.js';
 
 export const PRESSURE_ANNOTATION = `${ANNOTATION_PREFIX}pressure`;
 export const PRESSURE_CONDITIONS: readonly PressureCondition[] = ['MemoryPressure', 'DiskPressure', 'PIDPressure'];
@@ -126,7 +126,7 @@ export class EvictionManager {
     }
     const obs = this.observe(node, pods);
     const met = thresholdsMet(this.thresholds, obs);
-    for (const t of met) node.pressureMetAt.set(conditionOf(t.signal), now);
+    for (const t of met) writableMap(node, 'pressureMetAt').set(conditionOf(t.signal), now);
     const forced = new Set((annotationsOf(this.nodeObject(node.name) ?? {})[PRESSURE_ANNOTATION] ?? '').split(',').map((s) => s.trim()));
     let changed = false;
     for (const type of PRESSURE_CONDITIONS) {
@@ -134,7 +134,7 @@ export class EvictionManager {
       const status = forced.has(type) || (metAt !== undefined && now - metAt < this.o.pressureTransitionPeriodMs);
       const cur = node.pressure.get(type);
       if ((cur?.status ?? false) !== status) {
-        node.pressure.set(type, { status, since: now });
+        writableMap(node, 'pressure').set(type, { status, since: now });
         changed = true;
       }
     }

@@ -12,7 +12,8 @@
 // annotations: see README.md.
 import { EventBroadcaster } from '../client/events.js';
 import { CSI_DRIVER_NAME } from './csi/names.js';
-import { SharedInformerFactory, stripManagedFields } from '../client/informers.js';
+import { SharedInformerFactory } from '../client/informers.js';
+import { agentView } from './informer-view.js';
 import type { InformerFactory } from '../client/types.js';
 import { NodeAgent, type NodeAgentOptions, type NodeAgentStats } from './agent.js';
 import { startKubeletServer, type KubeletServer, type KubeletServerOptions } from './kubelet/server.js';
@@ -48,8 +49,8 @@ export async function startNodes(opts: StartNodesOptions): Promise<NodesHandle> 
   const abort = new AbortController();
   let informers = opts.informers;
   const own = informers === undefined;
-  // Caches without managedFields (stripManagedFields): the nodes never read them.
-  if (!informers) informers = new SharedInformerFactory(opts.clientset, { resyncPeriodMs: 0, transform: stripManagedFields, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
+  // Caches of what the nodes read (informer-view.ts): no managedFields, Nodes without what they report themselves.
+  if (!informers) informers = new SharedInformerFactory(opts.clientset, { resyncPeriodMs: 0, transform: agentView, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
   // One broadcaster per node (created on its first event): events name their node as source.host.
   const broadcasters = new Map<string, EventBroadcaster>();
   let recorder = opts.recorder;

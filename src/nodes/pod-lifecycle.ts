@@ -17,7 +17,7 @@ import type { ContainerLogs } from './logs/container-logs.js';
 import { errMsg, type Log, type NodeAgentOptions, type NodeAgentStats } from './options.js';
 import { PodEvents, type PodEventsSent } from './pod-events.js';
 import { PodIPs } from './pod-ips.js';
-import type { SimNode } from './sim-node.js';
+import { writableMap, type SimNode } from './sim-node.js';
 import { ProcessRuntime } from './process/runtime.js';
 import { simulatePod } from './simulate.js';
 import { allocationOf, containersToRestart, decideResize, requestsOf, sameAllocation, type Allocation } from './resize.js';
@@ -403,7 +403,7 @@ export class PodLifecycle {
   private cachePulledImages(rec: PodRecord, result: ReturnType<typeof simulatePod>): void {
     for (const [name, st] of [...result.initContainers, ...result.containers]) {
       const plan = rec.images?.get(name);
-      if (plan?.kind === 'pull' && st.pull?.runStart !== undefined) rec.node.images.set(plan.ref, plan.sizeBytes);
+      if (plan?.kind === 'pull' && st.pull?.runStart !== undefined) writableMap(rec.node, 'images').set(plan.ref, plan.sizeBytes);
     }
   }
 

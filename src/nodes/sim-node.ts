@@ -38,14 +38,35 @@ export interface SimNode {
   lastReady: boolean | undefined;
   /** The API server's Node says other than this node last reported (someone else wrote its Ready). */
   statusStale?: boolean;
-  /** The node's image cache: the references pulled, with their sizes. */
-  images: Map<string, number>;
+  /** The node's image cache: the references pulled, with their sizes (written through writableMap). */
+  images: ReadonlyMap<string, number>;
   /** How many images its status last listed. */
   reportedImages?: number;
   /** The pressure conditions as the eviction manager last set them (absent: False since registration). */
-  pressure: Map<string, { status: boolean; since: number }>;
+  pressure: ReadonlyMap<string, PressureState>;
   /** When each pressure condition's threshold was last met. */
+  pressureMetAt: ReadonlyMap<string, number>;
+}
+
+export interface PressureState {
+  status: boolean;
+  since: number;
+}
+
+interface NodeMaps {
+  images: Map<string, number>;
+  pressure: Map<string, PressureState>;
   pressureMetAt: Map<string, number>;
+}
+
+/** The empty map every node starts with: most nodes never pull an image nor meet a threshold (three Maps each: ~0.5 KB a node). */
+const NONE: ReadonlyMap<string, never> = new Map<string, never>();
+
+/** The node's map `field`, made on its first write. */
+export function writableMap<F extends keyof NodeMaps>(node: SimNode, field: F): NodeMaps[F] {
+  const maps = node as unknown as Record<F, ReadonlyMap<string, unknown>>;
+  if (maps[field] === NONE) maps[field] = new Map();
+  return maps[field] as NodeMaps[F];
 }
 
 function ipOf(index: number): string {
@@ -84,9 +105,9 @@ export function simNodes(opts: NodeAgentOptions): Map<string, SimNode> {
       lastStatusReport: 0,
       readyTransition: 0,
       lastReady: undefined,
-      images: new Map(),
-      pressure: new Map(),
-      pressureMetAt: new Map(),
+      images: NONE,
+      pressure: NONE,
+      pressureMetAt: NONE,
     });
   }
   if (typeof opts.unreadyNodes === 'number') [...nodes.keys()].slice(Math.max(0, n - opts.unreadyNodes)).forEach((k) => unready.add(k));

@@ -13,7 +13,8 @@ import { isBeingDeleted, labelsOf, nameOf, namespaceOf, uidOf, type MetaObject }
 import type { Node, Pod, ReplicaSet, Service, StatefulSet } from '../api/types.js';
 import { SchedulerCache, isTerminal } from './cache.js';
 import { schedulePod } from './framework.js';
-import { labelMatcher, newPodInfo, systemDefaultSpread, type LabelMatcher, type PodInfo } from './model.js';
+import { newPodInfo, type PodInfo } from './model.js';
+import { DefaultSpreads, selectorOf } from './default-spread.js';
 import { SchedulingQueue } from './queue.js';
 import { bindPodVolumes, findPodVolumes, volumePreFilter, type NodeVolumeDecision, type VolumeListers } from './volume-binding.js';
 import type { VolumeCycle } from './framework.js';
@@ -28,19 +29,6 @@ const STATEFULSETS = { group: 'apps', version: 'v1', resource: 'statefulsets' };
 const PVCS = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
 const PVS = { group: '', version: 'v1', resource: 'persistentvolumes' };
 const STORAGE_CLASSES = { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses' };
-
-type Workload = ReplicaSet | StatefulSet;
-const selectorCache = new WeakMap<Workload, LabelMatcher | null>();
-/** A workload's spec.selector as a matcher (null when empty: it selects nothing here). */
-function workloadSelector(o: Workload): LabelMatcher | null {
-  let m = selectorCache.get(o);
-  if (m === undefined) {
-    const sel = o.spec?.selector;
-    m = sel && (Object.keys(sel.matchLabels ?? {}).length > 0 || (sel.matchExpressions ?? []).length > 0) ? labelMatcher(sel) : null;
-    selectorCache.set(o, m);
-  }
-  return m;
-}
 
 export interface SchedulerOptions {
   clientset: Clientset;
@@ -198,27 +186,21 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
   // What selects a pod, for PodTopologySpread's system default constraints (helper.DefaultSelector).
   const serviceInformer = informers.informer(SERVICES);
   const workloadInformers = [informers.informer(REPLICASETS), informers.informer(STATEFULSETS)];
+  const defaultSpreads = new DefaultSpreads(serviceInformer.lister, workloadInformers.map((inf) => inf.lister));
+  const forgetDefaultSpreads = (): void => defaultSpreads.forget();
+  for (const inf of [serviceInformer, ...workloadInformers]) {
+    inf.addEventHandler({
+      onAdd: forgetDefaultSpreads,
+      onUpdate: (old, cur) => {
+        if (JSON.stringify(selectorOf(old)) !== JSON.stringify(selectorOf(cur))) forgetDefaultSpreads();
+      },
+      onDelete: forgetDefaultSpreads,
+    });
+  }
   const defaultSpread = (p: PodInfo): void => {
-    const set: Record<string, string> = {};
-    let any = false;
-    const services: Service[] = serviceInformer.lister.list(p.namespace);
-    for (const svc of services) {
-      const sel = svc.spec?.selector;
-      if (!sel || Object.keys(sel).length === 0) continue;
-      if (Object.keys(sel).every((k) => p.labels[k] === sel[k])) {
-        Object.assign(set, sel);
-        any = true;
-      }
-    }
-    const matchers: LabelMatcher[] = [];
-    for (const inf of workloadInformers)
-      for (const o of inf.lister.list(p.namespace)) {
-        const m = workloadSelector(o);
-        if (m && m(p.labels)) matchers.push(m);
-      }
-    if (!any && matchers.length === 0) return;
-    const keys = Object.keys(set);
-    p.spread = systemDefaultSpread((labels) => keys.every((k) => labels[k] === set[k]) && matchers.every((m) => m(labels)));
+    const spread = defaultSpreads.of(p);
+    if (spread === null) return;
+    p.spread = spread;
     p.spreadSystemDefaulted = true;
   };
   // Namespace labels, for namespaceSelectors of pod affinity terms.

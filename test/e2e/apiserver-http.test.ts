@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
 import { findKind } from '../../src/api/kinds.js';
-import { PartialObjectMetadataList, Status } from '../../src/api/meta/v1.js';
+import { PartialObjectMetadata, PartialObjectMetadataList, Status } from '../../src/api/meta/v1.js';
 import type { KindVersion } from '../../src/api/schema/kind.js';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.js';
 import { decodeProtobuf } from '../../src/machinery/codec/index.js';
@@ -861,6 +861,29 @@ for (const fastPath of [true, false]) {
       const events = await pb.waitForEvents(json.events.length);
       assert.deepEqual(events.map((e) => e.type), json.events.map((e) => e.type));
       for (let i = 0; i < events.length; i++) assert.deepStrictEqual(events[i]!.object, json.events[i]!.object);
+    });
+
+    it('metadata-only watches (as=PartialObjectMetadata, JSON and protobuf): each event object is the PartialObjectMetadata of the whole one', async () => {
+      const rv = (await c.get(`${NS}/pods`)).json.metadata.resourceVersion;
+      const url = `${NS}/pods?watch=1&allowWatchBookmarks=true&timeoutSeconds=2&resourceVersion=${rv}&labelSelector=vectors-watch%3Dtrue`;
+      const whole = await watch(url);
+      const meta = await watch(url, { accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' });
+      const metaList = await watch(url, { accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' });
+      const pb = await watch(url, { accept: `${PROTOBUF};as=PartialObjectMetadata;g=meta.k8s.io;v=v1`, objectType: PartialObjectMetadata });
+      await churn('meta-pod');
+      await waitFor(() => whole.events.at(-1)?.type === 'DELETED', 'the whole objects\' DELETED');
+      const objects = whole.events.filter((e) => e.type !== 'BOOKMARK');
+      for (const [name, w] of [['JSON', meta], ['JSON (PartialObjectMetadataList)', metaList], ['protobuf', pb]] as const) {
+        await w.waitForEnd();
+        const events = w.events.filter((e) => e.type !== 'BOOKMARK');
+        assert.deepEqual(events.map((e) => e.type), objects.map((e) => e.type), name);
+        for (let i = 0; i < events.length; i++) {
+          assert.deepStrictEqual(events[i]!.object, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: objects[i]!.object.metadata }, `${name}: event ${i}`);
+        }
+        const bookmark = w.events.at(-1)!;
+        assert.equal(bookmark.type, 'BOOKMARK', name);
+        assert.deepEqual([bookmark.object.kind, bookmark.object.apiVersion, typeof bookmark.object.metadata.resourceVersion], ['PartialObjectMetadata', 'meta.k8s.io/v1', 'string'], name);
+      }
     });
 
     it('protobuf BOOKMARK frames decode to the vector\'s bookmark object', async () => {

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { request, type ClientRequest } from 'node:http';
 import type { ServerResponse } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
 import { TokenFileAuthenticator } from '../auth/token-file.js';
 import { parseRequestInfo } from '../request/request-info.js';
 import { startApiServer, type ApiServer } from '../server.js';
 import { waitFor } from '../../../test/support/wait.js';
-import { InflightLimiter, isLongRunning } from './inflight.js';
+import { InflightLimiter, isLongRunning, MAX_QUEUED, QUEUE_WAIT_LIMIT_MS } from './inflight.js';
 
 /** A response that records what was written and closes on demand. */
 class FakeResponse extends EventEmitter {
@@ -67,6 +67,78 @@ describe('max in flight', () => {
   it('0 means no limit', () => {
     const limiter = new InflightLimiter({ readOnly: 0, mutating: 0 });
     for (let i = 0; i < 1000; i++) assert.equal(limiter.admit(info('POST', '/api/v1/namespaces'), jane, new FakeResponse() as unknown as ServerResponse), true);
+  });
+});
+
+describe('priority and fairness: over the limit, requests wait in a queue', () => {
+  const limited = () => new InflightLimiter({ readOnly: 1, mutating: 1, priorityAndFairness: true });
+  const admit = (limiter: InflightLimiter, method: string, user = jane) => {
+    const res = new FakeResponse();
+    return { res, admitted: limiter.admit(info(method, '/api/v1/namespaces/a/configmaps'), user, res as unknown as ServerResponse) };
+  };
+
+  it('the limit is both flags together; the next request waits, in order, for a place to free', async () => {
+    const limiter = limited();
+    const first = admit(limiter, 'POST');
+    const second = admit(limiter, 'GET');
+    assert.deepEqual([first.admitted, second.admitted], [true, true], 'a read and a write: two places in all');
+    const third = admit(limiter, 'POST');
+    const fourth = admit(limiter, 'DELETE');
+    assert.ok(third.admitted instanceof Promise && fourth.admitted instanceof Promise);
+    assert.deepEqual(limiter.queue, { served: 2, waiting: 2 });
+    const order: string[] = [];
+    void third.admitted.then((ok) => order.push(`third ${ok}`));
+    void fourth.admitted.then((ok) => order.push(`fourth ${ok}`));
+    first.res.emit('close');
+    await waitFor(() => order.length === 1, 'the first waiter admitted');
+    assert.deepEqual(order, ['third true']);
+    assert.deepEqual(limiter.queue, { served: 2, waiting: 1 });
+    second.res.emit('close');
+    await waitFor(() => order.length === 2, 'the second waiter admitted');
+    assert.deepEqual(order, ['third true', 'fourth true']);
+    third.res.emit('close');
+    fourth.res.emit('close');
+    assert.deepEqual(limiter.queue, { served: 0, waiting: 0 });
+    assert.equal(third.res.status, 0, 'nothing written for an admitted request');
+  });
+
+  it('system:masters and watches never wait; a client that goes away leaves the queue', async () => {
+    const limiter = limited();
+    admit(limiter, 'POST');
+    admit(limiter, 'POST');
+    assert.equal(admit(limiter, 'POST', master).admitted, true);
+    assert.equal(limiter.admit(parseRequestInfo('GET', '/api/v1/pods', new URLSearchParams('watch=1')), jane, new FakeResponse() as unknown as ServerResponse), true);
+    const waiting = admit(limiter, 'POST');
+    assert.deepEqual(limiter.queue, { served: 2, waiting: 1 });
+    waiting.res.emit('close');
+    assert.equal(await waiting.admitted, false);
+    assert.deepEqual(limiter.queue, { served: 2, waiting: 0 });
+  });
+
+  it('a full queue refuses at once with 429; a request that waited past the wait limit is refused 429', async () => {
+    const limiter = limited();
+    admit(limiter, 'POST');
+    admit(limiter, 'POST');
+    const queued = Array.from({ length: MAX_QUEUED }, () => admit(limiter, 'POST'));
+    const over = admit(limiter, 'POST');
+    assert.equal(over.admitted, false);
+    assert.equal(over.res.status, 429);
+    assert.equal(over.res.headers['retry-after'], '1');
+    assert.equal(over.res.body, 'Too many requests, please try again later.\n');
+    for (const q of queued) q.res.emit('close');
+    assert.deepEqual(limiter.queue, { served: 2, waiting: 0 });
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      const late = admit(limiter, 'POST');
+      mock.timers.tick(QUEUE_WAIT_LIMIT_MS - 1);
+      assert.deepEqual(limiter.queue, { served: 2, waiting: 1 });
+      mock.timers.tick(1);
+      assert.equal(await late.admitted, false);
+      assert.equal(late.res.status, 429);
+      assert.deepEqual(limiter.queue, { served: 2, waiting: 0 });
+    } finally {
+      mock.timers.reset();
+    }
   });
 });
 
