@@ -420,9 +420,11 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   // One TLS context for every connection: https.Agent would make one per connection (~3 ms:
   // the key, certificate and CA parsed again), and until the API server listens each poll is one.
   const agent = new Agent({ keepAlive: true, secureContext: createSecureContext({ ca: credentials.ca, cert: credentials.admin.cert, key: credentials.admin.key }) });
+  const readiness = new NodeReadiness(agent, server, startedAt, (url) => getJson(agent, url));
   let stopped: Promise<void> | undefined;
   const stop = () => (stopped ??= stopComponents());
   const stopComponents = async () => {
+    readiness.close();
     agent.destroy();
     // The API server goes last, so that the controller manager and the scheduler can still release
     // their leader leases: otherwise the next `up` on this data dir waits out the lease (15 s).
@@ -439,11 +441,9 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   let bound = false;
   let pollMs = 25;
   const passed = new Set<string>();
-  const readiness = new NodeReadiness(agent, server, startedAt, (url) => getJson(agent, url));
   let reported: string | undefined;
   for (;;) {
     if (opts.signal?.aborted) {
-      readiness.close();
       await stop();
       throw new Error('cluster start aborted');
     }
@@ -458,7 +458,6 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     reported = waiting;
     if (waiting === '') break;
     if (Date.now() > deadline) {
-      readiness.close();
       await stop();
       const tail = logTail.length > 0 ? `\nthe components' last log lines:\n${logTail.join('\n')}` : '';
       throw new Error(`cluster not ready after ${readyTimeoutMs} ms: waiting for ${waiting}${tail}`);

@@ -19,14 +19,18 @@ export class NodeReadiness {
   private readonly ready = new Set<string>();
   private watch: ClientRequest | undefined;
   private closed = false;
+  /** Heartbeats from before this second are an earlier run's: stored Nodes still say Ready after a restart. */
+  private readonly freshFrom: number;
 
   constructor(
     private readonly agent: Agent,
     private readonly server: string,
-    /** Heartbeats from before this (ms since the epoch) are an earlier run's: stored Nodes still say Ready after a restart. */
-    private readonly since: number,
+    /** When this start began (ms since the epoch). */
+    since: number,
     private readonly list: (url: string) => Promise<{ status: number; body: Record<string, unknown> | undefined }>,
-  ) {}
+  ) {
+    this.freshFrom = Math.floor(since / 1000) * 1000;
+  }
 
   /** How many Nodes are Ready now: lists them first when no watch is running (the first call, or after a watch ended). */
   async count(): Promise<number> {
@@ -48,8 +52,7 @@ export class NodeReadiness {
   }
 
   private isReady(n: NodeObject): boolean {
-    const from = Math.floor(this.since / 1000) * 1000;
-    return n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True' && c.lastHeartbeatTime !== undefined && Date.parse(c.lastHeartbeatTime) >= from) ?? false;
+    return n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True' && c.lastHeartbeatTime !== undefined && Date.parse(c.lastHeartbeatTime) >= this.freshFrom) ?? false;
   }
 
   private observe(type: string, n: NodeObject): void {
