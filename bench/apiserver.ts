@@ -20,7 +20,7 @@ import { Agent, request as httpRequest, type AgentOptions } from 'node:https';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bareServerRate, nodeSpawnMs } from './ceiling.js';
+import { bareServerRate, bareTlsRow, bareTlsServerRate, nodeSpawnMs } from './ceiling.js';
 import { prepareApiserverPki } from './tls.js';
 import { quantile, type BenchReport, type BenchRow } from './report.js';
 import { freePort } from '../test/support/ports.js';
@@ -527,30 +527,32 @@ export async function run(args: string[] = []): Promise<BenchReport> {
   const spawnMs = PHASES.has('ready') ? nodeSpawnMs(7) : undefined;
   const pod = podTemplate('bench-ceiling');
   const bareRate = PHASES.has('creates') ? await bareServerRate(32, CREATE_SECONDS, (c, i) => `${pod.before}c32-${c}-${i}${pod.after}`) : undefined;
+  const bareTlsRate = PHASES.has('creates') ? await bareTlsServerRate(32, CREATE_SECONDS, (c, i) => `${pod.before}t32-${c}-${i}${pod.after}`) : undefined;
   const fast = await measure(mode, true, readyMs, notes);
   const plain = await measure(mode, false, undefined, []);
   const rows = fast.map((r): BenchRow => {
     const off = plain.find((p) => p.metric === r.metric)?.values[FAST];
     return { ...r, values: off === undefined ? r.values : { ...r.values, [PLAIN]: off } };
   });
-  rows.push(...ceilingRows(rows, bareRate, spawnMs, readyMs));
+  rows.push(...ceilingRows(rows, bareRate, bareTlsRate, spawnMs, readyMs));
   if (bareRate !== undefined || spawnMs !== undefined) {
     notes.push(
-      'The machine, in the same run: a bare Node HTTP server in its own process that parses and echoes each pod JSON (no TLS, no storage), driven by 32 keep-alive clients of this process for as long as a create run; and `node -e 0` spawned until it exits (median of 7). Creates/s are given as a fraction of that server\'s rate, start times as a multiple of that spawn.',
+      'The machine, in the same run: a bare Node HTTP server in its own process that parses and echoes each pod JSON (no TLS, no storage), driven by 32 keep-alive clients of this process for as long as a create run; the same server over HTTPS as kubelite serves it (what TLS alone leaves of that rate: no API server on this machine can beat it either); and `node -e 0` spawned until it exits (median of 7). Creates/s are given as a fraction of the bare server\'s rate, start times as a multiple of that spawn.',
     );
   }
   notes.push(
     `Load average (1 min) at the start and the end of the run: ${loadAtStart} and ${loadAverage()} on ${cpus().length} cores.`,
     `"${PLAIN}": a second API server, started after the first with KUBELITE_FAST_PATH=off (registry/fast-path/: every create body decoded, every write stored and read back into the watch cache by decoding it, every response and list item encoded from the object); same load. Targets are judged on the first column.`,
   );
-  return { name: 'apiserver', columns: [FAST, PLAIN], rows, notes, ceiling: { bareServerPerSecond: bareRate, spawnMs } };
+  return { name: 'apiserver', columns: [FAST, PLAIN], rows, notes, ceiling: { bareServerPerSecond: bareRate, bareTlsServerPerSecond: bareTlsRate, spawnMs } };
 }
 
 /** The machine's ceiling and each column's creates/s and start time measured against it. */
-function ceilingRows(rows: BenchRow[], bareRate: number | undefined, spawnMs: number | undefined, readyMs: number | undefined): BenchRow[] {
+function ceilingRows(rows: BenchRow[], bareRate: number | undefined, bareTlsRate: number | undefined, spawnMs: number | undefined, readyMs: number | undefined): BenchRow[] {
   const out: BenchRow[] = [];
   if (bareRate !== undefined) {
     out.push({ metric: 'machine: bare Node HTTP server, pod JSON parsed and echoed, 32 clients', unit: 'ops/s', values: { [FAST]: bareRate } });
+    if (bareTlsRate !== undefined) out.push(bareTlsRow(bareTlsRate, bareRate, FAST));
     const creates = rows.find((r) => r.metric === 'creates/s, 32 clients');
     if (creates) {
       const values: Record<string, string> = {};

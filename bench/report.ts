@@ -26,6 +26,8 @@ export interface BenchReport {
 export interface Ceiling {
   /** Pod JSON bodies/s a bare Node HTTP server parses and echoes at 32 clients. */
   bareServerPerSecond?: number;
+  /** The same over HTTPS as kubelite serves it: what TLS alone leaves of the bare rate. */
+  bareTlsServerPerSecond?: number;
   /** ms for `node -e 0` to spawn and exit (median). */
   spawnMs?: number;
   /** RSS in MiB of a bare idle node process (`node -e 'setInterval(() => {}, 1000)'`): a Node process's floor. */
@@ -81,6 +83,7 @@ export function formatTable(report: BenchReport): string {
   if (ceiling !== undefined) {
     const parts = [];
     if (ceiling.bareServerPerSecond !== undefined) parts.push(`a bare Node HTTP server parsed and echoed ${fmt(ceiling.bareServerPerSecond)} pod JSON bodies/s at 32 keep-alive clients`);
+    if (ceiling.bareTlsServerPerSecond !== undefined) parts.push(`the same server over HTTPS (TLS 1.3, ECDSA P-256, as kubelite serves) ${fmt(ceiling.bareTlsServerPerSecond)}/s`);
     if (ceiling.spawnMs !== undefined) parts.push(`\`node -e 0\` took ${fmt(ceiling.spawnMs)} ms from spawn to exit`);
     if (ceiling.idleNodeRssMiB !== undefined) parts.push(`a bare idle node process (\`node -e 'setInterval(() => {}, 1000)'\`) was ${fmt(ceiling.idleNodeRssMiB)} MiB resident`);
     out.push('', `The machine in the same run (bench/ceiling.ts): ${parts.join('; ')}. "Against the machine" reads the first column's rates as a fraction of that server's, its start times as multiples of that spawn${ceiling.idleNodeRssMiB !== undefined ? ' and its resident memory as multiples of that process' : ''}.`);

@@ -15,7 +15,7 @@ import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadRestConfig } from '../src/client/kubeconfig.js';
 import { podTemplate } from './apiserver.js';
-import { bareServerRate, nodeSpawnMs } from './ceiling.js';
+import { bareServerRate, bareTlsRow, bareTlsServerRate, nodeSpawnMs } from './ceiling.js';
 import { clusterProcesses, cpuOf, startUp, type Up } from './cluster.js';
 import { rssMiB } from '../test/support/procs.js';
 import { quantile, type BenchReport, type BenchRow } from './report.js';
@@ -197,9 +197,11 @@ export async function run(args: string[]): Promise<BenchReport> {
   const spawnMs = nodeSpawnMs(7);
   const pod = podTemplate('ceiling');
   const bareRate = await bareServerRate(32, seconds, (c, i) => `${pod.before}c-${c}-${i}${pod.after}`);
+  const bareTlsRate = await bareTlsServerRate(32, seconds, (c, i) => `${pod.before}t-${c}-${i}${pod.after}`);
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   rows.push({ metric: 'machine: bare Node HTTP server, pod JSON parsed and echoed, 32 clients', values: { [TOKEN]: bareRate }, unit: 'ops/s' });
+  rows.push(bareTlsRow(bareTlsRate, bareRate, TOKEN));
   rows.push({ metric: 'machine: `node -e 0` spawn to exit, median of 7', values: { [TOKEN]: spawnMs }, unit: 'ms' });
   if (startRuns > 0) {
     const started = await starts(startRuns);
@@ -259,7 +261,7 @@ export async function run(args: string[]): Promise<BenchReport> {
     name: 'up',
     columns: [TOKEN, CERT, SINGLE],
     rows,
-    ceiling: { bareServerPerSecond: bareRate, spawnMs },
+    ceiling: { bareServerPerSecond: bareRate, bareTlsServerPerSecond: bareTlsRate, spawnMs },
     notes: [
       `\`kubelite up --nodes 3\` (lmdb in a temporary --data-dir), its components as processes, and \`kubelite up --nodes 3 --single-process\` (every component on a worker thread of one process), both running side by side. "${TOKEN}": a ServiceAccount's token from TokenRequest bound to a pod, the account allowed by a RoleBinding (not in system:masters); "${CERT}": the admin client certificate of the kubeconfig (system:masters); "${SINGLE}": the same token on the single-process cluster. Each client count runs ${TOKEN}, ${SINGLE}, ${CERT}, ${CERT}, ${SINGLE}, ${TOKEN} for ${seconds / 2} s each, so that the shared machine's drift falls on all; read the ratios. The start rows alternate the two modes (${startRuns} starts each), one cluster at a time.`,
       `Creates of a 1.5 KB pod over HTTPS keep-alive from this process; the pods are scheduled and run by the 3 nodes as they fit (110 each), the rest stay Pending. CPU per create: each process's CPU during the runs ÷ the creates (the other components work on the pods created, so theirs is the fan-out's cost); a single-process cluster is one process, "up".`,
