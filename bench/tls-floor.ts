@@ -77,11 +77,31 @@ function startHop(a: HopArgs): Promise<{ child: ChildProcess; port: number }> {
   });
 }
 
+/** Connects a TLS writer to the relay, writes `bytes` and resolves with the seconds until the sink had them. */
+async function pushThrough(relayPort: number, ca: string, bytes: number, received: (n: number) => Promise<void>): Promise<number> {
+  const done = received(bytes);
+  const t0 = performance.now();
+  const s = connectTls({ port: relayPort, host: '127.0.0.1', ca, servername: 'localhost' });
+  try {
+    await new Promise<void>((r, j) => {
+      s.once('secureConnect', () => r());
+      s.once('error', j);
+    });
+    s.setNoDelay(true);
+    await writeAll(s, bytes);
+    await done;
+    return (performance.now() - t0) / 1000;
+  } finally {
+    s.destroy();
+  }
+}
+
 /**
- * Writes `bytes` through TLS → relay → TLS → server → the sink on `sinkPort`; resolves with MiB/s
- * once `received` (the sink's) resolves.
+ * Writes `bytes` through TLS → relay → TLS → server → the sink on `sinkPort`, after `warmUp` bytes
+ * on a connection of their own (the hops' JIT and heaps warmed as a running cluster's are);
+ * `received(n)` resolves once the sink has n more bytes. Resolves with MiB/s and CPU seconds.
  */
-export async function tlsFloor(bytes: number, sinkPort: number, received: () => Promise<void>, copy: FloorCopy = 'forward'): Promise<FloorResult> {
+export async function tlsFloor(bytes: number, sinkPort: number, received: (n: number) => Promise<void>, warmUp = 0, copy: FloorCopy = 'forward'): Promise<FloorResult> {
   const ca = await createCA('pod-io-floor-ca');
   const serving = await issueCertificate(ca, { commonName: 'localhost', usage: 'server', dnsNames: ['localhost'], ips: ['127.0.0.1'] });
   const hops: ChildProcess[] = [];
@@ -90,21 +110,11 @@ export async function tlsFloor(bytes: number, sinkPort: number, received: () => 
     hops.push(server.child);
     const relay = await startHop({ role: 'relay', serving, ca: ca.cert, to: server.port, copy });
     hops.push(relay.child);
+    if (warmUp > 0) await pushThrough(relay.port, ca.cert, warmUp, received);
     const before = [await cpuOf(relay.child), await cpuOf(server.child)];
     const writer0 = process.cpuUsage();
-    const done = received();
-    const t0 = performance.now();
-    const s = connectTls({ port: relay.port, host: '127.0.0.1', ca: ca.cert, servername: 'localhost' });
-    await new Promise<void>((r, j) => {
-      s.once('secureConnect', () => r());
-      s.once('error', j);
-    });
-    s.setNoDelay(true);
-    await writeAll(s, bytes);
-    await done;
-    const seconds = (performance.now() - t0) / 1000;
+    const seconds = await pushThrough(relay.port, ca.cert, bytes, received);
     const writer = process.cpuUsage(writer0);
-    s.destroy();
     return {
       mibPerSecond: bytes / 2 ** 20 / seconds,
       relayCpuSeconds: (await cpuOf(relay.child)) - before[0]!,
