@@ -19,7 +19,7 @@ import { Scale } from '../api/autoscaling/v1.js';
 import { TokenRequest } from '../api/authentication/tokenrequest-tokenreview.js';
 import { Status } from '../api/meta/v1.js';
 import type { StructType } from '../api/schema/dsl.js';
-import { JsonWatchDecoder, WatchFrameDecoder, decodeProtobuf, decodeWatchFrame, encodeProtobuf, type TypeMeta } from '../machinery/codec/index.js';
+import { JsonWatchDecoder, WatchFrameDecoder, decodeProtobuf, decodeWatchFrame, encodeProtobuf, type ProtobufDecodeOptions, type TypeMeta } from '../machinery/codec/index.js';
 import { realClock, type Clock } from './clock.js';
 import { RestDiscoveryClient } from './discovery.js';
 import { ClientStatusError } from './errors.js';
@@ -373,12 +373,12 @@ export class RestClientset implements Clientset {
   }
 
   /** Decodes an answer's body (protobuf or JSON by its Content-Type). */
-  decode(res: { headers: http.IncomingHttpHeaders; body: Buffer }): KubeObject {
+  decode(res: { headers: http.IncomingHttpHeaders; body: Buffer }, opts: ProtobufDecodeOptions = {}): KubeObject {
     const ct = String(res.headers['content-type'] ?? '');
     if (res.body.length === 0) return {};
     // No size limit: the codec's default (3 MiB) guards the API server against request bodies,
     // while an answer (a list of 10,000 pods) may be as large as the server chose to send.
-    if (ct.startsWith(PROTOBUF)) return decodeProtobuf(res.body, schemaFor, { maxBytes: Infinity }).object as KubeObject;
+    if (ct.startsWith(PROTOBUF)) return decodeProtobuf(res.body, schemaFor, { maxBytes: Infinity, skipManagedFields: opts.skipManagedFields }).object as KubeObject;
     return JSON.parse(res.body.toString('utf8')) as KubeObject;
   }
 
@@ -478,14 +478,14 @@ class RestResourceClient implements ResourceClient {
   }
 
   /** Sends, falling back to JSON once if the server refuses protobuf. */
-  private async call(build: () => RequestSpec): Promise<KubeObject> {
+  private async call(build: () => RequestSpec, decode?: ProtobufDecodeOptions): Promise<KubeObject> {
     const usedProtobuf = this.cs.usesProtobuf(this.ref) && !this.metadataOnly;
     let res = await this.cs.send(build());
     if ((res.status === 406 || res.status === 415) && usedProtobuf) {
       this.cs.refuseProtobuf(this.ref);
       res = await this.cs.send(build());
     }
-    return this.cs.decode(this.cs.check(res));
+    return this.cs.decode(this.cs.check(res), decode);
   }
 
   private writeQuery(opts: (WriteOptions & { force?: boolean }) | undefined, patchType?: PatchType): Record<string, string | boolean | undefined> {
@@ -518,7 +518,7 @@ class RestResourceClient implements ResourceClient {
   }
 
   async list(namespace: string, opts?: ListOptions): Promise<ObjectList> {
-    const out = await this.call(() => ({ method: 'GET', path: this.path(namespace), query: listQuery(opts), accept: this.accept(true), idempotent: true }));
+    const out = await this.call(() => ({ method: 'GET', path: this.path(namespace), query: listQuery(opts), accept: this.accept(true), idempotent: true }), { skipManagedFields: opts?.skipManagedFields });
     const list = out as unknown as ObjectList;
     list.items ??= [];
     list.metadata ??= {};
@@ -572,10 +572,11 @@ class RestResourceClient implements ResourceClient {
     };
     if (ct.startsWith(PROTOBUF)) {
       const dec = new WatchFrameDecoder();
+      const decodeOpts: ProtobufDecodeOptions = { skipManagedFields: opts?.skipManagedFields };
       res.on('data', (chunk: Buffer) => {
         try {
           for (const f of dec.push(chunk)) {
-            const ev = decodeWatchFrame(f, schemaFor);
+            const ev = decodeWatchFrame(f, schemaFor, decodeOpts);
             w.push({ type: ev.type as WatchEventType, object: fill(ev.object as KubeObject) });
           }
         } catch (e) {

@@ -42,6 +42,11 @@ export interface ListOptions {
   resourceVersion?: string;
   resourceVersionMatch?: 'Exact' | 'NotOlderThan';
   timeoutSeconds?: number;
+  /**
+   * Client side, not sent: the objects come without metadata.managedFields, skipped undecoded
+   * where the answer is protobuf (for readers that drop them, as informers' caches do).
+   */
+  skipManagedFields?: boolean;
 }
 
 export interface WatchOptions extends ListOptions {
