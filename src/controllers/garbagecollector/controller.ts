@@ -16,8 +16,15 @@ import { boolOption } from '../common/options.js';
 import { Collector, enqueuedVirtualDelete, namespacedOwnerOfClusterScoped, RestMappingError } from './collector.js';
 import { GraphBuilder } from './graph.js';
 
-/** Resources the collector never watches (Kubernetes' DefaultIgnoredResources). */
-const IGNORED = new Set(['/events', 'events.k8s.io/events']);
+/**
+ * Resources the collector never watches: Kubernetes' DefaultIgnoredResources, and extensions/v1beta1's
+ * workloads. Kubernetes 1.33 serves no extensions group, so its collector sees Deployments,
+ * ReplicaSets and DaemonSets through apps only; kubelite serves them there too for old clients, but
+ * they are the apps objects again (one storage). Watched twice, each object reached the graph under
+ * two identities, and when the extensions one came first every pod of a ReplicaSet looked like a
+ * reference to verify: two GETs per pod (the pod and its owner).
+ */
+const IGNORED = new Set(['/events', 'events.k8s.io/events', 'extensions/deployments', 'extensions/replicasets', 'extensions/daemonsets']);
 
 /** kube-controller-manager re-reads discovery for the garbage collector every 30 s. */
 export const DISCOVERY_RESYNC_MS = 30_000;
