@@ -33,6 +33,26 @@ test('monitors are what discovery lists with delete, list and watch (preferred v
   assert.deepEqual(deletableResources([readOnly]), [], 'a resource that cannot be deleted is not monitored');
 });
 
+test('a kind compiled in is monitored through the shared typed informer, one known only from discovery as metadata', async () => {
+  const asked: string[] = [];
+  const { gc, stop } = startGc([], {}, { discoveryResyncMs: 0 }, (ctx) => {
+    ctx.clientset.fakeDiscovery.add({ ...WIDGETS, verbs: VERBS });
+    const informer = ctx.informers.informer.bind(ctx.informers);
+    ctx.informers.informer = (ref, opts) => {
+      asked.push(`${ref.group}/${ref.resource}${opts?.metadataOnly ? ' (metadata)' : ''}`);
+      return informer(ref, opts);
+    };
+  });
+  try {
+    await waitFor(() => gc.monitors.has('example.com/v1/widgets'), 2000, 'monitors started');
+    assert.ok(asked.includes('/pods') && asked.includes('apps/replicasets'), asked.join(', '));
+    assert.ok(asked.includes('example.com/widgets (metadata)'));
+    assert.deepEqual(asked.filter((a) => a.endsWith('(metadata)')), ['example.com/widgets (metadata)']);
+  } finally {
+    await stop();
+  }
+});
+
 test('objects of a resource known only from discovery are monitored, and their dependents collected when they go', async () => {
   const { ctx, gc, stop } = setup();
   try {
