@@ -176,6 +176,15 @@ class ReusingContextAgent extends https.Agent {
   }
 }
 
+/**
+ * Drops metadata.managedFields from a JSON answer just parsed (nobody else holds it), and from the
+ * items of a list: what skipManagedFields asks of JSON, which cannot skip them while parsing.
+ */
+function dropManagedFields(obj: KubeObject): void {
+  delete (obj.metadata as Record<string, unknown> | undefined)?.managedFields;
+  if (Array.isArray(obj.items)) for (const item of obj.items as KubeObject[]) delete (item?.metadata as Record<string, unknown> | undefined)?.managedFields;
+}
+
 /** A keep-alive connection pool to `config`'s server with its TLS settings (CA, client certificate). */
 export function newAgent(config: RestConfig, maxSockets?: number): http.Agent {
   if (new URL(config.server).protocol !== 'https:') return new http.Agent({ keepAlive: true, ...(maxSockets !== undefined ? { maxSockets } : {}) });
@@ -379,7 +388,9 @@ export class RestClientset implements Clientset {
     // No size limit: the codec's default (3 MiB) guards the API server against request bodies,
     // while an answer (a list of 10,000 pods) may be as large as the server chose to send.
     if (ct.startsWith(PROTOBUF)) return decodeProtobuf(res.body, schemaFor, { maxBytes: Infinity, skipManagedFields: opts.skipManagedFields }).object as KubeObject;
-    return JSON.parse(res.body.toString('utf8')) as KubeObject;
+    const obj = JSON.parse(res.body.toString('utf8')) as KubeObject;
+    if (opts.skipManagedFields) dropManagedFields(obj);
+    return obj;
   }
 
   /** Throws the answer's Status when it is not 2xx. */
@@ -589,6 +600,7 @@ class RestResourceClient implements ResourceClient {
         try {
           for (const line of dec.push(chunk)) {
             const ev = JSON.parse(line) as { type: WatchEventType; object: KubeObject };
+            if (opts?.skipManagedFields && ev.object) dropManagedFields(ev.object);
             w.push({ type: ev.type, object: fill(ev.object ?? {}) });
           }
         } catch (e) {
@@ -603,7 +615,7 @@ class RestResourceClient implements ResourceClient {
   }
 
   async create(namespace: string, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject> {
-    return this.call(() => ({ method: 'POST', path: this.path(namespace), query: this.writeQuery(opts), ...this.body(obj, this.kind?.type, this.typeMeta()), accept: this.accept(false), idempotent: false }));
+    return this.call(() => ({ method: 'POST', path: this.path(namespace), query: this.writeQuery(opts), ...this.body(obj, this.kind?.type, this.typeMeta()), accept: this.accept(false), idempotent: false }), { skipManagedFields: opts?.skipManagedFields });
   }
 
   async update(namespace: string, obj: KubeObject, opts?: WriteOptions & { subresource?: string }): Promise<KubeObject> {
@@ -612,7 +624,7 @@ class RestResourceClient implements ResourceClient {
     const scale = sub === 'scale';
     const type = scale ? Scale : this.kind?.type;
     const tm = scale ? { apiVersion: 'autoscaling/v1', kind: 'Scale' } : this.typeMeta();
-    return this.call(() => ({ method: 'PUT', path: this.path(namespace, name, sub), query: this.writeQuery(opts), ...this.body(obj, type, tm), accept: this.accept(false), idempotent: false }));
+    return this.call(() => ({ method: 'PUT', path: this.path(namespace, name, sub), query: this.writeQuery(opts), ...this.body(obj, type, tm), accept: this.accept(false), idempotent: false }), { skipManagedFields: opts?.skipManagedFields });
   }
 
   async patch(namespace: string, name: string, type: PatchType, patch: unknown, opts?: WriteOptions & { subresource?: string; force?: boolean }): Promise<KubeObject> {
@@ -623,7 +635,7 @@ class RestResourceClient implements ResourceClient {
       apply: 'application/apply-patch+yaml',
     }[type];
     const body = typeof patch === 'string' ? Buffer.from(patch) : patch instanceof Uint8Array ? Buffer.from(patch) : Buffer.from(JSON.stringify(patch));
-    return this.call(() => ({ method: 'PATCH', path: this.path(namespace, name, opts?.subresource), query: this.writeQuery(opts, type), body, contentType, accept: this.accept(false), idempotent: false }));
+    return this.call(() => ({ method: 'PATCH', path: this.path(namespace, name, opts?.subresource), query: this.writeQuery(opts, type), body, contentType, accept: this.accept(false), idempotent: false }), { skipManagedFields: opts?.skipManagedFields });
   }
 
   async delete(namespace: string, name: string, opts?: DeleteOptions): Promise<KubeObject | undefined> {

@@ -32,6 +32,11 @@ export interface WriteOptions {
   dryRun?: boolean;
   /** Defaults to the client's user agent's program name, as client-go does. */
   fieldManager?: string;
+  /**
+   * Client side, not sent: the answer comes without metadata.managedFields, skipped undecoded where
+   * it is protobuf, dropped after parsing where JSON (for writers that read none of what they wrote).
+   */
+  skipManagedFields?: boolean;
 }
 
 export interface ListOptions {
@@ -44,7 +49,8 @@ export interface ListOptions {
   timeoutSeconds?: number;
   /**
    * Client side, not sent: the objects come without metadata.managedFields, skipped undecoded
-   * where the answer is protobuf (for readers that drop them, as informers' caches do).
+   * where the answer is protobuf, dropped after parsing where JSON (for readers that drop them, as
+   * informers' caches do).
    */
   skipManagedFields?: boolean;
 }
