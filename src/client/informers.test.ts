@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import { startApiServer, type ApiServer } from '../apiserver/server.js';
 import { nameOf, namespaceOf, resourceVersionOf } from '../api/meta/object.js';
 import { keyOf } from './cache.js';
-import { SharedInformerFactory, stripManagedFields } from './informers.js';
+import { SharedInformerFactory, stripManagedFields, type SharedInformerFactoryOptions } from './informers.js';
 import { RestClientset } from './rest.js';
 import type { KubeObject, Tombstone } from './types.js';
 
@@ -232,13 +232,19 @@ test('informer: a field selector keeps what the server selects, in its list and 
   });
 });
 
-test('informer: a transform (stripManagedFields) applies to the cache and handlers; updates from the cache keep the live managedFields', async () => {
-  await withServer({}, async (_server, cs) => {
+const dropping: Array<[string, SharedInformerFactoryOptions, string | undefined]> = [
+  ['a transform (stripManagedFields)', { transform: stripManagedFields }, undefined],
+  ['dropManagedFields, protobuf answers (skipped while decoding)', { dropManagedFields: true }, 'application/vnd.kubernetes.protobuf'],
+  ['dropManagedFields, JSON answers', { dropManagedFields: true }, 'application/json'],
+];
+for (const [how, options, contentType] of dropping) test(`informer: ${how} keeps managedFields out of the cache and handlers; updates from the cache keep the live managedFields`, async () => {
+  await withServer({}, async (_server, json) => {
+    const cs = contentType === undefined ? json : new RestClientset({ config: { server: _server.url }, qps: 0, contentType });
     const c = cs.resource(cms);
     await c.create('a', { metadata: { name: 's0' }, data: { v: '0' } });
     const mf = (o: KubeObject | undefined) => (o?.metadata as { managedFields?: unknown[] } | undefined)?.managedFields;
     assert.ok(mf(await c.get('a', 's0')), 'the server records managedFields');
-    const factory = new SharedInformerFactory(cs, { resyncPeriodMs: 0, transform: stripManagedFields });
+    const factory = new SharedInformerFactory(cs, { resyncPeriodMs: 0, ...options });
     const inf = factory.informer(cms);
     const seen: KubeObject[] = [];
     inf.addEventHandler({ onAdd: (o) => seen.push(o), onUpdate: (_old, o) => seen.push(o) });
@@ -255,5 +261,6 @@ test('informer: a transform (stripManagedFields) applies to the cache and handle
     for (const o of [...inf.lister.list(), ...seen]) assert.equal(mf(o), undefined, `${keyOf(o)} has managedFields`);
     assert.ok(seen.length >= 3);
     ac.abort();
+    if (cs !== json) cs.close();
   });
 });

@@ -35,6 +35,12 @@ export interface SharedInformerFactoryOptions {
    * WithTransform), e.g. stripManagedFields.
    */
   transform?: (o: KubeObject) => KubeObject;
+  /**
+   * The caches hold no metadata.managedFields, as kube-controller-manager's and kube-scheduler's
+   * (see stripManagedFields): protobuf answers are decoded without them (their FieldsV1 JSON was
+   * 3-6% of these clients' CPU), JSON ones stripped after parsing. Applied before `transform`.
+   */
+  dropManagedFields?: boolean;
 }
 
 /**
@@ -52,7 +58,8 @@ export function stripManagedFields(o: KubeObject): KubeObject {
 }
 
 /** The factory's options with their defaults, as each informer reads them. */
-type FactoryOptions = Required<Omit<SharedInformerFactoryOptions, 'watchTimeoutSeconds' | 'transform'>> &
+type FactoryOptions = Required<Omit<SharedInformerFactoryOptions, 'watchTimeoutSeconds' | 'transform' | 'dropManagedFields'>> &
+  Pick<SharedInformerFactoryOptions, 'dropManagedFields'> &
   Pick<SharedInformerFactoryOptions, 'transform'> & { watchTimeoutSeconds: () => number };
 
 function abortableSleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
@@ -97,8 +104,8 @@ export class RestSharedInformer implements SharedInformer {
   private started = false;
   private syncWaiters: (() => void)[] = [];
   private readonly client: ResourceClient;
-  /** The list and watch options that select the objects (none: all). */
-  private readonly selection: { fieldSelector?: string };
+  /** The list and watch options that select the objects (none: all), and how to decode them. */
+  private readonly selection: { fieldSelector?: string; skipManagedFields?: boolean };
   private currentWatch: Watch | undefined;
 
   constructor(
@@ -109,11 +116,12 @@ export class RestSharedInformer implements SharedInformer {
   ) {
     const meta = (clientset as { metadataResource?: (ref: ResourceRef) => ResourceClient }).metadataResource;
     this.client = opts.metadataOnly && typeof meta === 'function' ? meta.call(clientset, ref) : clientset.resource(ref);
-    this.selection = opts.fieldSelector ? { fieldSelector: opts.fieldSelector } : {};
+    this.selection = { ...(opts.fieldSelector ? { fieldSelector: opts.fieldSelector } : {}), ...(fo.dropManagedFields ? { skipManagedFields: true } : {}) };
   }
 
   private view(o: KubeObject): KubeObject {
-    const v = this.opts.metadataOnly && o.kind !== 'PartialObjectMetadata' ? metadataOnlyView(o) : o;
+    let v = this.opts.metadataOnly && o.kind !== 'PartialObjectMetadata' ? metadataOnlyView(o) : o;
+    if (this.fo.dropManagedFields) v = stripManagedFields(v);
     return this.fo.transform ? this.fo.transform(v) : v;
   }
 
@@ -336,6 +344,7 @@ export class SharedInformerFactory implements InformerFactory {
       backoffMs: opts.backoffMs ?? { initial: 800, max: 30_000 },
       log: opts.log ?? (() => {}),
       ...(opts.transform ? { transform: opts.transform } : {}),
+      ...(opts.dropManagedFields ? { dropManagedFields: true } : {}),
       watchTimeoutSeconds: typeof wt === 'function' ? wt : typeof wt === 'number' ? () => wt : () => 300 + Math.floor(Math.random() * 300),
     };
   }

@@ -242,6 +242,25 @@ test('rest client: protobuf on the wire both ways (requests, answers, lists and 
   }
 });
 
+test('rest client: a write with skipManagedFields answers without managedFields (protobuf and JSON); without it, with them', async () => {
+  for (const contentType of ['application/vnd.kubernetes.protobuf', 'application/json']) {
+    const cs = new RestClientset({ config: { server: server.url }, qps: 0, contentType });
+    const c = cs.resource(cms);
+    const name = `skip-mf-${contentType.length}`;
+    const mf = (o: KubeObject) => (o.metadata as { managedFields?: unknown[] }).managedFields;
+    const created = await c.create('default', { metadata: { name }, data: { a: '1' } }, { skipManagedFields: true });
+    assert.equal(mf(created), undefined, contentType);
+    assert.equal((created.data as Record<string, string>).a, '1');
+    const patched = await c.patch('default', name, 'merge', { data: { a: '2' } }, { skipManagedFields: true });
+    assert.equal(mf(patched), undefined, contentType);
+    assert.equal((patched.data as Record<string, string>).a, '2');
+    const updated = await c.update('default', { ...patched, data: { a: '3' } }, { skipManagedFields: true });
+    assert.equal(mf(updated), undefined, contentType);
+    assert.ok((mf(await c.patch('default', name, 'merge', { data: { a: '4' } })) ?? []).length > 0, 'by default the answer has them');
+    cs.close();
+  }
+});
+
 test('rest client: a protobuf list answer larger than the 3 MiB request limit decodes', async () => {
   const cs = new RestClientset({ config: { server: server.url }, contentType: 'application/vnd.kubernetes.protobuf', qps: 0 });
   await cs.resource(namespaces).create('', { metadata: { name: 'big' } });

@@ -19,7 +19,7 @@ import { Scale } from '../api/autoscaling/v1.js';
 import { TokenRequest } from '../api/authentication/tokenrequest-tokenreview.js';
 import { Status } from '../api/meta/v1.js';
 import type { StructType } from '../api/schema/dsl.js';
-import { JsonWatchDecoder, WatchFrameDecoder, decodeProtobuf, decodeWatchFrame, encodeProtobuf, type TypeMeta } from '../machinery/codec/index.js';
+import { JsonWatchDecoder, WatchFrameDecoder, decodeProtobuf, decodeWatchFrame, encodeProtobuf, type ProtobufDecodeOptions, type TypeMeta } from '../machinery/codec/index.js';
 import { realClock, type Clock } from './clock.js';
 import { RestDiscoveryClient } from './discovery.js';
 import { ClientStatusError } from './errors.js';
@@ -174,6 +174,15 @@ class ReusingContextAgent extends https.Agent {
     lightPeerCertificate(socket as TLSSocket);
     return socket;
   }
+}
+
+/**
+ * Drops metadata.managedFields from a JSON answer just parsed (nobody else holds it), and from the
+ * items of a list: what skipManagedFields asks of JSON, which cannot skip them while parsing.
+ */
+function dropManagedFields(obj: KubeObject): void {
+  delete (obj.metadata as Record<string, unknown> | undefined)?.managedFields;
+  if (Array.isArray(obj.items)) for (const item of obj.items as KubeObject[]) delete (item?.metadata as Record<string, unknown> | undefined)?.managedFields;
 }
 
 /** A keep-alive connection pool to `config`'s server with its TLS settings (CA, client certificate). */
@@ -373,13 +382,15 @@ export class RestClientset implements Clientset {
   }
 
   /** Decodes an answer's body (protobuf or JSON by its Content-Type). */
-  decode(res: { headers: http.IncomingHttpHeaders; body: Buffer }): KubeObject {
+  decode(res: { headers: http.IncomingHttpHeaders; body: Buffer }, opts: ProtobufDecodeOptions = {}): KubeObject {
     const ct = String(res.headers['content-type'] ?? '');
     if (res.body.length === 0) return {};
     // No size limit: the codec's default (3 MiB) guards the API server against request bodies,
     // while an answer (a list of 10,000 pods) may be as large as the server chose to send.
-    if (ct.startsWith(PROTOBUF)) return decodeProtobuf(res.body, schemaFor, { maxBytes: Infinity }).object as KubeObject;
-    return JSON.parse(res.body.toString('utf8')) as KubeObject;
+    if (ct.startsWith(PROTOBUF)) return decodeProtobuf(res.body, schemaFor, { maxBytes: Infinity, skipManagedFields: opts.skipManagedFields }).object as KubeObject;
+    const obj = JSON.parse(res.body.toString('utf8')) as KubeObject;
+    if (opts.skipManagedFields) dropManagedFields(obj);
+    return obj;
   }
 
   /** Throws the answer's Status when it is not 2xx. */
@@ -478,14 +489,14 @@ class RestResourceClient implements ResourceClient {
   }
 
   /** Sends, falling back to JSON once if the server refuses protobuf. */
-  private async call(build: () => RequestSpec): Promise<KubeObject> {
+  private async call(build: () => RequestSpec, decode?: ProtobufDecodeOptions): Promise<KubeObject> {
     const usedProtobuf = this.cs.usesProtobuf(this.ref) && !this.metadataOnly;
     let res = await this.cs.send(build());
     if ((res.status === 406 || res.status === 415) && usedProtobuf) {
       this.cs.refuseProtobuf(this.ref);
       res = await this.cs.send(build());
     }
-    return this.cs.decode(this.cs.check(res));
+    return this.cs.decode(this.cs.check(res), decode);
   }
 
   private writeQuery(opts: (WriteOptions & { force?: boolean }) | undefined, patchType?: PatchType): Record<string, string | boolean | undefined> {
@@ -518,7 +529,7 @@ class RestResourceClient implements ResourceClient {
   }
 
   async list(namespace: string, opts?: ListOptions): Promise<ObjectList> {
-    const out = await this.call(() => ({ method: 'GET', path: this.path(namespace), query: listQuery(opts), accept: this.accept(true), idempotent: true }));
+    const out = await this.call(() => ({ method: 'GET', path: this.path(namespace), query: listQuery(opts), accept: this.accept(true), idempotent: true }), { skipManagedFields: opts?.skipManagedFields });
     const list = out as unknown as ObjectList;
     list.items ??= [];
     list.metadata ??= {};
@@ -572,10 +583,11 @@ class RestResourceClient implements ResourceClient {
     };
     if (ct.startsWith(PROTOBUF)) {
       const dec = new WatchFrameDecoder();
+      const decodeOpts: ProtobufDecodeOptions = { skipManagedFields: opts?.skipManagedFields };
       res.on('data', (chunk: Buffer) => {
         try {
           for (const f of dec.push(chunk)) {
-            const ev = decodeWatchFrame(f, schemaFor);
+            const ev = decodeWatchFrame(f, schemaFor, decodeOpts);
             w.push({ type: ev.type as WatchEventType, object: fill(ev.object as KubeObject) });
           }
         } catch (e) {
@@ -588,6 +600,7 @@ class RestResourceClient implements ResourceClient {
         try {
           for (const line of dec.push(chunk)) {
             const ev = JSON.parse(line) as { type: WatchEventType; object: KubeObject };
+            if (opts?.skipManagedFields && ev.object) dropManagedFields(ev.object);
             w.push({ type: ev.type, object: fill(ev.object ?? {}) });
           }
         } catch (e) {
@@ -602,7 +615,7 @@ class RestResourceClient implements ResourceClient {
   }
 
   async create(namespace: string, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject> {
-    return this.call(() => ({ method: 'POST', path: this.path(namespace), query: this.writeQuery(opts), ...this.body(obj, this.kind?.type, this.typeMeta()), accept: this.accept(false), idempotent: false }));
+    return this.call(() => ({ method: 'POST', path: this.path(namespace), query: this.writeQuery(opts), ...this.body(obj, this.kind?.type, this.typeMeta()), accept: this.accept(false), idempotent: false }), { skipManagedFields: opts?.skipManagedFields });
   }
 
   async update(namespace: string, obj: KubeObject, opts?: WriteOptions & { subresource?: string }): Promise<KubeObject> {
@@ -611,7 +624,7 @@ class RestResourceClient implements ResourceClient {
     const scale = sub === 'scale';
     const type = scale ? Scale : this.kind?.type;
     const tm = scale ? { apiVersion: 'autoscaling/v1', kind: 'Scale' } : this.typeMeta();
-    return this.call(() => ({ method: 'PUT', path: this.path(namespace, name, sub), query: this.writeQuery(opts), ...this.body(obj, type, tm), accept: this.accept(false), idempotent: false }));
+    return this.call(() => ({ method: 'PUT', path: this.path(namespace, name, sub), query: this.writeQuery(opts), ...this.body(obj, type, tm), accept: this.accept(false), idempotent: false }), { skipManagedFields: opts?.skipManagedFields });
   }
 
   async patch(namespace: string, name: string, type: PatchType, patch: unknown, opts?: WriteOptions & { subresource?: string; force?: boolean }): Promise<KubeObject> {
@@ -622,7 +635,7 @@ class RestResourceClient implements ResourceClient {
       apply: 'application/apply-patch+yaml',
     }[type];
     const body = typeof patch === 'string' ? Buffer.from(patch) : patch instanceof Uint8Array ? Buffer.from(patch) : Buffer.from(JSON.stringify(patch));
-    return this.call(() => ({ method: 'PATCH', path: this.path(namespace, name, opts?.subresource), query: this.writeQuery(opts, type), body, contentType, accept: this.accept(false), idempotent: false }));
+    return this.call(() => ({ method: 'PATCH', path: this.path(namespace, name, opts?.subresource), query: this.writeQuery(opts, type), body, contentType, accept: this.accept(false), idempotent: false }), { skipManagedFields: opts?.skipManagedFields });
   }
 
   async delete(namespace: string, name: string, opts?: DeleteOptions): Promise<KubeObject | undefined> {

@@ -32,6 +32,11 @@ export interface WriteOptions {
   dryRun?: boolean;
   /** Defaults to the client's user agent's program name, as client-go does. */
   fieldManager?: string;
+  /**
+   * Client side, not sent: the answer comes without metadata.managedFields, skipped undecoded where
+   * it is protobuf, dropped after parsing where JSON (for writers that read none of what they wrote).
+   */
+  skipManagedFields?: boolean;
 }
 
 export interface ListOptions {
@@ -42,6 +47,12 @@ export interface ListOptions {
   resourceVersion?: string;
   resourceVersionMatch?: 'Exact' | 'NotOlderThan';
   timeoutSeconds?: number;
+  /**
+   * Client side, not sent: the objects come without metadata.managedFields, skipped undecoded
+   * where the answer is protobuf, dropped after parsing where JSON (for readers that drop them, as
+   * informers' caches do).
+   */
+  skipManagedFields?: boolean;
 }
 
 export interface WatchOptions extends ListOptions {

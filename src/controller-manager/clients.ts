@@ -7,7 +7,7 @@ import { KUBERNETES_CLIENT_VERSION, newAgent, newClientset } from '../client/res
 import type { Agent } from 'node:http';
 import { hostname } from 'node:os';
 import { EventBroadcaster } from '../client/events.js';
-import { SharedInformerFactory, stripManagedFields } from '../client/informers.js';
+import { SharedInformerFactory } from '../client/informers.js';
 import type { Clientset, EventRecorder, InformerFactory } from '../client/types.js';
 import { registerRestClientMetrics } from './metrics.js';
 import type { ControllerManagerOptions } from './options.js';
@@ -62,7 +62,7 @@ export async function buildClients(options: ControllerManagerOptions, registry: 
   });
   registerRestClientMetrics(registry, clientset.metrics, new URL(config.server).host);
   // Caches without managedFields, as kube-controller-manager's: no controller reads them.
-  const informers = new SharedInformerFactory(clientset, { resyncPeriodMs: options.minResyncPeriod, log, transform: stripManagedFields });
+  const informers = new SharedInformerFactory(clientset, { resyncPeriodMs: options.minResyncPeriod, log, dropManagedFields: true });
   const broadcaster = new EventBroadcaster({ clientset, host: hostname(), log });
   return {
     clientset,

@@ -156,7 +156,7 @@ export class NodeHeartbeats {
         if (!isAlreadyExists(e)) throw e;
         current = await nodes.get('', node.name);
         await nodes.patch('', node.name, 'strategic', { metadata: { labels: nodeLabels(node, this.opts), annotations: CONTROLLER_MANAGED_ATTACH } });
-        await nodes.patch('', node.name, 'strategic', { status }, { subresource: 'status' });
+        await nodes.patch('', node.name, 'strategic', { status }, { subresource: 'status', skipManagedFields: true });
         this.stats.nodeWrites += 2;
         if (annotationsOf(current)[SIMULATE_ANNOTATION] === 'NotReady') node.mode = 'notready';
       }
@@ -265,7 +265,7 @@ export class NodeHeartbeats {
     const changed = wasReady !== node.lastReady || node.images.size !== (node.reportedImages ?? 0) || node.statusStale;
     if (!force && !changed && now - node.lastStatusReport < this.o.statusReportFrequencyMs) return;
     try {
-      await node.client.resource(NODES).patch('', node.name, 'strategic', { status }, { subresource: 'status' });
+      await node.client.resource(NODES).patch('', node.name, 'strategic', { status }, { subresource: 'status', skipManagedFields: true });
       this.stats.nodeWrites++;
       node.lastStatusReport = now;
       node.reportedImages = node.images.size;

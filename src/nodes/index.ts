@@ -50,7 +50,7 @@ export async function startNodes(opts: StartNodesOptions): Promise<NodesHandle> 
   let informers = opts.informers;
   const own = informers === undefined;
   // Caches of what the nodes read (informer-view.ts): no managedFields, Nodes without what they report themselves.
-  if (!informers) informers = new SharedInformerFactory(opts.clientset, { resyncPeriodMs: 0, transform: agentView, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
+  if (!informers) informers = new SharedInformerFactory(opts.clientset, { resyncPeriodMs: 0, dropManagedFields: true, transform: agentView, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.log ? { log: opts.log } : {}) });
   // One broadcaster per node (created on its first event): events name their node as source.host.
   const broadcasters = new Map<string, EventBroadcaster>();
   let recorder = opts.recorder;

@@ -340,7 +340,7 @@ export class PodLifecycle {
       // (a strategic merge keeps list entries the patch leaves out: a condition the pod no longer has is deleted by name)
       const gone = (rec.lastConditions ?? pod.status?.conditions ?? []).filter((c) => c.type === 'PodResizePending' && !result.status.conditions?.some((n) => n.type === c.type));
       const status = gone.length === 0 ? result.status : { ...result.status, conditions: [...(result.status.conditions ?? []), ...gone.map((c) => ({ type: c.type, $patch: 'delete' }))] };
-      await rec.node.client.resource(PODS).patch(namespaceOf(pod), nameOf(pod), 'strategic', { metadata: { uid: rec.uid }, status }, { subresource: 'status' });
+      await rec.node.client.resource(PODS).patch(namespaceOf(pod), nameOf(pod), 'strategic', { metadata: { uid: rec.uid }, status }, { subresource: 'status', skipManagedFields: true });
       this.stats.podStatusWrites++;
       rec.lastStatusJson = json;
       rec.lastConditions = result.status.conditions ?? undefined;

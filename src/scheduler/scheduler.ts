@@ -4,7 +4,7 @@
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { EventBroadcaster } from '../client/events.js';
-import { SharedInformerFactory, stripManagedFields } from '../client/informers.js';
+import { SharedInformerFactory } from '../client/informers.js';
 import { keyOf, objectOf } from '../client/cache.js';
 import { isConflict, isNotFound } from '../client/errors.js';
 import type { Clock } from '../client/clock.js';
@@ -99,7 +99,7 @@ export function startScheduler(opts: SchedulerOptions): SchedulerHandle {
   const log = opts.log ?? (() => {});
   const ownInformers = !opts.informers;
   // Caches without managedFields, as kube-scheduler's: scheduling never reads them.
-  const informers = opts.informers ?? new SharedInformerFactory(opts.clientset, { log, transform: stripManagedFields });
+  const informers = opts.informers ?? new SharedInformerFactory(opts.clientset, { log, dropManagedFields: true });
   let broadcaster: EventBroadcaster | undefined;
   const recorder = opts.recorder ?? (broadcaster = new EventBroadcaster({ clientset: opts.clientset, host: hostname(), log })).newRecorder(schedulerName);
   const clock = opts.clock;

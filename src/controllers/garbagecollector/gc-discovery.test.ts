@@ -18,16 +18,39 @@ function setup() {
   return startGc([], {}, { discoveryResyncMs: 20 }, (ctx) => ctx.clientset.fakeDiscovery.add({ ...WIDGETS, verbs: VERBS }));
 }
 
-test('monitors are what discovery lists with delete, list and watch (preferred versions), minus events', async () => {
+test('monitors are what discovery lists with delete, list and watch (preferred versions), minus events and the extensions group', async () => {
   const ctx = fakeControllerContext({});
   const doc = await ctx.clientset.fakeDiscovery.serverGroupsAndResources();
   const all = doc.resources;
   const names = deletableResources(all).map((r) => `${r.group}/${r.version}/${r.resource}`);
   assert.ok(names.includes('apps/v1/deployments'));
   assert.ok(!names.some((n) => n.endsWith('/events')), 'events are ignored');
+  assert.ok(all.some((r) => r.group === 'extensions' && r.resource === 'replicasets'), 'discovery lists extensions/v1beta1');
+  assert.ok(!names.some((n) => n.startsWith('extensions/')), "extensions' workloads are apps' objects again, watched there");
+  assert.ok(names.includes('apps/v1/replicasets') && names.includes('apps/v1/daemonsets'));
   assert.ok(!names.includes('authorization.k8s.io/v1/subjectaccessreviews'), 'create-only resources cannot be listed');
   const readOnly = { group: 'example.com', version: 'v1', resource: 'readonly', kind: 'ReadOnly', namespaced: true, verbs: ['get', 'list', 'watch'], subresources: [] };
   assert.deepEqual(deletableResources([readOnly]), [], 'a resource that cannot be deleted is not monitored');
+});
+
+test('a kind compiled in is monitored through the shared typed informer, one known only from discovery as metadata', async () => {
+  const asked: string[] = [];
+  const { gc, stop } = startGc([], {}, { discoveryResyncMs: 0 }, (ctx) => {
+    ctx.clientset.fakeDiscovery.add({ ...WIDGETS, verbs: VERBS });
+    const informer = ctx.informers.informer.bind(ctx.informers);
+    ctx.informers.informer = (ref, opts) => {
+      asked.push(`${ref.group}/${ref.resource}${opts?.metadataOnly ? ' (metadata)' : ''}`);
+      return informer(ref, opts);
+    };
+  });
+  try {
+    await waitFor(() => gc.monitors.has('example.com/v1/widgets'), 2000, 'monitors started');
+    assert.ok(asked.includes('/pods') && asked.includes('apps/replicasets'), asked.join(', '));
+    assert.ok(asked.includes('example.com/widgets (metadata)'));
+    assert.deepEqual(asked.filter((a) => a.endsWith('(metadata)')), ['example.com/widgets (metadata)']);
+  } finally {
+    await stop();
+  }
 });
 
 test('objects of a resource known only from discovery are monitored, and their dependents collected when they go', async () => {

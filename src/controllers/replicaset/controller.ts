@@ -270,7 +270,7 @@ export class ReplicaSetController implements Controller {
       spec: deepCopy(tmpl.spec ?? {}),
     };
     try {
-      const created = await this.podClient.create(namespaceOf(rs), pod);
+      const created = await this.podClient.create(namespaceOf(rs), pod, { skipManagedFields: true });
       this.recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${nameOf(created)}`);
     } catch (e) {
       this.recorder.event(rs, 'Warning', 'FailedCreate', `Error creating: ${(e as Error).message}`);

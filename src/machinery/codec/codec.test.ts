@@ -136,6 +136,26 @@ test('normalize: every canonical vector object is a fixed point; protobuf round 
   assert.deepEqual(back, sample);
 });
 
+test('decodeProtobuf: skipManagedFields leaves out metadata.managedFields of the object and of the objects it holds, nothing else', () => {
+  const meta = (name: string) => ({
+    name,
+    managedFields: [{ manager: 'm', operation: 'Update', apiVersion: 'v1', fieldsV1: { 'f:data': { 'f:a': {} } } }],
+  });
+  const pod = canonicalize(JSON.parse(vectorText('objects', 'Pod.pb.json')), Pod);
+  const withFields = { ...pod, metadata: { ...(pod.metadata as object), ...meta('p') } };
+  const whole = decodeProtobuf(encodeProtobuf(withFields, Pod), Pod).object;
+  assert.deepEqual(whole, withFields);
+  const skipped = decodeProtobuf(encodeProtobuf(withFields, Pod), Pod, { skipManagedFields: true }).object;
+  const { managedFields: _dropped, ...rest } = withFields.metadata as Record<string, unknown>;
+  assert.deepEqual(skipped, { ...withFields, metadata: rest });
+  // ControllerRevision holds an object (a RawExtension): only ObjectMeta's field goes.
+  const rev = canonicalize({ metadata: meta('r'), revision: 1, data: { metadata: meta('inner') } }, ControllerRevision);
+  const back = decodeProtobuf(encodeProtobuf(rev, ControllerRevision), ControllerRevision, { skipManagedFields: true }).object;
+  assert.deepEqual(back, { ...rev, metadata: { name: 'r', creationTimestamp: null } });
+  // The whole decoder stays whole after the skipping one was made.
+  assert.deepEqual(decodeProtobuf(encodeProtobuf(withFields, Pod), Pod).object, withFields);
+});
+
 test('decodeJson: field validation as in errors/fieldvalidation-*.txt', () => {
   const body = (name: string): Buffer => vectorBytes('errors', `${name}.request.json`);
   const strict = status(() => decodeJson(body('fieldvalidation-strict-unknown-field'), ConfigMap, { fieldValidation: 'Strict' }));

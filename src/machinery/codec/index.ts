@@ -38,6 +38,7 @@ export {
   PROTOBUF_MAGIC,
   readEnvelope,
   type Envelope,
+  type ProtobufDecodeOptions,
   type ProtobufDecodeResult,
   type TypeMeta,
 } from './protobuf.js';

@@ -9,7 +9,7 @@ import type { StructType } from '../../api/schema/dsl.js';
 import { StatusError } from '../status.js';
 import { MAX_BODY_BYTES, toBadRequest } from './common.js';
 import { bodyText, decodeParsed, encodeJson, stringifyJson, type DecodeOptions } from './json.js';
-import { decodeProtobuf, encodeProtobuf, type TypeMeta } from './protobuf.js';
+import { decodeProtobuf, encodeProtobuf, type ProtobufDecodeOptions, type TypeMeta } from './protobuf.js';
 import { readBytes, readLenEnd, readString, readTag, reader, skipField, Writer } from './wire.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR' | string;
@@ -168,8 +168,9 @@ export interface DecodedWatchEvent<T = Record<string, unknown>> {
 export function decodeWatchFrame<T = Record<string, unknown>>(
   frame: WatchFrame,
   resolve: StructType | ((tm: TypeMeta) => StructType | undefined),
+  opts: ProtobufDecodeOptions = {},
 ): DecodedWatchEvent<T> {
-  const { object, typeMeta } = decodeProtobuf<T>(frame.object, resolve);
+  const { object, typeMeta } = decodeProtobuf<T>(frame.object, resolve, opts);
   return { type: frame.type, object, typeMeta };
 }
 

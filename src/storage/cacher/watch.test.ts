@@ -323,7 +323,9 @@ describe('watch cache: watch', () => {
     const { s, c, pods } = await setup({ maxQueueEvents: 10 });
     const slow = pods.watch({ prefix: PODS, fromRevision: 'now' });
     const byBytes = pods.watch({ prefix: PODS, fromRevision: 'now', maxQueueEvents: 1000, maxQueueBytes: 500 });
-    const fast = collect(pods.watch({ prefix: PODS, fromRevision: 'now' }));
+    // A reader is woken once the loop has run what is ready (a batch per turn), so the writes of
+    // one turn queue up first: the fast watcher's limit is above the 20 they make.
+    const fast = collect(pods.watch({ prefix: PODS, fromRevision: 'now', maxQueueEvents: 1000 }));
     for (let i = 0; i < 20; i++) await s.create(`${PODS}ns/p${i}`, encode(obj(`p${i}`, 'ns')));
     await c.waitUntilFresh();
     await waitFor(() => fast.events.length === 20, 'fast watcher got everything');
@@ -337,6 +339,19 @@ describe('watch cache: watch', () => {
     assert.ok(b2[0]?.type === 'ERROR' && b2[0].error.code === 'TooSlow');
     assert.equal(pods.metrics.watchersTerminatedTooSlow, 2);
     assert.equal(pods.metrics.watchers, 1);
+  });
+
+  it('wakes a waiting reader once the turn of the loop is done: the writes of one turn arrive as one batch', async () => {
+    const { s, c, pods } = await setup();
+    const w = pods.watch({ prefix: PODS, fromRevision: 'now' });
+    const next = w.nextBatch();
+    await Promise.all(Array.from({ length: 5 }, (_, i) => s.create(`${PODS}ns/b${i}`, encode(obj(`b${i}`, 'ns')))));
+    await c.waitUntilFresh();
+    assert.deepEqual(
+      (await next).map((ev) => (ev.type === 'ADDED' ? ev.object.key : ev.type)),
+      Array.from({ length: 5 }, (_, i) => `${PODS}ns/b${i}`),
+    );
+    w.close();
   });
 
   it('shares each event and its payload across 1,000 watchers', async () => {

