@@ -56,9 +56,10 @@ const PROBE_TIMEOUT_MS = 5_000;
 /** The key kube-controller-manager's /configz serves its configuration under. */
 const CONFIGZ_NAME = 'kubecontrollermanager.config.k8s.io';
 
-export function defaultLog(fields: Record<string, unknown>): void {
+/** One JSON line per event on `write` (the process's standard error unless the component has its own). */
+export function defaultLog(fields: Record<string, unknown>, write: (text: string) => void = (text) => void process.stderr.write(text)): void {
   const { level = 'info', msg, ...rest } = fields;
-  process.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), level, component: 'controller-manager', msg, ...rest })}\n`);
+  write(`${JSON.stringify({ ts: new Date().toISOString(), level, component: 'controller-manager', msg, ...rest })}\n`);
 }
 
 function errorMessage(err: unknown): string {
