@@ -159,7 +159,7 @@ class Component {
   private restarts = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  /** The pid of its process while it runs (none on a worker thread). */
+  /** The pid of its process while it runs (none in a single-process cluster). */
   get pid(): number | undefined {
     return this.exitedCode === undefined ? this.running?.pid : undefined;
   }
