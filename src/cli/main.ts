@@ -71,9 +71,9 @@ if (!asLibrary && !isMainThread && parentPort) {
 }
 
 /**
- * The build's warm-up run (src/machinery/bundle-script.ts warmCodeCache, KUBELITE_CODE_CACHE_WARMUP=1): the
- * modules every component loads on its way to ready are loaded — compiled and evaluated, nothing
- * started — so that V8's code cache made afterwards holds them. Otherwise undefined, and the
+ * The build's warm-up run (src/machinery/bundle-script.ts warmCodeCache,
+ * KUBELITE_CODE_CACHE_WARMUP=1): the modules every component loads on its way to ready are loaded —
+ * compiled and evaluated, nothing started — so that V8's code cache made afterwards holds them. Otherwise undefined, and the
  * command line runs.
  */
 export const codeCacheWarmUp: Promise<void> | undefined =
