@@ -176,7 +176,7 @@ export async function run(args: string[]): Promise<BenchReport> {
   const replicas = Number(args[2] ?? 100);
   const numNodes = Number(args[3] ?? 1000);
   const steadySeconds = Number(args[4] ?? 30);
-  // `single`: every `up` with --single-process (its components on worker threads of one process)
+  // `single`: every `up` with --single-process (its components in the one process's event loop)
   const mode = args[5] === 'single' ? ['--single-process'] : [];
   const rows: BenchReport['rows'] = [];
   const notes: string[] = [];
@@ -211,7 +211,7 @@ export async function run(args: string[]): Promise<BenchReport> {
     rows.push({ metric: 'same, min / max', values: { kubelite: `${(Math.min(...readyMs) / 1000).toFixed(2)} / ${(Math.max(...readyMs) / 1000).toFixed(2)}` }, unit: 's' });
     const rssTotal = [...rss.values()].reduce((a, b) => a + b, 0);
     idleRss = await idleNodeRssMiB();
-    rows.push({ metric: `RSS of all processes, idle (${mode.length ? 'one process, 4 components on worker threads' : 'supervisor + 4 components'})`, values: { kubelite: rssTotal }, unit: 'MiB', target: mode.length ? '≤ 100 MiB (#25)' : '≤ 150 MiB (#25)', met: rssTotal <= (mode.length ? 100 : 150) });
+    rows.push({ metric: `RSS of all processes, idle (${mode.length ? 'one process, 4 components in its event loop' : 'supervisor + 4 components'})`, values: { kubelite: rssTotal }, unit: 'MiB', target: mode.length ? '≤ 100 MiB (#25)' : '≤ 150 MiB (#25)', met: rssTotal <= (mode.length ? 100 : 150) });
     // Summed RSS counts the pages the processes share (the node binary's) once per process; PSS
     // divides each shared page among the processes mapping it — any node process of the machine,
     // so it also falls as other node processes run.
@@ -328,7 +328,7 @@ export async function run(args: string[]): Promise<BenchReport> {
     rows,
     ceiling: { spawnMs, ...(bareServerPerSecond !== undefined ? { bareServerPerSecond } : {}), ...(idleRss !== undefined ? { idleNodeRssMiB: idleRss } : {}) },
     notes: [
-      `\`kubelite up${mode.length ? ' --single-process' : ''}\` as a user runs it (lmdb in a temporary --data-dir, components as ${mode.length ? 'worker threads of one process' : 'child processes'}) on the 2-core machine; clients use protobuf`,
+      `\`kubelite up${mode.length ? ' --single-process' : ''}\` as a user runs it (lmdb in a temporary --data-dir, components as ${mode.length ? 'functions in the event loop of one process' : 'child processes'}) on the 2-core machine; clients use protobuf`,
       `1-minute load average of the shared machine when each phase began: ${loads.join(', ')}`,
       ...notes,
     ],

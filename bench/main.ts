@@ -30,6 +30,7 @@ const benchmarks: Record<string, () => Promise<{ run: (args: string[]) => Promis
   'idle-watches': () => import('./idle-watches.js'),
   up: () => import('./up.js'),
   'token-auth': () => import('./token-auth.js'),
+  'single-process': () => import('./single-process.js'),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -5,7 +5,7 @@
 // over HTTPS keep-alive. The same load is sent with the admin client certificate for the A/B,
 // the two interleaved (A B B A at each client count) so that the machine's drift falls on both,
 // and the token's load to a `kubelite up --nodes 3 --single-process` running beside it (its
-// components on worker threads of one process), interleaved with them.
+// components in the event loop of one process), interleaved with them.
 // Measured: spawn → `ready:` and idle RSS of either mode (alternating starts); a Deployment of R replicas created → Available, as each user;
 // creates/s of a 1.5 KB pod at 1, 8 and 32 clients with p50/p99; the CPU of every component per
 // create. The machine's ceiling is measured in the same run (bench/ceiling.ts): throughputs are
@@ -263,7 +263,7 @@ export async function run(args: string[]): Promise<BenchReport> {
     rows,
     ceiling: { bareServerPerSecond: bareRate, bareTlsServerPerSecond: bareTlsRate, spawnMs },
     notes: [
-      `\`kubelite up --nodes 3\` (lmdb in a temporary --data-dir), its components as processes, and \`kubelite up --nodes 3 --single-process\` (every component on a worker thread of one process), both running side by side. "${TOKEN}": a ServiceAccount's token from TokenRequest bound to a pod, the account allowed by a RoleBinding (not in system:masters); "${CERT}": the admin client certificate of the kubeconfig (system:masters); "${SINGLE}": the same token on the single-process cluster. Each client count runs ${TOKEN}, ${SINGLE}, ${CERT}, ${CERT}, ${SINGLE}, ${TOKEN} for ${seconds / 2} s each, so that the shared machine's drift falls on all; read the ratios. The start rows alternate the two modes (${startRuns} starts each), one cluster at a time.`,
+      `\`kubelite up --nodes 3\` (lmdb in a temporary --data-dir), its components as processes, and \`kubelite up --nodes 3 --single-process\` (every component in the event loop of one process), both running side by side. "${TOKEN}": a ServiceAccount's token from TokenRequest bound to a pod, the account allowed by a RoleBinding (not in system:masters); "${CERT}": the admin client certificate of the kubeconfig (system:masters); "${SINGLE}": the same token on the single-process cluster. Each client count runs ${TOKEN}, ${SINGLE}, ${CERT}, ${CERT}, ${SINGLE}, ${TOKEN} for ${seconds / 2} s each, so that the shared machine's drift falls on all; read the ratios. The start rows alternate the two modes (${startRuns} starts each), one cluster at a time.`,
       `Creates of a 1.5 KB pod over HTTPS keep-alive from this process; the pods are scheduled and run by the 3 nodes as they fit (110 each), the rest stay Pending. CPU per create: each process's CPU during the runs ÷ the creates (the other components work on the pods created, so theirs is the fan-out's cost); a single-process cluster is one process, "up".`,
       `The machine in the same run: a bare Node HTTP server that parses and echoes the pod JSON (32 keep-alive clients, ${seconds} s) and \`node -e 0\` spawned to exit.`,
       `1-minute load average of the shared machine: ${loads.join(', ')}`,

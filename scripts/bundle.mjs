@@ -5,7 +5,7 @@
 //   kubelite.cjs        src/cli/main.ts and everything it imports, one CommonJS file
 //   kubelite.cjs.cache  V8's code cache of it
 //   kubelite.js         the executable (package.json's `bin`, src/cli/launch.ts): runs the bundle
-//                       with the cache through node:vm (see src/cli/bundle-script.ts)
+//                       with the cache through node:vm (see src/machinery/bundle-script.ts)
 //
 // tsc's output is ~340 ES modules: resolving, reading, compiling and linking them one by one was
 // a third of a component's CPU to ready; one file compiled from V8's cache takes a fraction. Each
@@ -47,7 +47,7 @@ const { outputFiles } = await build({
 // reads as Latin-1 without decoding. Only the columns of those few lines move in the source map.
 // The bundle is written wrapped as the launcher compiles it (bundle-script.ts wrapBundleSource):
 // only the first line's columns move in the source map, as they did when it was wrapped at run time.
-const bundleScriptModule = new URL('../dist/src/cli/bundle-script.js', import.meta.url).href;
+const bundleScriptModule = new URL('../dist/src/machinery/bundle-script.js', import.meta.url).href;
 const { wrapBundleSource } = await import(bundleScriptModule);
 for (const file of outputFiles) {
   const text = file.path === bundleFile ? wrapBundleSource(file.text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)) : file.text;

@@ -17,7 +17,7 @@ import type { TlsOptions } from '../apiserver/tls/serve.js';
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
-import { isMainThread } from 'node:worker_threads';
+import { jsonLog, processContext, type ComponentContext } from '../machinery/component-context.js';
 import { DEFAULT_ADMISSION_PLUGINS, enabledAdmissionPlugins, type AdmissionPluginName } from '../apiserver/admission/index.js';
 import { serviceAccountTokenOptions, type ServiceAccountFlags } from './apiserver-serviceaccount.js';
 import { KUBELET_FLAGS, kubeletClientOptions, type KubeletFlags } from './apiserver-kubelet.js';
@@ -26,8 +26,8 @@ import { PEER_FLAGS, peerOptions, type PeerFlags } from './apiserver-peers.js';
 import { readBootstrapPolicy } from './apiserver-bootstrap-policy.js';
 import type { DeploymentPolicy } from '../apiserver/auth/rbac/reconcile.js';
 
-export async function apiserverMain(argv: string[]): Promise<number> {
-  const cmd = program('apiserver', 'Serve the Kubernetes Workload Resource API (HTTPS) over embedded or etcd storage.')
+export async function apiserverMain(argv: string[], ctx: ComponentContext = processContext()): Promise<number> {
+  const cmd = program('apiserver', 'Serve the Kubernetes Workload Resource API (HTTPS) over embedded or etcd storage.', ctx)
     .option('--storage <backend>', 'storage backend: lmdb (embedded, durable), memory or etcd', parseChoice(['lmdb', 'memory', 'etcd'] as const), 'lmdb')
     .option('--data-dir <dir>', 'directory of the lmdb database and of the generated certificates (pki/)', './.kubelite')
     .option('--etcd-servers <urls>', 'comma-separated etcd client URLs (with --storage etcd)', (v: string) => {
@@ -92,18 +92,18 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     componentHealthUrl: string[];
   } & ServiceAccountFlags & KubeletFlags & AuditFlags & PeerFlags>();
   if (o.storage === 'etcd' && !o.etcdServers) {
-    process.stderr.write('kubelite apiserver: --storage etcd needs --etcd-servers\n');
+    ctx.stderr('kubelite apiserver: --storage etcd needs --etcd-servers\n');
     return 2;
   }
   if ((o.tlsCertFile === undefined) !== (o.tlsPrivateKeyFile === undefined)) {
-    process.stderr.write('kubelite apiserver: --tls-cert-file and --tls-private-key-file go together\n');
+    ctx.stderr('kubelite apiserver: --tls-cert-file and --tls-private-key-file go together\n');
     return 2;
   }
   let tls: TlsOptions;
   try {
     tls = await servingTls(o);
   } catch (err) {
-    process.stderr.write(`kubelite apiserver: ${(err as Error).message}\n`);
+    ctx.stderr(`kubelite apiserver: ${(err as Error).message}\n`);
     return 2;
   }
   // Client certificates first, then tokens, as kube-apiserver's union authenticator.
@@ -112,7 +112,7 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     try {
       authenticators.push(TokenFileAuthenticator.fromFile(o.tokenAuthFile));
     } catch (err) {
-      process.stderr.write(`kubelite apiserver: --token-auth-file: ${(err as Error).message}\n`);
+      ctx.stderr(`kubelite apiserver: --token-auth-file: ${(err as Error).message}\n`);
       return 2;
     }
   }
@@ -131,15 +131,16 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     componentHealthURLs = parseComponentHealthURLs(o.componentHealthUrl);
     serviceAccountTokens = serviceAccountTokenOptions(o, o.dataDir);
   } catch (err) {
-    process.stderr.write(`kubelite apiserver: ${(err as Error).message}\n`);
+    ctx.stderr(`kubelite apiserver: ${(err as Error).message}\n`);
     return 2;
   }
   // 16 MB of young generation instead of V8's 32 (see young-generation.ts), and garbage in the old
   // generation kept to half the live heap or 64 MiB, whichever is more (see heap-growth.ts). Both are V8 flags of the whole
   // process: on a worker thread of a single-process cluster they would make every component's
   // heap collect more often (+17–20% CPU per create for the cluster in bench/NOTES.md, session 15)
-  // for ~10 MiB less, so they are set only where the API server has its process to itself.
-  if (isMainThread) {
+  // for ~10 MiB less, so they are set only where the API server has its process to itself (not on
+  // a worker thread nor in a single-process cluster's shared event loop).
+  if (ctx.ownsProcess) {
     capYoungGeneration(16 * 1024 * 1024);
     limitHeapGrowth(50, 64 * 1024 * 1024);
   }
@@ -163,12 +164,10 @@ export async function apiserverMain(argv: string[]): Promise<number> {
     ...(audit ? { audit } : {}),
     peers: peerOptions(o, o.bindAddress),
     history: { minAgeMs: o.storageHistory ?? 5 * 60_000, minRevisions: o.storageHistoryRevisions },
+    log: jsonLog(ctx, 'apiserver'),
   });
-  process.stdout.write(`ready: server=${server.url}\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  ctx.stdout(`ready: server=${server.url}\n`);
+  await ctx.stopRequested();
   await server.close();
   return 0;
 }

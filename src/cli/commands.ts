@@ -3,11 +3,14 @@
 // does not load (compile, link) the controllers, and the other way round — module loading is most
 // of a component's startup time.
 
+import type { ComponentContext } from '../machinery/component-context.js';
+
 export interface CommandEntry {
   describe: string;
   /** Shown under the command's --help, one per line. */
   examples: string[];
-  run(argv: string[]): Promise<number>;
+  /** Runs the command to its end: its exit code. `ctx` is given to a component run in a shared event loop. */
+  run(argv: string[], ctx?: ComponentContext): Promise<number>;
 }
 
 export async function printVersion(): Promise<number> {
@@ -30,22 +33,22 @@ export const commands: Record<string, CommandEntry> = {
   apiserver: {
     describe: 'the API server alone',
     examples: ['kubelite apiserver --storage memory --port 0           # prints ready: server=<url>', 'kubelite apiserver --data-dir ./state --port 6443       # lmdb storage, kept across restarts'],
-    run: async (argv) => (await import('./apiserver.js')).apiserverMain(argv),
+    run: async (argv, ctx) => (await import('./apiserver.js')).apiserverMain(argv, ctx),
   },
   'controller-manager': {
     describe: 'the controller manager daemon (control loops, leader election)',
     examples: ['kubelite controller-manager --kubeconfig ./.kubelite/controller-manager.kubeconfig', "kubelite controller-manager --kubeconfig kc --controllers '*,-garbagecollector'"],
-    run: async (argv) => (await import('./controller-manager.js')).controllerManagerMain(argv),
+    run: async (argv, ctx) => (await import('./controller-manager.js')).controllerManagerMain(argv, ctx),
   },
   nodes: {
     describe: 'simulated nodes: registers N nodes and runs the pods bound to them',
     examples: ['kubelite nodes --kubeconfig ./.kubelite/nodes.kubeconfig --nodes 5'],
-    run: async (argv) => (await import('./nodes.js')).nodesMain(argv),
+    run: async (argv, ctx) => (await import('./nodes.js')).nodesMain(argv, ctx),
   },
   scheduler: {
     describe: 'the default scheduler',
     examples: ['kubelite scheduler --kubeconfig ./.kubelite/scheduler.kubeconfig'],
-    run: async (argv) => (await import('./scheduler.js')).schedulerMain(argv),
+    run: async (argv, ctx) => (await import('./scheduler.js')).schedulerMain(argv, ctx),
   },
   down: {
     describe: 'stop the cluster `kubelite up` runs on a data dir',
@@ -69,3 +72,20 @@ export const commands: Record<string, CommandEntry> = {
     run: async (argv) => (await import('./completion.js')).completionMain(argv),
   },
 };
+
+/** The commands a cluster runs as its components (src/up/cluster.ts). */
+const COMPONENTS = new Set(['apiserver', 'controller-manager', 'scheduler', 'nodes']);
+
+/**
+ * Runs `kubelite <component> <flags>` in this process with `ctx` as its streams and stop: how a
+ * single-process cluster runs its components in one event loop (src/up/in-loop.ts).
+ */
+export async function runComponent(argv: readonly string[], ctx: ComponentContext): Promise<number> {
+  const [name = '', ...rest] = argv;
+  const c = COMPONENTS.has(name) ? commands[name] : undefined;
+  if (!c) {
+    ctx.stderr(`kubelite: ${JSON.stringify(name)} is not a component\n`);
+    return 2;
+  }
+  return c.run(rest, ctx);
+}

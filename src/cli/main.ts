@@ -3,6 +3,17 @@
 
 import { isMainThread, parentPort } from 'node:worker_threads';
 import { commands, printVersion } from './commands.js';
+import { LIBRARY_VARIABLE } from '../machinery/bundle-script.js';
+
+/**
+ * Loaded as a library (src/machinery/bundle-script.ts loadBundleAsLibrary: a single-process
+ * cluster started from tsc's build runs its components from the bundle, in its own event loop):
+ * no command line is run and the process's IPC channel and worker port are the caller's.
+ */
+const asLibrary = process.env[LIBRARY_VARIABLE] === '1';
+
+/** `kubelite <component> <flags>` in this process: what the library load is for (src/up/in-loop.ts). */
+export { runComponent } from './commands.js';
 
 const usage = `usage: kubelite <command> [flags]
 
@@ -43,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
 // the supervisor dies without stopping it (kill -9, a crashed test runner) the channel closes, and
 // the component stops as on SIGTERM instead of running on under pid 1. The channel alone does not
 // keep the process alive.
-if (process.channel) {
+if (!asLibrary && process.channel) {
   process.channel.unref();
   process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 }
@@ -51,7 +62,7 @@ if (process.channel) {
 // A component run on a worker thread of a single-process cluster (src/up/component-runner.ts)
 // gets no signals: its supervisor posts the signal's name instead, which the component's own
 // SIGTERM/SIGINT listeners then see as the signal.
-if (!isMainThread && parentPort) {
+if (!asLibrary && !isMainThread && parentPort) {
   parentPort.on('message', (message: unknown) => {
     if (message === 'SIGTERM' || message === 'SIGINT') process.emit(message);
   });
@@ -60,9 +71,9 @@ if (!isMainThread && parentPort) {
 }
 
 /**
- * The build's warm-up run (bundle-script.ts warmCodeCache, KUBELITE_CODE_CACHE_WARMUP=1): the
- * modules every component loads on its way to ready are loaded — compiled and evaluated, nothing
- * started — so that V8's code cache made afterwards holds them. Otherwise undefined, and the
+ * The build's warm-up run (src/machinery/bundle-script.ts warmCodeCache,
+ * KUBELITE_CODE_CACHE_WARMUP=1): the modules every component loads on its way to ready are loaded —
+ * compiled and evaluated, nothing started — so that V8's code cache made afterwards holds them. Otherwise undefined, and the
  * command line runs.
  */
 export const codeCacheWarmUp: Promise<void> | undefined =
@@ -80,7 +91,7 @@ export const codeCacheWarmUp: Promise<void> | undefined =
       ]).then(() => {})
     : undefined;
 
-if (codeCacheWarmUp === undefined) main(process.argv.slice(2)).then(
+if (codeCacheWarmUp === undefined && !asLibrary) main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
     process.stderr.write(`kubelite: ${err instanceof Error ? err.message : String(err)}\n`);

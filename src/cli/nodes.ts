@@ -36,7 +36,7 @@ import { LogRing } from '../nodes/logs/ring.js';
 import { parseLoopbackCIDR } from '../nodes/process/loopback-ips.js';
 import { DEFAULT_PROCESS_POD_CIDR, rootRefusal } from '../nodes/process/runtime.js';
 import { DEFAULT_EVICTION_HARD, parseThresholds } from '../nodes/eviction.js';
-import { isMainThread } from 'node:worker_threads';
+import { processContext, type ComponentContext } from '../machinery/component-context.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { capYoungGeneration } from './young-generation.js';
 
@@ -199,8 +199,8 @@ function impersonatedNodeClients(transport: RestClientset): (name: string) => Re
 }
 
 
-export async function nodesMain(argv: string[]): Promise<number> {
-  const cmd = program('nodes', 'Simulated nodes: registers N Node objects, keeps them alive (Lease + NodeReady heartbeats) and runs the pods bound to them as a kubelet reports them, without a container runtime. Pod behaviour comes from kubelite.dev/* annotations (see src/nodes/README.md).')
+export async function nodesMain(argv: string[], ctx: ComponentContext = processContext()): Promise<number> {
+  const cmd = program('nodes', 'Simulated nodes: registers N Node objects, keeps them alive (Lease + NodeReady heartbeats) and runs the pods bound to them as a kubelet reports them, without a container runtime. Pod behaviour comes from kubelite.dev/* annotations (see src/nodes/README.md).', ctx)
     .option('--kubeconfig <path>', 'kubeconfig of the API server (with the signing flags: the agent\'s own credential for the not-ready taint and the Gone fault)')
     .option('--impersonate-nodes', 'each node acts as system:node:<name> in system:nodes by impersonation, through --kubeconfig\'s credential over one shared connection pool (that user needs impersonate on those users and that group)', false)
     .option('--cluster-signing-cert-file <file>', 'PEM CA certificate that signs each node\'s client certificate (system:node:<name> in system:nodes); without it or --impersonate-nodes every node acts as --kubeconfig\'s user')
@@ -261,7 +261,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
   // for a connection live long enough to reach the old generation. The API server's bounds (see
   // apiserver.ts) keep that garbage to half the live heap (64 MiB at least: heap-growth.ts) and the young generation to 16 MB, only
   // where the nodes have their process to themselves.
-  if (isMainThread) {
+  if (ctx.ownsProcess) {
     capYoungGeneration(16 * 1024 * 1024);
     limitHeapGrowth(50, 64 * 1024 * 1024);
   }
@@ -270,29 +270,29 @@ export async function nodesMain(argv: string[]): Promise<number> {
   const log = (fields: Record<string, unknown>) => {
     const line = JSON.stringify({ time: new Date().toISOString(), component: 'nodes', ...fields });
     recent.append({ at: Date.now(), text: line });
-    process.stderr.write(`${line}\n`);
+    ctx.stderr(`${line}\n`);
   };
   let config;
   try {
     config = loadRestConfig({ kubeconfig: o.kubeconfig ?? process.env.KUBECONFIG, master: o.master });
   } catch (e) {
     if (e instanceof KubeconfigError) {
-      process.stderr.write(`kubelite nodes: ${e.message}\n`);
+      ctx.stderr(`kubelite nodes: ${e.message}\n`);
       return 2;
     }
     throw e;
   }
   if ((o.clusterSigningCertFile === undefined) !== (o.clusterSigningKeyFile === undefined)) {
-    process.stderr.write('kubelite nodes: --cluster-signing-cert-file and --cluster-signing-key-file go together\n');
+    ctx.stderr('kubelite nodes: --cluster-signing-cert-file and --cluster-signing-key-file go together\n');
     return 2;
   }
   if (o.impersonateNodes && o.clusterSigningCertFile !== undefined) {
-    process.stderr.write('kubelite nodes: --impersonate-nodes and --cluster-signing-cert-file are two ways of acting as the nodes: give one\n');
+    ctx.stderr('kubelite nodes: --impersonate-nodes and --cluster-signing-cert-file are two ways of acting as the nodes: give one\n');
     return 2;
   }
   const refusal = o.runtime === 'process' ? rootRefusal(o.allowRoot) : undefined;
   if (refusal) {
-    process.stderr.write(`kubelite nodes: ${refusal}\n`);
+    ctx.stderr(`kubelite nodes: ${refusal}\n`);
     return 2;
   }
   const prefix = o.nodeNamePrefix;
@@ -302,19 +302,19 @@ export async function nodesMain(argv: string[]): Promise<number> {
     try {
       certificates = nodeClientCertificates({ caCertFile: o.clusterSigningCertFile, caKeyFile: o.clusterSigningKeyFile, ...(o.certDir !== undefined ? { certDir: o.certDir } : {}), nodeNames });
     } catch (e) {
-      process.stderr.write(`kubelite nodes: ${(e as Error).message}\n`);
+      ctx.stderr(`kubelite nodes: ${(e as Error).message}\n`);
       return 2;
     }
   }
   if ((o.tlsCertFile === undefined) !== (o.tlsPrivateKeyFile === undefined)) {
-    process.stderr.write('kubelite nodes: --tls-cert-file and --tls-private-key-file go together\n');
+    ctx.stderr('kubelite nodes: --tls-cert-file and --tls-private-key-file go together\n');
     return 2;
   }
   let serving: KubeletServing;
   try {
     serving = await kubeletServing({ certFile: o.tlsCertFile, keyFile: o.tlsPrivateKeyFile, clientCAFile: o.clientCaFile ?? o.clusterSigningCertFile, address: o.kubeletAddress, nodeNames });
   } catch (e) {
-    process.stderr.write(`kubelite nodes: ${(e as Error).message}\n`);
+    ctx.stderr(`kubelite nodes: ${(e as Error).message}\n`);
     return 2;
   }
   if (serving.clientCA === undefined) log({ msg: 'kubelet API: no --client-ca-file, only bearer tokens (TokenReview) authenticate' });
@@ -331,10 +331,9 @@ export async function nodesMain(argv: string[]): Promise<number> {
   // Started together with the API server (`kubelite up`), the nodes register as soon as it listens
   // rather than backing off from refused registrations; SIGTERM meanwhile stops the agent.
   const stopWaiting = new AbortController();
-  const abortWait = () => stopWaiting.abort();
-  process.once('SIGINT', abortWait).once('SIGTERM', abortWait);
+  const stopRequested = ctx.stopRequested();
+  void stopRequested.then(() => stopWaiting.abort());
   await untilListening(config.server, stopWaiting.signal);
-  process.off('SIGINT', abortWait).off('SIGTERM', abortWait);
   if (stopWaiting.signal.aborted) return 0;
   const started = Date.now();
   const kubeletServer = { port: o.kubeletPort ?? DEFAULT_KUBELET_PORT, address: o.kubeletAddress, tls: serving, processLog: () => recent.linesFrom(recent.start).map((l) => `${l.text}\n`).join('') };
@@ -400,10 +399,7 @@ export async function nodesMain(argv: string[]): Promise<number> {
       : undefined;
   servingCertificates?.start();
   log({ msg: 'nodes started', nodes: o.nodes, registered: handle.agent.registeredCount(), ms: Date.now() - started, ...(certificates ? { identities: 'system:node:<name>', certificatesIssued: certificates.issued } : {}), ...(nodeTransport ? { identities: 'system:node:<name> (impersonated)' } : {}) });
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopRequested;
   servingCertificates?.stop();
   await handle.stop();
   clientset.close();

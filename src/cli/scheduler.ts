@@ -6,6 +6,7 @@ import { InvalidArgumentError } from 'commander';
 import { parseDuration } from '../machinery/codec/time.js';
 import { parseChoice, parseOrExit, parsePort, program } from '../machinery/flags.js';
 import { processMetricsText } from '../machinery/process-metrics.js';
+import { jsonLog, processContext, type ComponentContext } from '../machinery/component-context.js';
 
 function parseBool(v: string): boolean {
   if (v === 'true' || v === '1' || v === 't' || v === 'T' || v === 'TRUE' || v === 'True') return true;
@@ -41,8 +42,8 @@ function parseInteger(min: number): (v: string) => number {
   };
 }
 
-export async function schedulerMain(argv: string[]): Promise<number> {
-  const cmd = program('scheduler', 'The default scheduler: binds pending pods to nodes (filters and scores of kube-scheduler\'s default profile).')
+export async function schedulerMain(argv: string[], ctx: ComponentContext = processContext()): Promise<number> {
+  const cmd = program('scheduler', 'The default scheduler: binds pending pods to nodes (filters and scores of kube-scheduler\'s default profile).', ctx)
     .option('--kubeconfig <path>', 'path to a kubeconfig file (server and credentials)')
     .option('--master <url>', 'the API server URL (overrides the kubeconfig\'s server)')
     .option('--scheduler-name <name>', 'schedule the pods whose spec.schedulerName is this', 'default-scheduler')
@@ -80,11 +81,11 @@ export async function schedulerMain(argv: string[]): Promise<number> {
     leaderElectResourceNamespace: string;
   }>();
   if (o.leaderElect && (o.leaderElectRenewDeadline > o.leaderElectLeaseDuration || o.leaderElectRenewDeadline <= 1.2 * o.leaderElectRetryPeriod)) {
-    process.stderr.write('kubelite scheduler: --leader-elect-lease-duration must be ≥ --leader-elect-renew-deadline, which must be > 1.2 × --leader-elect-retry-period\n');
+    ctx.stderr('kubelite scheduler: --leader-elect-lease-duration must be ≥ --leader-elect-renew-deadline, which must be > 1.2 × --leader-elect-retry-period\n');
     return 2;
   }
   if (!o.kubeconfig && !o.master) {
-    process.stderr.write('kubelite scheduler: neither --kubeconfig nor --master was specified\n');
+    ctx.stderr('kubelite scheduler: neither --kubeconfig nor --master was specified\n');
     return 2;
   }
   const [{ loadRestConfig }, { KUBERNETES_CLIENT_VERSION, newClientset }, { startScheduler }] = await Promise.all([
@@ -96,10 +97,10 @@ export async function schedulerMain(argv: string[]): Promise<number> {
   try {
     config = loadRestConfig({ kubeconfig: o.kubeconfig, master: o.master });
   } catch (err) {
-    process.stderr.write(`kubelite scheduler: ${(err as Error).message}\n`);
+    ctx.stderr(`kubelite scheduler: ${(err as Error).message}\n`);
     return 2;
   }
-  const log = (fields: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), component: 'scheduler', ...fields })}\n`);
+  const log = jsonLog(ctx, 'scheduler');
   const clientset = newClientset({
     config,
     userAgent: `kube-scheduler/${KUBERNETES_CLIENT_VERSION} (${process.platform}/${process.arch}) kubernetes/kubelite`,
@@ -152,16 +153,13 @@ export async function schedulerMain(argv: string[]): Promise<number> {
         srv.listen(o.port, o.bindAddress, () => resolve());
       });
     } catch (err) {
-      process.stderr.write(`kubelite scheduler: cannot listen on ${o.bindAddress}:${o.port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+      ctx.stderr(`kubelite scheduler: cannot listen on ${o.bindAddress}:${o.port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
       clientset.close();
       return 1;
     }
   }
   const stopAll = new AbortController();
-  const signalled = new Promise<'signal'>((resolve) => {
-    process.once('SIGINT', () => resolve('signal'));
-    process.once('SIGTERM', () => resolve('signal'));
-  });
+  const signalled = ctx.stopRequested().then(() => 'signal' as const);
   let outcome: 'signal' | 'lost' = 'signal';
   if (o.leaderElect) {
     const le = await import('../controller-manager/leader-election.js');

@@ -2,6 +2,7 @@
 // to two workers at once (an item re-added while processing is queued again after done()),
 // delaying (addAfter) and rate limited (per-item exponential back-off combined by max with an
 // overall token bucket: workqueue.DefaultControllerRateLimiter()).
+import { RegistrationScope } from '../machinery/registration-scope.js';
 import { realClock, type Clock, type TimerHandle } from './clock.js';
 import { TokenBucket } from './rate-limit.js';
 import type { WorkQueue } from './types.js';
@@ -87,11 +88,25 @@ export interface WorkQueueMetrics {
   workDurationCount: number;
 }
 
-const registry = new Map<string, WorkQueueMetrics>();
+/** Named queues' metrics by name, the latest queue per name: a controller manager's own set. */
+export type WorkQueueMetricsSet = Map<string, WorkQueueMetrics>;
 
-/** The metrics of every named queue of the process (latest queue per name). */
-export function workQueueMetrics(): WorkQueueMetrics[] {
-  return [...registry.values()];
+/** Where named queues register: the process's set, or a controller manager's (registeringWorkQueuesIn). */
+const queueSets = new RegistrationScope<WorkQueueMetricsSet>(new Map());
+
+/**
+ * Runs `construct` with the named queues it makes registered in `into` rather than the process's:
+ * each controller manager reports its own queues even when several share a process (a
+ * single-process cluster's event loop, two clusters in one test). Synchronous: controllers make
+ * their queues in their constructors.
+ */
+export function registeringWorkQueuesIn<T>(into: WorkQueueMetricsSet, construct: () => T): T {
+  return queueSets.within(into, construct);
+}
+
+/** The metrics of every named queue of `from` (default: those made outside any set). */
+export function workQueueMetrics(from: WorkQueueMetricsSet = queueSets.processDefault): WorkQueueMetrics[] {
+  return [...from.values()];
 }
 
 export interface WorkQueueOptions<T> {
@@ -118,7 +133,7 @@ export class RateLimitingQueue<T = string> implements WorkQueue<T> {
     this.clock = opts.clock ?? realClock;
     this.limiter = opts.rateLimiter ?? defaultControllerRateLimiter<T>(this.clock);
     this.metrics = { name: opts.name ?? '', depth: 0, adds: 0, retries: 0, queueLatencyMsSum: 0, queueLatencyCount: 0, workDurationMsSum: 0, workDurationCount: 0 };
-    if (opts.name) registry.set(opts.name, this.metrics);
+    if (opts.name) queueSets.target.set(opts.name, this.metrics);
   }
 
   add(item: T): void {

@@ -16,6 +16,8 @@ import { CONTROLLERS, resolveControllers, type ControllerEntry } from './control
 import { LeaderElector, newIdentity, newResourceLock, sleep } from './leader-election.js';
 import { optionsForConfigz, type ControllerManagerOptions } from './options.js';
 import { registerNodeCollectorMetrics, registerWorkQueueMetrics } from './metrics.js';
+import { registeringWorkQueuesIn, type WorkQueueMetricsSet } from '../client/workqueue.js';
+import { registeringNodeCollectorMetricsIn, type NodeCollectorMetricsSet } from '../controllers/nodelifecycle/metrics.js';
 import { registerProcessMetrics } from '../machinery/process-metrics.js';
 import { startServer, type HealthCheck, type RunningServer } from './server.js';
 import { ContentionProfile } from './contention.js';
@@ -56,9 +58,10 @@ const PROBE_TIMEOUT_MS = 5_000;
 /** The key kube-controller-manager's /configz serves its configuration under. */
 const CONFIGZ_NAME = 'kubecontrollermanager.config.k8s.io';
 
-export function defaultLog(fields: Record<string, unknown>): void {
+/** One JSON line per event on `write` (the process's standard error unless the component has its own). */
+export function defaultLog(fields: Record<string, unknown>, write: (text: string) => void = (text) => void process.stderr.write(text)): void {
   const { level = 'info', msg, ...rest } = fields;
-  process.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), level, component: 'controller-manager', msg, ...rest })}\n`);
+  write(`${JSON.stringify({ ts: new Date().toISOString(), level, component: 'controller-manager', msg, ...rest })}\n`);
 }
 
 function errorMessage(err: unknown): string {
@@ -81,8 +84,11 @@ export async function startControllerManager(options: ControllerManagerOptions, 
 
   const registry = new Registry();
   registerProcessMetrics(prom, registry);
-  registerWorkQueueMetrics(registry);
-  registerNodeCollectorMetrics(registry);
+  // This manager's own work queues and node lifecycle metrics, whoever else shares the process.
+  const queues: WorkQueueMetricsSet = new Map();
+  const nodeCollectors: NodeCollectorMetricsSet = new Set();
+  registerWorkQueueMetrics(registry, queues);
+  registerNodeCollectorMetrics(registry, nodeCollectors);
   const leaderGauge = new Gauge({
     name: 'leader_election_master_status',
     help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master.',
@@ -120,7 +126,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
   if (deps.clients) clients = deps.clients;
   else clients = await (deps.buildClients ?? buildClients)(options, registry, log);
 
-  const contention = options.profiling && options.contentionProfiling === true ? new ContentionProfile() : undefined;
+  const contention = options.profiling && options.contentionProfiling === true ? new ContentionProfile(queues) : undefined;
   if (contention) root.signal.addEventListener('abort', () => contention.stop(), { once: true });
   let server: RunningServer | undefined;
   const serve = deps.serve ?? options.port !== 0;
@@ -241,7 +247,7 @@ export async function startControllerManager(options: ControllerManagerOptions, 
         const own = await ownClientsets.get(name);
         if (signal.aborted) return;
         const ctx: ControllerContext = { ...ctxBase, clientset: own ?? ctxBase.clientset, log: (fields) => log({ controller: name, ...fields }) };
-        controller = entry.ctor(ctx);
+        controller = registeringWorkQueuesIn(queues, () => registeringNodeCollectorMetricsIn(nodeCollectors, () => entry.ctor!(ctx)));
       } catch (err) {
         log({ msg: 'error starting controller', controller: name, error: errorMessage(err), level: 'error' });
         continue;

@@ -3,8 +3,8 @@
 // at scrape time).
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { RestClientMetrics } from '../client/rest.js';
-import { workQueueMetrics } from '../client/workqueue.js';
-import { nodeCollectorMetrics, type ZoneMetrics } from '../controllers/nodelifecycle/metrics.js';
+import { workQueueMetrics, type WorkQueueMetricsSet } from '../client/workqueue.js';
+import { nodeCollectorMetrics, type NodeCollectorMetricsSet, type ZoneMetrics } from '../controllers/nodelifecycle/metrics.js';
 
 /** A summary-typed metric whose _sum and _count are read at scrape time. */
 function summary(registry: Registry, name: string, help: string, read: () => { labels: Record<string, string>; sum: number; count: number }[]): void {
@@ -28,7 +28,8 @@ function summary(registry: Registry, name: string, help: string, read: () => { l
   registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0]);
 }
 
-export function registerWorkQueueMetrics(registry: Registry): void {
+/** The workqueue_* metrics of `queues` (default: the process's queues made outside a controller manager). */
+export function registerWorkQueueMetrics(registry: Registry, queues?: WorkQueueMetricsSet): void {
   new Gauge({
     name: 'workqueue_depth',
     help: 'Current depth of workqueue',
@@ -36,7 +37,7 @@ export function registerWorkQueueMetrics(registry: Registry): void {
     registers: [registry],
     collect() {
       this.reset();
-      for (const m of workQueueMetrics()) this.set({ name: m.name }, m.depth);
+      for (const m of workQueueMetrics(queues)) this.set({ name: m.name }, m.depth);
     },
   });
   new Counter({
@@ -46,7 +47,7 @@ export function registerWorkQueueMetrics(registry: Registry): void {
     registers: [registry],
     collect() {
       this.reset();
-      for (const m of workQueueMetrics()) this.inc({ name: m.name }, m.adds);
+      for (const m of workQueueMetrics(queues)) this.inc({ name: m.name }, m.adds);
     },
   });
   new Counter({
@@ -56,14 +57,14 @@ export function registerWorkQueueMetrics(registry: Registry): void {
     registers: [registry],
     collect() {
       this.reset();
-      for (const m of workQueueMetrics()) this.inc({ name: m.name }, m.retries);
+      for (const m of workQueueMetrics(queues)) this.inc({ name: m.name }, m.retries);
     },
   });
   summary(registry, 'workqueue_queue_duration_seconds', 'How long in seconds an item stays in workqueue before being requested.', () =>
-    workQueueMetrics().map((m) => ({ labels: { name: m.name }, sum: m.queueLatencyMsSum / 1000, count: m.queueLatencyCount })),
+    workQueueMetrics(queues).map((m) => ({ labels: { name: m.name }, sum: m.queueLatencyMsSum / 1000, count: m.queueLatencyCount })),
   );
   summary(registry, 'workqueue_work_duration_seconds', 'How long in seconds processing an item from workqueue takes.', () =>
-    workQueueMetrics().map((m) => ({ labels: { name: m.name }, sum: m.workDurationMsSum / 1000, count: m.workDurationCount })),
+    workQueueMetrics(queues).map((m) => ({ labels: { name: m.name }, sum: m.workDurationMsSum / 1000, count: m.workDurationCount })),
   );
 }
 
@@ -96,7 +97,7 @@ export function registerRestClientMetrics(registry: Registry, metrics: RestClien
 }
 
 /** The node lifecycle controller's node_collector_* metrics, per zone. */
-export function registerNodeCollectorMetrics(registry: Registry): void {
+export function registerNodeCollectorMetrics(registry: Registry, controllers?: NodeCollectorMetricsSet): void {
   const perZone = (name: string, help: string, read: (z: ZoneMetrics) => number) =>
     new Gauge({
       name,
@@ -105,7 +106,7 @@ export function registerNodeCollectorMetrics(registry: Registry): void {
       registers: [registry],
       collect() {
         this.reset();
-        for (const m of nodeCollectorMetrics()) for (const [zone, z] of m.zones) this.set({ zone }, read(z));
+        for (const m of nodeCollectorMetrics(controllers)) for (const [zone, z] of m.zones) this.set({ zone }, read(z));
       },
     });
   perZone('node_collector_zone_size', 'Gauge measuring number of registered Nodes per zones.', (z) => z.size);
@@ -118,7 +119,7 @@ export function registerNodeCollectorMetrics(registry: Registry): void {
     registers: [registry],
     collect() {
       this.reset();
-      for (const m of nodeCollectorMetrics()) for (const [zone, n] of m.evictions) this.inc({ zone }, n);
+      for (const m of nodeCollectorMetrics(controllers)) for (const [zone, n] of m.evictions) this.inc({ zone }, n);
     },
   });
 }

@@ -2,13 +2,25 @@
 // bad flag or value ends the process with a one-line error and exit code 2.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
-/** A commander program that reports usage errors in one line and exits 2 (never a stack trace). */
-export function program(name: string, description: string): Command {
+/** Where a program's help and errors are written. */
+export interface FlagOutput {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const processOutput: FlagOutput = { stdout: (s) => void process.stdout.write(s), stderr: (s) => void process.stderr.write(s) };
+
+/**
+ * A commander program that reports usage errors in one line and exits 2 (never a stack trace);
+ * its help and errors go to `io` (a component's own streams when it shares the process).
+ */
+export function program(name: string, description: string, io: FlagOutput = processOutput): Command {
   const cmd = new Command(name);
   cmd.description(description);
   cmd.exitOverride();
   cmd.configureOutput({
-    writeErr: (s) => process.stderr.write(s.startsWith('error:') ? `kubelite ${name}: ${s.slice('error: '.length)}` : s),
+    writeOut: (s) => io.stdout(s),
+    writeErr: (s) => io.stderr(s.startsWith('error:') ? `kubelite ${name}: ${s.slice('error: '.length)}` : s),
   });
   cmd.showHelpAfterError(false);
   cmd.allowExcessArguments(false);

@@ -26,6 +26,7 @@ import { clusterCIDRFor } from './cluster-cidr.js';
 import { NodeReadiness } from './node-readiness.js';
 import { ensureSigningKey } from '../machinery/jwt/keys.js';
 import { launchChildProcess, launchWorkerThread, liveChildren, type ComponentLauncher, type RunningComponent } from './component-runner.js';
+import { launchInLoop } from './in-loop.js';
 import { installObjects, type ObjectSource } from './install.js';
 import { componentArgsOf, type ComponentFlagOptions } from './flag-options.js';
 import { loadClientNodeConfig, type KubeConfig } from './client-node.js';
@@ -40,6 +41,16 @@ import { apiserverAddresses, replicaName, replicasProblem } from './replicas.js'
 const KUBELITE_BIN = fileURLToPath(new URL('../../bundle/cli/kubelite.js', import.meta.url));
 /** The component log lines a library start-up failure quotes. */
 const LOG_TAIL_LINES = 80;
+
+/** How a single-process cluster runs its components (ClusterOptions.singleProcess). */
+export type SingleProcessMode = 'event-loop' | 'worker-threads';
+export const SINGLE_PROCESS_MODES: readonly SingleProcessMode[] = ['event-loop', 'worker-threads'];
+
+/** The launcher of a cluster's components: a child process each unless `singleProcess`. */
+function launcherOf(singleProcess: ClusterOptions['singleProcess']): ComponentLauncher {
+  if (!singleProcess) return launchChildProcess;
+  return singleProcess === 'worker-threads' ? launchWorkerThread : launchInLoop;
+}
 
 /** What `kubelite up`'s flags set; `args` adds any other component flag. */
 export interface ClusterOptions extends ComponentFlagOptions {
@@ -68,13 +79,15 @@ export interface ClusterOptions extends ComponentFlagOptions {
   /** A file of `kubelite snapshot save` (or a downloaded snapshot): the data dir is brought back to it before the start (lmdb storage). */
   fromSnapshot?: string;
   /**
-   * Every component on a worker thread of this process instead of a child process of its own: a
-   * third less memory (one node runtime instead of five), about the same CPU, but one process's
-   * share of a busy machine's CPU instead of five (README, bench/NOTES.md session 15). A component
-   * that exits is restarted as in a process of its own, but one that crashes the process (a
-   * native fault) takes the whole cluster with it. Default false.
+   * Every component in this process instead of a child process of its own (what test suites want:
+   * less memory, a faster start; but one process's share of a busy machine's CPU instead of five):
+   * `true` or `'event-loop'` runs them all in this process's own event loop, one heap and one copy
+   * of the code for all (in-loop.ts); `'worker-threads'` runs each on a worker thread, an isolate
+   * of its own (bench/NOTES.md sessions 15 and 18 measure both). A component that exits is
+   * restarted as in a process of its own, but one that crashes the process (a native fault, or in
+   * the event loop an exception nothing catches) takes the whole cluster with it. Default false.
    */
-  singleProcess?: boolean;
+  singleProcess?: boolean | SingleProcessMode;
   /** Extra flags per component. */
   args?: { apiserver?: string[]; controllerManager?: string[]; scheduler?: string[]; nodes?: string[] };
   /** One line per notable event (component output is prefixed with its name). */
@@ -146,7 +159,7 @@ class Component {
   private restarts = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  /** The pid of its process while it runs (none on a worker thread). */
+  /** The pid of its process while it runs (none in a single-process cluster). */
   get pid(): number | undefined {
     return this.exitedCode === undefined ? this.running?.pid : undefined;
   }
@@ -378,7 +391,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const kubeletArgs = ['--kubelet-port', String(kubeletPort), '--kubelet-address', host, '--tls-cert-file', credentials.kubeletServing.certFile, '--tls-private-key-file', credentials.kubeletServing.keyFile, '--client-ca-file', credentials.caCertFile];
   const apiserverKubeletArgs = ['--kubelet-client-certificate', credentials.kubeletClient.certFile, '--kubelet-client-key', credentials.kubeletClient.keyFile, '--kubelet-certificate-authority', credentials.caCertFile, '--kubelet-address-override', host];
   const runtimeArgs = opts.runtime === 'process' ? ['--runtime', 'process', '--runtime-dir', join(dataDir, 'pods'), ...(opts.processPodCIDR ? ['--process-pod-cidr', opts.processPodCIDR] : []), ...(opts.allowRoot ? ['--allow-root'] : [])] : [];
-  const launch = opts.singleProcess ? launchWorkerThread : launchChildProcess;
+  const launch = launcherOf(opts.singleProcess);
   const nodesComponent = nodes > 0 ? new Component('nodes', ['nodes', '--kubeconfig', credentials.nodes.path, '--impersonate-nodes', ...kubeletArgs, '--nodes', String(nodes), '--lifecycle-taints=false', '--rotate-server-certificates', ...(ownIpam ? ['--register-pod-cidr=false'] : []), ...runtimeArgs, ...nodeArgs], log, launch) : undefined;
   // kubeadm's authorizers: the Node authorizer (what kubelets may do, each only for itself) before RBAC.
   const apiserverArgs = [...flagArgs.apiserver, ...(opts.args?.apiserver ?? [])];

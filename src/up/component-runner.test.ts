@@ -1,19 +1,10 @@
 // A component on a worker thread, as a single-process cluster runs it: its argv, its output, its
 // exit code, and SIGTERM posted to it (src/cli/main.ts) stopping it as the signal stops a process.
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { launchWorkerThread, type RunningComponent } from './component-runner.js';
+import { launchWorkerThread } from './component-runner.js';
+import { collect, KUBELITE_BIN } from './running-component.testutil.js';
 
-const KUBELITE_BIN = fileURLToPath(new URL('../../bundle/cli/kubelite.js', import.meta.url));
-
-function collect(running: RunningComponent): { stdout: () => string; stderr: () => string } {
-  let stdout = '';
-  let stderr = '';
-  running.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  running.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return { stdout: () => stdout, stderr: () => stderr };
-}
 
 describe('launchWorkerThread', () => {
   it('passes the flags: a bad one ends the component with code 2 and its message', async () => {

@@ -3,6 +3,6 @@
 //   import { startCluster } from 'kubelite';
 //   await using cluster = await startCluster({ crds: ['config/crd/bases'] });
 //   const kc = await cluster.kubeConfig(); // @kubernetes/client-node
-export { startCluster, DEFAULT_STORAGE_CLASS, CLUSTER_CIDR, type Cluster, type ClusterOptions } from './cluster.js';
+export { startCluster, DEFAULT_STORAGE_CLASS, CLUSTER_CIDR, type Cluster, type ClusterOptions, type SingleProcessMode } from './cluster.js';
 export type { Manifest, ObjectSource } from './install.js';
 export type { KubeConfig } from './client-node.js';

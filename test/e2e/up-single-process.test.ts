@@ -1,5 +1,6 @@
-// `kubelite up --single-process` / startCluster({ singleProcess: true }): every component on a
-// worker thread of one process, the cluster the same to kubectl as one of five processes — a
+// `kubelite up --single-process` / startCluster({ singleProcess: true }): every component in the
+// one process's event loop (src/up/in-loop.ts; worker threads are tested in
+// src/up/component-runner.test.ts), the cluster the same to kubectl as one of five processes — a
 // Deployment to Available, logs and exec of its pod, `kubelite status` and `down`, a snapshot file
 // brought back with --from-snapshot, snapshot()/restore(), and each component's own flags.
 import assert from 'node:assert/strict';
@@ -115,6 +116,17 @@ describe('kubelite up --single-process', () => {
     assert.ok(summary.deleted >= 1 && summary.created >= 1, JSON.stringify(summary));
     assert.equal((await kubectl(cluster.kubeconfig, ['get', 'configmap', 'later'])).code, 1);
     await k(['get', 'deployment', 'web']);
+    await cluster.stop();
+    cluster = undefined;
+  });
+
+  it("singleProcess: 'worker-threads' still runs every component, each on a thread of its own", async () => {
+    const lines: string[] = [];
+    cluster = await startCluster({ singleProcess: 'worker-threads', nodes: 1, storage: 'memory', log: (line) => lines.push(line) });
+    assert.deepEqual(cluster.processes(), []);
+    await kubectlOk(cluster.kubeconfig, ['run', 'p', '--image=busybox', '--restart=Never', '--', 'sleep', '3600']);
+    await kubectlOk(cluster.kubeconfig, ['wait', '--for=condition=Ready', 'pod/p', '--timeout=60s']);
+    for (const name of ['apiserver', 'controller-manager', 'scheduler', 'nodes']) assert.ok(lines.some((l) => l.startsWith(`[${name}] `)), name);
     await cluster.stop();
     cluster = undefined;
   });

@@ -40,15 +40,37 @@ function runScript(script: Script, bundleFile: string): unknown {
   return module.exports;
 }
 
-/** Runs the bundle with its code cache when there is one. */
-export function runBundle(bundleFile: string): void {
+/** The bundle compiled with its code cache when there is one. */
+function cachedBundleScript(bundleFile: string): Script {
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cacheFileOf(bundleFile));
   } catch {
     // no cache: compiled from source
   }
-  runScript(bundleScript(bundleFile, cachedData), bundleFile);
+  return bundleScript(bundleFile, cachedData);
+}
+
+/** Runs the bundle with its code cache when there is one. */
+export function runBundle(bundleFile: string): void {
+  runScript(cachedBundleScript(bundleFile), bundleFile);
+}
+
+/** The environment variable of a library load (loadBundleAsLibrary; main.ts's asLibrary). */
+export const LIBRARY_VARIABLE = 'KUBELITE_BUNDLE_AS_LIBRARY';
+
+/**
+ * Loads the bundle as a library: its exports (main.ts's), the command line not run and nothing
+ * of the process taken (its signals, IPC channel). The variable is set only while the bundle's
+ * top level runs, which is synchronous.
+ */
+export function loadBundleAsLibrary(bundleFile: string): Record<string, unknown> {
+  process.env[LIBRARY_VARIABLE] = '1';
+  try {
+    return runScript(cachedBundleScript(bundleFile), bundleFile) as Record<string, unknown>;
+  } finally {
+    delete process.env[LIBRARY_VARIABLE];
+  }
 }
 
 /** The environment variable of the warm-up run (main.ts's codeCacheWarmUp). */
