@@ -30,6 +30,7 @@ import { warningHeaders } from '../http/respond.js';
 import type { RequestContext } from '../request/context.js';
 import { prepareServedCached } from '../request/conversion.js';
 import { decodedOrFresh } from '../../registry/decode-cached.js';
+import { drainedOrClosed } from '../../machinery/drained.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -264,7 +265,7 @@ export async function handleWatch(ctx: RequestContext, kv: KindVersion, store: S
       if (batch.some((ev) => ev.type === 'ERROR')) break;
       // Backpressure: stop pulling from the cache until the socket drains (the cache cuts off a
       // watcher that falls too far behind).
-      if (!ok && !ended) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (!ok && !ended) await drainedOrClosed(res);
     }
   } finally {
     end();
