@@ -32,6 +32,9 @@ export interface ClientBundle {
   close?: () => void;
 }
 
+/** Connections of the controllers' shared pool; more add TLS handshakes, not throughput (one API server). */
+const CONTROLLER_CONNECTIONS = 32;
+
 export async function buildClients(options: ControllerManagerOptions, registry: Registry, log?: (fields: Record<string, unknown>) => void): Promise<ClientBundle> {
   const config = loadRestConfig({ kubeconfig: options.kubeconfig, master: options.master });
   const userAgent = `kube-controller-manager/${KUBERNETES_CLIENT_VERSION} (${process.platform}/${process.arch}) kubernetes/kubelite`;
@@ -56,8 +59,11 @@ export async function buildClients(options: ControllerManagerOptions, registry: 
     config,
     // The controllers' clientsets differ in their tokens only: one connection pool for them all, as
     // client-go's transport cache shares one (a TLS handshake per controller was a sixth of the
-    // daemon's CPU to ready).
-    newClientset: (c, name) => clientsetOf(c, name, (controllersAgent ??= newAgent(c))),
+    // daemon's CPU to ready). The pool carries requests only (the informers watch through
+    // `clientset`), so it is capped: a ReplicaSet's burst of creates queues for a connection
+    // instead of opening one per request (~200 TLS connections for 2,000 pods), as client-go's
+    // requests share one HTTP/2 connection.
+    newClientset: (c, name) => clientsetOf(c, name, (controllersAgent ??= newAgent(c, CONTROLLER_CONNECTIONS))),
     log: (fields) => log?.(fields),
   });
   registerRestClientMetrics(registry, clientset.metrics, new URL(config.server).host);
